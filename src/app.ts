@@ -1,0 +1,86 @@
+import { randomUUID } from "node:crypto";
+import http from "node:http";
+import { expressMiddleware } from "@as-integrations/express5";
+import express from "express";
+import helmet from "helmet";
+import type { Logger } from "pino";
+import { pinoHttp } from "pino-http";
+import swaggerUi from "swagger-ui-express";
+import type { Config } from "./config";
+import type { Database } from "./db";
+import { createApolloServer, graphqlContext } from "./graphql/server";
+import { sendJson } from "./http/endpoint";
+import { errorHandler, notFoundHandler, problem } from "./http/errors";
+import { buildOpenApi } from "./http/openapi";
+import { rateLimit } from "./http/rate-limit";
+import { authenticate, createV1Router, endpoints } from "./http/router";
+import { DomainError } from "./lib/errors";
+import packageJson from "../package.json";
+
+export interface App {
+  app: express.Express;
+  httpServer: http.Server;
+  /** Stops Apollo (draining in-flight operations); the caller closes the database. */
+  stop(): Promise<void>;
+}
+
+const JSON_LIMIT = "1mb";
+
+/**
+ * Builds the HTTP application: REST under /v1 (and the /api/v1 alias), GraphQL at /graphql, the
+ * OpenAPI document and its reference page, health probes, and the error mapping.
+ */
+export async function createApp(opts: { db: Database; config: Pick<Config, "rateLimitPerSecond" | "rateLimitBurst" | "trustProxy">; log: Logger }): Promise<App> {
+  const { db, config, log } = opts;
+  const app = express();
+  const httpServer = http.createServer(app);
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  if (config.trustProxy) app.set("trust proxy", config.trustProxy);
+
+  app.use(
+    pinoHttp({
+      logger: log,
+      genReqId: (req, res) => {
+        const given = req.headers["x-request-id"];
+        const id = typeof given === "string" && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
+        res.setHeader("x-request-id", id);
+        return id;
+      },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info"),
+      autoLogging: { ignore: (req) => req.url === "/health" || req.url === "/ready" },
+      serializers: { req: (req) => ({ id: req.id, method: req.method, url: req.url }), res: (res) => ({ statusCode: res.statusCode }) },
+    }),
+  );
+  // Sandbox and the API reference load their own scripts and styles; JSON answers need no CSP.
+  app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
+
+  app.get("/health", (_req, res) => sendJson(res, 200, { status: "ok" }));
+  app.get("/ready", async (req, res) => {
+    try {
+      await db.ping();
+      sendJson(res, 200, { status: "ready", database: db.kind });
+    } catch (error) {
+      req.log.warn({ err: error }, "database not reachable");
+      problem(res, new DomainError("UNAVAILABLE", "The database is not reachable."), req.id as string);
+    }
+  });
+
+  const openApi = buildOpenApi(endpoints, { version: packageJson.version });
+  for (const prefix of ["/v1", "/api/v1"]) app.get(`${prefix}/openapi.json`, (_req, res) => sendJson(res, 200, openApi));
+  app.use("/docs", swaggerUi.serve, swaggerUi.setup(undefined, { swaggerOptions: { url: "/v1/openapi.json" }, customSiteTitle: "Portfolio service API" }));
+
+  const limiter = rateLimit({ perSecond: config.rateLimitPerSecond, burst: config.rateLimitBurst });
+  const json = express.json({ limit: JSON_LIMIT, type: ["application/json", "application/*+json"] });
+  const v1 = createV1Router();
+  for (const prefix of ["/v1", "/api/v1"]) app.use(prefix, limiter, json, authenticate(db.prisma, log), v1);
+
+  const apollo = createApolloServer({ httpServer, log });
+  await apollo.start();
+  app.use("/graphql", limiter, json, expressMiddleware(apollo, { context: graphqlContext(db.prisma, log) }));
+
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+
+  return { app, httpServer, stop: () => apollo.stop() };
+}

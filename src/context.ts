@@ -1,0 +1,60 @@
+import { randomUUID } from "node:crypto";
+import type { Logger } from "pino";
+import type { PrismaClient } from "./db";
+import { createLoaders, type Loaders } from "./graphql/loaders";
+import { DomainError } from "./lib/errors";
+import { authenticateKey } from "./modules/accounts/accounts.service";
+
+/**
+ * What every service receives, built the same way for REST and GraphQL. DataLoaders live here,
+ * one set per request, so batching never crosses requests or tenants.
+ */
+export interface Context {
+  db: PrismaClient;
+  account: { id: number; name: string };
+  principal: { kind: "account"; keyId: number };
+  log: Logger;
+  loaders: Loaders;
+  requestId: string;
+}
+
+type Headers = Record<string, string | string[] | undefined>;
+
+/**
+ * The API key of a request (API.md §1 auth): `Authorization: <key>`, `Authorization: Bearer
+ * <key>`, or `x-api-key: <key>`. Returns undefined when none is presented.
+ */
+export function presentedKey(headers: Headers): string | undefined {
+  const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.trim();
+  const auth = first(headers.authorization);
+  if (auth) {
+    const bearer = /^Bearer\s+(.+)$/i.exec(auth);
+    return bearer ? bearer[1].trim() : auth;
+  }
+  return first(headers["x-api-key"]) || undefined;
+}
+
+export const unauthenticated = () =>
+  new DomainError("UNAUTHENTICATED", "A valid API key is required: send it as `Authorization: <key>`, `Authorization: Bearer <key>` or `x-api-key: <key>`.");
+
+export async function buildContext(args: {
+  db: PrismaClient;
+  headers: Headers;
+  log: Logger;
+  requestId?: string;
+}): Promise<Context> {
+  const key = presentedKey(args.headers);
+  const auth = key ? await authenticateKey(args.db, key) : null;
+  if (!auth) throw unauthenticated();
+  const requestId = args.requestId ?? randomUUID();
+  const base = {
+    db: args.db,
+    account: auth.account,
+    principal: { kind: "account" as const, keyId: auth.keyId },
+    log: args.log.child({ accountId: auth.account.id }),
+    requestId,
+  };
+  const ctx = base as Context;
+  ctx.loaders = createLoaders(ctx);
+  return ctx;
+}

@@ -1,0 +1,168 @@
+import fs from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import type { SqlDriverAdapter, SqlDriverAdapterFactory, Transaction } from "@prisma/driver-adapter-utils";
+import pg from "pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { PrismaClient } from "../generated/prisma/client";
+import { applyMigrations, type SqlSession } from "./migrate";
+
+export type { PrismaClient };
+
+/**
+ * The one database factory. With no URL the service runs on PGlite, PostgreSQL compiled to WASM,
+ * in-process, with its files in DATA_DIR: nothing else to install. A `postgresql://` URL runs the
+ * same schema and code on a server. Pending migrations are applied before the client is handed
+ * out, on both.
+ */
+export interface Database {
+  prisma: PrismaClient;
+  kind: "pglite" | "postgresql";
+  /** SQL statements sent so far (queries and commands, inside transactions too). */
+  readonly statementCount: number;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** postgresql:// URL; when absent, PGlite. */
+  url?: string;
+  /** PGlite data directory; "memory://" for an in-memory database. */
+  dataDir?: string;
+  /** An already opened PGlite (tests restore one from a migrated snapshot). */
+  pglite?: PGlite;
+  poolSize?: number;
+  /** Apply pending migrations first (default true). */
+  migrate?: boolean;
+}
+
+/** Wraps an adapter factory to count every statement Prisma sends (the no-N+1 tests read it). */
+function counting(factory: SqlDriverAdapterFactory, counter: { n: number }): SqlDriverAdapterFactory {
+  const countQueries = <T extends object>(target: T): T =>
+    new Proxy(target, {
+      get(obj, prop, receiver) {
+        const value = Reflect.get(obj, prop, receiver);
+        if (typeof value !== "function") return value;
+        if (prop === "queryRaw" || prop === "executeRaw") {
+          return (...args: unknown[]) => {
+            counter.n++;
+            return value.apply(obj, args);
+          };
+        }
+        if (prop === "startTransaction") {
+          return async (...args: unknown[]) => countQueries((await value.apply(obj, args)) as Transaction);
+        }
+        return value.bind(obj);
+      },
+    });
+  return new Proxy(factory, {
+    get(obj, prop, receiver) {
+      const value = Reflect.get(obj, prop, receiver);
+      if (prop === "connect") return async () => countQueries((await value.call(obj)) as SqlDriverAdapter);
+      return typeof value === "function" ? value.bind(obj) : value;
+    },
+  });
+}
+
+/** PGlite data directories admit one process; a lock file turns a second opener away clearly. */
+function lockDataDir(dir: string): () => void {
+  const lockFile = path.join(dir, "service.lock");
+  if (fs.existsSync(lockFile)) {
+    const pid = Number(fs.readFileSync(lockFile, "utf8"));
+    let alive = false;
+    if (pid && pid !== process.pid) {
+      try {
+        process.kill(pid, 0);
+        alive = true;
+      } catch {
+        alive = false;
+      }
+    }
+    if (alive) {
+      throw new Error(
+        `The embedded database in ${dir} is in use by process ${pid}. Stop that process first, or set DATABASE_URL to a PostgreSQL server to run several processes.`,
+      );
+    }
+  }
+  fs.writeFileSync(lockFile, String(process.pid));
+  return () => {
+    try {
+      if (fs.readFileSync(lockFile, "utf8") === String(process.pid)) fs.unlinkSync(lockFile);
+    } catch {
+      /* already gone */
+    }
+  };
+}
+
+export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
+  const counter = { n: 0 };
+  const migrate = options.migrate ?? true;
+
+  if (options.url) {
+    if (migrate) {
+      const client = new pg.Client({ connectionString: options.url });
+      await client.connect();
+      try {
+        await applyMigrations({
+          query: (sql, params) => client.query(sql, params) as never,
+          exec: async (sql) => void (await client.query(sql)),
+        });
+      } finally {
+        await client.end();
+      }
+    }
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    const prisma = new PrismaClient({ adapter: counting(new PrismaPg(pool), counter) });
+    return {
+      prisma,
+      kind: "postgresql",
+      get statementCount() {
+        return counter.n;
+      },
+      ping: async () => void (await pool.query("SELECT 1")),
+      close: async () => {
+        await prisma.$disconnect();
+        await pool.end();
+      },
+    };
+  }
+
+  let unlock = () => {};
+  let pglite = options.pglite;
+  if (!pglite) {
+    const dataDir = options.dataDir ?? "memory://";
+    if (!dataDir.startsWith("memory://")) {
+      fs.mkdirSync(dataDir, { recursive: true });
+      unlock = lockDataDir(dataDir);
+    }
+    try {
+      pglite = await PGlite.create(dataDir.startsWith("memory://") ? undefined : path.join(dataDir, "pglite"));
+    } catch (error) {
+      unlock();
+      throw error;
+    }
+  }
+  const db = pglite;
+  if (migrate) {
+    const session: SqlSession = {
+      query: (sql, params) => db.query(sql, params) as never,
+      exec: async (sql) => void (await db.exec(sql)),
+    };
+    await applyMigrations(session);
+  }
+  const prisma = new PrismaClient({ adapter: counting(new PrismaPGlite(db), counter) });
+  return {
+    prisma,
+    kind: "pglite",
+    get statementCount() {
+      return counter.n;
+    },
+    ping: async () => void (await db.query("SELECT 1")),
+    close: async () => {
+      await prisma.$disconnect();
+      await db.close();
+      unlock();
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import { unwrapResolverError } from "@apollo/server/errors";
+import type { GraphQLFormattedError } from "graphql";
+import type { Logger } from "pino";
+import { DomainError, toDomainError } from "../lib/errors";
+
+/**
+ * The GraphQL side of the error mapping: a DomainError keeps its message and puts its stable code
+ * in `extensions.code` (with the bad fields in `extensions.errors`). GraphQL's own parse and
+ * validation errors keep Apollo's codes. Anything else is INTERNAL, logged, and told nothing.
+ */
+export function formatError(log: Logger) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const original = unwrapResolverError(error);
+    const apolloCode = formatted.extensions?.code;
+    const isOwnGraphQLError = !(original instanceof DomainError) && original === error && typeof apolloCode === "string" && apolloCode !== "INTERNAL_SERVER_ERROR";
+    if (isOwnGraphQLError) return formatted;
+    const domain = toDomainError(original);
+    if (domain.code === "INTERNAL") log.error({ err: original, path: formatted.path }, "GraphQL resolver failed");
+    return {
+      message: domain.message,
+      locations: formatted.locations,
+      path: formatted.path,
+      extensions: { code: domain.code, ...(domain.errors ? { errors: domain.errors } : {}) },
+    };
+  };
+}

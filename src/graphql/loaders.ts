@@ -1,0 +1,20 @@
+import DataLoader from "dataloader";
+import type { Context } from "../context";
+import { allocationModelsByPortfolioIds, type AllocationModelView } from "../modules/allocation-models/allocation-models.service";
+
+/**
+ * Per-request DataLoaders (built in buildContext). Each batches the relation fields of one tick
+ * into a single service call, so a nested query costs a fixed number of SQL statements however
+ * many parents it has.
+ */
+export function createLoaders(ctx: Context) {
+  return {
+    /** Live models of a portfolio, with their buckets (Portfolio.allocationModels, .activeAllocationModel). */
+    allocationModelsByPortfolioId: new DataLoader<number, AllocationModelView[]>(async (ids) => {
+      const byPortfolio = await allocationModelsByPortfolioIds(ctx, ids);
+      return ids.map((id) => byPortfolio.get(id) ?? []);
+    }),
+  };
+}
+
+export type Loaders = ReturnType<typeof createLoaders>;

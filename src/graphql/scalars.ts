@@ -1,0 +1,41 @@
+import { GraphQLError, GraphQLScalarType, Kind } from "graphql";
+import { Decimal, isDecimal } from "../lib/money";
+
+/** Decimal travels as a string so no float ever touches an amount (API.md §3). */
+export const DecimalScalar = new GraphQLScalarType({
+  name: "Decimal",
+  description: "An exact decimal number, serialised as a string.",
+  serialize(value) {
+    if (isDecimal(value)) return value.toFixed();
+    if (typeof value === "number" || typeof value === "string") return new Decimal(value).toFixed();
+    throw new GraphQLError("Decimal cannot represent " + String(value));
+  },
+  // Parsed values stay as given (string or number); the service's zod schema validates them, so
+  // both transports reject a bad amount with the same message.
+  parseValue(value) {
+    if (typeof value === "string" || typeof value === "number") return value;
+    throw new GraphQLError("Decimal must be a string or a number, such as \"12.5\".");
+  },
+  parseLiteral(ast) {
+    if (ast.kind === Kind.STRING || ast.kind === Kind.FLOAT || ast.kind === Kind.INT) return ast.value;
+    throw new GraphQLError("Decimal must be a string or a number literal, such as \"12.5\".");
+  },
+});
+
+export const DateTimeScalar = new GraphQLScalarType({
+  name: "DateTime",
+  description: "A point in time, ISO 8601 in UTC.",
+  serialize(value) {
+    if (value instanceof Date) return value.toISOString();
+    if (typeof value === "string") return new Date(value).toISOString();
+    throw new GraphQLError("DateTime cannot represent " + String(value));
+  },
+  parseValue(value) {
+    if (typeof value !== "string" || Number.isNaN(Date.parse(value))) throw new GraphQLError("DateTime must be an ISO 8601 string.");
+    return value;
+  },
+  parseLiteral(ast) {
+    if (ast.kind !== Kind.STRING || Number.isNaN(Date.parse(ast.value))) throw new GraphQLError("DateTime must be an ISO 8601 string.");
+    return ast.value;
+  },
+});

@@ -1,0 +1,55 @@
+import type { NextFunction, Request, Response } from "express";
+import type { z } from "zod";
+import type { Context } from "../context";
+import { stringify } from "../lib/json";
+
+/**
+ * A REST operation: documentation (for /v1/openapi.json) and a handler that unpacks the request
+ * and calls one service function. Handlers never decide business outcomes; validation happens in
+ * the service so GraphQL rejects the same input the same way.
+ */
+export interface Endpoint {
+  method: "get" | "post" | "put" | "delete";
+  /** Express path under /v1, e.g. `/portfolios/:portfolioId`. */
+  path: string;
+  /** The service function's name: one word from GraphQL field to route (STYLE.md). */
+  operationId: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  /** Path parameters that are strings; every other `:param` is an integer id. */
+  stringParams?: string[];
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  response?: z.ZodType;
+  /** Success status; 204 sends no body. */
+  status?: 200 | 201 | 204;
+  /** Statuses besides 400/401/404/429 worth documenting. */
+  errors?: number[];
+  handler: (ctx: Context, req: Request) => Promise<unknown>;
+}
+
+/** A handler's answer when its status depends on the outcome (create-or-update: 201 or 200). */
+export class WithStatus {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {}
+}
+
+export function sendJson(res: Response, status: number, body: unknown): void {
+  res.status(status).type("application/json").send(stringify(body));
+}
+
+export function endpoint(spec: Endpoint) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const result = await spec.handler(req.ctx!, req);
+      if (result instanceof WithStatus) return sendJson(res, result.status, result.body);
+      if (spec.status === 204) return void res.status(204).end();
+      sendJson(res, spec.status ?? 200, result);
+    } catch (error) {
+      next(error);
+    }
+  };
+}

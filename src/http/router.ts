@@ -1,0 +1,38 @@
+import express, { type NextFunction, type Request, type Response } from "express";
+import type { Logger } from "pino";
+import { buildContext, type Context } from "../context";
+import type { PrismaClient } from "../db";
+import { allocationModelRoutes } from "../modules/allocation-models/allocation-models.routes";
+import { portfolioRoutes } from "../modules/portfolios/portfolios.routes";
+import { sourceRoutes } from "../modules/sources/sources.routes";
+import { endpoint, type Endpoint } from "./endpoint";
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      ctx?: Context;
+    }
+  }
+}
+
+/** Every REST operation, in the order the OpenAPI document lists them. */
+export const endpoints: Endpoint[] = [...sourceRoutes, ...portfolioRoutes, ...allocationModelRoutes];
+
+/** Resolves the API key into the request's Context; 401 problem+json without a valid key. */
+export function authenticate(db: PrismaClient, log: Logger) {
+  return async (req: Request, _res: Response, next: NextFunction) => {
+    try {
+      req.ctx = await buildContext({ db, headers: req.headers, log: req.log ?? log, requestId: req.id as string });
+      next();
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+export function createV1Router(): express.Router {
+  const router = express.Router();
+  for (const e of endpoints) router[e.method](e.path, endpoint(e));
+  return router;
+}

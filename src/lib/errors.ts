@@ -1,0 +1,67 @@
+/**
+ * The one domain error type. Services throw it with a stable code; the REST error middleware
+ * (src/http/errors.ts) and Apollo's formatError (src/graphql/errors.ts) are the only two places
+ * that turn it into a transport's error, both through `toDomainError`.
+ */
+export const ERROR_CODES = {
+  VALIDATION_FAILED: { status: 400, title: "Validation failed" },
+  UNAUTHENTICATED: { status: 401, title: "Unauthenticated" },
+  FORBIDDEN: { status: 403, title: "Forbidden" },
+  NOT_FOUND: { status: 404, title: "Not found" },
+  CONFLICT: { status: 409, title: "Conflict" },
+  PAYLOAD_TOO_LARGE: { status: 413, title: "Payload too large" },
+  BUSINESS_RULE: { status: 422, title: "Business rule violated" },
+  RATE_LIMITED: { status: 429, title: "Too many requests" },
+  INTERNAL: { status: 500, title: "Internal server error" },
+  UNAVAILABLE: { status: 503, title: "Service unavailable" },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** One offending input field: `path` in dotted form with indexes, e.g. `buckets[2].targetPct`. */
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly errors?: FieldError[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = "DomainError";
+  }
+
+  get status(): number {
+    return ERROR_CODES[this.code].status;
+  }
+}
+
+export const notFound = (what: string) => new DomainError("NOT_FOUND", `${what} was not found.`);
+export const validationFailed = (message: string, errors?: FieldError[]) =>
+  new DomainError("VALIDATION_FAILED", message, errors);
+export const businessRule = (message: string) => new DomainError("BUSINESS_RULE", message);
+
+interface PrismaLikeError {
+  name?: string;
+  code?: string;
+  meta?: { target?: unknown; modelName?: string };
+}
+
+/**
+ * Normalises anything thrown into a DomainError. Prisma's known request errors map here, once:
+ * P2002 (unique violation) → CONFLICT, P2025 (record not found) → NOT_FOUND. Everything else is
+ * INTERNAL and carries no detail of its own, so no stack or SQL can leak to a client.
+ */
+export function toDomainError(error: unknown): DomainError {
+  if (error instanceof DomainError) return error;
+  const e = error as PrismaLikeError | undefined;
+  if (e && typeof e === "object" && typeof e.code === "string" && e.name === "PrismaClientKnownRequestError") {
+    if (e.code === "P2002") return new DomainError("CONFLICT", "The change conflicts with an existing record.");
+    if (e.code === "P2025") return new DomainError("NOT_FOUND", "The record was not found.");
+  }
+  return new DomainError("INTERNAL", "An unexpected error occurred.");
+}

@@ -1,0 +1,77 @@
+import { z } from "zod";
+import { Decimal, decimalInput, sum } from "../../lib/money";
+
+/**
+ * Dimensions a model divides a portfolio along (API.md §2 allocation model rules). A
+ * `customGroup:{id}` model buckets holdings by their label in that custom group.
+ */
+export const DIMENSIONS = ["holding", "assetClass", "sector", "currency", "exchange", "holdingType"] as const;
+export const dimension = z
+  .string()
+  .refine(
+    (d) => (DIMENSIONS as readonly string[]).includes(d) || /^customGroup:[1-9]\d{0,9}$/.test(d),
+    `must be one of ${DIMENSIONS.join(", ")} or customGroup:{id}`,
+  );
+
+/** Percentages are stored as DECIMAL(7,4): 0 to 100 with at most 4 decimals. */
+const percent = decimalInput({ scale: 4, min: 0, max: 100 });
+
+/** Targets must add up to 100 within this much (issue 2 / API.md). */
+export const TARGET_SUM_TOLERANCE = new Decimal("0.01");
+
+/** A holding bucket is labelled SYMBOL.EXCHANGE (CBA.ASX, BRK.B.NYSE); "Cash" holds cash accounts. */
+const HOLDING_LABEL = /^\S+\.[A-Za-z0-9]+$/;
+
+export const BucketInput = z
+  .object({
+    label: z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters"),
+    targetPct: percent.describe("Target weight in percent, 0 to 100, up to 4 decimals"),
+    tolerancePct: percent.optional().describe("Allowed drift either side of the target, in percent; default 0"),
+    sortOrder: z.number().int("must be an integer").min(-2147483648).max(2147483647).optional().describe("Display order; default: position in the list"),
+  })
+  .meta({ id: "BucketInput" });
+
+export const SaveAllocationModelInput = z
+  .object({
+    publicId: z.string().max(36, "must be at most 36 characters").nullish().describe("Absent or empty inserts a model; present updates that model"),
+    name: z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters"),
+    notes: z.string().max(10_000, "must be at most 10000 characters").nullish(),
+    dimension,
+    isActive: z.boolean().optional().describe("true makes this the portfolio's active model; absent leaves the flag as it is"),
+    buckets: z.array(BucketInput).min(1, "must hold at least 1 bucket").max(500, "must hold at most 500 buckets"),
+  })
+  .superRefine((model, ctx) => {
+    const seen = new Map<string, number>();
+    model.buckets.forEach((bucket, i) => {
+      const key = bucket.label.toLowerCase();
+      const first = seen.get(key);
+      if (first !== undefined) {
+        ctx.addIssue({ code: "custom", path: ["buckets", i, "label"], message: `duplicates the label of buckets[${first}] (labels are unique in a model, ignoring case)` });
+      } else seen.set(key, i);
+      if (model.dimension === "holding" && bucket.label !== "Cash" && !HOLDING_LABEL.test(bucket.label)) {
+        ctx.addIssue({ code: "custom", path: ["buckets", i, "label"], message: "must be SYMBOL.EXCHANGE (such as CBA.ASX) or Cash in a holding model" });
+      }
+    });
+    const total = sum(model.buckets.map((b) => b.targetPct));
+    if (total.minus(100).abs().gt(TARGET_SUM_TOLERANCE)) {
+      ctx.addIssue({ code: "custom", path: ["buckets"], message: `targetPct values must add up to 100 (±0.01); they add up to ${total.toFixed()}` });
+    }
+  })
+  .meta({ id: "AllocationModelInput" });
+export type SaveAllocationModelInput = z.output<typeof SaveAllocationModelInput>;
+
+export const BucketResponse = z
+  .object({ label: z.string(), targetPct: z.number(), tolerancePct: z.number(), sortOrder: z.number().int() })
+  .meta({ id: "AllocationBucket" });
+
+export const AllocationModelResponse = z
+  .object({
+    publicId: z.string(),
+    portfolioId: z.number().int(),
+    name: z.string(),
+    notes: z.string(),
+    dimension: z.string(),
+    isActive: z.boolean(),
+    buckets: z.array(BucketResponse),
+  })
+  .meta({ id: "AllocationModel" });
