@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import http from "node:http";
 import { expressMiddleware } from "@as-integrations/express5";
 import express from "express";
@@ -15,7 +17,7 @@ import { buildOpenApi } from "./http/openapi";
 import { rateLimit } from "./http/rate-limit";
 import { authenticate, createV1Router, endpoints } from "./http/router";
 import { DomainError } from "./lib/errors";
-import packageJson from "../package.json";
+import { PROJECT_ROOT } from "./lib/paths";
 
 export interface App {
   app: express.Express;
@@ -66,7 +68,8 @@ export async function createApp(opts: { db: Database; config: Pick<Config, "rate
     }
   });
 
-  const openApi = buildOpenApi(endpoints, { version: packageJson.version });
+  const { version } = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8")) as { version: string };
+  const openApi = buildOpenApi(endpoints, { version });
   for (const prefix of ["/v1", "/api/v1"]) app.get(`${prefix}/openapi.json`, (_req, res) => sendJson(res, 200, openApi));
   app.use("/docs", swaggerUi.serve, swaggerUi.setup(undefined, { swaggerOptions: { url: "/v1/openapi.json" }, customSiteTitle: "Portfolio service API" }));
 

@@ -52,6 +52,8 @@ export const SaveAllocationModelInput = z
         ctx.addIssue({ code: "custom", path: ["buckets", i, "label"], message: "must be SYMBOL.EXCHANGE (such as CBA.ASX) or Cash in a holding model" });
       }
     });
+    // With a bucket count already out of range, a sum error would only repeat that problem.
+    if (model.buckets.length === 0 || model.buckets.length > 500) return;
     const total = sum(model.buckets.map((b) => b.targetPct));
     if (total.minus(100).abs().gt(TARGET_SUM_TOLERANCE)) {
       ctx.addIssue({ code: "custom", path: ["buckets"], message: `targetPct values must add up to 100 (±0.01); they add up to ${total.toFixed()}` });

@@ -1,0 +1,41 @@
+import pg from "pg";
+import pino from "pino";
+import { PGlite } from "@electric-sql/pglite";
+import { createApp } from "../src/app";
+import { openDatabase } from "../src/db";
+import { baselineServer, type Query } from "./baseline";
+
+/**
+ * One benchmark server in its own process: VARIANT=service (the real app) or VARIANT=baseline.
+ * It opens DATABASE_URL, or the PGlite data directory BENCH_DATA_DIR (each process its own copy),
+ * reports `{ready, port}` over IPC, and answers `{stats}` with the statements sent so far.
+ */
+async function main() {
+  const variant = process.env.VARIANT;
+  const url = process.env.DATABASE_URL || undefined;
+  if (variant === "service") {
+    const db = await openDatabase({ url, dataDir: process.env.BENCH_DATA_DIR, migrate: false });
+    const { httpServer } = await createApp({ db, config: { rateLimitPerSecond: 0, rateLimitBurst: 1 }, log: pino({ level: "silent" }) });
+    httpServer.listen(0, "127.0.0.1", () => {
+      const address = httpServer.address() as { port: number };
+      process.send!({ ready: true, port: address.port });
+    });
+    process.on("message", (m: { stats?: boolean }) => m.stats && process.send!({ statements: db.statementCount }));
+    return;
+  }
+  let query: Query;
+  if (url) {
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    query = async (sql, params) => (await pool.query(sql, params)).rows;
+  } else {
+    const db = await PGlite.create(process.env.BENCH_DATA_DIR + "/pglite");
+    query = async (sql, params) => (await db.query(sql, params)).rows as never;
+  }
+  const server = baselineServer(query);
+  server.listen(0, "127.0.0.1", () => process.send!({ ready: true, port: (server.address() as { port: number }).port }));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,46 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import { applyMigrations } from "../../src/migrate";
+
+/**
+ * Prepares one migrated database that every test file copies, so no file pays for initdb and
+ * migrations again: with TEST_DATABASE_URL (PostgreSQL) a template database, otherwise a PGlite
+ * data-directory snapshot (PGlite boots from it in well under a second instead of ~5 s).
+ */
+export default async function globalSetup(): Promise<void> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (url) {
+    const template = templateName(url);
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE "${template}"`);
+    await admin.end();
+    const client = new pg.Client({ connectionString: withDatabase(url, template) });
+    await client.connect();
+    await applyMigrations({ query: (s, p) => client.query(s, p) as never, exec: async (s) => void (await client.query(s)) });
+    await client.end();
+    process.env.TEST_TEMPLATE_DATABASE = template;
+    return;
+  }
+  const db = await PGlite.create();
+  await applyMigrations({ query: (s, p) => db.query(s, p) as never, exec: async (s) => void (await db.exec(s)) });
+  const dump = await db.dumpDataDir("none");
+  await db.close();
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "portfolio-test-")), "migrated.tar");
+  fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  process.env.TEST_PGLITE_SNAPSHOT = file;
+}
+
+export function templateName(url: string): string {
+  return `${new URL(url).pathname.slice(1) || "postgres"}_test_template`;
+}
+
+export function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = "/" + database;
+  return u.toString();
+}
