@@ -14,8 +14,9 @@ import { createApolloServer, graphqlContext } from "./graphql/server";
 import { sendJson } from "./http/endpoint";
 import { errorHandler, notFoundHandler, problem } from "./http/errors";
 import { buildOpenApi } from "./http/openapi";
-import { rateLimit } from "./http/rate-limit";
-import { authenticate, createV1Router, endpoints } from "./http/router";
+import { authenticate } from "./http/auth";
+import { TokenBuckets } from "./http/rate-limit";
+import { createV1Router, endpoints, requireContext } from "./http/router";
 import { DomainError } from "./lib/errors";
 import { PROJECT_ROOT } from "./lib/paths";
 
@@ -73,14 +74,17 @@ export async function createApp(opts: { db: Database; config: Pick<Config, "rate
   for (const prefix of ["/v1", "/api/v1"]) app.get(`${prefix}/openapi.json`, (_req, res) => sendJson(res, 200, openApi));
   app.use("/docs", swaggerUi.serve, swaggerUi.setup(undefined, { swaggerOptions: { url: "/v1/openapi.json" }, customSiteTitle: "Portfolio service API" }));
 
-  const limiter = rateLimit({ perSecond: config.rateLimitPerSecond, burst: config.rateLimitBurst });
+  const auth = authenticate(db.prisma, {
+    perKey: new TokenBuckets(config.rateLimitPerSecond, config.rateLimitBurst),
+    perAddress: new TokenBuckets(config.rateLimitPerSecond, config.rateLimitBurst),
+  });
   const json = express.json({ limit: JSON_LIMIT, type: ["application/json", "application/*+json"] });
   const v1 = createV1Router();
-  for (const prefix of ["/v1", "/api/v1"]) app.use(prefix, limiter, json, authenticate(db.prisma, log), v1);
+  for (const prefix of ["/v1", "/api/v1"]) app.use(prefix, auth, json, requireContext(db.prisma, log), v1);
 
   const apollo = createApolloServer({ httpServer, log });
   await apollo.start();
-  app.use("/graphql", limiter, json, expressMiddleware(apollo, { context: graphqlContext(db.prisma, log) }));
+  app.use("/graphql", auth, json, expressMiddleware(apollo, { context: graphqlContext(db.prisma, log) }));
 
   app.use(notFoundHandler);
   app.use(errorHandler);

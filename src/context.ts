@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import type { PrismaClient } from "./db";
 import { createLoaders, type Loaders } from "./graphql/loaders";
 import { DomainError } from "./lib/errors";
-import { authenticateKey } from "./modules/accounts/accounts.service";
+import type { AuthenticatedKey } from "./modules/accounts/accounts.service";
 
 /**
  * What every service receives, built the same way for REST and GraphQL. DataLoaders live here,
@@ -37,14 +37,9 @@ export function presentedKey(headers: Headers): string | undefined {
 export const unauthenticated = () =>
   new DomainError("UNAUTHENTICATED", "A valid API key is required: send it as `Authorization: <key>`, `Authorization: Bearer <key>` or `x-api-key: <key>`.");
 
-export async function buildContext(args: {
-  db: PrismaClient;
-  headers: Headers;
-  log: Logger;
-  requestId?: string;
-}): Promise<Context> {
-  const key = presentedKey(args.headers);
-  const auth = key ? await authenticateKey(args.db, key) : null;
+/** The request's Context from its authenticated key (src/http/auth.ts); UNAUTHENTICATED without one. */
+export function buildContext(args: { db: PrismaClient; auth: AuthenticatedKey | null | undefined; log: Logger; requestId?: string }): Context {
+  const { auth } = args;
   if (!auth) throw unauthenticated();
   const requestId = args.requestId ?? randomUUID();
   const base = {

@@ -68,9 +68,9 @@ export function createApolloServer(opts: { httpServer?: http.Server; log: Logger
 export function graphqlContext(db: PrismaClient, log: Logger) {
   return async ({ req }: { req: Request }): Promise<Context> => {
     const body = (req.method === "GET" ? req.query : req.body) as { query?: unknown; operationName?: unknown } | undefined;
-    if (!presentedKey(req.headers) && isIntrospectionOnly(body?.query, body?.operationName)) return anonymousContext(req.log ?? log);
+    if (!req.auth && !presentedKey(req.headers) && isIntrospectionOnly(body?.query, body?.operationName)) return anonymousContext(req.log ?? log);
     try {
-      return await buildContext({ db, headers: req.headers, log: req.log ?? log, requestId: req.id as string });
+      return buildContext({ db, auth: req.auth, log: req.log ?? log, requestId: req.id as string });
     } catch (error) {
       if (error instanceof DomainError && error.code === "UNAUTHENTICATED") {
         throw new GraphQLError(error.message, { extensions: { code: "UNAUTHENTICATED", http: { status: 401 } } });

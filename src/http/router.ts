@@ -2,6 +2,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import type { Logger } from "pino";
 import { buildContext, type Context } from "../context";
 import type { PrismaClient } from "../db";
+import type { AuthenticatedKey } from "../modules/accounts/accounts.service";
 import { allocationModelRoutes } from "../modules/allocation-models/allocation-models.routes";
 import { portfolioRoutes } from "../modules/portfolios/portfolios.routes";
 import { sourceRoutes } from "../modules/sources/sources.routes";
@@ -11,6 +12,8 @@ declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Request {
+      /** The request's key (src/http/auth.ts); null when it presented no valid key. */
+      auth?: AuthenticatedKey | null;
       ctx?: Context;
     }
   }
@@ -19,11 +22,11 @@ declare global {
 /** Every REST operation, in the order the OpenAPI document lists them. */
 export const endpoints: Endpoint[] = [...sourceRoutes, ...portfolioRoutes, ...allocationModelRoutes];
 
-/** Resolves the API key into the request's Context; 401 problem+json without a valid key. */
-export function authenticate(db: PrismaClient, log: Logger) {
-  return async (req: Request, _res: Response, next: NextFunction) => {
+/** Every REST operation needs a valid key: the request's Context, or 401 problem+json. */
+export function requireContext(db: PrismaClient, log: Logger) {
+  return (req: Request, _res: Response, next: NextFunction) => {
     try {
-      req.ctx = await buildContext({ db, headers: req.headers, log: req.log ?? log, requestId: req.id as string });
+      req.ctx = buildContext({ db, auth: req.auth, log: req.log ?? log, requestId: req.id as string });
       next();
     } catch (error) {
       next(error);

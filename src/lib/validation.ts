@@ -36,3 +36,15 @@ export const idSchema = z
 export function parseId(value: unknown, name: string): number {
   return parseInput(z.object({ [name]: idSchema }), { [name]: value }, `The ${name}`)[name] as number;
 }
+
+/**
+ * Free text that PostgreSQL can store: trimmed, within length bounds, and free of control
+ * characters other than tab and line breaks (NUL cannot be stored in a text column at all).
+ */
+export function text(opts: { min?: number; max: number; trim?: boolean }) {
+  const base = opts.trim === false ? z.string() : z.string().trim();
+  return base
+    .min(opts.min ?? 0, opts.min === 1 ? "must not be empty" : `must be at least ${opts.min} characters`)
+    .max(opts.max, `must be at most ${opts.max} characters`)
+    .regex(/^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]*$/, "must not contain control characters");
+}

@@ -1,22 +1,22 @@
-import type { NextFunction, Request, Response } from "express";
-import { rateLimit } from "../../src/http/rate-limit";
+import { TokenBuckets } from "../../src/http/rate-limit";
 import { DomainError } from "../../src/lib/errors";
 
 function harness(perSecond: number, burst: number) {
   let now = 0;
-  const limiter = rateLimit({ perSecond, burst, now: () => now });
-  const call = (key: string) => {
-    let outcome: unknown = "none";
-    const req = { headers: { authorization: key }, ip: "127.0.0.1" } as unknown as Request;
-    const res = { setHeader: () => undefined } as unknown as Response;
-    limiter(req, res, ((err?: unknown) => (outcome = err ?? "ok")) as NextFunction);
-    return outcome;
+  const buckets = new TokenBuckets(perSecond, burst, () => now);
+  const call = (id: string): "ok" | DomainError => {
+    try {
+      buckets.take(id);
+      return "ok";
+    } catch (error) {
+      return error as DomainError;
+    }
   };
-  return { call, advance: (ms: number) => (now += ms) };
+  return { buckets, call, advance: (ms: number) => (now += ms) };
 }
 
-describe("per-key token bucket (API.md §1 limits)", () => {
-  it("lets a burst through, then answers RATE_LIMITED with Retry-After", () => {
+describe("token buckets (API.md §1 limits)", () => {
+  it("let a burst through, then answer RATE_LIMITED with Retry-After", () => {
     const h = harness(10, 50);
     for (let i = 0; i < 50; i++) expect(h.call("k1")).toBe("ok");
     const refused = h.call("k1") as DomainError;
@@ -25,7 +25,7 @@ describe("per-key token bucket (API.md §1 limits)", () => {
     expect(refused.headers).toEqual({ "Retry-After": "1" });
   });
 
-  it("refills at the configured rate", () => {
+  it("refill at the configured rate", () => {
     const h = harness(10, 50);
     for (let i = 0; i < 50; i++) h.call("k1");
     h.advance(100); // one token
@@ -36,7 +36,7 @@ describe("per-key token bucket (API.md §1 limits)", () => {
     expect(h.call("k1")).toBeInstanceOf(DomainError);
   });
 
-  it("keeps one bucket per key", () => {
+  it("keep one bucket per id", () => {
     const h = harness(1, 2);
     h.call("k1");
     h.call("k1");
@@ -44,7 +44,15 @@ describe("per-key token bucket (API.md §1 limits)", () => {
     expect(h.call("k2")).toBe("ok");
   });
 
-  it("is off at 0 requests per second", () => {
+  it("check without spending", () => {
+    const h = harness(1, 1);
+    expect(() => h.buckets.check("k1")).not.toThrow();
+    expect(() => h.buckets.check("k1")).not.toThrow();
+    h.call("k1");
+    expect(() => h.buckets.check("k1")).toThrow(DomainError);
+  });
+
+  it("are off at 0 requests per second", () => {
     const h = harness(0, 1);
     for (let i = 0; i < 100; i++) expect(h.call("k1")).toBe("ok");
   });

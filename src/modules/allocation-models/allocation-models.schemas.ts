@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Decimal, decimalInput, sum } from "../../lib/money";
+import { text } from "../../lib/validation";
 
 /**
  * Dimensions a model divides a portfolio along (API.md §2 allocation model rules). A
@@ -24,7 +25,7 @@ const HOLDING_LABEL = /^\S+\.[A-Za-z0-9]+$/;
 
 export const BucketInput = z
   .object({
-    label: z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters"),
+    label: text({ min: 1, max: 200 }),
     targetPct: percent.describe("Target weight in percent, 0 to 100, up to 4 decimals"),
     tolerancePct: percent.optional().describe("Allowed drift either side of the target, in percent; default 0"),
     sortOrder: z.number().int("must be an integer").min(-2147483648).max(2147483647).optional().describe("Display order; default: position in the list"),
@@ -34,8 +35,8 @@ export const BucketInput = z
 export const SaveAllocationModelInput = z
   .object({
     publicId: z.string().max(36, "must be at most 36 characters").nullish().describe("Absent or empty inserts a model; present updates that model"),
-    name: z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters"),
-    notes: z.string().max(10_000, "must be at most 10000 characters").nullish(),
+    name: text({ min: 1, max: 200 }),
+    notes: text({ max: 10_000, trim: false }).nullish(),
     dimension,
     isActive: z.boolean().optional().describe("true makes this the portfolio's active model; absent leaves the flag as it is"),
     buckets: z.array(BucketInput).min(1, "must hold at least 1 bucket").max(500, "must hold at most 500 buckets"),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { countryCode, currencyCode } from "../../lib/codes";
+import { text } from "../../lib/validation";
 
 export const ENTITY_TYPES = ["Individual", "Trust", "SMSF", "Company"] as const;
 export const entityType = z.enum(ENTITY_TYPES);
@@ -13,7 +14,7 @@ export const financialYearEnd = z
     return d <= new Date(Date.UTC(2001, m, 0)).getUTCDate();
   }, "is not a day of the year");
 
-const name = z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters");
+const name = text({ min: 1, max: 200 });
 
 export const CreatePortfolioInput = z
   .object({

@@ -72,7 +72,7 @@ export async function createPortfolio(ctx: Context, input: unknown): Promise<Por
 
 export async function updatePortfolio(ctx: Context, id: unknown, input: unknown): Promise<PortfolioView> {
   const portfolioId = parseId(id, "portfolioId");
-  const data = parseInput(UpdatePortfolioInput, input ?? {}, "The portfolio");
+  const data = parseInput(UpdatePortfolioInput, input, "The portfolio");
   const current = await getPortfolio(ctx, portfolioId);
   if (data.baseCurrencyCode && data.baseCurrencyCode !== current.baseCurrencyCode) {
     // Every stored amount is in the base currency; changing it would silently relabel them.
