@@ -1,0 +1,23 @@
+import { foldParcels } from "../../src/modules/holdings/parcels";
+import { s, t } from "./parcels.helpers";
+
+// DOMAIN.md §2, Navexa's own example: buy 10 @ $1, buy 10 @ $2, sell 7 @ $3.
+const trades = () => [t(1, "Buy", "2024-01-10", 10, 1), t(2, "Buy", "2024-02-10", 10, 2), t(3, "Sell", "2024-03-10", 7, 3)];
+
+test("FIFO sells the oldest parcel first: gain $14", () => {
+  const r = foldParcels(trades(), { methodFor: () => "FIFO" });
+  expect(r.disposals.map((x) => [x.parcelTradeId, s(x.units), s(x.costBase), s(x.proceeds), s(x.gain)])).toEqual([[1, "7", "7", "21", "14"]]);
+  expect(s(r.units)).toBe("13");
+  expect(s(r.costBase)).toBe("23"); // 3 × $1 + 10 × $2
+});
+
+test("LIFO sells the newest parcel first: gain $7", () => {
+  const r = foldParcels(trades(), { methodFor: () => "LIFO" });
+  expect(r.disposals.map((x) => [x.parcelTradeId, s(x.units), s(x.costBase), s(x.gain)])).toEqual([[2, "7", "14", "7"]]);
+  expect(s(r.costBase)).toBe("16"); // 10 × $1 + 3 × $2
+});
+
+test("MaximiseGain takes the cheapest units, MinimiseGain the dearest", () => {
+  expect(s(foldParcels(trades(), { methodFor: () => "MaximiseGain" }).disposals[0].gain)).toBe("14");
+  expect(s(foldParcels(trades(), { methodFor: () => "MinimiseGain" }).disposals[0].gain)).toBe("7");
+});
