@@ -193,10 +193,16 @@ export async function activateAllocationModel(ctx: Context, publicId: unknown): 
  */
 export async function deleteAllocationModel(ctx: Context, publicId: unknown): Promise<true> {
   const pid = parsePublicId(publicId);
-  const { count } = await ctx.db.allocationModel.updateMany({
-    where: liveModel(ctx, pid),
-    data: { deletedAt: new Date(), isActive: false },
-  });
-  if (count === 0) throw notFound(`Allocation model ${pid}`);
-  return true;
+  return ctx.db.$transaction(async (tx) => {
+    const target = await tx.allocationModel.findFirst({ where: liveModel(ctx, pid), select: { id: true, portfolioId: true } });
+    if (!target) throw notFound(`Allocation model ${pid}`);
+    // Under the portfolio lock, so an activation or save in flight cannot revive the model.
+    await lockPortfolio(tx, target.portfolioId);
+    const { count } = await tx.allocationModel.updateMany({
+      where: { id: target.id, deletedAt: null },
+      data: { deletedAt: new Date(), isActive: false },
+    });
+    if (count === 0) throw notFound(`Allocation model ${pid}`);
+    return true as const;
+  }, TX_OPTIONS);
 }
