@@ -9,6 +9,7 @@ PORT=${PGPORT_LOCAL:-54329}
 DIR=${PGDATA_LOCAL:-/tmp/portfolio-service-pg}
 BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
 
+cd /  # the postgres user may not enter the caller's directory
 as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 
 case "${1:-}" in

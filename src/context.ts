@@ -9,10 +9,15 @@ import type { AuthenticatedKey } from "./modules/accounts/accounts.service";
  * What every service receives, built the same way for REST and GraphQL. DataLoaders live here,
  * one set per request, so batching never crosses requests or tenants.
  */
+/** Who is calling: the account itself (an adviser or investor), or one of its clients' login keys. */
+export type Principal =
+  | { kind: "account"; keyId: number }
+  | { kind: "client"; keyId: number; clientId: number; permission: "Read" | "ReadWrite" };
+
 export interface Context {
   db: PrismaClient;
   account: { id: number; name: string };
-  principal: { kind: "account"; keyId: number };
+  principal: Principal;
   log: Logger;
   loaders: Loaders;
   requestId: string;
@@ -45,7 +50,9 @@ export function buildContext(args: { db: PrismaClient; auth: AuthenticatedKey | 
   const base = {
     db: args.db,
     account: auth.account,
-    principal: { kind: "account" as const, keyId: auth.keyId },
+    principal: auth.client
+      ? ({ kind: "client", keyId: auth.keyId, clientId: auth.client.id, permission: auth.client.permission } as const)
+      : ({ kind: "account", keyId: auth.keyId } as const),
     log: args.log.child({ accountId: auth.account.id }),
     requestId,
   };

@@ -5,7 +5,10 @@ import type { PrismaClient } from "../db";
 import type { AuthenticatedKey } from "../modules/accounts/accounts.service";
 import { allocationModelRoutes } from "../modules/allocation-models/allocation-models.routes";
 import { portfolioRoutes } from "../modules/portfolios/portfolios.routes";
+import { holdingRoutes } from "../modules/holdings/holdings.routes";
+import { securityRoutes } from "../modules/securities/securities.routes";
 import { sourceRoutes } from "../modules/sources/sources.routes";
+import { tradeRoutes } from "../modules/trades/trades.routes";
 import { endpoint, type Endpoint } from "./endpoint";
 
 declare global {
@@ -20,7 +23,14 @@ declare global {
 }
 
 /** Every REST operation, in the order the OpenAPI document lists them. */
-export const endpoints: Endpoint[] = [...sourceRoutes, ...portfolioRoutes, ...allocationModelRoutes];
+export const endpoints: Endpoint[] = [
+  ...sourceRoutes,
+  ...portfolioRoutes,
+  ...holdingRoutes,
+  ...tradeRoutes,
+  ...securityRoutes,
+  ...allocationModelRoutes,
+];
 
 /** Every REST operation needs a valid key: the request's Context, or 401 problem+json. */
 export function requireContext(db: PrismaClient, log: Logger) {

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { openDatabase, type Database } from "../../src/db";
@@ -16,11 +17,19 @@ export interface TestDatabase extends Database {
 
 const KEEP = new Set(["_prisma_migrations", "source"]);
 
+/** Seeds of tables that a reset empties (the security master references accounts, so it goes too). */
+const MIGRATIONS = path.join(__dirname, "../../prisma/migrations");
+const RESEED = fs
+  .readdirSync(MIGRATIONS)
+  .filter((d) => d.endsWith("_seed_securities"))
+  .map((d) => fs.readFileSync(path.join(MIGRATIONS, d, "migration.sql"), "utf8"));
+
 /** A database of its own for one test file: a copy of the migrated template or snapshot. */
 export async function openTestDatabase(): Promise<TestDatabase> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   let db: Database;
   let sql: TestDatabase["sql"];
+  let exec: (script: string) => Promise<void>;
   let drop = async () => {};
   let url: string | undefined;
   if (serverUrl) {
@@ -33,6 +42,7 @@ export async function openTestDatabase(): Promise<TestDatabase> {
     db = await openDatabase({ url, migrate: false, poolSize: 25 });
     const pool = new pg.Pool({ connectionString: url, max: 2 });
     sql = async (text, params) => (await pool.query(text, params)).rows;
+    exec = async (script) => void (await pool.query(script));
     drop = async () => {
       await pool.end();
       const a = new pg.Client({ connectionString: serverUrl });
@@ -45,6 +55,7 @@ export async function openTestDatabase(): Promise<TestDatabase> {
     const pglite = await PGlite.create({ loadDataDir: new Blob([snapshot]) });
     db = await openDatabase({ pglite, migrate: false });
     sql = async (text, params) => (await pglite.query(text, params)).rows as never;
+    exec = async (script) => void (await pglite.exec(script));
   }
   const tables = (
     await sql<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = 'public'`)
@@ -56,6 +67,7 @@ export async function openTestDatabase(): Promise<TestDatabase> {
     sql,
     reset: async () => {
       await sql(`TRUNCATE ${tables.map((t) => `"${t}"`).join(", ")} RESTART IDENTITY CASCADE`);
+      for (const seed of RESEED) await exec(seed);
     },
     close: async () => {
       await db.close();

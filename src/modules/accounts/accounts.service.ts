@@ -11,6 +11,8 @@ import { DomainError } from "../../lib/errors";
 export interface AuthenticatedKey {
   keyId: number;
   account: { id: number; name: string };
+  /** Set for a client login key: it acts as that client (API.md §1 tenancy). */
+  client?: { id: number; permission: "Read" | "ReadWrite" };
 }
 
 export const hashKey = (key: string): string => crypto.createHash("sha256").update(key).digest("hex");
@@ -44,12 +46,21 @@ export async function listAccounts(db: PrismaClient) {
 
 /** Resolves a presented key to its account, or null when no such key exists. One statement. */
 export async function authenticateKey(db: PrismaClient, presentedKey: string): Promise<AuthenticatedKey | null> {
-  const rows = await db.$queryRaw<{ key_id: number; account_id: number; account_name: string }[]>`
-    SELECT k.id AS key_id, a.id AS account_id, a.name AS account_name
-    FROM api_key k JOIN account a ON a.id = k.account_id
+  const rows = await db.$queryRaw<
+    { key_id: number; account_id: number; account_name: string; client_id: number | null; permission: "Read" | "ReadWrite" | null }[]
+  >`
+    SELECT k.id AS key_id, a.id AS account_id, a.name AS account_name, c.id AS client_id, c.permission::text AS permission
+    FROM api_key k
+    JOIN account a ON a.id = k.account_id
+    LEFT JOIN client c ON c.id = k.client_id
     WHERE k.key_hash = ${hashKey(presentedKey)}`;
   const row = rows[0];
-  return row ? { keyId: row.key_id, account: { id: row.account_id, name: row.account_name } } : null;
+  if (!row) return null;
+  return {
+    keyId: row.key_id,
+    account: { id: row.account_id, name: row.account_name },
+    ...(row.client_id !== null ? { client: { id: row.client_id, permission: row.permission ?? "Read" } } : {}),
+  };
 }
 
 /**

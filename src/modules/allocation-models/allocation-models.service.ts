@@ -4,6 +4,7 @@ import type { Prisma } from "../../../generated/prisma/client";
 import { notFound, validationFailed } from "../../lib/errors";
 import type { Decimal } from "../../lib/money";
 import { parseId, parseInput } from "../../lib/validation";
+import { assertCanWrite, portfolioScope } from "../portfolios/access";
 import { getPortfolio } from "../portfolios/portfolios.service";
 import { SaveAllocationModelInput } from "./allocation-models.schemas";
 
@@ -48,7 +49,7 @@ const TX_OPTIONS = { maxWait: 10_000, timeout: 20_000 };
 const liveModel = (ctx: Context, publicId: string): Prisma.AllocationModelWhereInput => ({
   publicId,
   deletedAt: null,
-  portfolio: { accountId: ctx.account.id },
+  portfolio: portfolioScope(ctx),
 });
 
 function parsePublicId(value: unknown): string {
@@ -72,7 +73,7 @@ export async function allocationModelsByPortfolioIds(
   portfolioIds: readonly number[],
 ): Promise<Map<number, AllocationModelView[]>> {
   const rows = await ctx.db.allocationModel.findMany({
-    where: { portfolioId: { in: [...portfolioIds] }, deletedAt: null, portfolio: { accountId: ctx.account.id } },
+    where: { portfolioId: { in: [...portfolioIds] }, deletedAt: null, portfolio: portfolioScope(ctx) },
     select,
     orderBy: MODEL_ORDER,
   });
@@ -119,6 +120,7 @@ export async function saveAllocationModel(
 ): Promise<{ model: AllocationModelView; created: boolean }> {
   const id = parseId(portfolioId, "portfolioId");
   const data = parseInput(SaveAllocationModelInput, input, "The allocation model");
+  assertCanWrite(ctx);
   const publicId = data.publicId?.trim() || undefined;
   const portfolio = await getPortfolio(ctx, id);
   const buckets = data.buckets.map((b, i) => ({
@@ -175,6 +177,7 @@ async function clearActive(tx: Prisma.TransactionClient, portfolioId: number): P
 /** Seed §3: sets the model active and clears the flag on every other model of its portfolio. */
 export async function activateAllocationModel(ctx: Context, publicId: unknown): Promise<AllocationModelView> {
   const pid = parsePublicId(publicId);
+  assertCanWrite(ctx);
   return ctx.db.$transaction(async (tx) => {
     const target = await tx.allocationModel.findFirst({ where: liveModel(ctx, pid), select: { id: true, portfolioId: true } });
     if (!target) throw notFound(`Allocation model ${pid}`);
@@ -193,6 +196,7 @@ export async function activateAllocationModel(ctx: Context, publicId: unknown): 
  */
 export async function deleteAllocationModel(ctx: Context, publicId: unknown): Promise<true> {
   const pid = parsePublicId(publicId);
+  assertCanWrite(ctx);
   return ctx.db.$transaction(async (tx) => {
     const target = await tx.allocationModel.findFirst({ where: liveModel(ctx, pid), select: { id: true, portfolioId: true } });
     if (!target) throw notFound(`Allocation model ${pid}`);

@@ -1,6 +1,7 @@
 import type { Context } from "../../context";
 import { DomainError, notFound } from "../../lib/errors";
 import { parseId, parseInput } from "../../lib/validation";
+import { assertAdviser, assertCanWrite, portfolioScope } from "./access";
 import { CreatePortfolioInput, DEFAULT_YEAR_END, UpdatePortfolioInput } from "./portfolios.schemas";
 
 export interface PortfolioView {
@@ -36,14 +37,14 @@ const view = ({ createdAt, ...row }: Row): PortfolioView => ({
 });
 
 export async function listPortfolios(ctx: Context): Promise<PortfolioView[]> {
-  const rows = await ctx.db.portfolio.findMany({ where: { accountId: ctx.account.id }, select, orderBy: { id: "asc" } });
+  const rows = await ctx.db.portfolio.findMany({ where: portfolioScope(ctx), select, orderBy: { id: "asc" } });
   return rows.map(view);
 }
 
 /** The portfolio, or null when it does not exist or belongs to another account. */
 export async function findPortfolio(ctx: Context, id: unknown): Promise<PortfolioView | null> {
   const portfolioId = parseId(id, "portfolioId");
-  const row = await ctx.db.portfolio.findFirst({ where: { id: portfolioId, accountId: ctx.account.id }, select });
+  const row = await ctx.db.portfolio.findFirst({ where: { id: portfolioId, ...portfolioScope(ctx) }, select });
   return row ? view(row) : null;
 }
 
@@ -55,6 +56,7 @@ export async function getPortfolio(ctx: Context, id: unknown): Promise<Portfolio
 }
 
 export async function createPortfolio(ctx: Context, input: unknown): Promise<PortfolioView> {
+  assertAdviser(ctx, "create portfolios");
   const data = parseInput(CreatePortfolioInput, input, "The portfolio");
   const row = await ctx.db.portfolio.create({
     data: {
@@ -73,6 +75,7 @@ export async function createPortfolio(ctx: Context, input: unknown): Promise<Por
 export async function updatePortfolio(ctx: Context, id: unknown, input: unknown): Promise<PortfolioView> {
   const portfolioId = parseId(id, "portfolioId");
   const data = parseInput(UpdatePortfolioInput, input, "The portfolio");
+  assertCanWrite(ctx);
   const current = await getPortfolio(ctx, portfolioId);
   if (data.baseCurrencyCode && data.baseCurrencyCode !== current.baseCurrencyCode) {
     // Every stored amount is in the base currency; changing it would silently relabel them.
@@ -94,7 +97,8 @@ export async function updatePortfolio(ctx: Context, id: unknown, input: unknown)
 /** Removes the portfolio and everything under it (foreign keys cascade). */
 export async function deletePortfolio(ctx: Context, id: unknown): Promise<true> {
   const portfolioId = parseId(id, "portfolioId");
-  const { count } = await ctx.db.portfolio.deleteMany({ where: { id: portfolioId, accountId: ctx.account.id } });
+  assertAdviser(ctx, "delete portfolios");
+  const { count } = await ctx.db.portfolio.deleteMany({ where: { id: portfolioId, ...portfolioScope(ctx) } });
   if (count === 0) throw notFound(`Portfolio ${portfolioId}`);
   return true;
 }

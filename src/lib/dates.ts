@@ -1,0 +1,45 @@
+import { z } from "zod";
+
+/**
+ * Calendar dates (trade, income, price and report dates) are `YYYY-MM-DD`, no time, no zone
+ * (API.md §1). In the database they are DATE columns, which Prisma hands over as UTC midnight.
+ */
+export const dateInput = z
+  .string({ error: "must be a date, YYYY-MM-DD" })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date, YYYY-MM-DD")
+  .refine((s) => toDate(s).toISOString().slice(0, 10) === s, "is not a calendar date")
+  .refine((s) => s >= "1900-01-01" && s <= "2200-12-31", "must be between 1900-01-01 and 2200-12-31");
+
+export function toDate(date: string): Date {
+  return new Date(date + "T00:00:00.000Z");
+}
+
+export function fromDate(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+export function addDays(date: string, days: number): string {
+  const d = toDate(date);
+  d.setUTCDate(d.getUTCDate() + days);
+  return fromDate(d);
+}
+
+/**
+ * The financial year a date falls in, named by the calendar year it ends in: with the Australian
+ * year end 06-30, 2024-07-01..2025-06-30 is FY2025.
+ */
+export function financialYearOf(date: string, yearEnd = "06-30"): number {
+  const year = Number(date.slice(0, 4));
+  return date.slice(5) <= yearEnd ? year : year + 1;
+}
+
+/** First and last day of a financial year (inclusive). */
+export function financialYearRange(financialYear: number, yearEnd = "06-30"): { from: string; to: string } {
+  const to = `${financialYear}-${yearEnd}`;
+  return { from: addDays(`${financialYear - 1}-${yearEnd}`, 1), to };
+}
+
+/** Today in UTC, for defaults only: calculators take dates as arguments. */
+export function today(): string {
+  return new Date().toISOString().slice(0, 10);
+}

@@ -1,0 +1,65 @@
+import { z } from "zod";
+import { currencyCode } from "../../lib/codes";
+import { dateInput } from "../../lib/dates";
+import { text } from "../../lib/validation";
+import { exchange, SECURITY_TYPES, symbol } from "../securities/securities.schemas";
+
+const classificationField = text({ min: 1, max: 100 }).nullable().optional();
+export const Classification = z.object({ assetClass: classificationField, sector: classificationField, industry: classificationField });
+
+export const ListHoldingsQuery = z.object({
+  includeClosed: z
+    .enum(["true", "false"], { error: "must be true or false" })
+    .optional()
+    .transform((v) => v === "true")
+    .or(z.boolean())
+    .describe("Include holdings with no units left"),
+  date: dateInput.optional().describe("Value on this date (default today)"),
+});
+
+export const CreateHoldingInput = z
+  .object({
+    symbol,
+    exchange: exchange.default("CUSTOM"),
+    name: text({ min: 1, max: 200 }),
+    currencyCode: currencyCode.optional().describe("Default: the portfolio's base currency"),
+    holdingType: z.enum(SECURITY_TYPES).default("Custom"),
+    notes: text({ max: 10_000, trim: false }).optional().nullable(),
+    classification: Classification.optional(),
+  })
+  .meta({ id: "CreateHoldingInput" });
+
+export const UpdateHoldingInput = z
+  .object({
+    name: text({ min: 1, max: 200 }).optional(),
+    notes: text({ max: 10_000, trim: false }).optional().nullable(),
+    classification: Classification.optional(),
+    drp: z.object({ enabled: z.boolean().optional(), rounding: z.enum(["Down", "Nearest", "Up"]).optional() }).optional(),
+  })
+  .meta({ id: "UpdateHoldingInput" });
+
+export const ChangeSymbolInput = z.object({ symbol, exchange }).meta({ id: "ChangeSymbolInput" });
+
+export const HoldingResponse = z
+  .object({
+    id: z.number().int(),
+    portfolioId: z.number().int(),
+    symbol: z.string(),
+    exchange: z.string(),
+    name: z.string(),
+    currencyCode: z.string(),
+    holdingType: z.enum(SECURITY_TYPES),
+    quantity: z.number(),
+    costBase: z.number().describe("Base currency"),
+    price: z.number().nullable().describe("Holding currency"),
+    priceDate: z.string().nullable(),
+    priceSource: z.enum(["Custom", "Market", "LastTrade", "None"]),
+    exchangeRate: z.number().nullable().describe("Holding currency → base currency"),
+    marketValue: z.number().nullable().describe("Base currency"),
+    unrealisedGain: z.number().nullable().describe("Base currency"),
+    baseCurrencyCode: z.string(),
+    classification: z.object({ assetClass: z.string().nullable(), sector: z.string().nullable(), industry: z.string().nullable() }),
+    drp: z.object({ enabled: z.boolean(), rounding: z.enum(["Down", "Nearest", "Up"]) }),
+    notes: z.string(),
+  })
+  .meta({ id: "Holding" });

@@ -1,0 +1,277 @@
+import type { Prisma } from "../../../generated/prisma/client";
+import type { Context } from "../../context";
+import { fromDate, today, toDate } from "../../lib/dates";
+import { DomainError, notFound } from "../../lib/errors";
+import { Decimal } from "../../lib/money";
+import { parseId, parseInput } from "../../lib/validation";
+import { assertCanWrite, portfolioScope } from "../portfolios/access";
+import { EXCHANGE_CURRENCY } from "../securities/securities.schemas";
+import { findSecurity } from "../securities/securities.service";
+import { ChangeSymbolInput, CreateHoldingInput, ListHoldingsQuery, UpdateHoldingInput } from "./holdings.schemas";
+import { foldHolding, loadLedger, ParcelError, type PortfolioTaxInfo } from "./ledger";
+import { choosePrice, crossRate, valuePosition, type Position } from "./valuation";
+
+export type HoldingTypeName = "Stock" | "Etf" | "Fund" | "Crypto" | "Custom" | "Cash";
+
+export interface HoldingView extends Position {
+  id: number;
+  portfolioId: number;
+  symbol: string;
+  exchange: string;
+  name: string;
+  currencyCode: string;
+  holdingType: HoldingTypeName;
+  classification: { assetClass: string | null; sector: string | null; industry: string | null };
+  drp: { enabled: boolean; rounding: "Down" | "Nearest" | "Up" };
+  notes: string;
+  /** Cost base and market value are in this currency (the portfolio's base). */
+  baseCurrencyCode: string;
+}
+
+export const HOLDING_SELECT = {
+  id: true,
+  portfolioId: true,
+  symbol: true,
+  exchange: true,
+  name: true,
+  currencyCode: true,
+  holdingType: true,
+  assetClass: true,
+  sector: true,
+  industry: true,
+  drpEnabled: true,
+  drpRounding: true,
+  notes: true,
+} as const;
+type HoldingRow = Prisma.HoldingGetPayload<{ select: typeof HOLDING_SELECT }>;
+
+export const PORTFOLIO_TAX_SELECT = { id: true, baseCurrencyCode: true, financialYearEnd: true, defaultMethod: true, accountId: true } as const;
+export type PortfolioForLedger = PortfolioTaxInfo & { baseCurrencyCode: string; accountId: number };
+
+/** Holdings the caller may see: those of its portfolios (API.md §1 tenancy). */
+export const holdingScope = (ctx: Context): Prisma.HoldingWhereInput => ({ portfolio: portfolioScope(ctx) });
+
+export async function portfolioForLedger(ctx: Context, portfolioId: unknown, db: Prisma.TransactionClient = ctx.db): Promise<PortfolioForLedger> {
+  const id = parseId(portfolioId, "portfolioId");
+  const p = await db.portfolio.findFirst({ where: { id, ...portfolioScope(ctx) }, select: PORTFOLIO_TAX_SELECT });
+  if (!p) throw notFound(`Portfolio ${id}`);
+  return p;
+}
+
+/** The holding with its portfolio, or NOT_FOUND (another account's holding included). */
+export async function holdingWithPortfolio(ctx: Context, holdingId: unknown, db: Prisma.TransactionClient = ctx.db) {
+  const id = parseId(holdingId, "holdingId");
+  const h = await db.holding.findFirst({ where: { id, ...holdingScope(ctx) }, select: { ...HOLDING_SELECT, portfolio: { select: PORTFOLIO_TAX_SELECT } } });
+  if (!h) throw notFound(`Holding ${id}`);
+  return h;
+}
+
+/** Values holdings on a date, in a fixed number of statements whatever their number. */
+export async function valueHoldings(db: Prisma.TransactionClient, portfolio: PortfolioForLedger, holdings: HoldingRow[], date = today()): Promise<HoldingView[]> {
+  if (holdings.length === 0) return [];
+  const ids = holdings.map((h) => h.id);
+  const asOf = toDate(date);
+  const ledger = await loadLedger(db, portfolio, ids);
+  const [market, custom, lastTrades, fx] = await Promise.all([
+    db.$queryRaw<{ symbol: string; exchange: string; date: Date; close: Decimal }[]>`
+      SELECT DISTINCT ON (symbol, exchange) symbol, exchange, date, close FROM market_price
+      WHERE account_id = ${portfolio.accountId} AND date <= ${asOf}
+        AND (symbol, exchange) IN (SELECT symbol, exchange FROM holding WHERE portfolio_id = ${portfolio.id})
+      ORDER BY symbol, exchange, date DESC`,
+    db.$queryRaw<{ holding_id: number; date: Date; price: Decimal }[]>`
+      SELECT DISTINCT ON (holding_id) holding_id, date, price FROM custom_price
+      WHERE holding_id IN (SELECT id FROM holding WHERE portfolio_id = ${portfolio.id}) AND date <= ${asOf}
+      ORDER BY holding_id, date DESC`,
+    db.$queryRaw<{ holding_id: number; trade_date: Date; price: Decimal; exchange_rate: Decimal; currency_code: string }[]>`
+      SELECT DISTINCT ON (holding_id) holding_id, trade_date, price, exchange_rate, currency_code FROM trade
+      WHERE portfolio_id = ${portfolio.id} AND trade_date <= ${asOf} AND price > 0
+        AND trade_type IN ('Buy', 'Sell', 'OpeningBalance', 'TransferIn')
+      ORDER BY holding_id, trade_date DESC, id DESC`,
+    db.$queryRaw<{ base: string; quote: string; rate: Decimal }[]>`
+      SELECT DISTINCT ON (base, quote) base, quote, rate FROM fx_rate
+      WHERE account_id = ${portfolio.accountId} AND date <= ${asOf}
+      ORDER BY base, quote, date DESC`,
+  ]);
+  const marketBy = new Map(market.map((m) => [`${m.symbol}|${m.exchange}`, { date: fromDate(m.date), price: new Decimal(m.close) }]));
+  const customBy = new Map(custom.map((c) => [c.holding_id, { date: fromDate(c.date), price: new Decimal(c.price) }]));
+  const lastBy = new Map(lastTrades.map((t) => [t.holding_id, t]));
+  const rates = new Map(fx.map((r) => [`${r.base}/${r.quote}`, new Decimal(r.rate)]));
+
+  return holdings.map((h) => {
+      const fold = foldOrExplain(() => foldHolding(ledger, h.id));
+      const last = lastBy.get(h.id);
+      const lastPrice = last && last.currency_code === h.currencyCode ? { date: fromDate(last.trade_date), price: new Decimal(last.price) } : undefined;
+      const price = choosePrice(customBy.get(h.id), marketBy.get(`${h.symbol}|${h.exchange}`), lastPrice);
+      const rate = crossRate(h.currencyCode, portfolio.baseCurrencyCode, rates) ?? (last ? new Decimal(last.exchange_rate) : undefined);
+      return toView(h, portfolio, valuePosition({ quantity: fold.units, costBase: fold.costBase, price, rate }));
+    });
+}
+
+function foldOrExplain<T>(fold: () => T): T {
+  try {
+    return fold();
+  } catch (error) {
+    // Stored ledgers are validated on every write; reaching this means data was changed behind
+    // the service's back (or a tax setting change slipped through), which is our fault.
+    if (error instanceof ParcelError) throw new DomainError("INTERNAL", `The stored ledger is inconsistent: ${error.message}`);
+    throw error;
+  }
+}
+
+function toView(h: HoldingRow, portfolio: PortfolioForLedger, position: Position): HoldingView {
+  return {
+    id: h.id,
+    portfolioId: h.portfolioId,
+    symbol: h.symbol,
+    exchange: h.exchange,
+    name: h.name,
+    currencyCode: h.currencyCode,
+    holdingType: h.holdingType,
+    ...position,
+    baseCurrencyCode: portfolio.baseCurrencyCode,
+    classification: { assetClass: h.assetClass, sector: h.sector, industry: h.industry },
+    drp: { enabled: h.drpEnabled, rounding: h.drpRounding },
+    notes: h.notes,
+  };
+}
+
+/** GET /v1/portfolios/{p}/holdings: open holdings (all with includeClosed) valued on a date. */
+export async function listHoldings(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<HoldingView[]> {
+  const { includeClosed, date } = parseInput(ListHoldingsQuery, query ?? {}, "The query");
+  const portfolio = await portfolioForLedger(ctx, portfolioId);
+  const holdings = await ctx.db.holding.findMany({ where: { portfolioId: portfolio.id }, select: HOLDING_SELECT, orderBy: [{ symbol: "asc" }, { exchange: "asc" }, { id: "asc" }] });
+  const views = await valueHoldings(ctx.db, portfolio, holdings, date ?? today());
+  return includeClosed ? views : views.filter((v) => !v.quantity.isZero());
+}
+
+export async function getHolding(ctx: Context, holdingId: unknown): Promise<HoldingView> {
+  const h = await holdingWithPortfolio(ctx, holdingId);
+  const [view] = await valueHoldings(ctx.db, h.portfolio, [h]);
+  return view;
+}
+
+/** Creates a custom investment holding explicitly (listed securities are created by a first trade). */
+export async function createHolding(ctx: Context, portfolioId: unknown, input: unknown): Promise<HoldingView> {
+  const data = parseInput(CreateHoldingInput, input, "The holding");
+  assertCanWrite(ctx);
+  const portfolio = await portfolioForLedger(ctx, portfolioId);
+  const exists = await ctx.db.holding.findFirst({ where: { portfolioId: portfolio.id, symbol: data.symbol, exchange: data.exchange }, select: { id: true } });
+  if (exists) throw new DomainError("CONFLICT", `Portfolio ${portfolio.id} already has a holding ${data.symbol}.${data.exchange} (id ${exists.id}).`);
+  const h = await ctx.db.holding.create({
+    data: {
+      portfolioId: portfolio.id,
+      symbol: data.symbol,
+      exchange: data.exchange,
+      name: data.name,
+      currencyCode: data.currencyCode ?? portfolio.baseCurrencyCode,
+      holdingType: data.holdingType,
+      notes: data.notes ?? "",
+      assetClass: data.classification?.assetClass ?? null,
+      sector: data.classification?.sector ?? null,
+      industry: data.classification?.industry ?? null,
+    },
+    select: HOLDING_SELECT,
+  });
+  const [view] = await valueHoldings(ctx.db, portfolio, [h]);
+  return view;
+}
+
+export async function updateHolding(ctx: Context, holdingId: unknown, input: unknown): Promise<HoldingView> {
+  const id = parseId(holdingId, "holdingId");
+  const data = parseInput(UpdateHoldingInput, input, "The holding");
+  assertCanWrite(ctx);
+  await holdingWithPortfolio(ctx, id);
+  await ctx.db.holding.update({
+    where: { id },
+    data: {
+      name: data.name,
+      notes: data.notes ?? undefined,
+      assetClass: data.classification?.assetClass,
+      sector: data.classification?.sector,
+      industry: data.classification?.industry,
+      drpEnabled: data.drp?.enabled,
+      drpRounding: data.drp?.rounding,
+    },
+  });
+  return getHolding(ctx, id);
+}
+
+/** Removes the holding with its trades, income and prices. */
+export async function deleteHolding(ctx: Context, holdingId: unknown): Promise<true> {
+  const id = parseId(holdingId, "holdingId");
+  assertCanWrite(ctx);
+  const { count } = await ctx.db.holding.deleteMany({ where: { id, ...holdingScope(ctx) } });
+  if (count === 0) throw notFound(`Holding ${id}`);
+  return true;
+}
+
+/** A ticker change: the holding keeps its history; the change itself is recorded. */
+export async function changeHoldingSymbol(ctx: Context, holdingId: unknown, input: unknown): Promise<HoldingView> {
+  const id = parseId(holdingId, "holdingId");
+  const data = parseInput(ChangeSymbolInput, input, "The symbol change");
+  assertCanWrite(ctx);
+  const h = await holdingWithPortfolio(ctx, id);
+  if (h.symbol === data.symbol && h.exchange === data.exchange) return getHolding(ctx, id);
+  const clash = await ctx.db.holding.findFirst({ where: { portfolioId: h.portfolioId, symbol: data.symbol, exchange: data.exchange }, select: { id: true } });
+  if (clash) throw new DomainError("CONFLICT", `Portfolio ${h.portfolioId} already has a holding ${data.symbol}.${data.exchange} (id ${clash.id}).`);
+  const security = await findSecurity(ctx.db, ctx.account.id, data.symbol, data.exchange);
+  await ctx.db.$transaction([
+    ctx.db.holdingSymbolChange.create({ data: { holdingId: id, fromSymbol: h.symbol, fromExchange: h.exchange, toSymbol: data.symbol, toExchange: data.exchange } }),
+    ctx.db.holding.update({ where: { id }, data: { symbol: data.symbol, exchange: data.exchange, ...(security ? { name: security.name } : {}) } }),
+  ]);
+  return getHolding(ctx, id);
+}
+
+export async function listSymbolChanges(ctx: Context, holdingId: unknown) {
+  const h = await holdingWithPortfolio(ctx, holdingId);
+  const rows = await ctx.db.holdingSymbolChange.findMany({ where: { holdingId: h.id }, orderBy: { id: "asc" } });
+  return rows.map((r) => ({ fromSymbol: r.fromSymbol, fromExchange: r.fromExchange, toSymbol: r.toSymbol, toExchange: r.toExchange, changedAt: r.changedAt }));
+}
+
+/**
+ * The holding a trade goes to: by id (it must be in the trade's portfolio), or by symbol and
+ * exchange, created on the first trade from the master list (or as an account security when the
+ * master does not know it). Returns it locked for the rest of the transaction.
+ */
+export async function holdingForTrade(
+  tx: Prisma.TransactionClient,
+  ctx: Context,
+  portfolio: PortfolioForLedger,
+  ref: { holdingId?: number; symbol?: string; exchange?: string; name?: string; holdingType?: HoldingTypeName; currencyCode?: string },
+): Promise<HoldingRow> {
+  if (ref.holdingId !== undefined) {
+    const rows = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM holding WHERE id = ${ref.holdingId} AND portfolio_id = ${portfolio.id} FOR UPDATE`;
+    if (rows.length === 0) throw notFound(`Holding ${ref.holdingId} of portfolio ${portfolio.id}`);
+    return tx.holding.findUniqueOrThrow({ where: { id: ref.holdingId }, select: HOLDING_SELECT });
+  }
+  const symbol = ref.symbol!;
+  const exchange = ref.exchange!;
+  const rows = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM holding WHERE portfolio_id = ${portfolio.id} AND symbol = ${symbol} AND exchange = ${exchange} FOR UPDATE`;
+  if (rows.length > 0) return tx.holding.findUniqueOrThrow({ where: { id: rows[0].id }, select: HOLDING_SELECT });
+  let security = await findSecurity(tx, portfolio.accountId, symbol, exchange);
+  if (!security && exchange !== "CUSTOM") {
+    security = await tx.security.create({
+      data: {
+        accountId: portfolio.accountId,
+        symbol,
+        exchange,
+        name: ref.name ?? symbol,
+        currencyCode: ref.currencyCode ?? EXCHANGE_CURRENCY[exchange] ?? portfolio.baseCurrencyCode,
+        securityType: ref.holdingType ?? "Stock",
+      },
+    });
+  }
+  return tx.holding.create({
+    data: {
+      portfolioId: portfolio.id,
+      symbol,
+      exchange,
+      name: ref.name ?? security?.name ?? symbol,
+      currencyCode: security?.currencyCode ?? ref.currencyCode ?? portfolio.baseCurrencyCode,
+      holdingType: ref.holdingType ?? security?.securityType ?? (exchange === "CUSTOM" ? "Custom" : "Stock"),
+    },
+    select: HOLDING_SELECT,
+  });
+}
+
+export { ParcelError, Decimal };

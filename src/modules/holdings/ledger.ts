@@ -1,0 +1,141 @@
+import type { Prisma } from "../../../generated/prisma/client";
+import { financialYearOf, fromDate } from "../../lib/dates";
+import { Decimal } from "../../lib/money";
+import { foldParcels, ParcelError, type FoldResult, type LedgerEvent, type ParcelMethod, type TradeType } from "./parcels";
+
+/**
+ * Loads the ledger of a portfolio (or of some of its holdings) in a fixed number of statements,
+ * and folds it into parcels. The bridge between the database and the pure parcel fold.
+ */
+export interface TradeRow {
+  id: number;
+  holdingId: number;
+  tradeType: TradeType;
+  tradeDate: Date;
+  quantity: Decimal;
+  price: Decimal;
+  brokerage: Decimal;
+  exchangeRate: Decimal;
+  acquisitionDate: Date | null;
+}
+
+export interface PortfolioTaxInfo {
+  id: number;
+  financialYearEnd: string;
+  defaultMethod: ParcelMethod;
+}
+
+export interface Ledger {
+  eventsByHolding: Map<number, LedgerEvent[]>;
+  /** Method precedence (DOMAIN.md §2): holding override for the year > the year's > default > FIFO. */
+  methodFor(holdingId: number, event: LedgerEvent): ParcelMethod;
+}
+
+export const TRADE_SELECT = {
+  id: true,
+  holdingId: true,
+  tradeType: true,
+  tradeDate: true,
+  quantity: true,
+  price: true,
+  brokerage: true,
+  exchangeRate: true,
+  acquisitionDate: true,
+} as const;
+
+/** DRP allotments come before the same day's trades: the units exist once the distribution is paid. */
+const DRP_SEQ_OFFSET = -1_000_000_000;
+
+export function tradeEvent(t: TradeRow, parcels?: { tradeId: number; units: Decimal }[]): LedgerEvent {
+  return {
+    key: `trade ${t.id}`,
+    tradeId: t.id,
+    type: t.tradeType,
+    date: fromDate(t.tradeDate),
+    seq: t.id,
+    units: new Decimal(t.quantity).abs(),
+    price: new Decimal(t.price),
+    brokerage: new Decimal(t.brokerage),
+    exchangeRate: new Decimal(t.exchangeRate),
+    acquisitionDate: t.acquisitionDate ? fromDate(t.acquisitionDate) : undefined,
+    parcels,
+  };
+}
+
+export function drpEvent(i: { id: number; paidDate: Date; drpQuantity: Decimal; drpPrice: Decimal | null; exchangeRate: Decimal }): LedgerEvent {
+  return {
+    key: `income ${i.id}`,
+    type: "DrpAllotment",
+    date: fromDate(i.paidDate),
+    seq: DRP_SEQ_OFFSET + i.id,
+    units: new Decimal(i.drpQuantity),
+    price: new Decimal(i.drpPrice ?? 0),
+    brokerage: new Decimal(0),
+    exchangeRate: new Decimal(i.exchangeRate),
+  };
+}
+
+export async function loadLedger(db: Prisma.TransactionClient, portfolio: PortfolioTaxInfo, holdingIds?: number[]): Promise<Ledger> {
+  const holdingFilter = holdingIds ? { holdingId: { in: holdingIds } } : {};
+  const [trades, selections, drp, yearMethods, holdingMethods] = await Promise.all([
+    db.trade.findMany({ where: { portfolioId: portfolio.id, ...holdingFilter }, select: TRADE_SELECT, orderBy: [{ tradeDate: "asc" }, { id: "asc" }] }),
+    db.tradeParcel.findMany({ where: { sell: { portfolioId: portfolio.id, ...holdingFilter } }, select: { sellTradeId: true, parcelTradeId: true, quantity: true } }),
+    db.income.findMany({
+      where: { portfolioId: portfolio.id, ...holdingFilter, isReinvested: true, drpQuantity: { gt: 0 } },
+      select: { id: true, holdingId: true, paidDate: true, drpQuantity: true, drpPrice: true, exchangeRate: true },
+    }),
+    db.taxYearMethod.findMany({ where: { portfolioId: portfolio.id }, select: { financialYear: true, method: true } }),
+    db.holdingTaxMethod.findMany({ where: { portfolioId: portfolio.id, ...holdingFilter }, select: { holdingId: true, financialYear: true, method: true } }),
+  ]);
+  return buildLedger(portfolio, trades, selections, drp, yearMethods, holdingMethods);
+}
+
+export function buildLedger(
+  portfolio: PortfolioTaxInfo,
+  trades: TradeRow[],
+  selections: { sellTradeId: number; parcelTradeId: number; quantity: Decimal }[],
+  drp: { id: number; holdingId: number; paidDate: Date; drpQuantity: Decimal | null; drpPrice: Decimal | null; exchangeRate: Decimal }[],
+  yearMethods: { financialYear: number; method: ParcelMethod }[],
+  holdingMethods: { holdingId: number; financialYear: number; method: ParcelMethod }[],
+): Ledger {
+  const picks = new Map<number, { tradeId: number; units: Decimal }[]>();
+  for (const s of selections) {
+    const list = picks.get(s.sellTradeId) ?? [];
+    list.push({ tradeId: s.parcelTradeId, units: new Decimal(s.quantity) });
+    picks.set(s.sellTradeId, list);
+  }
+  const eventsByHolding = new Map<number, LedgerEvent[]>();
+  const push = (holdingId: number, e: LedgerEvent) => {
+    const list = eventsByHolding.get(holdingId) ?? [];
+    list.push(e);
+    eventsByHolding.set(holdingId, list);
+  };
+  for (const t of trades) push(t.holdingId, tradeEvent(t, picks.get(t.id)));
+  for (const i of drp) if (i.drpQuantity) push(i.holdingId, drpEvent({ ...i, drpQuantity: i.drpQuantity }));
+
+  const byYear = new Map(yearMethods.map((m) => [m.financialYear, m.method]));
+  const byHoldingYear = new Map(holdingMethods.map((m) => [`${m.holdingId}:${m.financialYear}`, m.method]));
+  return {
+    eventsByHolding,
+    methodFor(holdingId, event) {
+      const fy = financialYearOf(event.date, portfolio.financialYearEnd);
+      return byHoldingYear.get(`${holdingId}:${fy}`) ?? byYear.get(fy) ?? portfolio.defaultMethod ?? "FIFO";
+    },
+  };
+}
+
+/** Folds one holding's events; a ParcelError means the ledger breaks a rule (a short sell...). */
+export function foldHolding(ledger: Ledger, holdingId: number, extra: { replace?: Map<string, LedgerEvent | null>; add?: LedgerEvent[] } = {}): FoldResult {
+  let events = ledger.eventsByHolding.get(holdingId) ?? [];
+  if (extra.replace) {
+    events = events.flatMap((e) => {
+      if (!extra.replace!.has(e.key)) return [e];
+      const r = extra.replace!.get(e.key);
+      return r ? [r] : [];
+    });
+  }
+  if (extra.add) events = [...events, ...extra.add];
+  return foldParcels(events, { methodFor: (e) => ledger.methodFor(holdingId, e) });
+}
+
+export { ParcelError };

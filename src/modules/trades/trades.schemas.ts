@@ -1,0 +1,109 @@
+import { z } from "zod";
+import { currencyCode } from "../../lib/codes";
+import { dateInput } from "../../lib/dates";
+import { decimalInput } from "../../lib/money";
+import { idSchema, text } from "../../lib/validation";
+import { PARCEL_METHODS, TRADE_TYPES } from "../holdings/parcels";
+import { exchange, SECURITY_TYPES, symbol } from "../securities/securities.schemas";
+
+export const tradeType = z.enum(TRADE_TYPES);
+export const parcelMethod = z.enum(PARCEL_METHODS);
+
+/** Quantities and prices keep up to 8 decimals, amounts 4, exchange rates 10 (API.md §1 money). */
+export const quantityInput = decimalInput({ scale: 8, min: -1e15, max: 1e15 });
+export const priceInput = decimalInput({ scale: 8, min: 0, max: 1e15 });
+export const amountInput = decimalInput({ scale: 4, min: 0, max: 1e15 });
+export const rateInput = decimalInput({ scale: 10, min: 0, max: 1e9 });
+
+/** Types whose units leave the holding: a negative quantity is accepted and means the same. */
+const OUTGOING = new Set(["Sell", "TransferOut", "Consolidation", "Cancellation"]);
+/** Types that carry no price or brokerage. */
+const UNPRICED = new Set(["Split", "Consolidation", "Bonus", "Cancellation"]);
+/** Types whose price is an amount per unit that adjusts the cost base. */
+const ADJUSTMENTS = new Set(["ReturnOfCapital", "CostBaseIncrease", "CostBaseDecrease"]);
+
+export const ParcelPick = z.object({
+  tradeId: idSchema.describe("The acquiring trade whose parcel the units come from"),
+  quantity: decimalInput({ scale: 8, min: 0, max: 1e15 }),
+});
+
+const tradeFields = {
+  portfolioId: idSchema,
+  holdingId: idSchema.optional().describe("The holding; or give symbol and exchange"),
+  symbol: symbol.optional(),
+  exchange: exchange.optional(),
+  name: text({ min: 1, max: 200 }).optional().describe("Name for a holding this trade creates, when the security is not in the master list"),
+  holdingType: z.enum(SECURITY_TYPES).optional().describe("Type for a holding this trade creates (default: the master list's, else Stock)"),
+  tradeType,
+  tradeDate: dateInput,
+  quantity: quantityInput.optional().describe("Units; negative accepted for units leaving. Split/Consolidation: units gained/lost. Cancellation: optional (all units)"),
+  price: priceInput.optional().describe("Per unit, trade currency. ReturnOfCapital/CostBase*: the amount per unit"),
+  brokerage: amountInput.optional(),
+  currencyCode: currencyCode.optional().describe("Trade currency; default: the holding's"),
+  exchangeRate: rateInput.optional().describe("Base-currency units per unit of the trade currency; default: the FX table on the trade date"),
+  sourceId: z.uuid("must be a Source id (GET /v1/sources)").optional().nullable(),
+  notes: text({ max: 10_000, trim: false }).optional().nullable(),
+  acquisitionDate: dateInput.optional().nullable().describe("Bonus, TransferIn, OpeningBalance: the acquisition date the parcel keeps"),
+  parcels: z.array(ParcelPick).max(10_000).optional().nullable().describe("Sell, TransferOut: manual parcel selection"),
+};
+
+function tradeRules(t: z.infer<z.ZodObject<typeof tradeFields>>, ctx: z.RefinementCtx) {
+  const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
+  if (t.holdingId === undefined && (!t.symbol || !t.exchange)) issue("symbol", "give holdingId, or symbol and exchange");
+  const q = t.quantity;
+  if (t.tradeType !== "Cancellation") {
+    if (!q) issue("quantity", "is required");
+    else if (q.isZero()) issue("quantity", "must not be zero");
+    else if (q.isNegative() && !OUTGOING.has(t.tradeType)) issue("quantity", `must be positive for a ${t.tradeType}`);
+  }
+  if (UNPRICED.has(t.tradeType)) {
+    if (t.price && !t.price.isZero()) issue("price", `must be 0 or absent for a ${t.tradeType}`);
+    if (t.brokerage && !t.brokerage.isZero()) issue("brokerage", `must be 0 or absent for a ${t.tradeType}`);
+  }
+  if (ADJUSTMENTS.has(t.tradeType) && (!t.price || t.price.isZero())) issue("price", `is the amount per unit of the ${t.tradeType} and must be positive`);
+  if (t.tradeType === "Buy" || t.tradeType === "Sell") {
+    if (!t.price) issue("price", "is required");
+  }
+  if (t.exchangeRate && t.exchangeRate.isZero()) issue("exchangeRate", "must be positive");
+  if (t.parcels?.length && t.tradeType !== "Sell" && t.tradeType !== "TransferOut") issue("parcels", "apply to a Sell or TransferOut only");
+  if (t.acquisitionDate) {
+    if (!["Bonus", "TransferIn", "OpeningBalance"].includes(t.tradeType)) issue("acquisitionDate", "applies to Bonus, TransferIn and OpeningBalance only");
+    else if (t.acquisitionDate > t.tradeDate) issue("acquisitionDate", "must not be after the trade date");
+  }
+}
+
+export const TradeInput = z.object(tradeFields).superRefine(tradeRules).meta({ id: "TradeInput" });
+export type TradeInput = z.output<typeof TradeInput>;
+
+/** A row of a bulk import: the same fields; the portfolio comes from the path. */
+export const ImportRow = z.object({ ...tradeFields, portfolioId: idSchema.optional() }).superRefine((t, ctx) => tradeRules({ ...t, portfolioId: t.portfolioId ?? 0 }, ctx));
+
+export const TradeResponse = z
+  .object({
+    id: z.number().int(),
+    holdingId: z.number().int(),
+    portfolioId: z.number().int(),
+    symbol: z.string(),
+    exchange: z.string(),
+    tradeType,
+    tradeDate: z.string(),
+    quantity: z.number().describe("Negative for units leaving"),
+    price: z.number(),
+    brokerage: z.number(),
+    value: z.number().describe("|quantity| × price, trade currency"),
+    currencyCode: z.string(),
+    exchangeRate: z.number(),
+    sourceId: z.string().nullable(),
+    notes: z.string(),
+    acquisitionDate: z.string().nullable(),
+    parcels: z.array(z.object({ tradeId: z.number().int(), quantity: z.number() })),
+    hasAttachment: z.boolean(),
+  })
+  .meta({ id: "Trade" });
+
+export const ListQuery = z.object({
+  limit: z.coerce.number().int("must be an integer").min(1).max(5000).default(500),
+  offset: z.coerce.number().int("must be an integer").min(0).default(0),
+});
+
+export { OUTGOING };

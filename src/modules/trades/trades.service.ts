@@ -1,0 +1,327 @@
+import type { Prisma } from "../../../generated/prisma/client";
+import type { Context } from "../../context";
+import { fromDate, toDate } from "../../lib/dates";
+import { businessRule, notFound, validationFailed } from "../../lib/errors";
+import { Decimal } from "../../lib/money";
+import { parseId, parseInput } from "../../lib/validation";
+import {
+  holdingForTrade,
+  holdingScope,
+  holdingWithPortfolio,
+  portfolioForLedger,
+  type PortfolioForLedger,
+} from "../holdings/holdings.service";
+import { foldHolding, loadLedger, ParcelError, tradeEvent } from "../holdings/ledger";
+import type { TradeType } from "../holdings/parcels";
+import { assertCanWrite } from "../portfolios/access";
+import { ListQuery, OUTGOING, TradeInput } from "./trades.schemas";
+
+export interface TradeView {
+  id: number;
+  holdingId: number;
+  portfolioId: number;
+  symbol: string;
+  exchange: string;
+  tradeType: TradeType;
+  tradeDate: string;
+  quantity: Decimal;
+  price: Decimal;
+  brokerage: Decimal;
+  value: Decimal;
+  currencyCode: string;
+  exchangeRate: Decimal;
+  sourceId: string | null;
+  notes: string;
+  acquisitionDate: string | null;
+  parcels: { tradeId: number; quantity: Decimal }[];
+  hasAttachment: boolean;
+}
+
+export const TRADE_VIEW_SELECT = {
+  id: true,
+  holdingId: true,
+  portfolioId: true,
+  tradeType: true,
+  tradeDate: true,
+  quantity: true,
+  price: true,
+  brokerage: true,
+  currencyCode: true,
+  exchangeRate: true,
+  sourceId: true,
+  notes: true,
+  acquisitionDate: true,
+  holding: { select: { symbol: true, exchange: true } },
+  parcels: { select: { parcelTradeId: true, quantity: true }, orderBy: { parcelTradeId: "asc" } },
+  attachment: { select: { tradeId: true } },
+} satisfies Prisma.TradeSelect;
+
+type TradeViewRow = Prisma.TradeGetPayload<{ select: typeof TRADE_VIEW_SELECT }>;
+
+export function toTradeView(t: TradeViewRow): TradeView {
+  const quantity = new Decimal(t.quantity);
+  const price = new Decimal(t.price);
+  return {
+    id: t.id,
+    holdingId: t.holdingId,
+    portfolioId: t.portfolioId,
+    symbol: t.holding.symbol,
+    exchange: t.holding.exchange,
+    tradeType: t.tradeType,
+    tradeDate: fromDate(t.tradeDate),
+    quantity,
+    price,
+    brokerage: new Decimal(t.brokerage),
+    value: quantity.abs().times(price).toDecimalPlaces(4, Decimal.ROUND_HALF_UP),
+    currencyCode: t.currencyCode,
+    exchangeRate: new Decimal(t.exchangeRate),
+    sourceId: t.sourceId,
+    notes: t.notes,
+    acquisitionDate: t.acquisitionDate ? fromDate(t.acquisitionDate) : null,
+    parcels: t.parcels.map((p) => ({ tradeId: p.parcelTradeId, quantity: new Decimal(p.quantity) })),
+    hasAttachment: t.attachment !== null,
+  };
+}
+
+const tradeScope = (ctx: Context): Prisma.TradeWhereInput => ({ holding: holdingScope(ctx) });
+
+/** Interactive transactions queue behind each other on one holding's row lock. */
+export const TX_OPTIONS = { maxWait: 15_000, timeout: 60_000 };
+
+/** How far back an FX rate may be looked for when a trade gives none (weekends, holidays). */
+const FX_LOOKBACK_DAYS = 10;
+
+/**
+ * The exchange rate of a trade: 1 in the base currency; otherwise the one given, or the FX table's
+ * rate on the trade date (or the latest within the days before). Neither: BUSINESS_RULE.
+ */
+export async function tradeExchangeRate(
+  db: Prisma.TransactionClient,
+  portfolio: PortfolioForLedger,
+  currencyCode: string,
+  date: string,
+  given: Decimal | undefined,
+): Promise<Decimal> {
+  if (currencyCode === portfolio.baseCurrencyCode) {
+    if (given && !given.eq(1)) throw validationFailed("The exchangeRate is invalid: a trade in the base currency has rate 1.", [{ path: "exchangeRate", message: "must be 1 (or absent) for a trade in the portfolio's base currency" }]);
+    return new Decimal(1);
+  }
+  if (given) return given;
+  const from = new Date(toDate(date).getTime() - FX_LOOKBACK_DAYS * 86_400_000);
+  const rows = await db.fxRate.findMany({
+    where: {
+      accountId: portfolio.accountId,
+      date: { gte: from, lte: toDate(date) },
+      OR: [
+        { base: currencyCode, quote: portfolio.baseCurrencyCode },
+        { base: portfolio.baseCurrencyCode, quote: currencyCode },
+      ],
+    },
+    orderBy: { date: "desc" },
+    take: 1,
+  });
+  const r = rows[0];
+  if (!r) {
+    throw businessRule(
+      `No exchange rate for ${currencyCode} → ${portfolio.baseCurrencyCode} on or in the ${FX_LOOKBACK_DAYS} days before ${date}: give exchangeRate, or import rates (POST /v1/fx-rates/bulk).`,
+    );
+  }
+  return r.base === currencyCode ? new Decimal(r.rate) : new Decimal(1).div(r.rate).toDecimalPlaces(10, Decimal.ROUND_HALF_UP);
+}
+
+async function assertSource(db: Prisma.TransactionClient, sourceId: string | null | undefined): Promise<void> {
+  if (!sourceId) return;
+  const found = await db.source.findUnique({ where: { id: sourceId }, select: { id: true } });
+  if (!found) throw validationFailed("The sourceId is invalid: it is not a Source id.", [{ path: "sourceId", message: "is not a Source id (GET /v1/sources)" }]);
+}
+
+/** The signed quantity stored: negative for units leaving; a Cancellation takes every unit held. */
+function signedQuantity(type: TradeType, quantity: Decimal | undefined): Decimal {
+  const q = (quantity ?? new Decimal(0)).abs();
+  return OUTGOING.has(type) ? q.neg() : q;
+}
+
+/** Folds the holding with the change; a broken rule (short sell, bad parcel pick) is a 422. */
+function validateLedger(fold: () => { units: Decimal }): { units: Decimal } {
+  try {
+    return fold();
+  } catch (error) {
+    if (error instanceof ParcelError) throw businessRule(`${error.message} (${error.eventKey})`);
+    throw error;
+  }
+}
+
+interface PreparedTrade {
+  tradeType: TradeType;
+  tradeDate: string;
+  quantity: Decimal;
+  price: Decimal;
+  brokerage: Decimal;
+  currencyCode: string;
+  exchangeRate: Decimal;
+  sourceId: string | null;
+  notes: string;
+  acquisitionDate: string | null;
+  parcels: { tradeId: number; units: Decimal }[];
+}
+
+async function prepare(db: Prisma.TransactionClient, portfolio: PortfolioForLedger, holdingCurrency: string, data: TradeInput): Promise<PreparedTrade> {
+  await assertSource(db, data.sourceId);
+  const currencyCode = data.currencyCode ?? holdingCurrency;
+  return {
+    tradeType: data.tradeType,
+    tradeDate: data.tradeDate,
+    quantity: signedQuantity(data.tradeType, data.quantity),
+    price: data.price ?? new Decimal(0),
+    brokerage: data.brokerage ?? new Decimal(0),
+    currencyCode,
+    exchangeRate: await tradeExchangeRate(db, portfolio, currencyCode, data.tradeDate, data.exchangeRate),
+    sourceId: data.sourceId ?? null,
+    notes: data.notes ?? "",
+    acquisitionDate: data.acquisitionDate ?? null,
+    parcels: (data.parcels ?? []).map((p) => ({ tradeId: p.tradeId, units: p.quantity })),
+  };
+}
+
+function asRow(id: number, holdingId: number, t: PreparedTrade) {
+  return {
+    id,
+    holdingId,
+    tradeType: t.tradeType,
+    tradeDate: toDate(t.tradeDate),
+    quantity: t.quantity,
+    price: t.price,
+    brokerage: t.brokerage,
+    exchangeRate: t.exchangeRate,
+    acquisitionDate: t.acquisitionDate ? toDate(t.acquisitionDate) : null,
+  };
+}
+
+function tradeData(t: PreparedTrade) {
+  return {
+    tradeType: t.tradeType,
+    tradeDate: toDate(t.tradeDate),
+    quantity: t.quantity.toFixed(),
+    price: t.price.toFixed(),
+    brokerage: t.brokerage.toFixed(),
+    currencyCode: t.currencyCode,
+    exchangeRate: t.exchangeRate.toFixed(),
+    sourceId: t.sourceId,
+    notes: t.notes,
+    acquisitionDate: t.acquisitionDate ? toDate(t.acquisitionDate) : null,
+  };
+}
+
+/** A Cancellation disposes of every unit held on its date: stored as that many units, negative. */
+function cancellationUnits(ledger: Awaited<ReturnType<typeof loadLedger>>, holdingId: number, date: string, excludeKey?: string): Decimal {
+  const before = (ledger.eventsByHolding.get(holdingId) ?? []).filter((e) => e.key !== excludeKey && (e.date < date || (e.date === date && e.key.startsWith("income"))));
+  const fold = validateLedger(() => foldHolding({ ...ledger, eventsByHolding: new Map([[holdingId, before]]) }, holdingId));
+  return fold.units.neg();
+}
+
+/** POST /v1/trades: records a trade, creating the holding on its first trade. */
+export async function createTrade(ctx: Context, input: unknown): Promise<TradeView> {
+  const data = parseInput(TradeInput, input, "The trade");
+  assertCanWrite(ctx);
+  const portfolio = await portfolioForLedger(ctx, data.portfolioId);
+  const id = await ctx.db.$transaction(async (tx) => {
+    const holding = await holdingForTrade(tx, ctx, portfolio, data);
+    const t = await prepare(tx, portfolio, holding.currencyCode, data);
+    const ledger = await loadLedger(tx, portfolio, [holding.id]);
+    if (t.tradeType === "Cancellation") t.quantity = cancellationUnits(ledger, holding.id, t.tradeDate);
+    // The new trade's id is not known yet; any id above the existing ones orders it last on its day.
+    const provisional = { ...tradeEvent(asRow(Number.MAX_SAFE_INTEGER, holding.id, t), t.parcels.length ? t.parcels : undefined), key: "this trade" };
+    validateLedger(() => foldHolding(ledger, holding.id, { add: [provisional] }));
+    const created = await tx.trade.create({
+      data: {
+        portfolioId: portfolio.id,
+        holdingId: holding.id,
+        ...tradeData(t),
+        parcels: t.parcels.length ? { createMany: { data: t.parcels.map((p) => ({ parcelTradeId: p.tradeId, quantity: p.units.toFixed() })) } } : undefined,
+      },
+      select: { id: true },
+    });
+    return created.id;
+  }, TX_OPTIONS);
+  return getTrade(ctx, id);
+}
+
+export async function getTrade(ctx: Context, tradeId: unknown): Promise<TradeView> {
+  const id = parseId(tradeId, "tradeId");
+  const row = await ctx.db.trade.findFirst({ where: { id, ...tradeScope(ctx) }, select: TRADE_VIEW_SELECT });
+  if (!row) throw notFound(`Trade ${id}`);
+  return toTradeView(row);
+}
+
+/** A holding's trades, oldest first (same day: entry order), paged. */
+export async function listHoldingTrades(ctx: Context, holdingId: unknown, query: unknown = {}): Promise<TradeView[]> {
+  const { limit, offset } = parseInput(ListQuery, query ?? {}, "The query");
+  const h = await holdingWithPortfolio(ctx, holdingId);
+  const rows = await ctx.db.trade.findMany({ where: { holdingId: h.id }, select: TRADE_VIEW_SELECT, orderBy: [{ tradeDate: "asc" }, { id: "asc" }], take: limit, skip: offset });
+  return rows.map(toTradeView);
+}
+
+/** Trades of several holdings, for a DataLoader (Holding.trades). */
+export async function tradesByHoldingIds(ctx: Context, holdingIds: readonly number[]): Promise<Map<number, TradeView[]>> {
+  const rows = await ctx.db.trade.findMany({
+    where: { holdingId: { in: [...holdingIds] }, ...tradeScope(ctx) },
+    select: TRADE_VIEW_SELECT,
+    orderBy: [{ tradeDate: "asc" }, { id: "asc" }],
+  });
+  const by = new Map<number, TradeView[]>(holdingIds.map((id) => [id, []]));
+  for (const r of rows) by.get(r.holdingId)?.push(toTradeView(r));
+  return by;
+}
+
+/**
+ * PUT /v1/trades/{t}: replaces the trade (same body as create). It stays on its holding; every
+ * later sell must still have its units, or nothing is written (422).
+ */
+export async function updateTrade(ctx: Context, tradeId: unknown, input: unknown): Promise<TradeView> {
+  const id = parseId(tradeId, "tradeId");
+  const data = parseInput(TradeInput, input, "The trade");
+  assertCanWrite(ctx);
+  const existing = await ctx.db.trade.findFirst({ where: { id, ...tradeScope(ctx) }, select: { id: true, holdingId: true, portfolioId: true, holding: { select: { symbol: true, exchange: true } } } });
+  if (!existing) throw notFound(`Trade ${id}`);
+  const sameHolding =
+    data.portfolioId === existing.portfolioId &&
+    (data.holdingId !== undefined ? data.holdingId === existing.holdingId : data.symbol === existing.holding.symbol && data.exchange === existing.holding.exchange);
+  if (!sameHolding) throw businessRule(`Trade ${id} belongs to holding ${existing.holdingId} of portfolio ${existing.portfolioId}; to move it, delete it and add it to the other holding.`);
+  const portfolio = await portfolioForLedger(ctx, existing.portfolioId);
+  await ctx.db.$transaction(async (tx) => {
+    const holding = await holdingForTrade(tx, ctx, portfolio, { holdingId: existing.holdingId });
+    const t = await prepare(tx, portfolio, holding.currencyCode, data);
+    const ledger = await loadLedger(tx, portfolio, [holding.id]);
+    const key = `trade ${id}`;
+    if (t.tradeType === "Cancellation") t.quantity = cancellationUnits(ledger, holding.id, t.tradeDate, key);
+    const replacement = tradeEvent(asRow(id, holding.id, t), t.parcels.length ? t.parcels : undefined);
+    validateLedger(() => foldHolding(ledger, holding.id, { replace: new Map([[key, replacement]]) }));
+    await tx.tradeParcel.deleteMany({ where: { sellTradeId: id } });
+    await tx.trade.update({
+      where: { id },
+      data: {
+        ...tradeData(t),
+        parcels: t.parcels.length ? { createMany: { data: t.parcels.map((p) => ({ parcelTradeId: p.tradeId, quantity: p.units.toFixed() })) } } : undefined,
+      },
+    });
+  }, TX_OPTIONS);
+  return getTrade(ctx, id);
+}
+
+/** DELETE /v1/trades/{t}: refused (422) when a later sell would be left without units. */
+export async function deleteTrade(ctx: Context, tradeId: unknown): Promise<true> {
+  const id = parseId(tradeId, "tradeId");
+  assertCanWrite(ctx);
+  const existing = await ctx.db.trade.findFirst({ where: { id, ...tradeScope(ctx) }, select: { holdingId: true, portfolioId: true } });
+  if (!existing) throw notFound(`Trade ${id}`);
+  const portfolio = await portfolioForLedger(ctx, existing.portfolioId);
+  await ctx.db.$transaction(async (tx) => {
+    await holdingForTrade(tx, ctx, portfolio, { holdingId: existing.holdingId });
+    const ledger = await loadLedger(tx, portfolio, [existing.holdingId]);
+    validateLedger(() => foldHolding(ledger, existing.holdingId, { replace: new Map([[`trade ${id}`, null]]) }));
+    const { count } = await tx.trade.deleteMany({ where: { id } });
+    if (count === 0) throw notFound(`Trade ${id}`);
+  }, TX_OPTIONS);
+  return true;
+}
+
