@@ -23,15 +23,19 @@ async function main() {
     pluginMap: { typescript, typescriptResolvers },
     config: {
       useIndexSignature: true,
+      enumsAsTypes: true,
       contextType: "../../src/context#Context",
       scalars: {
         Decimal: { input: "string | number", output: "string | number | import('decimal.js').Decimal" },
         DateTime: { input: "string", output: "Date | string" },
+        Date: { input: "string", output: "string | Date" },
       },
       mappers: {
         Portfolio: "../../src/modules/portfolios/portfolios.service#PortfolioView",
         AllocationModel: "../../src/modules/allocation-models/allocation-models.service#AllocationModelView",
         Bucket: "../../src/modules/allocation-models/allocation-models.service#BucketView",
+        Holding: "../../src/modules/holdings/holdings.service#HoldingView",
+        Trade: "../../src/modules/trades/trades.service#TradeView",
       },
     },
   });

@@ -1,6 +1,7 @@
 import DataLoader from "dataloader";
 import type { Context } from "../context";
 import { allocationModelsByPortfolioIds, type AllocationModelView } from "../modules/allocation-models/allocation-models.service";
+import { tradesByHoldingIds, type TradeView } from "../modules/trades/trades.service";
 
 /**
  * Per-request DataLoaders (built in buildContext). Each batches the relation fields of one tick
@@ -13,6 +14,11 @@ export function createLoaders(ctx: Context) {
     allocationModelsByPortfolioId: new DataLoader<number, AllocationModelView[]>(async (ids) => {
       const byPortfolio = await allocationModelsByPortfolioIds(ctx, ids);
       return ids.map((id) => byPortfolio.get(id) ?? []);
+    }),
+    /** Trades of a holding, oldest first (Holding.trades). */
+    tradesByHoldingId: new DataLoader<number, TradeView[]>(async (ids) => {
+      const byHolding = await tradesByHoldingIds(ctx, ids);
+      return ids.map((id) => byHolding.get(id) ?? []);
     }),
   };
 }

@@ -39,3 +39,25 @@ export const DateTimeScalar = new GraphQLScalarType({
     return ast.value;
   },
 });
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A calendar date, YYYY-MM-DD (trade, income, price and report dates). */
+export const DateScalar = new GraphQLScalarType({
+  name: "Date",
+  description: "A calendar date, YYYY-MM-DD.",
+  serialize(value) {
+    if (value instanceof Date) return value.toISOString().slice(0, 10);
+    if (typeof value === "string" && DATE.test(value)) return value;
+    throw new GraphQLError("Date cannot represent " + String(value));
+  },
+  // Kept as given: the service's schema validates it, so both transports answer alike.
+  parseValue(value) {
+    if (typeof value !== "string") throw new GraphQLError("Date must be a string, YYYY-MM-DD.");
+    return value;
+  },
+  parseLiteral(ast) {
+    if (ast.kind !== Kind.STRING) throw new GraphQLError("Date must be a string, YYYY-MM-DD.");
+    return ast.value;
+  },
+});

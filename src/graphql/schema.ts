@@ -4,17 +4,37 @@ import { makeExecutableSchema } from "@graphql-tools/schema";
 import type { Resolvers } from "../../generated/graphql/resolvers";
 import { PROJECT_ROOT } from "../lib/paths";
 import { allocationModelResolvers } from "../modules/allocation-models/allocation-models.resolvers";
+import { cashResolvers } from "../modules/cash/cash.resolvers";
+import { clientResolvers } from "../modules/clients/clients.resolvers";
+import { customGroupResolvers } from "../modules/custom-groups/custom-groups.resolvers";
+import { holdingResolvers } from "../modules/holdings/holdings.resolvers";
+import { incomeResolvers } from "../modules/income/income.resolvers";
 import { portfolioResolvers } from "../modules/portfolios/portfolios.resolvers";
+import { priceResolvers } from "../modules/prices/prices.resolvers";
+import { securityResolvers } from "../modules/securities/securities.resolvers";
 import { sourceResolvers } from "../modules/sources/sources.resolvers";
-import { DateTimeScalar, DecimalScalar } from "./scalars";
+import { taxSettingsResolvers } from "../modules/tax-settings/tax-settings.resolvers";
+import { tradeResolvers } from "../modules/trades/trades.resolvers";
+import { transactionResolvers } from "../modules/transactions/transactions.resolvers";
+import { DateScalar, DateTimeScalar, DecimalScalar } from "./scalars";
 
 /** SDL-first: schema.graphql is the contract; each module contributes its resolvers. */
 export function buildSchema() {
   const typeDefs = fs.readFileSync(path.join(PROJECT_ROOT, "schema.graphql"), "utf8");
   const resolvers: Resolvers[] = [
-    { Decimal: DecimalScalar, DateTime: DateTimeScalar },
+    { Decimal: DecimalScalar, DateTime: DateTimeScalar, Date: DateScalar },
     sourceResolvers,
     portfolioResolvers,
+    holdingResolvers,
+    tradeResolvers,
+    incomeResolvers,
+    cashResolvers,
+    priceResolvers,
+    securityResolvers,
+    transactionResolvers,
+    clientResolvers,
+    customGroupResolvers,
+    taxSettingsResolvers,
     allocationModelResolvers,
   ];
   return makeExecutableSchema({ typeDefs, resolvers: resolvers as never, resolverValidationOptions: { requireResolversToMatchSchema: "error" } });

@@ -5,7 +5,14 @@ import type { PrismaClient } from "../db";
 import type { AuthenticatedKey } from "../modules/accounts/accounts.service";
 import { allocationModelRoutes } from "../modules/allocation-models/allocation-models.routes";
 import { portfolioRoutes } from "../modules/portfolios/portfolios.routes";
+import { cashRoutes } from "../modules/cash/cash.routes";
+import { clientRoutes } from "../modules/clients/clients.routes";
+import { customGroupRoutes } from "../modules/custom-groups/custom-groups.routes";
 import { holdingRoutes } from "../modules/holdings/holdings.routes";
+import { incomeRoutes } from "../modules/income/income.routes";
+import { priceRoutes } from "../modules/prices/prices.routes";
+import { taxSettingsRoutes } from "../modules/tax-settings/tax-settings.routes";
+import { transactionRoutes } from "../modules/transactions/transactions.routes";
 import { securityRoutes } from "../modules/securities/securities.routes";
 import { sourceRoutes } from "../modules/sources/sources.routes";
 import { tradeRoutes } from "../modules/trades/trades.routes";
@@ -28,7 +35,14 @@ export const endpoints: Endpoint[] = [
   ...portfolioRoutes,
   ...holdingRoutes,
   ...tradeRoutes,
+  ...incomeRoutes,
+  ...cashRoutes,
+  ...priceRoutes,
   ...securityRoutes,
+  ...transactionRoutes,
+  ...clientRoutes,
+  ...customGroupRoutes,
+  ...taxSettingsRoutes,
   ...allocationModelRoutes,
 ];
 

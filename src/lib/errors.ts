@@ -65,3 +65,13 @@ export function toDomainError(error: unknown): DomainError {
   }
   return new DomainError("INTERNAL", "An unexpected error occurred.");
 }
+
+/** For "find" use cases (GraphQL's nullable lookups): NOT_FOUND becomes null, other errors stay. */
+export async function orNull<T>(lookup: Promise<T>): Promise<T | null> {
+  try {
+    return await lookup;
+  } catch (error) {
+    if (error instanceof DomainError && error.code === "NOT_FOUND") return null;
+    throw error;
+  }
+}

@@ -1,7 +1,7 @@
 import pino from "pino";
 import request from "supertest";
 import { createApp } from "../../src/app";
-import { createAccountKey } from "../../src/modules/accounts/accounts.service";
+import { authenticateKey, createAccountKey, generateKey, hashKey } from "../../src/modules/accounts/accounts.service";
 import { openTestDatabase, type TestDatabase } from "./db";
 
 export interface TestApp {
@@ -9,6 +9,11 @@ export interface TestApp {
   http: ReturnType<typeof request>;
   /** A new account with one API key; returns the key. */
   newAccount(name?: string): Promise<string>;
+  /**
+   * A client login key of the account that owns `accountKey`: a new client with `permission`,
+   * assigned `portfolioIds` (written straight to the database, independent of the clients API).
+   */
+  newClientKey(accountKey: string, permission: "Read" | "ReadWrite", portfolioIds: number[]): Promise<string>;
   /** POST /graphql with the key (a supertest request: await it, or chain .expect()). */
   gql(key: string | undefined, query: string, variables?: Record<string, unknown>): request.Test;
   close(): Promise<void>;
@@ -33,6 +38,15 @@ export async function startTestApp(config: { rateLimitPerSecond?: number; rateLi
     db,
     http,
     newAccount: async (name) => (await createAccountKey(db.prisma, { accountName: name ?? `account ${++accounts}` })).key,
+    newClientKey: async (accountKey, permission, portfolioIds) => {
+      const auth = await authenticateKey(db.prisma, accountKey);
+      if (!auth) throw new Error("unknown account key");
+      const client = await db.prisma.client.create({ data: { accountId: auth.account.id, firstName: "Test", lastName: `Client ${++accounts}`, permission } });
+      await db.prisma.portfolio.updateMany({ where: { id: { in: portfolioIds }, accountId: auth.account.id }, data: { clientId: client.id } });
+      const key = generateKey();
+      await db.prisma.apiKey.create({ data: { accountId: auth.account.id, clientId: client.id, keyHash: hashKey(key), label: "test client" } });
+      return key;
+    },
     gql: (key, query, variables) => {
       const req = http.post("/graphql").set("content-type", "application/json");
       if (key) req.set("authorization", key);
@@ -47,8 +61,8 @@ export async function startTestApp(config: { rateLimitPerSecond?: number; rateLi
 
 /** A snapshot of every table a test may touch, to prove a rejected request wrote nothing. */
 export async function ledgerSnapshot(db: TestDatabase): Promise<string> {
-  const tables = ["account", "api_key", "portfolio", "allocation_model", "allocation_bucket"];
+  const tables = (await db.sql<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations' ORDER BY tablename`)).map((r) => r.tablename);
   const parts: string[] = [];
-  for (const t of tables) parts.push(t + ":" + JSON.stringify(await db.sql(`SELECT * FROM "${t}" ORDER BY id`)));
+  for (const t of tables) parts.push(t + ":" + JSON.stringify(await db.sql(`SELECT * FROM "${t}" ORDER BY 1, 2`)));
   return parts.join("\n");
 }

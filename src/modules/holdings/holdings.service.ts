@@ -1,7 +1,7 @@
 import type { Prisma } from "../../../generated/prisma/client";
 import type { Context } from "../../context";
 import { fromDate, today, toDate } from "../../lib/dates";
-import { DomainError, notFound } from "../../lib/errors";
+import { DomainError, notFound, orNull } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
 import { parseId, parseInput } from "../../lib/validation";
 import { assertCanWrite, portfolioScope } from "../portfolios/access";
@@ -144,6 +144,8 @@ export async function listHoldings(ctx: Context, portfolioId: unknown, query: un
   return includeClosed ? views : views.filter((v) => !v.quantity.isZero());
 }
 
+export const findHolding = (ctx: Context, holdingId: unknown) => orNull(getHolding(ctx, holdingId));
+
 export async function getHolding(ctx: Context, holdingId: unknown): Promise<HoldingView> {
   const h = await holdingWithPortfolio(ctx, holdingId);
   const [view] = await valueHoldings(ctx.db, h.portfolio, [h]);
@@ -274,4 +276,3 @@ export async function holdingForTrade(
   });
 }
 
-export { ParcelError, Decimal };

@@ -1,7 +1,7 @@
 import type { Prisma } from "../../../generated/prisma/client";
 import type { Context } from "../../context";
 import { fromDate, toDate } from "../../lib/dates";
-import { businessRule, notFound, validationFailed } from "../../lib/errors";
+import { businessRule, notFound, orNull, validationFailed } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
 import { parseId, parseInput } from "../../lib/validation";
 import {
@@ -245,6 +245,8 @@ export async function createTrade(ctx: Context, input: unknown): Promise<TradeVi
   }, TX_OPTIONS);
   return getTrade(ctx, id);
 }
+
+export const findTrade = (ctx: Context, tradeId: unknown) => orNull(getTrade(ctx, tradeId));
 
 export async function getTrade(ctx: Context, tradeId: unknown): Promise<TradeView> {
   const id = parseId(tradeId, "tradeId");

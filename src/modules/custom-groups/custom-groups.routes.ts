@@ -1,0 +1,3 @@
+import type { Endpoint } from "../../http/endpoint";
+
+export const customGroupRoutes: Endpoint[] = [];

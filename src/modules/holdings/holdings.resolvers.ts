@@ -1,0 +1,20 @@
+import type { Resolvers } from "../../../generated/graphql/resolvers";
+import { changeHoldingSymbol, createHolding, deleteHolding, findHolding, listHoldings, updateHolding } from "./holdings.service";
+
+export const holdingResolvers: Resolvers = {
+  Query: {
+    holding: (_parent, args, ctx) => findHolding(ctx, args.id),
+  },
+  Mutation: {
+    createHolding: (_parent, args, ctx) => createHolding(ctx, args.portfolioId, args.input),
+    updateHolding: (_parent, args, ctx) => updateHolding(ctx, args.id, args.input),
+    deleteHolding: (_parent, args, ctx) => deleteHolding(ctx, args.id),
+    changeHoldingSymbol: (_parent, args, ctx) => changeHoldingSymbol(ctx, args.id, { symbol: args.symbol, exchange: args.exchange }),
+  },
+  Portfolio: {
+    holdings: (portfolio, args, ctx) => listHoldings(ctx, portfolio.id, { includeClosed: args.includeClosed ?? false, date: args.date ?? undefined }),
+  },
+  Holding: {
+    trades: (holding, _args, ctx) => ctx.loaders.tradesByHoldingId.load(holding.id),
+  },
+};

@@ -1,0 +1,3 @@
+import type { Resolvers } from "../../../generated/graphql/resolvers";
+
+export const transactionResolvers: Resolvers = {};
