@@ -28,6 +28,8 @@ export interface App {
 }
 
 const JSON_LIMIT = "1mb";
+const BULK_LIMIT = "20mb";
+const BULK_PATHS = ["/portfolios/:portfolioId/trades/import", "/market-prices/bulk", "/fx-rates/bulk", "/holdings/:holdingId/prices/bulk"];
 
 /**
  * Builds the HTTP application: REST under /v1 (and the /api/v1 alias), GraphQL at /graphql, the
@@ -79,8 +81,11 @@ export async function createApp(opts: { db: Database; config: Pick<Config, "rate
     perAddress: new TokenBuckets(config.rateLimitPerSecond, config.rateLimitBurst),
   });
   const json = express.json({ limit: JSON_LIMIT, type: ["application/json", "application/*+json"] });
+  // Bulk endpoints take up to 20 MiB, as JSON or CSV text (20,000 trades do not fit in 1 MiB).
+  const bulk = express.Router();
+  bulk.use(BULK_PATHS, express.json({ limit: BULK_LIMIT, type: ["application/json", "application/*+json"] }), express.text({ limit: BULK_LIMIT, type: ["text/csv", "text/plain"] }));
   const v1 = createV1Router();
-  for (const prefix of ["/v1", "/api/v1"]) app.use(prefix, auth, json, requireContext(db.prisma, log), v1);
+  for (const prefix of ["/v1", "/api/v1"]) app.use(prefix, auth, bulk, json, requireContext(db.prisma, log), v1);
 
   const apollo = createApolloServer({ httpServer, log });
   await apollo.start();

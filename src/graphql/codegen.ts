@@ -26,6 +26,8 @@ async function main() {
       enumsAsTypes: true,
       contextType: "../../src/context#Context",
       scalars: {
+        // Integer ids leave the services as numbers; GraphQL serialises them as strings.
+        ID: { input: "string", output: "string | number" },
         Decimal: { input: "string | number", output: "string | number | import('decimal.js').Decimal" },
         DateTime: { input: "string", output: "Date | string" },
         Date: { input: "string", output: "string | Date" },
@@ -36,6 +38,7 @@ async function main() {
         Bucket: "../../src/modules/allocation-models/allocation-models.service#BucketView",
         Holding: "../../src/modules/holdings/holdings.service#HoldingView",
         Trade: "../../src/modules/trades/trades.service#TradeView",
+        Income: "../../src/modules/income/income.service#IncomeView",
       },
     },
   });

@@ -1,6 +1,7 @@
 import DataLoader from "dataloader";
 import type { Context } from "../context";
 import { allocationModelsByPortfolioIds, type AllocationModelView } from "../modules/allocation-models/allocation-models.service";
+import { incomeByHoldingIds, type IncomeView } from "../modules/income/income.service";
 import { tradesByHoldingIds, type TradeView } from "../modules/trades/trades.service";
 
 /**
@@ -18,6 +19,11 @@ export function createLoaders(ctx: Context) {
     /** Trades of a holding, oldest first (Holding.trades). */
     tradesByHoldingId: new DataLoader<number, TradeView[]>(async (ids) => {
       const byHolding = await tradesByHoldingIds(ctx, ids);
+      return ids.map((id) => byHolding.get(id) ?? []);
+    }),
+    /** Income records of a holding by paid date (Holding.income). */
+    incomeByHoldingId: new DataLoader<number, IncomeView[]>(async (ids) => {
+      const byHolding = await incomeByHoldingIds(ctx, ids);
       return ids.map((id) => byHolding.get(id) ?? []);
     }),
   };

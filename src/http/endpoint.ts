@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from "express";
+import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { z } from "zod";
 import type { Context } from "../context";
 import { stringify } from "../lib/json";
@@ -26,6 +26,12 @@ export interface Endpoint {
   status?: 200 | 201 | 204;
   /** Statuses besides 400/401/404/429 worth documenting. */
   errors?: number[];
+  /** Request parsing the route needs before the handler (multipart uploads). */
+  middleware?: RequestHandler[];
+  /** Documents a multipart/form-data body with one `file` field. */
+  upload?: boolean;
+  /** Documents a binary answer (the handler returns a FileResponse). */
+  fileResponse?: boolean;
   handler: (ctx: Context, req: Request) => Promise<unknown>;
 }
 
@@ -34,6 +40,15 @@ export class WithStatus {
   constructor(
     readonly status: number,
     readonly body: unknown,
+  ) {}
+}
+
+/** A file answer: its bytes with their content type. */
+export class FileResponse {
+  constructor(
+    readonly contentType: string,
+    readonly fileName: string,
+    readonly data: Uint8Array,
   ) {}
 }
 
@@ -46,6 +61,11 @@ export function endpoint(spec: Endpoint) {
     try {
       const result = await spec.handler(req.ctx!, req);
       if (result instanceof WithStatus) return sendJson(res, result.status, result.body);
+      if (result instanceof FileResponse) {
+        res.status(200).type(result.contentType);
+        res.setHeader("Content-Disposition", `attachment; filename="${result.fileName.replace(/["\\\r\n]/g, "_")}"`);
+        return void res.end(Buffer.from(result.data));
+      }
       if (spec.status === 204) return void res.status(204).end();
       sendJson(res, spec.status ?? 200, result);
     } catch (error) {

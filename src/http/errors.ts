@@ -26,8 +26,12 @@ export function problem(res: Response, error: DomainError, requestId?: string): 
     );
 }
 
-/** Express's own errors (body parser) carry `type` and `status`. */
-function fromHttpError(error: { type?: string; status?: number; limit?: number }): DomainError | undefined {
+/** Express's own errors (body parser) carry `type` and `status`; multer's carry `code`. */
+function fromHttpError(error: { type?: string; status?: number; limit?: number; name?: string; code?: string; field?: string }): DomainError | undefined {
+  if (error.name === "MulterError") {
+    if (error.code === "LIMIT_FILE_SIZE") return new DomainError("PAYLOAD_TOO_LARGE", "The file is larger than the 10 MiB allowed.");
+    return new DomainError("VALIDATION_FAILED", `The upload is invalid: send one file in the multipart field "file" (${error.code ?? "bad upload"}${error.field ? ", field " + error.field : ""}).`, [{ path: error.field ?? "file", message: "must be the one file field" }]);
+  }
   if (error.type === "entity.parse.failed") return new DomainError("VALIDATION_FAILED", "The request body is not valid JSON.");
   if (error.type === "entity.too.large") return new DomainError("PAYLOAD_TOO_LARGE", `The request body is larger than the ${error.limit ?? "allowed"} bytes allowed.`);
   if (error.type === "encoding.unsupported" || error.type === "charset.unsupported") return new DomainError("VALIDATION_FAILED", "The request body's encoding is not supported; send UTF-8 JSON.");

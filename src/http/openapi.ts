@@ -51,6 +51,8 @@ export function buildOpenApi(endpoints: Endpoint[], info: { version: string }) {
       [status]:
         status === 204
           ? { description: "Done; no body" }
+          : e.fileResponse
+            ? { description: "The file, with its content type", content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } } }
           : { description: "Success", content: { "application/json": { schema: e.response ? toSchema(e.response, "output") : {} } } },
     };
     if (e.operationId === "saveAllocationModel") {
@@ -66,7 +68,11 @@ export function buildOpenApi(endpoints: Endpoint[], info: { version: string }) {
       summary: e.summary,
       description: e.description,
       parameters: [...params, ...queryParams],
-      requestBody: e.body ? { required: true, content: { "application/json": { schema: toSchema(e.body, "input") } } } : undefined,
+      requestBody: e.upload
+        ? { required: true, content: { "multipart/form-data": { schema: { type: "object", required: ["file"], properties: { file: { type: "string", format: "binary" } } } } } }
+        : e.body
+          ? { required: true, content: { "application/json": { schema: toSchema(e.body, "input") } } }
+          : undefined,
       responses,
     };
   }

@@ -60,6 +60,6 @@ export function requireContext(db: PrismaClient, log: Logger) {
 
 export function createV1Router(): express.Router {
   const router = express.Router();
-  for (const e of endpoints) router[e.method](e.path, endpoint(e));
+  for (const e of endpoints) router[e.method](e.path, ...(e.middleware ?? []), endpoint(e));
   return router;
 }

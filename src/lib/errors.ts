@@ -22,6 +22,8 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 export interface FieldError {
   path: string;
   message: string;
+  /** For bulk inputs (CSV or JSON arrays): the line of the offending row. */
+  line?: number;
 }
 
 export class DomainError extends Error {

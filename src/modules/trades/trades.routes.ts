@@ -1,9 +1,28 @@
+import multer from "multer";
 import { z } from "zod";
-import type { Endpoint } from "../../http/endpoint";
+import { FileResponse, type Endpoint } from "../../http/endpoint";
+import { ATTACHMENT_MAX_BYTES, deleteTradeAttachment, getTradeAttachment, uploadTradeAttachment } from "./trade-attachments.service";
+import { ImportQuery, importTrades } from "./trades-import.service";
 import { ListQuery, TradeInput, TradeResponse } from "./trades.schemas";
 import { createTrade, deleteTrade, getTrade, listHoldingTrades, updateTrade } from "./trades.service";
 
 const tag = "Trades";
+
+const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: ATTACHMENT_MAX_BYTES, files: 1, fields: 5 } }).single("file");
+
+const AttachmentResponse = z
+  .object({ tradeId: z.number().int(), fileName: z.string(), contentType: z.string(), size: z.number().int(), createdAt: z.string() })
+  .meta({ id: "TradeAttachment" });
+
+const ImportResponse = z
+  .object({
+    dryRun: z.boolean(),
+    imported: z.number().int(),
+    valid: z.number().int(),
+    newHoldings: z.array(z.object({ symbol: z.string(), exchange: z.string() })),
+    tradeIds: z.array(z.number().int()),
+  })
+  .meta({ id: "TradeImportResult" });
 
 export const tradeRoutes: Endpoint[] = [
   {
@@ -51,6 +70,58 @@ export const tradeRoutes: Endpoint[] = [
     status: 204,
     errors: [403, 422],
     handler: (ctx, req) => deleteTrade(ctx, req.params.tradeId),
+  },
+  {
+    method: "post",
+    path: "/portfolios/:portfolioId/trades/import",
+    operationId: "importTrades",
+    tag,
+    summary: "Import trades in bulk (JSON array or CSV)",
+    description:
+      "All or nothing. JSON: an array of trade bodies (portfolioId optional). CSV (text/csv): header date,type,symbol,exchange,quantity,price,brokerage,currency,exchangeRate,source,notes (source: a Source id or name). Every rejected row is listed in `errors` with its `line` (CSV: the header is line 1; JSON: the array position + 1). dryRun=true validates only. Up to 50,000 rows and 20 MiB.",
+    query: ImportQuery,
+    body: z.array(TradeInput),
+    response: ImportResponse,
+    status: 201,
+    errors: [403, 413, 422],
+    handler: (ctx, req) => importTrades(ctx, req.params.portfolioId, req.body, req.query),
+  },
+  {
+    method: "put",
+    path: "/trades/:tradeId/attachment",
+    operationId: "uploadTradeAttachment",
+    tag,
+    summary: "Upload a trade's attachment",
+    description: "multipart/form-data with one field `file`: PDF, PNG, JPEG or CSV up to 10 MiB. Replaces any earlier attachment.",
+    upload: true,
+    middleware: [upload],
+    response: AttachmentResponse,
+    errors: [403, 413],
+    handler: (ctx, req) =>
+      uploadTradeAttachment(ctx, req.params.tradeId, req.file ? { originalName: req.file.originalname, mimeType: req.file.mimetype, data: req.file.buffer } : undefined),
+  },
+  {
+    method: "get",
+    path: "/trades/:tradeId/attachment",
+    operationId: "getTradeAttachment",
+    tag,
+    summary: "Download a trade's attachment",
+    description: "The file with its content type; 404 when the trade has none.",
+    fileResponse: true,
+    handler: async (ctx, req) => {
+      const file = await getTradeAttachment(ctx, req.params.tradeId);
+      return new FileResponse(file.contentType, file.fileName, file.data);
+    },
+  },
+  {
+    method: "delete",
+    path: "/trades/:tradeId/attachment",
+    operationId: "deleteTradeAttachment",
+    tag,
+    summary: "Delete a trade's attachment",
+    status: 204,
+    errors: [403],
+    handler: (ctx, req) => deleteTradeAttachment(ctx, req.params.tradeId),
   },
   {
     method: "get",

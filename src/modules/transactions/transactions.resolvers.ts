@@ -1,3 +1,8 @@
 import type { Resolvers } from "../../../generated/graphql/resolvers";
+import { listPortfolioTransactions } from "./transactions.service";
 
-export const transactionResolvers: Resolvers = {};
+export const transactionResolvers: Resolvers = {
+  Portfolio: {
+    transactions: (portfolio, args, ctx) => listPortfolioTransactions(ctx, portfolio.id, args),
+  },
+};

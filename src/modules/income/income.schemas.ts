@@ -1,0 +1,79 @@
+import { z } from "zod";
+import { currencyCode } from "../../lib/codes";
+import { dateInput } from "../../lib/dates";
+import { decimalInput } from "../../lib/money";
+import { idSchema, text } from "../../lib/validation";
+
+const amount = decimalInput({ scale: 4, min: 0, max: 1e15 });
+const componentKey = z.string().regex(/^[A-Za-z][A-Za-z0-9]{0,63}$/, "must be a name of letters and digits, such as discountedCapitalGains");
+export const Components = z
+  .record(componentKey, decimalInput({ scale: 4, min: -1e15, max: 1e15 }))
+  .refine((c) => Object.keys(c).length <= 40, "must hold at most 40 components");
+
+const incomeFields = {
+  holdingId: idSchema,
+  exDividendDate: dateInput,
+  paidDate: dateInput,
+  frankedAmount: amount.optional(),
+  unfrankedAmount: amount.optional(),
+  frankingCredits: amount.optional().describe("Default: frankedAmount × t / (1 − t) at companyTaxRate"),
+  companyTaxRate: decimalInput({ scale: 4, min: 0, max: 0.5 }).optional().describe("For the franking credit; default 0.30"),
+  foreignIncome: amount.optional().describe("Foreign income before foreign tax"),
+  foreignTaxPaid: amount.optional().describe("Foreign tax paid on the foreign income"),
+  withholdingTax: amount.optional(),
+  netAmount: amount.optional().describe("Cash received; alone, it is taken as an unfranked amount"),
+  currencyCode: currencyCode.optional().describe("Default: the holding's currency"),
+  exchangeRate: decimalInput({ scale: 10, min: 0, max: 1e9 }).optional().describe("Base-currency units per unit of the income currency"),
+  isTrustIncome: z.boolean().optional(),
+  isReinvested: z.boolean().optional(),
+  drpQuantity: decimalInput({ scale: 8, min: 0, max: 1e15 }).optional().nullable().describe("Units a reinvested distribution allots"),
+  drpPrice: decimalInput({ scale: 8, min: 0, max: 1e15 }).optional().nullable().describe("Price of those units; default net ÷ units"),
+  components: Components.optional().nullable().describe("AMIT statement components (name → amount)"),
+  notes: text({ max: 10_000, trim: false }).optional().nullable(),
+};
+
+function incomeRules(i: { [K in keyof typeof incomeFields]?: unknown } & Record<string, unknown>, ctx: z.RefinementCtx) {
+  const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
+  if (typeof i.paidDate === "string" && typeof i.exDividendDate === "string" && i.paidDate < i.exDividendDate) issue("paidDate", "must not be before the ex-dividend date");
+  if (i.isReinvested && !i.drpQuantity) issue("drpQuantity", "is required when the income is reinvested");
+  if (!i.isReinvested && (i.drpQuantity || i.drpPrice)) issue("isReinvested", "must be true when drpQuantity or drpPrice is given");
+}
+
+export const IncomeInput = z.object(incomeFields).superRefine(incomeRules).meta({ id: "IncomeInput" });
+export type IncomeInput = z.output<typeof IncomeInput>;
+
+export const ProRataInput = z
+  .object({
+    financialYear: z.number().int("must be an integer").min(1990).max(2100).describe("FY2025 = 2024-07-01..2025-06-30 (distributions by ex-dividend date)"),
+    components: Components.refine((c) => Object.keys(c).length > 0, "must hold at least one component").describe("The annual statement totals (name → amount)"),
+  })
+  .meta({ id: "ProRataInput" });
+
+export const IncomeResponse = z
+  .object({
+    id: z.number().int(),
+    holdingId: z.number().int(),
+    portfolioId: z.number().int(),
+    symbol: z.string(),
+    exchange: z.string(),
+    exDividendDate: z.string(),
+    paidDate: z.string(),
+    frankedAmount: z.number(),
+    unfrankedAmount: z.number(),
+    frankingCredits: z.number(),
+    foreignIncome: z.number(),
+    foreignTaxPaid: z.number(),
+    withholdingTax: z.number(),
+    grossAmount: z.number().describe("franked + unfranked + foreign income"),
+    netAmount: z.number().describe("gross − withholding tax"),
+    currencyCode: z.string(),
+    exchangeRate: z.number(),
+    isTrustIncome: z.boolean(),
+    isReinvested: z.boolean(),
+    drpQuantity: z.number().nullable(),
+    drpPrice: z.number().nullable(),
+    components: z.record(z.string(), z.number()).nullable(),
+    notes: z.string(),
+    isConfirmed: z.boolean(),
+  })
+  .meta({ id: "Income" });

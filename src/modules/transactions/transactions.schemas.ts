@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { dateInput } from "../../lib/dates";
+import { TRADE_TYPES } from "../holdings/parcels";
+
+export const CASH_TYPES = ["Deposit", "Withdrawal", "InterestPayment", "Fee", "InterestCharged"] as const;
+export const LEDGER_KINDS = ["Trade", "Income", "Cash"] as const;
+export const TRANSACTION_TYPES = [...LEDGER_KINDS, ...TRADE_TYPES, ...CASH_TYPES] as const;
+
+export const TransactionsQuery = z
+  .object({
+    from: dateInput.optional(),
+    to: dateInput.optional(),
+    type: z.enum(TRANSACTION_TYPES, { error: `must be one of ${TRANSACTION_TYPES.join(", ")}` }).optional().describe("Trade, Income, Cash, or one trade or cash transaction type"),
+    limit: z.coerce.number().int("must be an integer").min(1).max(5000).default(500),
+    offset: z.coerce.number().int("must be an integer").min(0).default(0),
+  })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { path: ["to"], message: "must not be before from" });
+
+export const TransactionResponse = z
+  .object({
+    kind: z.enum(LEDGER_KINDS),
+    id: z.number().int(),
+    date: z.string(),
+    type: z.string(),
+    holdingId: z.number().int().nullable(),
+    symbol: z.string().nullable(),
+    exchange: z.string().nullable(),
+    cashAccountId: z.number().int().nullable(),
+    quantity: z.number().nullable(),
+    price: z.number().nullable(),
+    amount: z.number().describe("Cash effect in currencyCode: + money in, − money out (0 for non-cash events)"),
+    currencyCode: z.string(),
+    description: z.string(),
+  })
+  .meta({ id: "PortfolioTransaction" });
