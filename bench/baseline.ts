@@ -59,9 +59,94 @@ export function baselineServer(query: Query): http.Server {
         res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ data }));
         return;
       }
+      const holdingsPath = /^\/v1\/portfolios\/(\d+)\/holdings$/.exec(req.url ?? "");
+      if (req.method === "GET" && holdingsPath) {
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(await holdings(query, accountId, Number(holdingsPath[1]))));
+        return;
+      }
+      const importPath = /^\/v1\/portfolios\/(\d+)\/trades\/import$/.exec(req.url ?? "");
+      if (req.method === "POST" && importPath) {
+        const body = JSON.parse(await readBody(req)) as { symbol: string; exchange: string; tradeType: string; tradeDate: string; quantity: number; price: number; brokerage?: number }[];
+        const ids = await importRows(query, Number(importPath[1]), body);
+        res.writeHead(201, { "content-type": "application/json" }).end(JSON.stringify({ imported: ids }));
+        return;
+      }
       res.writeHead(404).end();
     } catch (error) {
       res.writeHead(500).end(String(error));
     }
   });
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+/**
+ * Holdings with quantity, FIFO cost base and market value from raw SQL and a plain Float64 FIFO:
+ * the reference the service's Decimal parcel fold is compared with.
+ */
+async function holdings(query: Query, accountId: number, portfolioId: number) {
+  const hs = await query<{ id: number; symbol: string; exchange: string; name: string }>(`SELECT h.id, h.symbol, h.exchange, h.name FROM holding h JOIN portfolio p ON p.id = h.portfolio_id WHERE h.portfolio_id = $1 AND p.account_id = $2 ORDER BY symbol, exchange, id`, [portfolioId, accountId]);
+  const trades = await query<{ holding_id: number; trade_type: string; quantity: string; price: string; brokerage: string }>(`SELECT holding_id, trade_type, quantity, price, brokerage FROM trade WHERE portfolio_id = $1 ORDER BY trade_date, id`, [portfolioId]);
+  const prices = await query<{ symbol: string; exchange: string; close: string }>(`SELECT DISTINCT ON (symbol, exchange) symbol, exchange, close FROM market_price WHERE account_id = $1 ORDER BY symbol, exchange, date DESC`, [accountId]);
+  const parcels = new Map<number, { units: number; cost: number }[]>();
+  for (const t of trades) {
+    const list = parcels.get(t.holding_id) ?? [];
+    parcels.set(t.holding_id, list);
+    const q = Math.abs(Number(t.quantity));
+    if (t.trade_type === "Buy") list.push({ units: q, cost: q * Number(t.price) + Number(t.brokerage) });
+    else {
+      let left = q;
+      for (const p of list) {
+        if (left === 0) break;
+        if (p.units === 0) continue;
+        const take = Math.min(p.units, left);
+        p.cost -= (p.cost * take) / p.units;
+        p.units -= take;
+        left -= take;
+      }
+    }
+  }
+  const priceOf = new Map(prices.map((p) => [`${p.symbol}|${p.exchange}`, Number(p.close)]));
+  return hs.map((h) => {
+    const open = parcels.get(h.id) ?? [];
+    const quantity = open.reduce((s, p) => s + p.units, 0);
+    const costBase = Math.round(open.reduce((s, p) => s + p.cost, 0) * 1e4) / 1e4;
+    const price = priceOf.get(`${h.symbol}|${h.exchange}`) ?? 0;
+    return { id: h.id, symbol: h.symbol, exchange: h.exchange, name: h.name, quantity, costBase, price, marketValue: quantity * price, unrealisedGain: quantity * price - costBase };
+  });
+}
+
+/** The same rows written with one INSERT … SELECT FROM unnest, after creating missing holdings. */
+async function importRows(query: Query, portfolioId: number, rows: { symbol: string; exchange: string; tradeType: string; tradeDate: string; quantity: number; price: number; brokerage?: number }[]) {
+  const symbols = [...new Set(rows.map((r) => `${r.symbol}|${r.exchange}`))];
+  await query(
+    `INSERT INTO holding (portfolio_id, symbol, exchange, name, currency_code, holding_type, updated_at)
+     SELECT $1, split_part(s, '|', 1), split_part(s, '|', 2), split_part(s, '|', 1), 'AUD', 'Stock', now() FROM unnest($2::text[]) s
+     ON CONFLICT DO NOTHING`,
+    [portfolioId, symbols],
+  );
+  const hs = await query<{ id: number; symbol: string; exchange: string }>(`SELECT id, symbol, exchange FROM holding WHERE portfolio_id = $1`, [portfolioId]);
+  const idOf = new Map(hs.map((h) => [`${h.symbol}|${h.exchange}`, h.id]));
+  const inserted = await query<{ id: number }>(
+    `INSERT INTO trade (portfolio_id, holding_id, trade_type, trade_date, quantity, price, brokerage, currency_code, exchange_rate, updated_at)
+     SELECT $1, r.h, r.t::"TradeType", r.d, r.q, r.p, r.b, 'AUD', 1, now()
+     FROM unnest($2::int[], $3::text[], $4::date[], $5::numeric[], $6::numeric[], $7::numeric[]) AS r(h, t, d, q, p, b) RETURNING id`,
+    [
+      portfolioId,
+      rows.map((r) => idOf.get(`${r.symbol}|${r.exchange}`)),
+      rows.map((r) => r.tradeType),
+      rows.map((r) => r.tradeDate),
+      rows.map((r) => (r.tradeType === "Sell" ? -Math.abs(r.quantity) : r.quantity)),
+      rows.map((r) => r.price),
+      rows.map((r) => r.brokerage ?? 0),
+    ],
+  );
+  return inserted.length;
 }

@@ -3,6 +3,8 @@
  *
  *   B2  GET /v1/sources                         vs raw node:http + raw SQL
  *   B4  GraphQL portfolios{models{buckets}}     vs raw node:http + 3 raw SQL + hand-built tree
+ *   B10 import 20,000 trades (JSON)             vs raw node:http + one unnest INSERT, no checks
+ *   B13 holdings of a 20,000-trade portfolio    vs raw node:http + raw SQL + Float64 FIFO
  *
  * Each server runs in its own child process; autocannon runs here. After a warm-up, rounds
  * alternate A B B A ... and the ratio is median(service req/s) / median(baseline req/s), with the
@@ -54,6 +56,8 @@ interface Workload {
   method: "GET" | "POST";
   path: string;
   body?: string;
+  /** Checks the two answers agree; default: same size within 5%. */
+  verify?: (service: string, baseline: string) => string | undefined;
 }
 
 async function load(server: Server, w: Workload, key: string, seconds: number) {
@@ -82,7 +86,13 @@ async function main() {
   if (url) {
     await db.prisma.$executeRawUnsafe(`TRUNCATE account, portfolio, allocation_model, allocation_bucket, api_key RESTART IDENTITY CASCADE`);
   }
-  const { key } = await seedBench(db);
+  const { key, ledgerPortfolioId } = await seedBench(db);
+  const importTargets = await db.prisma.$queryRawUnsafe<{ id: number }[]>(
+    `INSERT INTO portfolio (account_id, name, base_currency_code, tax_residency, entity_type, financial_year_end, updated_at)
+     SELECT (SELECT account_id FROM portfolio WHERE id = $1), 'Import ' || g, 'AUD', 'AU', 'Individual', '06-30', now() FROM generate_series(1, $2::int) g RETURNING id`,
+    ledgerPortfolioId,
+    2 * ROUNDS,
+  );
   await db.close();
   const copy = (name: string) => {
     if (!seedDir) return undefined;
@@ -101,6 +111,17 @@ async function main() {
       path: "/graphql",
       body: JSON.stringify({ query: "{ portfolios { id name allocationModels { publicId name isActive buckets { label targetPct tolerancePct sortOrder } } } }" }),
     },
+    {
+      name: "B13 GET holdings of a 20,000-trade portfolio (50 holdings)",
+      method: "GET",
+      path: `/v1/portfolios/${ledgerPortfolioId}/holdings`,
+      verify: (a, b) => {
+        const key = (h: { symbol: string; quantity: number; costBase: number }) => `${h.symbol} ${h.quantity} ${Number(h.costBase).toFixed(2)}`;
+        const sa = (JSON.parse(a) as never[]).map(key).join("\n");
+        const sb = (JSON.parse(b) as never[]).map(key).join("\n");
+        return sa === sb ? undefined : "quantities or cost bases differ";
+      },
+    },
   ];
 
   try {
@@ -112,7 +133,8 @@ async function main() {
       const statementsPerRequest = (await statements(service)) - before;
       const [aBody, bBody] = [await a.text(), await b.text()];
       if (a.status !== 200 || b.status !== 200) throw new Error(`${w.name}: status ${a.status} / ${b.status}: ${aBody.slice(0, 300)}`);
-      if (Math.abs(aBody.length - bBody.length) > 0.05 * bBody.length) throw new Error(`${w.name}: bodies differ: ${aBody.length} vs ${bBody.length} bytes`);
+      const mismatch = w.verify ? w.verify(aBody, bBody) : Math.abs(aBody.length - bBody.length) > 0.05 * bBody.length ? `${aBody.length} vs ${bBody.length} bytes` : undefined;
+      if (mismatch) throw new Error(`${w.name}: answers differ: ${mismatch}`);
 
       await load(service, w, key, 2);
       await load(baseline, w, key, 2);
@@ -148,11 +170,55 @@ async function main() {
         }),
       );
     }
+    await importWorkload(service, baseline, key, importTargets.map((p) => p.id));
   } finally {
     service.child.kill("SIGTERM");
     baseline.child.kill("SIGTERM");
     if (seedDir) for (const d of [seedDir, seedDir + "-service", seedDir + "-baseline"]) fs.rmSync(d, { recursive: true, force: true });
   }
+}
+
+/**
+ * B10: one 20,000-row import per round into an empty portfolio, timed end to end from here,
+ * alternating service and baseline. The ratio is baseline time / service time.
+ */
+async function importWorkload(service: Server, baseline: Server, key: string, targets: number[]) {
+  const rows = Array.from({ length: 20_000 }, (_, i) => {
+    const day = new Date(Date.UTC(2015, 0, 1 + Math.floor(i / 50) * 7)).toISOString().slice(0, 10);
+    const symbol = "I" + String(1 + (i % 50)).padStart(3, "0");
+    const sell = Math.floor(i / 50) % 3 === 2;
+    return { symbol, exchange: "ASX", tradeType: sell ? "Sell" : "Buy", tradeDate: day, quantity: 10, price: 10 + (i % 13), brokerage: 9.95 };
+  });
+  const body = JSON.stringify(rows);
+  const post = async (s: Server, portfolioId: number) => {
+    const t = performance.now();
+    const res = await fetch(`${s.base}/v1/portfolios/${portfolioId}/trades/import`, { method: "POST", body, headers: { authorization: key, "content-type": "application/json" } });
+    const text = await res.text();
+    if (res.status !== 201) throw new Error(`import: ${res.status} ${text.slice(0, 300)}`);
+    return performance.now() - t;
+  };
+  const before = await statements(service);
+  const times = { service: [] as number[], baseline: [] as number[] };
+  for (let r = 0; r < ROUNDS; r++) {
+    const order = r % 2 === 0 ? (["service", "baseline"] as const) : (["baseline", "service"] as const);
+    for (const v of order) times[v].push(await post(v === "service" ? service : baseline, targets[2 * r + (v === "service" ? 0 : 1)]));
+  }
+  const statementsPerImport = Math.round(((await statements(service)) - before) / ROUNDS);
+  const s = median(times.service);
+  const b = median(times.baseline);
+  console.log(
+    JSON.stringify({
+      workload: "B10 import 20,000 trades (JSON, 50 new holdings)",
+      database: url ? "postgresql" : "pglite",
+      node: process.version,
+      service: { ms: round(s, 1), rowsPerSecond: round(20_000 / (s / 1000), 0) },
+      baseline: { ms: round(b, 1), rowsPerSecond: round(20_000 / (b / 1000), 0) },
+      ratio: round(b / s, 3),
+      ratioRange: [round(Math.min(...times.baseline.map((x, i) => x / times.service[i])), 3), round(Math.max(...times.baseline.map((x, i) => x / times.service[i])), 3)],
+      sqlStatementsPerImport: statementsPerImport,
+      rounds: ROUNDS,
+    }),
+  );
 }
 
 main().catch((error) => {

@@ -208,7 +208,7 @@ export async function importTrades(ctx: Context, portfolioId: unknown, body: unk
     const ledger = await loadLedger(tx, portfolio, [...new Set(prepared.map((p) => p.holdingId))]);
     const eventsOf = new Map<number, LedgerEvent[]>();
     for (const p of prepared) {
-      const e = tradeEvent({ id: 0, holdingId: p.holdingId, tradeType: p.tradeType, tradeDate: toDate(p.tradeDate), quantity: p.quantity, price: p.price, brokerage: p.brokerage, exchangeRate: p.exchangeRate, acquisitionDate: p.acquisitionDate ? toDate(p.acquisitionDate) : null }, p.parcels.length ? p.parcels : undefined);
+      const e = tradeEvent({ id: 0, holdingId: p.holdingId, tradeType: p.tradeType, tradeDate: p.tradeDate, quantity: p.quantity, price: p.price, brokerage: p.brokerage, exchangeRate: p.exchangeRate, acquisitionDate: p.acquisitionDate }, p.parcels.length ? p.parcels : undefined);
       const list = eventsOf.get(p.holdingId) ?? [];
       list.push({ ...e, key: `line ${p.line}`, tradeId: undefined, seq: p.seq });
       eventsOf.set(p.holdingId, list);

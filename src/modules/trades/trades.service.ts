@@ -188,12 +188,12 @@ function asRow(id: number, holdingId: number, t: PreparedTrade) {
     id,
     holdingId,
     tradeType: t.tradeType,
-    tradeDate: toDate(t.tradeDate),
+    tradeDate: t.tradeDate,
     quantity: t.quantity,
     price: t.price,
     brokerage: t.brokerage,
     exchangeRate: t.exchangeRate,
-    acquisitionDate: t.acquisitionDate ? toDate(t.acquisitionDate) : null,
+    acquisitionDate: t.acquisitionDate,
   };
 }
 
