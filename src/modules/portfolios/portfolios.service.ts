@@ -103,3 +103,5 @@ export async function deletePortfolio(ctx: Context, id: unknown): Promise<true> 
   return true;
 }
 
+/** The portfolio view's select and mapping, for modules that list portfolios (a client's). */
+export { select as PORTFOLIO_SELECT, view as toPortfolioView };

@@ -1,0 +1,64 @@
+import { z } from "zod";
+import { idSchema, text } from "../../lib/validation";
+
+export const PERMISSIONS = ["Read", "ReadWrite"] as const;
+export const permission = z.enum(PERMISSIONS);
+export type Permission = z.infer<typeof permission>;
+
+const name = text({ min: 1, max: 100 });
+/** RFC 5321 caps a forward path at 254 characters; the column is VARCHAR(254). */
+const email = z.email("must be an email address, such as ana@example.com").max(254, "must be at most 254 characters");
+
+export const CreateClientInput = z
+  .object({
+    firstName: name,
+    lastName: name,
+    email: email.nullish(),
+    permission: permission.default("Read").describe("What the client's login keys may do with its portfolios"),
+  })
+  .meta({ id: "CreateClientInput" });
+export type CreateClientInput = z.output<typeof CreateClientInput>;
+
+/** Fields absent stay as they are; `email: null` removes the address. */
+export const UpdateClientInput = z
+  .object({
+    firstName: name.optional(),
+    lastName: name.optional(),
+    email: email.nullish(),
+    permission: permission.optional(),
+  })
+  .meta({ id: "UpdateClientInput" });
+export type UpdateClientInput = z.output<typeof UpdateClientInput>;
+
+export const AssignClientPortfoliosInput = z
+  .object({
+    portfolioIds: z
+      .array(idSchema)
+      .max(10_000, "must hold at most 10000 ids")
+      .describe("Every portfolio the client is to have; those it has and are not listed are unassigned"),
+    permission: permission.nullish().describe("The client's new permission; absent leaves it as it is"),
+  })
+  .superRefine((input, ctx) => {
+    const seen = new Map<number, number>();
+    input.portfolioIds.forEach((id, i) => {
+      const first = seen.get(id);
+      if (first !== undefined) ctx.addIssue({ code: "custom", path: ["portfolioIds", i], message: `duplicates portfolioIds[${first}]` });
+      else seen.set(id, i);
+    });
+  })
+  .meta({ id: "AssignClientPortfoliosInput" });
+export type AssignClientPortfoliosInput = z.output<typeof AssignClientPortfoliosInput>;
+
+export const ClientResponse = z
+  .object({
+    id: z.number().int(),
+    firstName: z.string(),
+    lastName: z.string(),
+    email: z.string().nullable(),
+    permission,
+  })
+  .meta({ id: "Client" });
+
+export const ClientApiKeyResponse = z
+  .object({ key: z.string().describe("The login key, shown only now: only its SHA-256 is stored") })
+  .meta({ id: "ClientApiKey" });

@@ -1,0 +1,121 @@
+import type { Prisma } from "../../../generated/prisma/client";
+import type { Context } from "../../context";
+import { businessRule, notFound, orNull } from "../../lib/errors";
+import { Decimal } from "../../lib/money";
+import { parseId, parseInput } from "../../lib/validation";
+import { portfolioForLedger } from "../holdings/holdings.service";
+import { foldHolding, loadLedger, ParcelError } from "../holdings/ledger";
+import type { ParcelMethod } from "../holdings/parcels";
+import { assertCanWrite, portfolioScope } from "../portfolios/access";
+import type { PortfolioView } from "../portfolios/portfolios.service";
+import { TaxSettingsInput } from "./tax-settings.schemas";
+
+/**
+ * A portfolio's tax settings (API.md §2 Tax settings): the owner's entity type, the parcel
+ * methods (DOMAIN.md §2 precedence: holding override for the year > the year's > default) and the
+ * capital losses carried into each financial year. They follow the portfolio's scope: a client
+ * key reads them, and changes them with ReadWrite only.
+ */
+export interface TaxSettingsView {
+  portfolioId: number;
+  entityType: PortfolioView["entityType"];
+  defaultMethod: ParcelMethod;
+  yearMethods: { financialYear: number; method: ParcelMethod }[];
+  holdingOverrides: { holdingId: number; financialYear: number; method: ParcelMethod }[];
+  carriedForwardLosses: { financialYear: number; amount: Decimal }[];
+}
+
+const select = {
+  id: true,
+  entityType: true,
+  defaultMethod: true,
+  yearMethods: { select: { financialYear: true, method: true }, orderBy: { financialYear: "asc" } },
+  holdingMethods: { select: { holdingId: true, financialYear: true, method: true }, orderBy: [{ holdingId: "asc" }, { financialYear: "asc" }] },
+  carriedLosses: { select: { financialYear: true, amount: true }, orderBy: { financialYear: "asc" } },
+} satisfies Prisma.PortfolioSelect;
+
+type Row = Prisma.PortfolioGetPayload<{ select: typeof select }>;
+
+const view = (p: Row): TaxSettingsView => ({
+  portfolioId: p.id,
+  entityType: p.entityType,
+  defaultMethod: p.defaultMethod,
+  yearMethods: p.yearMethods,
+  holdingOverrides: p.holdingMethods,
+  carriedForwardLosses: p.carriedLosses.map((l) => ({ financialYear: l.financialYear, amount: new Decimal(l.amount) })),
+});
+
+/** Queues behind trade writes, which hold their holding's row lock while they fold. */
+const TX_OPTIONS = { maxWait: 15_000, timeout: 60_000 };
+
+/** GET /v1/tax-settings: the settings of every portfolio the caller may see, by portfolio id. */
+export async function listTaxSettings(ctx: Context): Promise<TaxSettingsView[]> {
+  const rows = await ctx.db.portfolio.findMany({ where: portfolioScope(ctx), select, orderBy: { id: "asc" } });
+  return rows.map(view);
+}
+
+export const findTaxSettings = (ctx: Context, portfolioId: unknown) => orNull(getTaxSettings(ctx, portfolioId));
+
+export async function getTaxSettings(ctx: Context, portfolioId: unknown): Promise<TaxSettingsView> {
+  const id = parseId(portfolioId, "portfolioId");
+  const row = await ctx.db.portfolio.findFirst({ where: { id, ...portfolioScope(ctx) }, select });
+  if (!row) throw notFound(`Portfolio ${id}`);
+  return view(row);
+}
+
+/**
+ * PUT /v1/portfolios/{p}/tax-settings. Lists given replace the old ones as a whole. Methods decide
+ * which parcels the recorded sells without a manual pick consumed, so a change can leave a later
+ * manual pick without its units: every holding is folded again under the new methods, and a
+ * broken rule refuses the whole change (BUSINESS_RULE, nothing written).
+ */
+export async function updateTaxSettings(ctx: Context, portfolioId: unknown, input: unknown): Promise<TaxSettingsView> {
+  const id = parseId(portfolioId, "portfolioId");
+  const data = parseInput(TaxSettingsInput, input, "The tax settings");
+  assertCanWrite(ctx);
+  await ctx.db.$transaction(async (tx) => {
+    await portfolioForLedger(ctx, id, tx);
+    // Every holding row locked, in id order, as a trade write locks its one holding: a trade and a
+    // method change of the same portfolio never validate against each other's stale state.
+    const holdings = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM holding WHERE portfolio_id = ${id} ORDER BY id FOR UPDATE`;
+    const holdingIds = holdings.map((h) => h.id);
+    const ofPortfolio = new Set(holdingIds);
+    const stranger = data.holdingOverrides?.find((o) => !ofPortfolio.has(o.holdingId));
+    if (stranger) throw notFound(`Holding ${stranger.holdingId} of portfolio ${id}`);
+
+    await tx.portfolio.update({ where: { id }, data: { entityType: data.entityType ?? undefined, defaultMethod: data.defaultMethod ?? undefined } });
+    if (data.yearMethods) {
+      await tx.taxYearMethod.deleteMany({ where: { portfolioId: id } });
+      await tx.taxYearMethod.createMany({ data: data.yearMethods.map((m) => ({ portfolioId: id, financialYear: m.financialYear, method: m.method })) });
+    }
+    if (data.holdingOverrides) {
+      await tx.holdingTaxMethod.deleteMany({ where: { portfolioId: id } });
+      await tx.holdingTaxMethod.createMany({
+        data: data.holdingOverrides.map((o) => ({ portfolioId: id, holdingId: o.holdingId, financialYear: o.financialYear, method: o.method })),
+      });
+    }
+    if (data.carriedForwardLosses) {
+      await tx.carriedForwardLoss.deleteMany({ where: { portfolioId: id } });
+      await tx.carriedForwardLoss.createMany({
+        data: data.carriedForwardLosses.map((l) => ({ portfolioId: id, financialYear: l.financialYear, amount: l.amount.toFixed() })),
+      });
+    }
+
+    const methodsChanged = data.defaultMethod || data.yearMethods || data.holdingOverrides;
+    if (methodsChanged && holdingIds.length > 0) {
+      const portfolio = await portfolioForLedger(ctx, id, tx);
+      const ledger = await loadLedger(tx, portfolio);
+      for (const holdingId of holdingIds) {
+        try {
+          foldHolding(ledger, holdingId);
+        } catch (error) {
+          if (error instanceof ParcelError) {
+            throw businessRule(`Under these parcel methods a recorded sell of holding ${holdingId} breaks a rule: ${error.message} (${error.eventKey}). Nothing was changed.`);
+          }
+          throw error;
+        }
+      }
+    }
+  }, TX_OPTIONS);
+  return getTaxSettings(ctx, id);
+}
