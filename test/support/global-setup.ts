@@ -35,8 +35,9 @@ export default async function globalSetup(): Promise<void> {
   process.env.TEST_PGLITE_SNAPSHOT = file;
 }
 
+/** One template per test run, so concurrent runs on one server do not drop each other's. */
 export function templateName(url: string): string {
-  return `${new URL(url).pathname.slice(1) || "postgres"}_test_template`;
+  return `${new URL(url).pathname.slice(1) || "postgres"}_test_template_${process.pid}`;
 }
 
 export function withDatabase(url: string, database: string): string {

@@ -4,10 +4,11 @@ import { dateInput } from "../../lib/dates";
 import { decimalInput } from "../../lib/money";
 import { idSchema, text } from "../../lib/validation";
 
-const amount = decimalInput({ scale: 4, min: 0, max: 1e15 });
+/** DECIMAL(19,4): below 10^15. */
+const amount = decimalInput({ scale: 4, min: 0, max: 999_999_999_999_999 });
 const componentKey = z.string().regex(/^[A-Za-z][A-Za-z0-9]{0,63}$/, "must be a name of letters and digits, such as discountedCapitalGains");
 export const Components = z
-  .record(componentKey, decimalInput({ scale: 4, min: -1e15, max: 1e15 }))
+  .record(componentKey, decimalInput({ scale: 4, min: -999_999_999_999_999, max: 999_999_999_999_999 }))
   .refine((c) => Object.keys(c).length <= 40, "must hold at most 40 components");
 
 const incomeFields = {

@@ -4,7 +4,7 @@ import { financialYearRange, fromDate, toDate } from "../../lib/dates";
 import { businessRule, notFound, orNull, validationFailed } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
 import { parseId, parseInput } from "../../lib/validation";
-import { holdingForTrade, holdingScope, holdingWithPortfolio, type PortfolioForLedger } from "../holdings/holdings.service";
+import { holdingForTrade, holdingScope, holdingWithPortfolio, portfolioForLedger, type PortfolioForLedger } from "../holdings/holdings.service";
 import { drpEvent, foldHolding, loadLedger, ParcelError } from "../holdings/ledger";
 import { assertCanWrite } from "../portfolios/access";
 import { TX_OPTIONS, tradeExchangeRate } from "../trades/trades.service";
@@ -205,8 +205,9 @@ export async function updateIncome(ctx: Context, incomeId: unknown, input: unkno
   const holding = await holdingWithPortfolio(ctx, existing.holdingId);
   await ctx.db.$transaction(async (tx) => {
     await holdingForTrade(tx, ctx, holding.portfolio, { holdingId: holding.id });
-    const row = await prepare(tx, holding.portfolio, holding.currencyCode, data);
-    const ledger = await loadLedger(tx, holding.portfolio, [holding.id]);
+    const portfolio = await portfolioForLedger(ctx, holding.portfolioId, tx);
+    const row = await prepare(tx, portfolio, holding.currencyCode, data);
+    const ledger = await loadLedger(tx, portfolio, [holding.id]);
     const key = `income ${id}`;
     const replacement = drpOf(id, row);
     const replace = new Map([[key, replacement]]);
@@ -233,7 +234,7 @@ export async function deleteIncome(ctx: Context, incomeId: unknown): Promise<tru
   const holding = await holdingWithPortfolio(ctx, existing.holdingId);
   await ctx.db.$transaction(async (tx) => {
     await holdingForTrade(tx, ctx, holding.portfolio, { holdingId: holding.id });
-    const ledger = await loadLedger(tx, holding.portfolio, [holding.id]);
+    const ledger = await loadLedger(tx, await portfolioForLedger(ctx, holding.portfolioId, tx), [holding.id]);
     validateDrp(() => foldHolding(ledger, holding.id, { replace: new Map([[`income ${id}`, null]]) }));
     const { count } = await tx.income.deleteMany({ where: { id } });
     if (count === 0) throw notFound(`Income ${id}`);

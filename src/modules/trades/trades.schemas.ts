@@ -12,7 +12,8 @@ export const parcelMethod = z.enum(PARCEL_METHODS);
 /** Quantities and prices keep up to 8 decimals, amounts 4, exchange rates 10 (API.md §1 money). */
 export const quantityInput = decimalInput({ scale: 8, min: -1e15, max: 1e15 });
 export const priceInput = decimalInput({ scale: 8, min: 0, max: 1e15 });
-export const amountInput = decimalInput({ scale: 4, min: 0, max: 1e15 });
+/** DECIMAL(19,4): below 10^15. */
+export const amountInput = decimalInput({ scale: 4, min: 0, max: 999_999_999_999_999 });
 export const rateInput = decimalInput({ scale: 10, min: 0, max: 1e9 });
 
 /** Types whose units leave the holding: a negative quantity is accepted and means the same. */

@@ -223,9 +223,11 @@ function cancellationUnits(ledger: Awaited<ReturnType<typeof loadLedger>>, holdi
 export async function createTrade(ctx: Context, input: unknown): Promise<TradeView> {
   const data = parseInput(TradeInput, input, "The trade");
   assertCanWrite(ctx);
-  const portfolio = await portfolioForLedger(ctx, data.portfolioId);
+  const outside = await portfolioForLedger(ctx, data.portfolioId);
   const id = await ctx.db.$transaction(async (tx) => {
-    const holding = await holdingForTrade(tx, ctx, portfolio, data);
+    const holding = await holdingForTrade(tx, ctx, outside, data);
+    // Read again under the holding's lock: a tax-settings change may have committed meanwhile.
+    const portfolio = await portfolioForLedger(ctx, outside.id, tx);
     const t = await prepare(tx, portfolio, holding.currencyCode, data);
     const ledger = await loadLedger(tx, portfolio, [holding.id]);
     if (t.tradeType === "Cancellation") t.quantity = cancellationUnits(ledger, holding.id, t.tradeDate);
@@ -289,9 +291,10 @@ export async function updateTrade(ctx: Context, tradeId: unknown, input: unknown
     data.portfolioId === existing.portfolioId &&
     (data.holdingId !== undefined ? data.holdingId === existing.holdingId : data.symbol === existing.holding.symbol && data.exchange === existing.holding.exchange);
   if (!sameHolding) throw businessRule(`Trade ${id} belongs to holding ${existing.holdingId} of portfolio ${existing.portfolioId}; to move it, delete it and add it to the other holding.`);
-  const portfolio = await portfolioForLedger(ctx, existing.portfolioId);
+  const outside = await portfolioForLedger(ctx, existing.portfolioId);
   await ctx.db.$transaction(async (tx) => {
-    const holding = await holdingForTrade(tx, ctx, portfolio, { holdingId: existing.holdingId });
+    const holding = await holdingForTrade(tx, ctx, outside, { holdingId: existing.holdingId });
+    const portfolio = await portfolioForLedger(ctx, outside.id, tx);
     const t = await prepare(tx, portfolio, holding.currencyCode, data);
     const ledger = await loadLedger(tx, portfolio, [holding.id]);
     const key = `trade ${id}`;
@@ -316,9 +319,10 @@ export async function deleteTrade(ctx: Context, tradeId: unknown): Promise<true>
   assertCanWrite(ctx);
   const existing = await ctx.db.trade.findFirst({ where: { id, ...tradeScope(ctx) }, select: { holdingId: true, portfolioId: true } });
   if (!existing) throw notFound(`Trade ${id}`);
-  const portfolio = await portfolioForLedger(ctx, existing.portfolioId);
+  const outside = await portfolioForLedger(ctx, existing.portfolioId);
   await ctx.db.$transaction(async (tx) => {
-    await holdingForTrade(tx, ctx, portfolio, { holdingId: existing.holdingId });
+    await holdingForTrade(tx, ctx, outside, { holdingId: existing.holdingId });
+    const portfolio = await portfolioForLedger(ctx, outside.id, tx);
     const ledger = await loadLedger(tx, portfolio, [existing.holdingId]);
     validateLedger(() => foldHolding(ledger, existing.holdingId, { replace: new Map([[`trade ${id}`, null]]) }));
     const { count } = await tx.trade.deleteMany({ where: { id } });
