@@ -39,6 +39,10 @@ async function main() {
         Holding: "../../src/modules/holdings/holdings.service#HoldingView",
         Trade: "../../src/modules/trades/trades.service#TradeView",
         Income: "../../src/modules/income/income.service#IncomeView",
+        Client: "../../src/modules/clients/clients.service#ClientView",
+        CustomGroup: "../../src/modules/custom-groups/custom-groups.service#CustomGroupView",
+        CustomGroupAssignment: "../../src/modules/custom-groups/custom-groups.service#CustomGroupAssignmentView",
+        TaxSettings: "../../src/modules/tax-settings/tax-settings.service#TaxSettingsView",
       },
     },
   });

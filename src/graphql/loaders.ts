@@ -1,7 +1,10 @@
 import DataLoader from "dataloader";
 import type { Context } from "../context";
 import { allocationModelsByPortfolioIds, type AllocationModelView } from "../modules/allocation-models/allocation-models.service";
+import { portfoliosByClientIds } from "../modules/clients/clients.service";
+import { assignmentsByGroupIds, type CustomGroupAssignmentView } from "../modules/custom-groups/custom-groups.service";
 import { incomeByHoldingIds, type IncomeView } from "../modules/income/income.service";
+import type { PortfolioView } from "../modules/portfolios/portfolios.service";
 import { tradesByHoldingIds, type TradeView } from "../modules/trades/trades.service";
 
 /**
@@ -25,6 +28,16 @@ export function createLoaders(ctx: Context) {
     incomeByHoldingId: new DataLoader<number, IncomeView[]>(async (ids) => {
       const byHolding = await incomeByHoldingIds(ctx, ids);
       return ids.map((id) => byHolding.get(id) ?? []);
+    }),
+    /** A client's portfolios (Client.portfolios). */
+    portfoliosByClientId: new DataLoader<number, PortfolioView[]>(async (ids) => {
+      const byClient = await portfoliosByClientIds(ctx, ids);
+      return ids.map((id) => byClient.get(id) ?? []);
+    }),
+    /** A custom group's holding assignments (CustomGroup.assignments). */
+    assignmentsByGroupId: new DataLoader<number, CustomGroupAssignmentView[]>(async (ids) => {
+      const byGroup = await assignmentsByGroupIds(ctx, ids);
+      return ids.map((id) => byGroup.get(id) ?? []);
     }),
   };
 }
