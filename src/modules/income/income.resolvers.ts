@@ -1,4 +1,5 @@
 import type { Resolvers } from "../../../generated/graphql/resolvers";
+import { dropNulls } from "../../graphql/args";
 import { confirmIncome, createIncome, deleteIncome, findIncome, updateIncome, updateProRataDistributions } from "./income.service";
 
 /** Components travel as [{name, amount}] in GraphQL (a record has no GraphQL type). */
@@ -10,8 +11,8 @@ export const incomeResolvers: Resolvers = {
     income: (_parent, args, ctx) => findIncome(ctx, args.id),
   },
   Mutation: {
-    createIncome: (_parent, a, ctx) => createIncome(ctx, { ...a.input, components: fromList(a.input.components) }),
-    updateIncome: (_parent, a, ctx) => updateIncome(ctx, a.id, { ...a.input, components: fromList(a.input.components) }),
+    createIncome: (_parent, a, ctx) => createIncome(ctx, { ...dropNulls(a.input), components: fromList(a.input.components) }),
+    updateIncome: (_parent, a, ctx) => updateIncome(ctx, a.id, { ...dropNulls(a.input), components: fromList(a.input.components) }),
     confirmIncome: (_parent, a, ctx) => confirmIncome(ctx, a.id),
     deleteIncome: (_parent, a, ctx) => deleteIncome(ctx, a.id),
     updateProRataDistributions: (_parent, a, ctx) => updateProRataDistributions(ctx, a.holdingId, { financialYear: a.financialYear, components: fromList(a.components) }),

@@ -36,7 +36,8 @@ const incomeFields = {
 function incomeRules(i: { [K in keyof typeof incomeFields]?: unknown } & Record<string, unknown>, ctx: z.RefinementCtx) {
   const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
   if (typeof i.paidDate === "string" && typeof i.exDividendDate === "string" && i.paidDate < i.exDividendDate) issue("paidDate", "must not be before the ex-dividend date");
-  if (i.isReinvested && !i.drpQuantity) issue("drpQuantity", "is required when the income is reinvested");
+  const units = i.drpQuantity as { isZero(): boolean } | null | undefined;
+  if (i.isReinvested && (!units || units.isZero())) issue("drpQuantity", "must be greater than 0 when the income is reinvested");
   if (!i.isReinvested && (i.drpQuantity || i.drpPrice)) issue("isReinvested", "must be true when drpQuantity or drpPrice is given");
 }
 

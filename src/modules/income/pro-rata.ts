@@ -13,10 +13,13 @@ export function spreadProRata(
   const weightTotal = distributions.reduce((s, d) => s.plus(d.grossAmount), new Decimal(0));
   if (distributions.length === 0 || weightTotal.isZero()) throw new Error("no distribution with a gross amount to spread over");
   const out = new Map<number, Record<string, Decimal>>(distributions.map((d) => [d.id, {}]));
+  // The remainder goes to the last distribution with a gross amount: one without gets nothing.
+  let last = distributions.length - 1;
+  while (distributions[last].grossAmount.isZero()) last--;
   for (const [key, total] of Object.entries(totals)) {
     let given = new Decimal(0);
     distributions.forEach((d, i) => {
-      const part = i === distributions.length - 1 ? total.minus(given) : total.times(d.grossAmount).div(weightTotal).toDecimalPlaces(4, Decimal.ROUND_HALF_UP);
+      const part = i === last ? total.minus(given) : total.times(d.grossAmount).div(weightTotal).toDecimalPlaces(4, Decimal.ROUND_HALF_UP);
       given = given.plus(part);
       out.get(d.id)![key] = part;
     });
