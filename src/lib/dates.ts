@@ -8,7 +8,10 @@ export const dateInput = z
   .string({ error: "must be a date, YYYY-MM-DD" })
   // abort: the refinements below would throw on text that is not even shaped like a date.
   .regex(/^\d{4}-\d{2}-\d{2}$/, { message: "must be a date, YYYY-MM-DD", abort: true })
-  .refine((s) => toDate(s).toISOString().slice(0, 10) === s, "is not a calendar date")
+  .refine((s) => {
+    const d = toDate(s);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+  }, "is not a calendar date")
   .refine((s) => s >= "1900-01-01" && s <= "2200-12-31", "must be between 1900-01-01 and 2200-12-31");
 
 export function toDate(date: string): Date {

@@ -71,7 +71,7 @@ export async function valueHoldings(db: Prisma.TransactionClient, portfolio: Por
   if (holdings.length === 0) return [];
   const ids = holdings.map((h) => h.id);
   const asOf = toDate(date);
-  const ledger = await loadLedger(db, portfolio, ids);
+  const ledger = await loadLedger(db, portfolio, ids, date);
   const [market, custom, lastTrades, fx] = await Promise.all([
     db.$queryRaw<{ symbol: string; exchange: string; date: Date; close: Decimal }[]>`
       SELECT DISTINCT ON (symbol, exchange) symbol, exchange, date, close FROM market_price

@@ -64,8 +64,10 @@ export function drpEvent(i: { id: number; paidDate: Date; drpQuantity: Decimal; 
   };
 }
 
-export async function loadLedger(db: Prisma.TransactionClient, portfolio: PortfolioTaxInfo, holdingIds?: number[]): Promise<Ledger> {
+/** The ledger of the portfolio (or of some holdings), up to `asOf` (inclusive) when given. */
+export async function loadLedger(db: Prisma.TransactionClient, portfolio: PortfolioTaxInfo, holdingIds?: number[], asOf?: string): Promise<Ledger> {
   const holdingFilter = holdingIds ? { holdingId: { in: holdingIds } } : {};
+  const until = asOf ?? "9999-12-31";
   const [trades, selections, drp, yearMethods, holdingMethods] = await Promise.all([
     // Raw SQL with decimals as text: a 20,000-trade ledger loads in a third of the time
     // findMany takes to build its Decimal objects, and the fold makes its own anyway.
@@ -75,10 +77,11 @@ export async function loadLedger(db: Prisma.TransactionClient, portfolio: Portfo
              exchange_rate::text AS "exchangeRate", acquisition_date::text AS "acquisitionDate"
       FROM trade
       WHERE portfolio_id = ${portfolio.id} AND (${holdingIds === undefined} OR holding_id = ANY(${holdingIds ?? []}::int[]))
+        AND trade_date <= ${until}::date
       ORDER BY trade_date, id`,
-    db.tradeParcel.findMany({ where: { sell: { portfolioId: portfolio.id, ...holdingFilter } }, select: { sellTradeId: true, parcelTradeId: true, quantity: true } }),
+    db.tradeParcel.findMany({ where: { sell: { portfolioId: portfolio.id, ...holdingFilter, tradeDate: { lte: new Date(until + "T00:00:00Z") } } }, select: { sellTradeId: true, parcelTradeId: true, quantity: true } }),
     db.income.findMany({
-      where: { portfolioId: portfolio.id, ...holdingFilter, isReinvested: true, drpQuantity: { gt: 0 } },
+      where: { portfolioId: portfolio.id, ...holdingFilter, isReinvested: true, drpQuantity: { gt: 0 }, paidDate: { lte: new Date(until + "T00:00:00Z") } },
       select: { id: true, holdingId: true, paidDate: true, drpQuantity: true, drpPrice: true, exchangeRate: true },
     }),
     db.taxYearMethod.findMany({ where: { portfolioId: portfolio.id }, select: { financialYear: true, method: true } }),

@@ -47,14 +47,14 @@ interface Row {
 
 /** CSV text → rows with their line numbers (the header is line 1). */
 function csvRows(text: string): Row[] {
-  let records: string[][];
+  let records: { record: string[]; info: { lines: number }; raw: string }[];
   try {
-    records = parseCsv(text, { bom: true, skip_empty_lines: true, trim: true, relax_column_count: true }) as string[][];
+    records = parseCsv(text, { bom: true, skip_empty_lines: true, trim: true, relax_column_count: true, info: true, raw: true }) as never;
   } catch (error) {
     throw new DomainError("VALIDATION_FAILED", `The CSV cannot be read: ${(error as Error).message}`);
   }
   if (records.length === 0) throw new DomainError("VALIDATION_FAILED", "The CSV is empty; the first line must be the header.");
-  const header = records[0].map((h) => h.trim());
+  const header = records[0].record.map((h) => h.trim());
   const unknown = header.filter((h) => !CSV_COLUMNS.includes(h));
   const missing = ["date", "type", "quantity"].filter((c) => !header.includes(c));
   if (unknown.length || missing.length) {
@@ -63,13 +63,17 @@ function csvRows(text: string): Row[] {
       `The CSV header must use the columns ${CSV_COLUMNS.join(",")}${unknown.length ? `; unknown: ${unknown.join(", ")}` : ""}${missing.length ? `; missing: ${missing.join(", ")}` : ""}.`,
     );
   }
-  return records.slice(1).map((cells, i) => {
+  return records.slice(1).map(({ record: cells, info, raw }) => {
     const get = (c: string) => {
       const v = cells[header.indexOf(c)];
       return v === undefined || v === "" ? undefined : v;
     };
+    // info.lines is the line the record ends on; a quoted cell may span lines, and skipped
+    // empty lines come before it in `raw`, so count back to the line it starts on.
+    const body = raw.replace(/^(\r?\n)+/, "").replace(/\r?\n$/, "");
+    const line = info.lines - (body.match(/\n/g)?.length ?? 0);
     return {
-      line: i + 2,
+      line,
       raw: {
         tradeDate: get("date"),
         tradeType: get("type"),
@@ -173,12 +177,20 @@ export async function importTrades(ctx: Context, portfolioId: unknown, body: unk
       return undefined;
     };
 
+    // A rate on a base-currency row is bad input (400, as POST /v1/trades answers), not a rule.
+    for (const { line, data } of parsed) {
+      const currency = data.currencyCode ?? holdingOf.get(line)!.currencyCode;
+      if (currency === portfolio.baseCurrencyCode && data.exchangeRate && !data.exchangeRate.eq(1)) {
+        errors.push(rowError(line, "exchangeRate", "must be 1 (or absent) for a trade in the portfolio's base currency"));
+      }
+    }
+    if (errors.length) throw importFailed("VALIDATION_FAILED", errors);
+
     const prepared = parsed.map(({ line, data }, i) => {
       const holding = holdingOf.get(line)!;
       const currencyCode = data.currencyCode ?? holding.currencyCode;
       let exchangeRate = data.exchangeRate;
       if (currencyCode === portfolio.baseCurrencyCode) {
-        if (exchangeRate && !exchangeRate.eq(1)) errors.push(rowError(line, "exchangeRate", "must be 1 (or absent) for a trade in the portfolio's base currency"));
         exchangeRate = new Decimal(1);
       } else if (!exchangeRate) {
         exchangeRate = rateFor(currencyCode, data.tradeDate);
