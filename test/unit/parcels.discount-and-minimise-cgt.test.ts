@@ -41,3 +41,26 @@ test("a 20,000-trade holding folds with FIFO, every sell served from the oldest 
   expect(r.disposals.length).toBe(15_000);
   expect(r.parcels.every((p) => p.units.isZero())).toBe(true);
 });
+
+test("MinimiseCGT for a company (no discount) takes the smallest gain, not the oldest parcel", () => {
+  const events = [t(1, "Buy", "2020-01-02", 100, 1), t(2, "Buy", "2024-05-01", 100, "9.90"), t(3, "Sell", "2024-06-03", 100, 10)];
+  const company = foldParcels(events, { methodFor: () => "MinimiseCGT", discountRate: d(0) });
+  expect(company.disposals.map((x) => [x.parcelTradeId, s(x.gain)])).toEqual([[2, "10"]]);
+  // With a discount, DOMAIN.md §2's order takes discount-eligible gains before other gains.
+  const individual = foldParcels(events, { methodFor: () => "MinimiseCGT", discountRate: d("0.5") });
+  expect(individual.disposals.map((x) => x.parcelTradeId)).toEqual([1]);
+});
+
+test("every method folds a long ledger with a back-dated parcel, and agrees on the units left", () => {
+  const events = [t(0, "Bonus", "2001-01-01", 1, 0, { acquisitionDate: "1999-01-01" })];
+  for (let i = 0; i < 2000; i++) {
+    const day = new Date(Date.UTC(2001, 0, 2 + i)).toISOString().slice(0, 10);
+    events.push(t(2 * i + 1, "Buy", day, 10, 10 + (i % 17) * 0.5));
+    events.push(t(2 * i + 2, "Sell", day, 5, 14));
+  }
+  for (const method of ["FIFO", "LIFO", "MaximiseGain", "MinimiseGain", "MinimiseCGT"] as const) {
+    const r = foldParcels(events, { methodFor: () => method });
+    expect([method, s(r.units)]).toEqual([method, "10001"]);
+    expect(r.parcels.reduce((sum, p) => sum.plus(p.units), d(0)).toFixed()).toBe("10001");
+  }
+});

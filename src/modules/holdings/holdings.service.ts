@@ -1,6 +1,6 @@
 import type { Prisma } from "../../../generated/prisma/client";
 import type { Context } from "../../context";
-import { fromDate, today, toDate } from "../../lib/dates";
+import { fromDate, toDate } from "../../lib/dates";
 import { DomainError, notFound, orNull } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
 import { parseId, parseInput } from "../../lib/validation";
@@ -45,7 +45,7 @@ export const HOLDING_SELECT = {
 } as const;
 type HoldingRow = Prisma.HoldingGetPayload<{ select: typeof HOLDING_SELECT }>;
 
-export const PORTFOLIO_TAX_SELECT = { id: true, baseCurrencyCode: true, financialYearEnd: true, defaultMethod: true, accountId: true } as const;
+export const PORTFOLIO_TAX_SELECT = { id: true, baseCurrencyCode: true, financialYearEnd: true, defaultMethod: true, entityType: true, accountId: true } as const;
 export type PortfolioForLedger = PortfolioTaxInfo & { baseCurrencyCode: string; accountId: number };
 
 /** Holdings the caller may see: those of its portfolios (API.md §1 tenancy). */
@@ -67,10 +67,15 @@ export async function holdingWithPortfolio(ctx: Context, holdingId: unknown, db:
 }
 
 /** Values holdings on a date, in a fixed number of statements whatever their number. */
-export async function valueHoldings(db: Prisma.TransactionClient, portfolio: PortfolioForLedger, holdings: HoldingRow[], date = today()): Promise<HoldingView[]> {
+/**
+ * Values holdings in a fixed number of statements whatever their number. With a date, the
+ * position and prices are those of that date; without one, the whole ledger (trades dated
+ * later than today's UTC date included: it is already tomorrow in Sydney) at the latest prices.
+ */
+export async function valueHoldings(db: Prisma.TransactionClient, portfolio: PortfolioForLedger, holdings: HoldingRow[], date?: string): Promise<HoldingView[]> {
   if (holdings.length === 0) return [];
   const ids = holdings.map((h) => h.id);
-  const asOf = toDate(date);
+  const asOf = toDate(date ?? "9999-12-31");
   const ledger = await loadLedger(db, portfolio, ids, date);
   const [market, custom, lastTrades, fx] = await Promise.all([
     db.$queryRaw<{ symbol: string; exchange: string; date: Date; close: Decimal }[]>`
@@ -140,7 +145,7 @@ export async function listHoldings(ctx: Context, portfolioId: unknown, query: un
   const { includeClosed, date } = parseInput(ListHoldingsQuery, query ?? {}, "The query");
   const portfolio = await portfolioForLedger(ctx, portfolioId);
   const holdings = await ctx.db.holding.findMany({ where: { portfolioId: portfolio.id }, select: HOLDING_SELECT, orderBy: [{ symbol: "asc" }, { exchange: "asc" }, { id: "asc" }] });
-  const views = await valueHoldings(ctx.db, portfolio, holdings, date ?? today());
+  const views = await valueHoldings(ctx.db, portfolio, holdings, date);
   return includeClosed ? views : views.filter((v) => !v.quantity.isZero());
 }
 

@@ -24,10 +24,20 @@ export interface PortfolioTaxInfo {
   id: number;
   financialYearEnd: string;
   defaultMethod: ParcelMethod;
+  entityType?: "Individual" | "Trust" | "SMSF" | "Company";
+}
+
+/** CGT discount by entity type (DOMAIN.md §2): individuals and trusts 50%, SMSFs 33⅓%, companies none. */
+export function discountRateOf(entityType: PortfolioTaxInfo["entityType"]): Decimal {
+  if (entityType === "Company") return new Decimal(0);
+  if (entityType === "SMSF") return new Decimal(1).div(3);
+  return new Decimal("0.5");
 }
 
 export interface Ledger {
   eventsByHolding: Map<number, LedgerEvent[]>;
+  /** The owner's CGT discount rate, which MinimiseCGT weighs. */
+  discountRate: Decimal;
   /** Method precedence (DOMAIN.md §2): holding override for the year > the year's > default > FIFO. */
   methodFor(holdingId: number, event: LedgerEvent): ParcelMethod;
 }
@@ -117,6 +127,7 @@ export function buildLedger(
   const byHoldingYear = new Map(holdingMethods.map((m) => [`${m.holdingId}:${m.financialYear}`, m.method]));
   return {
     eventsByHolding,
+    discountRate: discountRateOf(portfolio.entityType),
     methodFor(holdingId, event) {
       const fy = financialYearOf(event.date, portfolio.financialYearEnd);
       return byHoldingYear.get(`${holdingId}:${fy}`) ?? byYear.get(fy) ?? portfolio.defaultMethod ?? "FIFO";
@@ -135,7 +146,7 @@ export function foldHolding(ledger: Ledger, holdingId: number, extra: { replace?
     });
   }
   if (extra.add) events = [...events, ...extra.add];
-  return foldParcels(events, { methodFor: (e) => ledger.methodFor(holdingId, e) });
+  return foldParcels(events, { methodFor: (e) => ledger.methodFor(holdingId, e), discountRate: ledger.discountRate });
 }
 
 export { ParcelError };

@@ -130,12 +130,17 @@ export function sortEvents(events: LedgerEvent[]): LedgerEvent[] {
  * fall after the first anniversary of the acquisition day plus one day.
  */
 export function isDiscountEligible(acquisitionDate: string, eventDate: string): boolean {
+  return eventDate >= discountEligibleFrom(acquisitionDate);
+}
+
+/** The first CGT event date on which an asset acquired on `acquisitionDate` is discount-eligible. */
+export function discountEligibleFrom(acquisitionDate: string): string {
   const [y, m, d] = acquisitionDate.split("-").map(Number);
   // Anniversary of 29 February in a common year is 1 March (the 12 months end on 28 February).
   const anniversary = new Date(Date.UTC(y + 1, m - 1, d));
   if (anniversary.getUTCMonth() !== m - 1) anniversary.setUTCDate(0);
   anniversary.setUTCDate(anniversary.getUTCDate() + 1);
-  return eventDate >= anniversary.toISOString().slice(0, 10);
+  return anniversary.toISOString().slice(0, 10);
 }
 
 /** Splits `total` over weights, each part rounded with `round`, the last taking the remainder. */
@@ -158,24 +163,73 @@ export function foldParcels(events: LedgerEvent[], options: FoldOptions = {}): F
   const byTradeId = new Map<number, Parcel>();
   const disposals: Disposal[] = [];
   let held = ZERO;
-  // FIFO walks from `head`, LIFO from the top of `lifo`; parcels closed at those ends are
-  // passed once and for all, which keeps FIFO and LIFO folds linear.
-  let head = 0;
-  const lifo: Parcel[] = [];
-  // True while creation order is also acquisition order (a back-dated Bonus breaks it).
-  let inAcquisitionOrder = true;
+  // Open parcels kept in two orders, so no sell sorts or rescans the whole history: by
+  // acquisition (FIFO, LIFO) and by cost per unit (MaximiseGain, MinimiseGain, MinimiseCGT).
+  // Closed parcels are skipped and swept out once they outnumber the open ones.
+  let byAcq: Parcel[] = [];
+  let byCpu: Parcel[] = [];
+  // Closed parcels at the front are passed for good (FIFO, MaximiseGain consume from there).
+  let acqHead = 0;
+  let cpuHead = 0;
+  const cpuOf = new Map<Parcel, Decimal>();
+  const eligibleFrom = new Map<Parcel, string>();
+  let openCount = 0;
+  const isOpen = (p: Parcel) => p.units.gt(0);
+  const cpu = (p: Parcel) => cpuOf.get(p)!;
+  const byCostThenOrder = (a: Parcel, b: Parcel) => cpu(a).cmp(cpu(b)) || a.order - b.order;
 
-  const open = () => parcels.filter((p) => p.units.gt(0));
+  /** Inserts keeping `list` sorted by `cmp`; returns the position (appending is the common case). */
+  const insert = (list: Parcel[], p: Parcel, cmp: (a: Parcel, b: Parcel) => number): number => {
+    let lo = 0;
+    let hi = list.length;
+    if (hi === 0 || cmp(list[hi - 1], p) <= 0) return list.push(p) - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cmp(list[mid], p) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    list.splice(lo, 0, p);
+    return lo;
+  };
+
+  /** Drops closed parcels at both ends at once, and sweeps the middle when they pile up. */
+  const sweep = () => {
+    if (byAcq.length > 32 && byAcq.length - acqHead > 2 * openCount) {
+      byAcq = byAcq.filter(isOpen);
+      acqHead = 0;
+    }
+    if (byCpu.length > 32 && byCpu.length - cpuHead > 2 * openCount) {
+      byCpu = byCpu.filter(isOpen);
+      cpuHead = 0;
+    }
+    while (acqHead < byAcq.length && !isOpen(byAcq[acqHead])) acqHead++;
+    while (cpuHead < byCpu.length && !isOpen(byCpu[cpuHead])) cpuHead++;
+    while (byAcq.length > acqHead && !isOpen(byAcq[byAcq.length - 1])) byAcq.pop();
+    while (byCpu.length > cpuHead && !isOpen(byCpu[byCpu.length - 1])) byCpu.pop();
+  };
+
+  /** Cost per unit changes only when the cost base or the units of every parcel change. */
+  const recost = () => {
+    byCpu = byCpu.filter(isOpen);
+    cpuHead = 0;
+    for (const p of byCpu) cpuOf.set(p, p.costBase.div(p.units));
+    byCpu.sort(byCostThenOrder);
+  };
+
+  const open = () => parcels.filter(isOpen);
 
   const acquire = (e: LedgerEvent, costBase: Decimal) => {
     const acquisitionDate = e.acquisitionDate ?? e.date;
-    const last = parcels[parcels.length - 1];
-    if (last && acquisitionDate < last.acquisitionDate) inAcquisitionOrder = false;
     const parcel: Parcel = { key: e.key, tradeId: e.tradeId, acquisitionDate, originalUnits: e.units, units: e.units, costBase, order: parcels.length };
     parcels.push(parcel);
-    lifo.push(parcel);
     if (e.tradeId !== undefined) byTradeId.set(e.tradeId, parcel);
     held = held.plus(e.units);
+    if (!isOpen(parcel)) return;
+    openCount++;
+    cpuOf.set(parcel, costBase.div(e.units));
+    eligibleFrom.set(parcel, discountEligibleFrom(acquisitionDate));
+    acqHead = Math.min(acqHead, insert(byAcq, parcel, byAcquisition));
+    cpuHead = Math.min(cpuHead, insert(byCpu, parcel, byCostThenOrder));
   };
 
   /** The parcels a disposal of `units` takes, with the units taken from each, in order. */
@@ -196,47 +250,52 @@ export function foldParcels(events: LedgerEvent[], options: FoldOptions = {}): F
       if (!total.eq(units)) throw new ParcelError(e.key, `The selected parcels hold ${total.toFixed()} units; the trade disposes of ${units.toFixed()}.`);
       return chosen;
     }
-    const method = methodFor(e);
-    if (method === "FIFO" && inAcquisitionOrder) {
-      while (head < parcels.length && parcels[head].units.isZero()) head++;
-      return take(units, fromHead());
+    sweep();
+    switch (methodFor(e)) {
+      case "FIFO":
+        return take(units, from(byAcq, acqHead));
+      case "LIFO":
+        return take(units, reversed(byAcq, acqHead));
+      case "MaximiseGain":
+        return take(units, from(byCpu, cpuHead));
+      case "MinimiseGain":
+        return take(units, dearestFirst());
+      case "MinimiseCGT": {
+        // Losses first (largest loss per unit first), then discount-eligible gains, then the rest,
+        // each smallest gain first: every pass walks the parcels from the dearest down. With no
+        // discount (a company), eligibility changes nothing and gains go dearest first too.
+        const loss = (p: Parcel) => cpu(p).gt(proceedsPerUnit);
+        const eligible = (p: Parcel) => e.date >= eligibleFrom.get(p)!;
+        const passes = discountRate.isZero()
+          ? [loss, (p: Parcel) => !loss(p)]
+          : [loss, (p: Parcel) => !loss(p) && eligible(p), (p: Parcel) => !loss(p) && !eligible(p)];
+        return take(units, inPasses(passes));
+      }
     }
-    if (method === "LIFO" && inAcquisitionOrder) {
-      while (lifo.length > 0 && lifo[lifo.length - 1].units.isZero()) lifo.pop();
-      return take(units, fromTop());
-    }
-    const ordered = parcels.slice(head).filter((p) => p.units.gt(0)).sort(byAcquisition);
-    const costPerUnit = (p: Parcel) => p.costBase.div(p.units);
-    if (method === "LIFO") ordered.reverse();
-    if (method === "MaximiseGain") ordered.sort((a, b) => costPerUnit(a).cmp(costPerUnit(b)) || a.order - b.order);
-    if (method === "MinimiseGain") ordered.sort((a, b) => costPerUnit(b).cmp(costPerUnit(a)) || a.order - b.order);
-    if (method === "MinimiseCGT") {
-      // Losses first (largest loss per unit first), then discount-eligible gains, then the rest,
-      // each by the smallest taxable gain per unit after the discount.
-      const rank = (p: Parcel) => {
-        const gain = proceedsPerUnit.minus(costPerUnit(p));
-        if (gain.lt(0)) return { tier: 0, value: gain };
-        if (isDiscountEligible(p.acquisitionDate, e.date)) return { tier: 1, value: gain.times(new Decimal(1).minus(discountRate)) };
-        return { tier: 2, value: gain };
-      };
-      const ranks = new Map(ordered.map((p) => [p, rank(p)]));
-      ordered.sort((a, b) => {
-        const ra = ranks.get(a)!;
-        const rb = ranks.get(b)!;
-        return ra.tier - rb.tier || ra.value.cmp(rb.value) || a.order - b.order;
-      });
-    }
-    return take(units, ordered);
   };
 
-  function* fromHead(): Generator<Parcel> {
-    for (let i = head; i < parcels.length; i++) yield parcels[i];
+  function* from(list: Parcel[], start: number): Generator<Parcel> {
+    for (let i = start; i < list.length; i++) yield list[i];
   }
-  function* fromTop(): Generator<Parcel> {
-    for (let i = lifo.length - 1; i >= 0; i--) yield lifo[i];
+  function* reversed(list: Parcel[], stop: number): Generator<Parcel> {
+    for (let i = list.length - 1; i >= stop; i--) yield list[i];
+  }
+  /** Parcels in dearestFirst order, pass by pass, each pass keeping only those `passes[k]` wants. */
+  function* inPasses(passes: ((p: Parcel) => boolean)[]): Generator<Parcel> {
+    for (const wanted of passes) for (const p of dearestFirst()) if (isOpen(p) && wanted(p)) yield p;
+  }
+  /** byCpu from the dearest down; parcels of equal cost per unit in acquisition order. */
+  function* dearestFirst(): Generator<Parcel> {
+    let i = byCpu.length - 1;
+    while (i >= cpuHead) {
+      let j = i;
+      while (j > cpuHead && cpu(byCpu[j - 1]).eq(cpu(byCpu[i]))) j--;
+      for (let k = j; k <= i; k++) yield byCpu[k];
+      i = j - 1;
+    }
   }
 
-  /** Takes `units` from parcels in the given order. */
+  /** Takes `units` from parcels in the given order, skipping closed ones. */
   const take = (units: Decimal, ordered: Iterable<Parcel>): [Parcel, Decimal][] => {
     const chosen: [Parcel, Decimal][] = [];
     let left = units;
@@ -260,6 +319,7 @@ export function foldParcels(events: LedgerEvent[], options: FoldOptions = {}): F
       const costBase = take.eq(parcel.units) ? parcel.costBase : money(parcel.costBase.times(take).div(parcel.units));
       parcel.units = parcel.units.minus(take);
       parcel.costBase = parcel.costBase.minus(costBase);
+      if (parcel.units.isZero()) openCount--;
       const isCgtEvent = kind !== "TransferOut";
       disposals.push({
         eventKey: e.key,
@@ -312,6 +372,7 @@ export function foldParcels(events: LedgerEvent[], options: FoldOptions = {}): F
         isCgtEvent: true,
       });
     });
+    recost();
   };
 
   /** Scales every open parcel's units so they add up to `newTotal`; cost and dates stay. */
@@ -324,6 +385,7 @@ export function foldParcels(events: LedgerEvent[], options: FoldOptions = {}): F
       p.units = parts[i];
     });
     held = newTotal;
+    recost();
   };
 
   for (const e of sortEvents(events)) {

@@ -115,6 +115,11 @@ async function prepare(db: Prisma.TransactionClient, portfolio: PortfolioForLedg
     errors.push({ path: "netAmount", message: `must equal gross − withholding tax (${netAmount.toFixed()}), or be left out` });
   }
   if (withholding.gt(grossAmount)) errors.push({ path: "withholdingTax", message: "must not exceed the gross amount" });
+  // DECIMAL(19,4) and DECIMAL(24,8) columns: answer 400 before the database would fail.
+  if (grossAmount.gte(1e15) || unfranked.gte(1e15)) errors.push({ path: "netAmount", message: "the amounts must stay below 10^15" });
+  if (data.isReinvested && data.drpQuantity && !data.drpQuantity.isZero() && !data.drpPrice && netAmount.div(data.drpQuantity).gte(1e16)) {
+    errors.push({ path: "drpPrice", message: "net ÷ drpQuantity is too large for a price; give drpPrice" });
+  }
   if (grossAmount.isZero() && !data.components) errors.push({ path: "netAmount", message: "an income record needs an amount: frankedAmount, unfrankedAmount, foreignIncome or netAmount" });
   if (errors.length) throw validationFailed(`The income is invalid: ${errors[0].path}: ${errors[0].message}`, errors);
   franked = franked.toDecimalPlaces(4);
@@ -163,7 +168,15 @@ export async function createIncome(ctx: Context, input: unknown): Promise<Income
   const holding = await holdingWithPortfolio(ctx, data.holdingId);
   const id = await ctx.db.$transaction(async (tx) => {
     await holdingForTrade(tx, ctx, holding.portfolio, { holdingId: holding.id });
-    const row = await prepare(tx, holding.portfolio, holding.currencyCode, data);
+    const portfolio = await portfolioForLedger(ctx, holding.portfolioId, tx);
+    const row = await prepare(tx, portfolio, holding.currencyCode, data);
+    // New units can still break the ledger: a later consolidation may then leave fractions short.
+    // seq -1: after the other allotments of its day, before its trades, as once stored.
+    const added = drpOf(0, row);
+    if (added) {
+      const ledger = await loadLedger(tx, portfolio, [holding.id]);
+      validateDrp(() => foldHolding(ledger, holding.id, { add: [{ ...added, key: "this income", seq: -1 }] }));
+    }
     const created = await tx.income.create({ data: { ...row, components: row.components ?? undefined, holdingId: holding.id, portfolioId: holding.portfolioId }, select: { id: true } });
     return created.id;
   }, TX_OPTIONS);

@@ -1,3 +1,30 @@
 import type { Resolvers } from "../../../generated/graphql/resolvers";
+import {
+  addCustomPrice,
+  addCustomPrices,
+  deleteCustomPrice,
+  findCustomPrice,
+  listCustomPrices,
+  listFxRates,
+  listMarketPrices,
+  updateCustomPrice,
+  upsertFxRates,
+  upsertMarketPrices,
+} from "./prices.service";
 
-export const priceResolvers: Resolvers = {};
+export const priceResolvers: Resolvers = {
+  Query: {
+    customPrices: (_parent, args, ctx) => listCustomPrices(ctx, args.holdingId),
+    customPrice: (_parent, args, ctx) => findCustomPrice(ctx, args.id),
+    marketPrices: (_parent, args, ctx) => listMarketPrices(ctx, { symbol: args.symbol, exchange: args.exchange, from: args.from ?? undefined, to: args.to ?? undefined }),
+    fxRates: (_parent, args, ctx) => listFxRates(ctx, { base: args.base, quote: args.quote, from: args.from ?? undefined, to: args.to ?? undefined }),
+  },
+  Mutation: {
+    addCustomPrice: (_parent, args, ctx) => addCustomPrice(ctx, args.holdingId, args.input),
+    addCustomPrices: (_parent, args, ctx) => addCustomPrices(ctx, args.holdingId, args.input),
+    updateCustomPrice: (_parent, args, ctx) => updateCustomPrice(ctx, args.id, args.input),
+    deleteCustomPrice: (_parent, args, ctx) => deleteCustomPrice(ctx, args.id),
+    upsertMarketPrices: async (_parent, args, ctx) => (await upsertMarketPrices(ctx, args.input)).upserted,
+    upsertFxRates: async (_parent, args, ctx) => (await upsertFxRates(ctx, args.input)).upserted,
+  },
+};

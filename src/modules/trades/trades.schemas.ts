@@ -67,6 +67,11 @@ function tradeRules(t: z.infer<z.ZodObject<typeof tradeFields>>, ctx: z.Refineme
   }
   if (t.exchangeRate && t.exchangeRate.isZero()) issue("exchangeRate", "must be positive");
   if (t.parcels?.length && t.tradeType !== "Sell" && t.tradeType !== "TransferOut") issue("parcels", "apply to a Sell or TransferOut only");
+  const picked = new Set<number>();
+  t.parcels?.forEach((p, i) => {
+    if (picked.has(p.tradeId)) ctx.addIssue({ code: "custom", path: ["parcels", i, "tradeId"], message: "picks the same parcel twice; give it once with the total quantity" });
+    picked.add(p.tradeId);
+  });
   if (t.acquisitionDate) {
     if (!["Bonus", "TransferIn", "OpeningBalance"].includes(t.tradeType)) issue("acquisitionDate", "applies to Bonus, TransferIn and OpeningBalance only");
     else if (t.acquisitionDate > t.tradeDate) issue("acquisitionDate", "must not be after the trade date");

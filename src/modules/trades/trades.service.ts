@@ -12,7 +12,7 @@ import {
   type PortfolioForLedger,
 } from "../holdings/holdings.service";
 import { foldHolding, loadLedger, ParcelError, tradeEvent } from "../holdings/ledger";
-import type { TradeType } from "../holdings/parcels";
+import type { FoldResult, TradeType } from "../holdings/parcels";
 import { assertCanWrite } from "../portfolios/access";
 import { ListQuery, OUTGOING, TradeInput } from "./trades.schemas";
 
@@ -142,7 +142,7 @@ function signedQuantity(type: TradeType, quantity: Decimal | undefined): Decimal
 }
 
 /** Folds the holding with the change; a broken rule (short sell, bad parcel pick) is a 422. */
-function validateLedger(fold: () => { units: Decimal }): { units: Decimal } {
+function validateLedger(fold: () => FoldResult): FoldResult {
   try {
     return fold();
   } catch (error) {
@@ -212,11 +212,14 @@ function tradeData(t: PreparedTrade) {
   };
 }
 
-/** A Cancellation disposes of every unit held on its date: stored as that many units, negative. */
-function cancellationUnits(ledger: Awaited<ReturnType<typeof loadLedger>>, holdingId: number, date: string, excludeKey?: string): Decimal {
-  const before = (ledger.eventsByHolding.get(holdingId) ?? []).filter((e) => e.key !== excludeKey && (e.date < date || (e.date === date && e.key.startsWith("income"))));
-  const fold = validateLedger(() => foldHolding({ ...ledger, eventsByHolding: new Map([[holdingId, before]]) }, holdingId));
-  return fold.units.neg();
+/**
+ * A Cancellation disposes of every unit held when it comes (same-day trades entered before it
+ * included): it is stored as that many units, negative, read off the fold itself.
+ */
+function cancelledUnits(fold: FoldResult, key: string): Decimal {
+  const units = fold.disposals.filter((d) => d.eventKey === key).reduce((s, d) => s.plus(d.units), new Decimal(0));
+  if (units.gte(1e16)) throw businessRule("The cancelled units are too many to record (10^16 or more).");
+  return units.neg();
 }
 
 /** POST /v1/trades: records a trade, creating the holding on its first trade. */
@@ -230,10 +233,10 @@ export async function createTrade(ctx: Context, input: unknown): Promise<TradeVi
     const portfolio = await portfolioForLedger(ctx, outside.id, tx);
     const t = await prepare(tx, portfolio, holding.currencyCode, data);
     const ledger = await loadLedger(tx, portfolio, [holding.id]);
-    if (t.tradeType === "Cancellation") t.quantity = cancellationUnits(ledger, holding.id, t.tradeDate);
     // The new trade's id is not known yet; any id above the existing ones orders it last on its day.
     const provisional = { ...tradeEvent(asRow(Number.MAX_SAFE_INTEGER, holding.id, t), t.parcels.length ? t.parcels : undefined), key: "this trade" };
-    validateLedger(() => foldHolding(ledger, holding.id, { add: [provisional] }));
+    const fold = validateLedger(() => foldHolding(ledger, holding.id, { add: [provisional] }));
+    if (t.tradeType === "Cancellation") t.quantity = cancelledUnits(fold, "this trade");
     const created = await tx.trade.create({
       data: {
         portfolioId: portfolio.id,
@@ -298,9 +301,9 @@ export async function updateTrade(ctx: Context, tradeId: unknown, input: unknown
     const t = await prepare(tx, portfolio, holding.currencyCode, data);
     const ledger = await loadLedger(tx, portfolio, [holding.id]);
     const key = `trade ${id}`;
-    if (t.tradeType === "Cancellation") t.quantity = cancellationUnits(ledger, holding.id, t.tradeDate, key);
     const replacement = tradeEvent(asRow(id, holding.id, t), t.parcels.length ? t.parcels : undefined);
-    validateLedger(() => foldHolding(ledger, holding.id, { replace: new Map([[key, replacement]]) }));
+    const fold = validateLedger(() => foldHolding(ledger, holding.id, { replace: new Map([[key, replacement]]) }));
+    if (t.tradeType === "Cancellation") t.quantity = cancelledUnits(fold, key);
     await tx.tradeParcel.deleteMany({ where: { sellTradeId: id } });
     await tx.trade.update({
       where: { id },

@@ -26,11 +26,12 @@ export interface PortfolioTransactionView {
 const CASH_IN = new Set(["Deposit", "InterestPayment"]);
 const KIND_ORDER = { Cash: 0, Trade: 1, Income: 2 };
 
-/** Cash effect of a trade in its currency: a Buy pays price × units + brokerage, a Sell receives the rest. */
+/** Cash effect of a trade in its currency: a Buy pays price × units + brokerage, a Sell receives the rest, a return of capital pays out. */
 export function tradeCashAmount(type: string, quantity: Decimal, price: Decimal, brokerage: Decimal): Decimal {
   const gross = quantity.abs().times(price);
   if (type === "Buy") return gross.plus(brokerage).neg();
   if (type === "Sell") return gross.minus(brokerage);
+  if (type === "ReturnOfCapital") return gross; // capital paid back to the investor
   return new Decimal(0);
 }
 

@@ -1,0 +1,70 @@
+import { z } from "zod";
+import { currencyCode } from "../../lib/codes";
+import { dateInput } from "../../lib/dates";
+import { decimalInput } from "../../lib/money";
+import { exchange, symbol } from "../securities/securities.schemas";
+
+/** Prices keep 8 decimals (DECIMAL(24, 8)), rates 10 (DECIMAL(20, 10)) (API.md §1 money). */
+const price = decimalInput({ scale: 8, min: 0, max: 1e15 });
+const rate = decimalInput({ scale: 10, min: 0, max: 1e9 }).refine((d) => d.gt(0), "must be greater than 0");
+
+export const MAX_CUSTOM_PRICES = 10_000;
+export const MAX_BULK_ROWS = 50_000;
+
+export const CustomPriceInput = z.object({ date: dateInput, price: price.describe("Per unit, in the holding's currency") }).meta({ id: "CustomPriceInput" });
+export type CustomPriceInput = z.output<typeof CustomPriceInput>;
+
+export const CustomPricesInput = z
+  .array(CustomPriceInput)
+  .min(1, "must have at least 1 price")
+  .max(MAX_CUSTOM_PRICES, `must have at most ${MAX_CUSTOM_PRICES} prices`)
+  .meta({ id: "CustomPricesInput" });
+
+/** Fields absent stay as they are. */
+export const UpdateCustomPriceInput = z.object({ date: dateInput.optional(), price: price.optional() }).meta({ id: "UpdateCustomPriceInput" });
+
+/** One closing price; symbol and exchange are upper-cased. */
+export const MarketPriceRow = z
+  .object({ symbol, exchange, date: dateInput, close: price.describe("Closing price, in the security's currency") })
+  .meta({ id: "MarketPriceInput" });
+export type MarketPriceRow = z.output<typeof MarketPriceRow>;
+export const MARKET_PRICE_COLUMNS = ["symbol", "exchange", "date", "close"] as const;
+
+/** One exchange rate: one `base` buys `rate` of `quote` on `date`. */
+export const FxRateRow = z
+  .object({ base: currencyCode, quote: currencyCode, date: dateInput, rate: rate.describe("Units of quote per unit of base") })
+  .superRefine((r, ctx) => {
+    if (r.base === r.quote) ctx.addIssue({ code: "custom", path: ["quote"], message: "must differ from base" });
+  })
+  .meta({ id: "FxRateInput" });
+export type FxRateRow = z.output<typeof FxRateRow>;
+export const FX_RATE_COLUMNS = ["base", "quote", "date", "rate"] as const;
+
+/** Bulk bodies as documented: a JSON array, or text/csv with the same columns as its header. */
+export const MarketPricesBulkInput = z.array(MarketPriceRow).max(MAX_BULK_ROWS).describe("Or text/csv with header symbol,exchange,date,close");
+export const FxRatesBulkInput = z.array(FxRateRow).max(MAX_BULK_ROWS).describe("Or text/csv with header base,quote,date,rate");
+
+const range = {
+  from: dateInput.optional().describe("First date (inclusive)"),
+  to: dateInput.optional().describe("Last date (inclusive)"),
+};
+const rangeRule = (q: { from?: string; to?: string }, ctx: z.RefinementCtx) => {
+  if (q.from && q.to && q.from > q.to) ctx.addIssue({ code: "custom", path: ["to"], message: "must not be before from" });
+};
+
+export const MarketPricesQuery = z.object({ symbol, exchange, ...range }).superRefine(rangeRule);
+export const FxRatesQuery = z.object({ base: currencyCode, quote: currencyCode, ...range }).superRefine(rangeRule);
+
+export const CustomPriceResponse = z
+  .object({ id: z.number().int(), holdingId: z.number().int(), date: z.string(), price: z.number() })
+  .meta({ id: "CustomPrice" });
+
+export const MarketPriceResponse = z
+  .object({ symbol: z.string(), exchange: z.string(), date: z.string(), close: z.number() })
+  .meta({ id: "MarketPrice" });
+
+export const FxRateResponse = z
+  .object({ base: z.string(), quote: z.string(), date: z.string(), rate: z.number() })
+  .meta({ id: "FxRate" });
+
+export const UpsertResponse = z.object({ upserted: z.number().int().describe("Rows inserted or replaced") }).meta({ id: "UpsertResult" });
