@@ -43,6 +43,7 @@ async function main() {
         CustomGroup: "../../src/modules/custom-groups/custom-groups.service#CustomGroupView",
         CustomGroupAssignment: "../../src/modules/custom-groups/custom-groups.service#CustomGroupAssignmentView",
         TaxSettings: "../../src/modules/tax-settings/tax-settings.service#TaxSettingsView",
+        CashAccount: "../../src/modules/cash/cash.service#CashAccountView",
       },
     },
   });

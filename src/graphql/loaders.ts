@@ -1,6 +1,7 @@
 import DataLoader from "dataloader";
 import type { Context } from "../context";
 import { allocationModelsByPortfolioIds, type AllocationModelView } from "../modules/allocation-models/allocation-models.service";
+import { cashAccountsByPortfolioIds, type CashAccountView } from "../modules/cash/cash.service";
 import { portfoliosByClientIds } from "../modules/clients/clients.service";
 import { assignmentsByGroupIds, type CustomGroupAssignmentView } from "../modules/custom-groups/custom-groups.service";
 import { incomeByHoldingIds, type IncomeView } from "../modules/income/income.service";
@@ -28,6 +29,11 @@ export function createLoaders(ctx: Context) {
     incomeByHoldingId: new DataLoader<number, IncomeView[]>(async (ids) => {
       const byHolding = await incomeByHoldingIds(ctx, ids);
       return ids.map((id) => byHolding.get(id) ?? []);
+    }),
+    /** A portfolio's cash accounts with their balances (Portfolio.cashAccounts). */
+    cashAccountsByPortfolioId: new DataLoader<number, CashAccountView[]>(async (ids) => {
+      const byPortfolio = await cashAccountsByPortfolioIds(ctx, ids);
+      return ids.map((id) => byPortfolio.get(id) ?? []);
     }),
     /** A client's portfolios (Client.portfolios). */
     portfoliosByClientId: new DataLoader<number, PortfolioView[]>(async (ids) => {
