@@ -1,4 +1,6 @@
 import type { Resolvers } from "../../../generated/graphql/resolvers";
+import { dropNulls } from "../../graphql/args";
+import { pageOfTrades } from "../trades/trades.service";
 import { changeHoldingSymbol, createHolding, deleteHolding, findHolding, listHoldings, updateHolding } from "./holdings.service";
 
 export const holdingResolvers: Resolvers = {
@@ -15,6 +17,6 @@ export const holdingResolvers: Resolvers = {
     holdings: (portfolio, args, ctx) => listHoldings(ctx, portfolio.id, { includeClosed: args.includeClosed ?? false, date: args.date ?? undefined }),
   },
   Holding: {
-    trades: (holding, _args, ctx) => ctx.loaders.tradesByHoldingId.load(holding.id),
+    trades: async (holding, args, ctx) => pageOfTrades(await ctx.loaders.tradesByHoldingId.load(holding.id), dropNulls(args)),
   },
 };

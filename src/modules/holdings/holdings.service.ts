@@ -255,29 +255,24 @@ export async function holdingForTrade(
   const exchange = ref.exchange!;
   const rows = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM holding WHERE portfolio_id = ${portfolio.id} AND symbol = ${symbol} AND exchange = ${exchange} FOR UPDATE`;
   if (rows.length > 0) return tx.holding.findUniqueOrThrow({ where: { id: rows[0].id }, select: HOLDING_SELECT });
+  // Two first trades of one new symbol may race: INSERT … ON CONFLICT DO NOTHING waits for the
+  // other and yields to it, and the SELECT … FOR UPDATE after it finds (and locks) the winner's row.
   let security = await findSecurity(tx, portfolio.accountId, symbol, exchange);
   if (!security && exchange !== "CUSTOM") {
-    security = await tx.security.create({
-      data: {
-        accountId: portfolio.accountId,
-        symbol,
-        exchange,
-        name: ref.name ?? symbol,
-        currencyCode: ref.currencyCode ?? EXCHANGE_CURRENCY[exchange] ?? portfolio.baseCurrencyCode,
-        securityType: ref.holdingType ?? "Stock",
-      },
-    });
+    await tx.$executeRaw`
+      INSERT INTO security (account_id, symbol, exchange, name, currency_code, security_type)
+      VALUES (${portfolio.accountId}, ${symbol}, ${exchange}, ${ref.name ?? symbol},
+              ${ref.currencyCode ?? EXCHANGE_CURRENCY[exchange] ?? portfolio.baseCurrencyCode}, ${ref.holdingType ?? "Stock"}::"HoldingType")
+      ON CONFLICT (account_id, symbol, exchange) WHERE account_id IS NOT NULL DO NOTHING`;
+    security = await findSecurity(tx, portfolio.accountId, symbol, exchange);
   }
-  return tx.holding.create({
-    data: {
-      portfolioId: portfolio.id,
-      symbol,
-      exchange,
-      name: ref.name ?? security?.name ?? symbol,
-      currencyCode: security?.currencyCode ?? ref.currencyCode ?? portfolio.baseCurrencyCode,
-      holdingType: ref.holdingType ?? security?.securityType ?? (exchange === "CUSTOM" ? "Custom" : "Stock"),
-    },
-    select: HOLDING_SELECT,
-  });
+  await tx.$executeRaw`
+    INSERT INTO holding (portfolio_id, symbol, exchange, name, currency_code, holding_type, updated_at)
+    VALUES (${portfolio.id}, ${symbol}, ${exchange}, ${ref.name ?? security?.name ?? symbol},
+            ${security?.currencyCode ?? ref.currencyCode ?? portfolio.baseCurrencyCode},
+            ${ref.holdingType ?? security?.securityType ?? (exchange === "CUSTOM" ? "Custom" : "Stock")}::"HoldingType", now())
+    ON CONFLICT (portfolio_id, symbol, exchange) DO NOTHING`;
+  const [created] = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM holding WHERE portfolio_id = ${portfolio.id} AND symbol = ${symbol} AND exchange = ${exchange} FOR UPDATE`;
+  return tx.holding.findUniqueOrThrow({ where: { id: created.id }, select: HOLDING_SELECT });
 }
 

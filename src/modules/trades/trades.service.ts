@@ -268,6 +268,12 @@ export async function listHoldingTrades(ctx: Context, holdingId: unknown, query:
   return rows.map(toTradeView);
 }
 
+/** One page of a holding's trades (Holding.trades over its DataLoader), paged as REST pages them. */
+export function pageOfTrades(trades: TradeView[], query: unknown): TradeView[] {
+  const { limit, offset } = parseInput(ListQuery, query ?? {}, "The query");
+  return trades.slice(offset, offset + limit);
+}
+
 /** Trades of several holdings, for a DataLoader (Holding.trades). */
 export async function tradesByHoldingIds(ctx: Context, holdingIds: readonly number[]): Promise<Map<number, TradeView[]>> {
   const rows = await ctx.db.trade.findMany({
