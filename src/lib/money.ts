@@ -21,7 +21,8 @@ export function decimalInput(opts: { scale: number; min?: number; max?: number; 
   return z
     .union([z.number(), z.string()], { error: "must be a number or a decimal string" })
     .transform((value, ctx) => {
-      const text = typeof value === "number" ? String(value) : value.trim();
+      // A JSON number arrives as a float; its shortest decimal form may use an exponent (1e-7).
+      const text = typeof value === "number" ? (Number.isFinite(value) ? new Decimal(value).toFixed() : "NaN") : value.trim();
       if (!/^-?\d+(\.\d+)?$/.test(text)) {
         ctx.addIssue({ code: "custom", message: "must be a decimal number such as 12.5" });
         return z.NEVER;
