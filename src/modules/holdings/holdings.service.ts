@@ -107,7 +107,8 @@ export async function valueHoldings(db: Prisma.TransactionClient, portfolio: Por
       const last = lastBy.get(h.id);
       const lastPrice = last && last.currency_code === h.currencyCode ? { date: fromDate(last.trade_date), price: new Decimal(last.price) } : undefined;
       const price = choosePrice(customBy.get(h.id), marketBy.get(`${h.symbol}|${h.exchange}`), lastPrice);
-      const rate = crossRate(h.currencyCode, portfolio.baseCurrencyCode, rates) ?? (last ? new Decimal(last.exchange_rate) : undefined);
+      // The last trade's rate converts its own currency: a fallback only when that is the holding's.
+      const rate = crossRate(h.currencyCode, portfolio.baseCurrencyCode, rates) ?? (last && last.currency_code === h.currencyCode ? new Decimal(last.exchange_rate) : undefined);
       return toView(h, portfolio, valuePosition({ quantity: fold.units, costBase: fold.costBase, price, rate }));
     });
 }
