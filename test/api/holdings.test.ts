@@ -1,6 +1,21 @@
-import Decimal from "decimal.js";
 import type { Response } from "supertest";
-import { ledgerSnapshot, startTestApp, type TestApp } from "../support/app";
+import { startTestApp, type TestApp } from "../support/app";
+import {
+  expectAbsent,
+  expectError,
+  expectInvalid,
+  expectOk,
+  gqlDecimal,
+  gqlId,
+  restCall,
+  restDecimal,
+  restId,
+  withApp,
+  type FieldError,
+  type Json,
+  type Outcome,
+  type TransportName,
+} from "../support/outcomes";
 
 /**
  * Holdings (API.md §2 Portfolios/Holdings, market prices; DOMAIN.md §1) and the securities search
@@ -13,6 +28,7 @@ import { ledgerSnapshot, startTestApp, type TestApp } from "../support/app";
  */
 
 let t: TestApp;
+const { gqlCall, unchanged, accountIdOf, count } = withApp(() => t);
 let key: string;
 
 beforeAll(async () => {
@@ -28,13 +44,7 @@ beforeEach(async () => {
 // A holding as both transports show it: decimals as their exact digits, ids as numbers.
 // ---------------------------------------------------------------------------------------------
 
-type Json = Record<string, unknown>;
-type TransportName = "REST" | "GraphQL";
 
-interface FieldError {
-  path: string;
-  message: string;
-}
 
 interface Holding {
   id: number;
@@ -66,14 +76,7 @@ interface Security {
   securityType: string;
 }
 
-type Outcome<T> =
-  | { ok: true; transport: TransportName; status: number; value: T; raw: string }
-  | { ok: false; transport: TransportName; status: number; code: string; errors?: FieldError[]; raw: string };
 
-const restDecimal = (v: unknown): string => (typeof v === "number" ? new Decimal(v).toFixed() : `<REST decimal must be a JSON number, got ${JSON.stringify(v)}>`);
-const gqlDecimal = (v: unknown): string => (typeof v === "string" ? v : `<GraphQL Decimal must be a string, got ${JSON.stringify(v)}>`);
-const restId = (v: unknown): number => (Number.isInteger(v) ? (v as number) : (`<REST id must be an integer, got ${JSON.stringify(v)}>` as never));
-const gqlId = (v: unknown): number => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : (`<GraphQL ID must be a digit string, got ${JSON.stringify(v)}>` as never));
 
 function toHolding(raw: Json, transport: TransportName): Holding {
   const dec = transport === "REST" ? restDecimal : gqlDecimal;
@@ -121,20 +124,6 @@ interface Transport {
 
 // REST ------------------------------------------------------------------------------------------
 
-async function restCall<T>(req: PromiseLike<Response>, map: (body: unknown) => T): Promise<Outcome<T>> {
-  const res = await req;
-  if (res.status >= 400) {
-    expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
-    expect(res.body).toMatchObject({ status: res.status, code: expect.any(String), title: expect.any(String), detail: expect.any(String) });
-    return { ok: false, transport: "REST", status: res.status, code: res.body.code, errors: res.body.errors, raw: res.text };
-  }
-  if (res.status === 204) {
-    expect(res.text ?? "").toBe("");
-    return { ok: true, transport: "REST", status: res.status, value: map(undefined), raw: "" };
-  }
-  expect(res.headers["content-type"]).toMatch(/^application\/json/);
-  return { ok: true, transport: "REST", status: res.status, value: map(JSON.parse(res.text)), raw: res.text };
-}
 
 const restHolding = (b: unknown) => toHolding(b as Json, "REST");
 
@@ -170,16 +159,6 @@ const HOLDING = `fragment H on Holding {
   exchangeRate marketValue unrealisedGain baseCurrencyCode classification { assetClass sector industry } drp { enabled rounding } notes
 }`;
 
-async function gqlCall<T>(k: string, query: string, variables: Json, field: string, map: (data: unknown) => T): Promise<Outcome<T>> {
-  const res = await t.gql(k, query, variables);
-  const errors = res.body.errors as { extensions?: { code?: string; errors?: FieldError[] } }[] | undefined;
-  if (errors?.length) {
-    expect(res.body.data?.[field] ?? null).toBeNull();
-    return { ok: false, transport: "GraphQL", status: res.status, code: errors[0].extensions?.code ?? "<no code>", errors: errors[0].extensions?.errors, raw: res.text };
-  }
-  expect(res.status).toBe(200);
-  return { ok: true, transport: "GraphQL", status: res.status, value: map(res.body.data[field]), raw: res.text };
-}
 
 const gqlHolding = (d: unknown) => toHolding(d as Json, "GraphQL");
 
@@ -221,35 +200,11 @@ const TRANSPORTS: Transport[] = [rest, graphql];
 
 // Assertions ------------------------------------------------------------------------------------
 
-const HTTP_STATUS: Record<string, number> = { VALIDATION_FAILED: 400, FORBIDDEN: 403, NOT_FOUND: 404, CONFLICT: 409, BUSINESS_RULE: 422 };
 
-function expectOk<T>(o: Outcome<T>, status?: number): T {
-  if (!o.ok) throw new Error(`expected success over ${o.transport}, got ${o.status} ${o.code}: ${o.raw}`);
-  if (status !== undefined && o.transport === "REST") expect(o.status).toBe(status);
-  return o.value;
-}
 
-function expectError(o: Outcome<unknown>, code: keyof typeof HTTP_STATUS): void {
-  if (o.ok) throw new Error(`expected ${code} over ${o.transport}, got success: ${o.raw}`);
-  expect({ code: o.code, status: o.transport === "REST" ? o.status : undefined }).toEqual({ code, status: o.transport === "REST" ? HTTP_STATUS[code] : undefined });
-}
 
-function expectInvalid(o: Outcome<unknown>, paths: string[]): void {
-  expectError(o, "VALIDATION_FAILED");
-  if (o.ok) return;
-  expect([...new Set((o.errors ?? []).map((e) => e.path))].sort()).toEqual([...paths].sort());
-}
 
-function expectAbsent(o: Outcome<unknown>): void {
-  if (o.transport === "REST") return expectError(o, "NOT_FOUND");
-  expect(expectOk(o)).toBeNull();
-}
 
-async function unchanged(action: () => Promise<void>): Promise<void> {
-  const before = await ledgerSnapshot(t.db);
-  await action();
-  expect(await ledgerSnapshot(t.db)).toBe(before);
-}
 
 // Setup helpers ---------------------------------------------------------------------------------
 
@@ -270,10 +225,6 @@ const buy = (p: number, symbol: string, quantity: number | string, price: number
 const sell = (p: number, symbol: string, quantity: number | string, price: number | string, tradeDate: string, k = key) =>
   trade(p, { symbol, exchange: "ASX", tradeType: "Sell", quantity, price, tradeDate }, k);
 
-async function accountIdOf(portfolioId: number): Promise<number> {
-  const [row] = await t.db.sql<{ account_id: number }>("SELECT account_id FROM portfolio WHERE id = $1", [portfolioId]);
-  return Number(row.account_id);
-}
 
 const day = (d: string) => new Date(`${d}T00:00:00Z`);
 
@@ -289,10 +240,6 @@ async function fxRate(portfolioId: number, base: string, quote: string, date: st
   await t.db.prisma.fxRate.create({ data: { accountId: await accountIdOf(portfolioId), base, quote, date: day(date), rate } });
 }
 
-async function count(table: string): Promise<number> {
-  const [row] = await t.db.sql<{ n: unknown }>(`SELECT count(*) AS n FROM "${table}"`);
-  return Number(row.n);
-}
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 

@@ -1,6 +1,21 @@
-import Decimal from "decimal.js";
 import type { Response, Test } from "supertest";
-import { ledgerSnapshot, startTestApp, type TestApp } from "../support/app";
+import { startTestApp, type TestApp } from "../support/app";
+import {
+  expectAbsent,
+  expectError,
+  expectInvalid,
+  expectOk,
+  gqlDecimal,
+  gqlId,
+  restCall,
+  restDecimal,
+  restId,
+  withApp,
+  type FieldError,
+  type Json,
+  type Outcome,
+  type TransportName,
+} from "../support/outcomes";
 
 /**
  * Trades (API.md §2 Trades and Holdings, DOMAIN.md §1–2): recording, reading, changing and
@@ -13,6 +28,7 @@ import { ledgerSnapshot, startTestApp, type TestApp } from "../support/app";
  */
 
 let t: TestApp;
+const { gqlCall, unchanged, accountIdOf, count } = withApp(() => t);
 let key: string;
 
 beforeAll(async () => {
@@ -28,14 +44,7 @@ beforeEach(async () => {
 // Trades and holdings as both transports show them: decimals as their exact digits, ids numbers.
 // ---------------------------------------------------------------------------------------------
 
-type Json = Record<string, unknown>;
-type TransportName = "REST" | "GraphQL";
 
-interface FieldError {
-  path: string;
-  message: string;
-  line?: number;
-}
 
 interface Trade {
   id: number;
@@ -72,16 +81,7 @@ interface Holding {
   unrealisedGain: string | null;
 }
 
-type Outcome<T> =
-  | { ok: true; transport: TransportName; status: number; value: T; raw: string }
-  | { ok: false; transport: TransportName; status: number; code: string; errors?: FieldError[]; raw: string };
 
-/** REST decimals are JSON numbers written from the stored digits; anything else never matches. */
-const restDecimal = (v: unknown): string => (typeof v === "number" ? new Decimal(v).toFixed() : `<REST decimal must be a JSON number, got ${JSON.stringify(v)}>`);
-/** GraphQL Decimal is a string; anything else never matches. */
-const gqlDecimal = (v: unknown): string => (typeof v === "string" ? v : `<GraphQL Decimal must be a string, got ${JSON.stringify(v)}>`);
-const restId = (v: unknown): number => (Number.isInteger(v) ? (v as number) : (`<REST id must be an integer, got ${JSON.stringify(v)}>` as never));
-const gqlId = (v: unknown): number => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : (`<GraphQL ID must be a digit string, got ${JSON.stringify(v)}>` as never));
 
 function toTrade(raw: Json, transport: TransportName): Trade {
   const dec = transport === "REST" ? restDecimal : gqlDecimal;
@@ -142,21 +142,6 @@ interface Transport {
 
 // REST ------------------------------------------------------------------------------------------
 
-async function restCall<T>(req: PromiseLike<Response>, map: (body: unknown) => T): Promise<Outcome<T>> {
-  const res = await req;
-  if (res.status >= 400) {
-    // Every REST error is RFC 9457 problem+json (API.md §1 errors).
-    expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
-    expect(res.body).toMatchObject({ status: res.status, code: expect.any(String), title: expect.any(String), detail: expect.any(String) });
-    return { ok: false, transport: "REST", status: res.status, code: res.body.code, errors: res.body.errors, raw: res.text };
-  }
-  if (res.status === 204) {
-    expect(res.text ?? "").toBe("");
-    return { ok: true, transport: "REST", status: res.status, value: map(undefined), raw: "" };
-  }
-  expect(res.headers["content-type"]).toMatch(/^application\/json/);
-  return { ok: true, transport: "REST", status: res.status, value: map(JSON.parse(res.text)), raw: res.text };
-}
 
 const restTrade = (b: unknown) => toTrade(b as Json, "REST");
 const restHolding = (b: unknown) => toHolding(b as Json, "REST");
@@ -180,16 +165,6 @@ const TRADE = `fragment T on Trade {
 }`;
 const HOLDING = `fragment H on Holding { id portfolioId symbol exchange name currencyCode holdingType quantity costBase marketValue unrealisedGain }`;
 
-async function gqlCall<T>(k: string, query: string, variables: Json, field: string, map: (data: unknown) => T): Promise<Outcome<T>> {
-  const res = await t.gql(k, query, variables);
-  const errors = res.body.errors as { extensions?: { code?: string; errors?: FieldError[] } }[] | undefined;
-  if (errors?.length) {
-    expect(res.body.data?.[field] ?? null).toBeNull();
-    return { ok: false, transport: "GraphQL", status: res.status, code: errors[0].extensions?.code ?? "<no code>", errors: errors[0].extensions?.errors, raw: res.text };
-  }
-  expect(res.status).toBe(200);
-  return { ok: true, transport: "GraphQL", status: res.status, value: map(res.body.data[field]), raw: res.text };
-}
 
 const gqlTrade = (d: unknown) => toTrade(d as Json, "GraphQL");
 const gqlHolding = (d: unknown) => toHolding(d as Json, "GraphQL");
@@ -220,41 +195,11 @@ const TRANSPORTS: Transport[] = [rest, graphql];
 
 // Assertions ------------------------------------------------------------------------------------
 
-const HTTP_STATUS: Record<string, number> = { VALIDATION_FAILED: 400, FORBIDDEN: 403, NOT_FOUND: 404, CONFLICT: 409, BUSINESS_RULE: 422 };
 
-function expectOk<T>(o: Outcome<T>, status?: number): T {
-  if (!o.ok) throw new Error(`expected success over ${o.transport}, got ${o.status} ${o.code}: ${o.raw}`);
-  if (status !== undefined && o.transport === "REST") expect(o.status).toBe(status);
-  return o.value;
-}
 
-/** A failure with this code; over REST also its HTTP status (problem+json is checked in restCall). */
-function expectError(o: Outcome<unknown>, code: keyof typeof HTTP_STATUS): void {
-  if (o.ok) throw new Error(`expected ${code} over ${o.transport}, got success: ${o.raw}`);
-  expect({ code: o.code, status: o.transport === "REST" ? o.status : undefined }).toEqual({ code, status: o.transport === "REST" ? HTTP_STATUS[code] : undefined });
-}
 
-/** VALIDATION_FAILED naming exactly these paths. */
-function expectInvalid(o: Outcome<unknown>, paths: string[]): void {
-  expectError(o, "VALIDATION_FAILED");
-  if (o.ok) return;
-  expect(Array.isArray(o.errors)).toBe(true);
-  for (const e of o.errors!) expect(typeof e.message).toBe("string");
-  expect([...new Set(o.errors!.map((e) => e.path))].sort()).toEqual([...paths].sort());
-}
 
-/** A read of something absent or foreign: REST 404 NOT_FOUND, GraphQL null without error. */
-function expectAbsent(o: Outcome<unknown>): void {
-  if (o.transport === "REST") return expectError(o, "NOT_FOUND");
-  expect(expectOk(o)).toBeNull();
-}
 
-/** Runs `action` and proves it wrote nothing at all. */
-async function unchanged(action: () => Promise<void>): Promise<void> {
-  const before = await ledgerSnapshot(t.db);
-  await action();
-  expect(await ledgerSnapshot(t.db)).toBe(before);
-}
 
 // Setup helpers (REST) --------------------------------------------------------------------------
 
@@ -280,19 +225,11 @@ async function restHoldingOf(holdingId: number, k = key): Promise<Json> {
   return res.body;
 }
 
-async function accountIdOf(portfolioId: number): Promise<number> {
-  const [row] = await t.db.sql<{ account_id: number }>("SELECT account_id FROM portfolio WHERE id = $1", [portfolioId]);
-  return Number(row.account_id);
-}
 
 async function fxRate(portfolioId: number, base: string, quote: string, date: string, rate: string): Promise<void> {
   await t.db.prisma.fxRate.create({ data: { accountId: await accountIdOf(portfolioId), base, quote, date: new Date(`${date}T00:00:00Z`), rate } });
 }
 
-async function count(table: string): Promise<number> {
-  const [row] = await t.db.sql<{ n: unknown }>(`SELECT count(*) AS n FROM "${table}"`);
-  return Number(row.n);
-}
 
 const search = (k: string, q: string) => t.http.get("/v1/securities/search").query({ q }).set("authorization", k);
 
