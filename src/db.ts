@@ -113,6 +113,9 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
       }
     }
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    // An idle connection the server ends (restart, failover, admin termination) is an 'error' event
+    // on the pool; unheard, Node would crash the process. The pool drops it and opens a new one.
+    pool.on("error", () => {});
     const prisma = new PrismaClient({ adapter: counting(new PrismaPg(pool), counter) });
     return {
       prisma,
