@@ -173,3 +173,58 @@ describe("no N+1 over a portfolio's holdings, trades and income", () => {
     expect(many.statements).toBe(one.statements);
   });
 });
+
+describe("no N+1 across portfolios: portfolios { holdings } is batched", () => {
+  /** Portfolios `from`…`to` of one account, portfolio p holding p % 3 + 1 made-up securities, X0 sold out. */
+  async function account(from: number, to: number): Promise<string> {
+    const key = await t.newAccount();
+    for (let p = from; p <= to; p++) {
+      const created = await t.http.post("/v1/portfolios").set("authorization", key).send({ name: `P${p}` });
+      const rows = Array.from({ length: (p % 3) + 1 }, (_, h) => [
+        { symbol: `X${h}`, exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-02", quantity: 10 + p, price: 2 },
+        { symbol: `X${h}`, exchange: "ASX", tradeType: "Sell", tradeDate: "2024-02-02", quantity: h === 0 ? 10 + p : 1, price: 3 },
+      ]).flat();
+      const imported = await t.http.post(`/v1/portfolios/${created.body.id}/trades/import`).set("authorization", key).send(rows);
+      expect(imported.status).toBe(201);
+    }
+    return key;
+  }
+
+  const QUERY = `{
+    portfolios {
+      id
+      holdings { id symbol quantity costBase trades { id } }
+      closed: holdings(includeClosed: true) { id quantity }
+      early: holdings(date: "2024-01-15") { id quantity }
+    }
+  }`;
+
+  it("30 portfolios cost the same statements as 1, and each portfolio gets its own holdings", async () => {
+    // The single portfolio is one with open holdings, so both answers ask for trades too.
+    const oneKey = await account(2, 2);
+    const manyKey = await account(0, 29);
+    const one = await measure(() => t.gql(oneKey, QUERY));
+    const many = await measure(() => t.gql(manyKey, QUERY));
+    expect(one.answer.body.errors).toBeUndefined();
+    expect(many.answer.body.errors).toBeUndefined();
+    expect(many.statements).toBe(one.statements);
+
+    const portfolios = many.answer.body.data.portfolios as { id: string; holdings: { symbol: string; quantity: string; trades: unknown[] }[]; closed: unknown[]; early: { quantity: string }[] }[];
+    expect(portfolios).toHaveLength(30);
+    for (const [p, portfolio] of portfolios.entries()) {
+      const held = (p % 3) + 1;
+      // X0 is sold out; each other holding keeps 10 + p − 1 units (bought 10 + p, sold 1).
+      expect(portfolio.holdings.map((h) => h.symbol)).toEqual(Array.from({ length: held - 1 }, (_, h) => `X${h + 1}`));
+      for (const h of portfolio.holdings) {
+        expect(h.quantity).toBe(String(10 + p - 1));
+        expect(h.trades).toHaveLength(2);
+      }
+      expect(portfolio.closed).toHaveLength(held);
+      // On 15 January nothing had been sold yet: every holding has its 10 + p units.
+      expect(portfolio.early.map((h) => h.quantity)).toEqual(Array.from({ length: held }, () => String(10 + p)));
+      // The same answer as the portfolio's own REST list.
+      const rest = await t.http.get(`/v1/portfolios/${portfolio.id}/holdings`).set("authorization", manyKey);
+      expect(rest.body.map((h: { id: number }) => String(h.id))).toEqual(portfolio.holdings.map((h) => (h as unknown as { id: string }).id));
+    }
+  });
+});

@@ -1,7 +1,7 @@
 import type { Resolvers } from "../../../generated/graphql/resolvers";
 import { dropNulls } from "../../graphql/args";
 import { pageOfTrades } from "../trades/trades.service";
-import { changeHoldingSymbol, createHolding, deleteHolding, findHolding, listHoldings, updateHolding } from "./holdings.service";
+import { changeHoldingSymbol, createHolding, deleteHolding, findHolding, updateHolding } from "./holdings.service";
 
 export const holdingResolvers: Resolvers = {
   Query: {
@@ -14,7 +14,7 @@ export const holdingResolvers: Resolvers = {
     changeHoldingSymbol: (_parent, args, ctx) => changeHoldingSymbol(ctx, args.id, { symbol: args.symbol, exchange: args.exchange }),
   },
   Portfolio: {
-    holdings: (portfolio, args, ctx) => listHoldings(ctx, portfolio.id, { includeClosed: args.includeClosed ?? false, date: args.date ?? undefined }),
+    holdings: (portfolio, args, ctx) => ctx.loaders.holdingsByPortfolio.load({ portfolioId: portfolio.id, includeClosed: args.includeClosed ?? false, date: args.date ?? undefined }),
   },
   Holding: {
     trades: async (holding, args, ctx) => pageOfTrades(await ctx.loaders.tradesByHoldingId.load(holding.id), dropNulls(args)),

@@ -8,7 +8,7 @@ import { assertCanWrite, portfolioScope } from "../portfolios/access";
 import { EXCHANGE_CURRENCY } from "../securities/securities.schemas";
 import { findSecurity } from "../securities/securities.service";
 import { ChangeSymbolInput, CreateHoldingInput, ListHoldingsQuery, UpdateHoldingInput } from "./holdings.schemas";
-import { foldHolding, loadLedger, ParcelError, type PortfolioTaxInfo } from "./ledger";
+import { foldHolding, loadLedgers, ParcelError, type PortfolioTaxInfo } from "./ledger";
 import { choosePrice, crossRate, valuePosition, type Position } from "./valuation";
 
 export type HoldingTypeName = "Stock" | "Etf" | "Fund" | "Crypto" | "Custom" | "Cash";
@@ -66,35 +66,44 @@ export async function holdingWithPortfolio(ctx: Context, holdingId: unknown, db:
   return h;
 }
 
-/** Values holdings on a date, in a fixed number of statements whatever their number. */
 /**
  * Values holdings in a fixed number of statements whatever their number. With a date, the
  * position and prices are those of that date; without one, the whole ledger (trades dated
  * later than today's UTC date included: it is already tomorrow in Sydney) at the latest prices.
  */
 export async function valueHoldings(db: Prisma.TransactionClient, portfolio: PortfolioForLedger, holdings: HoldingRow[], date?: string): Promise<HoldingView[]> {
+  return valuePortfolioHoldings(db, [portfolio], holdings, date);
+}
+
+/** valueHoldings over the holdings of several portfolios of one account, in the same statements. */
+async function valuePortfolioHoldings(db: Prisma.TransactionClient, portfolios: PortfolioForLedger[], holdings: HoldingRow[], date?: string): Promise<HoldingView[]> {
   if (holdings.length === 0) return [];
+  const accountIds = [...new Set(portfolios.map((p) => p.accountId))];
+  if (accountIds.length !== 1) throw new Error("valuePortfolioHoldings: portfolios of one account only");
+  const accountId = accountIds[0];
+  const portfolioIds = portfolios.map((p) => p.id);
+  const portfolioBy = new Map(portfolios.map((p) => [p.id, p]));
   const ids = holdings.map((h) => h.id);
   const asOf = toDate(date ?? "9999-12-31");
-  const ledger = await loadLedger(db, portfolio, ids, date);
+  const ledgers = await loadLedgers(db, portfolios, ids, date);
   const [market, custom, lastTrades, fx] = await Promise.all([
     db.$queryRaw<{ symbol: string; exchange: string; date: Date; close: Decimal }[]>`
       SELECT DISTINCT ON (symbol, exchange) symbol, exchange, date, close FROM market_price
-      WHERE account_id = ${portfolio.accountId} AND date <= ${asOf}
-        AND (symbol, exchange) IN (SELECT symbol, exchange FROM holding WHERE portfolio_id = ${portfolio.id})
+      WHERE account_id = ${accountId} AND date <= ${asOf}
+        AND (symbol, exchange) IN (SELECT symbol, exchange FROM holding WHERE id = ANY(${ids}::int[]))
       ORDER BY symbol, exchange, date DESC`,
     db.$queryRaw<{ holding_id: number; date: Date; price: Decimal }[]>`
       SELECT DISTINCT ON (holding_id) holding_id, date, price FROM custom_price
-      WHERE holding_id IN (SELECT id FROM holding WHERE portfolio_id = ${portfolio.id}) AND date <= ${asOf}
+      WHERE holding_id = ANY(${ids}::int[]) AND date <= ${asOf}
       ORDER BY holding_id, date DESC`,
     db.$queryRaw<{ holding_id: number; trade_date: Date; price: Decimal; exchange_rate: Decimal; currency_code: string }[]>`
       SELECT DISTINCT ON (holding_id) holding_id, trade_date, price, exchange_rate, currency_code FROM trade
-      WHERE portfolio_id = ${portfolio.id} AND trade_date <= ${asOf} AND price > 0
+      WHERE portfolio_id = ANY(${portfolioIds}::int[]) AND holding_id = ANY(${ids}::int[]) AND trade_date <= ${asOf} AND price > 0
         AND trade_type IN ('Buy', 'Sell', 'OpeningBalance', 'TransferIn')
       ORDER BY holding_id, trade_date DESC, id DESC`,
     db.$queryRaw<{ base: string; quote: string; rate: Decimal }[]>`
       SELECT DISTINCT ON (base, quote) base, quote, rate FROM fx_rate
-      WHERE account_id = ${portfolio.accountId} AND date <= ${asOf}
+      WHERE account_id = ${accountId} AND date <= ${asOf}
       ORDER BY base, quote, date DESC`,
   ]);
   const marketBy = new Map(market.map((m) => [`${m.symbol}|${m.exchange}`, { date: fromDate(m.date), price: new Decimal(m.close) }]));
@@ -103,14 +112,15 @@ export async function valueHoldings(db: Prisma.TransactionClient, portfolio: Por
   const rates = new Map(fx.map((r) => [`${r.base}/${r.quote}`, new Decimal(r.rate)]));
 
   return holdings.map((h) => {
-      const fold = foldOrExplain(() => foldHolding(ledger, h.id));
-      const last = lastBy.get(h.id);
-      const lastPrice = last && last.currency_code === h.currencyCode ? { date: fromDate(last.trade_date), price: new Decimal(last.price) } : undefined;
-      const price = choosePrice(customBy.get(h.id), marketBy.get(`${h.symbol}|${h.exchange}`), lastPrice);
-      // The last trade's rate converts its own currency: a fallback only when that is the holding's.
-      const rate = crossRate(h.currencyCode, portfolio.baseCurrencyCode, rates) ?? (last && last.currency_code === h.currencyCode ? new Decimal(last.exchange_rate) : undefined);
-      return toView(h, portfolio, valuePosition({ quantity: fold.units, costBase: fold.costBase, price, rate }));
-    });
+    const portfolio = portfolioBy.get(h.portfolioId)!;
+    const fold = foldOrExplain(() => foldHolding(ledgers.get(portfolio.id)!, h.id));
+    const last = lastBy.get(h.id);
+    const lastPrice = last && last.currency_code === h.currencyCode ? { date: fromDate(last.trade_date), price: new Decimal(last.price) } : undefined;
+    const price = choosePrice(customBy.get(h.id), marketBy.get(`${h.symbol}|${h.exchange}`), lastPrice);
+    // The last trade's rate converts its own currency: a fallback only when that is the holding's.
+    const rate = crossRate(h.currencyCode, portfolio.baseCurrencyCode, rates) ?? (last && last.currency_code === h.currencyCode ? new Decimal(last.exchange_rate) : undefined);
+    return toView(h, portfolio, valuePosition({ quantity: fold.units, costBase: fold.costBase, price, rate }));
+  });
 }
 
 function foldOrExplain<T>(fold: () => T): T {
@@ -145,9 +155,26 @@ function toView(h: HoldingRow, portfolio: PortfolioForLedger, position: Position
 export async function listHoldings(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<HoldingView[]> {
   const { includeClosed, date } = parseInput(ListHoldingsQuery, query ?? {}, "The query");
   const portfolio = await portfolioForLedger(ctx, portfolioId);
-  const holdings = await ctx.db.holding.findMany({ where: { portfolioId: portfolio.id }, select: HOLDING_SELECT, orderBy: [{ symbol: "asc" }, { exchange: "asc" }, { id: "asc" }] });
+  const holdings = await ctx.db.holding.findMany({ where: { portfolioId: portfolio.id }, select: HOLDING_SELECT, orderBy: HOLDING_ORDER });
   const views = await valueHoldings(ctx.db, portfolio, holdings, date);
   return includeClosed ? views : views.filter((v) => !v.quantity.isZero());
+}
+
+const HOLDING_ORDER = [{ symbol: "asc" }, { exchange: "asc" }, { id: "asc" }] satisfies Prisma.HoldingOrderByWithRelationInput[];
+
+/**
+ * listHoldings for many portfolios at once (GraphQL `Portfolio.holdings` through its DataLoader):
+ * a fixed number of statements for any number of portfolios on one date. Portfolios the caller
+ * may not see are simply absent from the answer.
+ */
+export async function holdingsByPortfolioIds(ctx: Context, portfolioIds: readonly number[], query: unknown = {}): Promise<Map<number, HoldingView[]>> {
+  const { includeClosed, date } = parseInput(ListHoldingsQuery, query ?? {}, "The query");
+  const portfolios = await ctx.db.portfolio.findMany({ where: { id: { in: [...portfolioIds] }, ...portfolioScope(ctx) }, select: PORTFOLIO_TAX_SELECT });
+  const holdings = portfolios.length === 0 ? [] : await ctx.db.holding.findMany({ where: { portfolioId: { in: portfolios.map((p) => p.id) } }, select: HOLDING_SELECT, orderBy: HOLDING_ORDER });
+  const views = await valuePortfolioHoldings(ctx.db, portfolios, holdings, date);
+  const byPortfolio = new Map<number, HoldingView[]>(portfolios.map((p) => [p.id, []]));
+  for (const v of views) if (includeClosed || !v.quantity.isZero()) byPortfolio.get(v.portfolioId)!.push(v);
+  return byPortfolio;
 }
 
 export const findHolding = (ctx: Context, holdingId: unknown) => orNull(getHolding(ctx, holdingId));
