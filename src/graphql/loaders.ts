@@ -1,13 +1,14 @@
 import DataLoader from "dataloader";
 import type { Context } from "../context";
 import { allocationModelsByPortfolioIds, type AllocationModelView } from "../modules/allocation-models/allocation-models.service";
-import { cashAccountsByPortfolioIds, type CashAccountView } from "../modules/cash/cash.service";
+import { cashAccountsByPortfolioIds, cashMovementsByAccountIds, type CashAccountView, type CashMovementView } from "../modules/cash/cash.service";
 import { portfoliosByClientIds } from "../modules/clients/clients.service";
 import { assignmentsByGroupIds, type CustomGroupAssignmentView } from "../modules/custom-groups/custom-groups.service";
 import { holdingsByPortfolioIds, type HoldingView } from "../modules/holdings/holdings.service";
 import { incomeByHoldingIds, type IncomeView } from "../modules/income/income.service";
 import type { PortfolioView } from "../modules/portfolios/portfolios.service";
 import { tradesByHoldingIds, type TradeView } from "../modules/trades/trades.service";
+import { transactionsByPortfolioIds, type PortfolioTransactionView } from "../modules/transactions/transactions.service";
 
 /**
  * Per-request DataLoaders (built in buildContext). Each batches the relation fields of one tick
@@ -21,30 +22,12 @@ export function createLoaders(ctx: Context) {
       const byPortfolio = await allocationModelsByPortfolioIds(ctx, ids);
       return ids.map((id) => byPortfolio.get(id) ?? []);
     }),
-    /**
-     * A portfolio's holdings valued on a date (Portfolio.holdings). Keys with the same arguments
-     * are valued together: one ledger load and one set of price queries for all their portfolios.
-     */
-    holdingsByPortfolio: new DataLoader<HoldingsKey, HoldingView[], string>(
-      async (keys) => {
-        const groups = new Map<string, HoldingsKey[]>();
-        for (const k of keys) groups.set(argsOf(k), [...(groups.get(argsOf(k)) ?? []), k]);
-        const answers = new Map<string, HoldingView[] | Error>();
-        await Promise.all(
-          [...groups.values()].map(async (group) => {
-            const { includeClosed, date } = group[0];
-            try {
-              const byPortfolio = await holdingsByPortfolioIds(ctx, group.map((k) => k.portfolioId), { includeClosed, date });
-              for (const k of group) answers.set(holdingsKey(k), byPortfolio.get(k.portfolioId) ?? []);
-            } catch (error) {
-              for (const k of group) answers.set(holdingsKey(k), error as Error);
-            }
-          }),
-        );
-        return keys.map((k) => answers.get(holdingsKey(k))!);
-      },
-      { cacheKeyFn: holdingsKey },
-    ),
+    /** A portfolio's holdings valued on a date (Portfolio.holdings). */
+    holdingsByPortfolio: loaderWithArgs<HoldingView>((ids, args) => holdingsByPortfolioIds(ctx, ids, args)),
+    /** A page of a portfolio's transaction ledger (Portfolio.transactions). */
+    transactionsByPortfolio: loaderWithArgs<PortfolioTransactionView>((ids, args) => transactionsByPortfolioIds(ctx, ids, args)),
+    /** A page of a cash account's ledger with running balances (CashAccount.transactions). */
+    movementsByCashAccount: loaderWithArgs<CashMovementView>((ids, args) => cashMovementsByAccountIds(ctx, ids, args)),
     /** Trades of a holding, oldest first (Holding.trades). */
     tradesByHoldingId: new DataLoader<number, TradeView[]>(async (ids) => {
       const byHolding = await tradesByHoldingIds(ctx, ids);
@@ -75,10 +58,38 @@ export function createLoaders(ctx: Context) {
 
 export type Loaders = ReturnType<typeof createLoaders>;
 
-interface HoldingsKey {
-  portfolioId: number;
-  includeClosed: boolean;
-  date?: string;
+/** A relation field with arguments: the parent's id and the field's arguments (their JSON is their identity). */
+export interface KeyWithArgs {
+  id: number;
+  args: Record<string, unknown>;
 }
-const argsOf = (k: HoldingsKey) => `${k.includeClosed}|${k.date ?? ""}`;
-const holdingsKey = (k: HoldingsKey) => `${k.portfolioId}|${argsOf(k)}`;
+
+/**
+ * A DataLoader for a relation field that takes arguments (a date, a page): keys with the same
+ * arguments go to the service together, so `portfolios { holdings(date: …) }` over a thousand
+ * portfolios costs the statements of one; aliases with other arguments make one batch each.
+ */
+function loaderWithArgs<V>(load: (ids: number[], args: Record<string, unknown>) => Promise<Map<number, V[]>>) {
+  const argsKey = (k: KeyWithArgs) => JSON.stringify(k.args, Object.keys(k.args).sort());
+  return new DataLoader<KeyWithArgs, V[], string>(
+    async (keys) => {
+      const groups = new Map<string, KeyWithArgs[]>();
+      for (const k of keys) groups.set(argsKey(k), [...(groups.get(argsKey(k)) ?? []), k]);
+      const answers = new Map<string, Map<number, V[]> | Error>();
+      await Promise.all(
+        [...groups].map(async ([args, group]) => {
+          try {
+            answers.set(args, await load([...new Set(group.map((k) => k.id))], group[0].args));
+          } catch (error) {
+            answers.set(args, error as Error);
+          }
+        }),
+      );
+      return keys.map((k) => {
+        const answer = answers.get(argsKey(k))!;
+        return answer instanceof Error ? answer : (answer.get(k.id) ?? []);
+      });
+    },
+    { cacheKeyFn: (k) => `${k.id}|${argsKey(k)}` },
+  );
+}

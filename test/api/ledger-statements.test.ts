@@ -174,7 +174,7 @@ describe("no N+1 over a portfolio's holdings, trades and income", () => {
   });
 });
 
-describe("no N+1 across portfolios: portfolios { holdings } is batched", () => {
+describe("no N+1 across parents: Portfolio.holdings, Portfolio.transactions and CashAccount.transactions are batched", () => {
   /** Portfolios `from`…`to` of one account, portfolio p holding p % 3 + 1 made-up securities, X0 sold out. */
   async function account(from: number, to: number): Promise<string> {
     const key = await t.newAccount();
@@ -186,6 +186,12 @@ describe("no N+1 across portfolios: portfolios { holdings } is batched", () => {
       ]).flat();
       const imported = await t.http.post(`/v1/portfolios/${created.body.id}/trades/import`).set("authorization", key).send(rows);
       expect(imported.status).toBe(201);
+      const cash = await t.http.post("/v1/cash-accounts").set("authorization", key).send({ portfolioId: created.body.id, name: "Cash", currencyCode: "AUD" });
+      expect(cash.status).toBe(201);
+      for (const [date, amount] of [["2024-01-01", 100 + p], ["2024-03-01", 1]] as const) {
+        const deposit = await t.http.post("/v1/cash-transactions").set("authorization", key).send({ cashAccountId: cash.body.id, type: "Deposit", date, amount });
+        expect(deposit.status).toBe(201);
+      }
     }
     return key;
   }
@@ -196,6 +202,9 @@ describe("no N+1 across portfolios: portfolios { holdings } is batched", () => {
       holdings { id symbol quantity costBase trades { id } }
       closed: holdings(includeClosed: true) { id quantity }
       early: holdings(date: "2024-01-15") { id quantity }
+      transactions(limit: 3) { kind type date }
+      trades: transactions(type: "Trade", limit: 10) { id }
+      cashAccounts { transactions(limit: 10) { date balance } }
     }
   }`;
 
@@ -209,7 +218,15 @@ describe("no N+1 across portfolios: portfolios { holdings } is batched", () => {
     expect(many.answer.body.errors).toBeUndefined();
     expect(many.statements).toBe(one.statements);
 
-    const portfolios = many.answer.body.data.portfolios as { id: string; holdings: { symbol: string; quantity: string; trades: unknown[] }[]; closed: unknown[]; early: { quantity: string }[] }[];
+    const portfolios = many.answer.body.data.portfolios as {
+      id: string;
+      holdings: { symbol: string; quantity: string; trades: unknown[] }[];
+      closed: unknown[];
+      early: { quantity: string }[];
+      transactions: { kind: string; type: string; date: string }[];
+      trades: unknown[];
+      cashAccounts: { transactions: { date: string; balance: string }[] }[];
+    }[];
     expect(portfolios).toHaveLength(30);
     for (const [p, portfolio] of portfolios.entries()) {
       const held = (p % 3) + 1;
@@ -222,6 +239,17 @@ describe("no N+1 across portfolios: portfolios { holdings } is batched", () => {
       expect(portfolio.closed).toHaveLength(held);
       // On 15 January nothing had been sold yet: every holding has its 10 + p units.
       expect(portfolio.early.map((h) => h.quantity)).toEqual(Array.from({ length: held }, () => String(10 + p)));
+      // Newest first, three lines of this portfolio's own: the 1 March deposit, then its 2 February
+      // sells (one per holding), then 2 January buys.
+      const sells = Math.min(2, held);
+      expect(portfolio.transactions[0]).toEqual({ kind: "Cash", type: "Deposit", date: "2024-03-01" });
+      expect(portfolio.transactions.slice(1).map((x) => x.type)).toEqual([...Array(sells).fill("Sell"), ...Array(2 - sells).fill("Buy")]);
+      expect(portfolio.trades).toHaveLength(2 * held);
+      // Running balance of this portfolio's own account: 100 + p, then one more.
+      expect(portfolio.cashAccounts[0].transactions).toEqual([
+        { date: "2024-01-01", balance: String(100 + p) },
+        { date: "2024-03-01", balance: String(101 + p) },
+      ]);
       // The same answer as the portfolio's own REST list.
       const rest = await t.http.get(`/v1/portfolios/${portfolio.id}/holdings`).set("authorization", manyKey);
       expect(rest.body.map((h: { id: number }) => String(h.id))).toEqual(portfolio.holdings.map((h) => (h as unknown as { id: string }).id));

@@ -8,7 +8,6 @@ import {
   findCashAccount,
   findCashTransaction,
   listCashAccounts,
-  listCashMovements,
   updateCashAccount,
   updateCashTransaction,
 } from "./cash.service";
@@ -31,6 +30,6 @@ export const cashResolvers: Resolvers = {
     cashAccounts: (portfolio, _args, ctx) => ctx.loaders.cashAccountsByPortfolioId.load(portfolio.id),
   },
   CashAccount: {
-    transactions: (parent, args, ctx) => listCashMovements(ctx, parent.id, dropNulls(args)),
+    transactions: (parent, args, ctx) => ctx.loaders.movementsByCashAccount.load({ id: parent.id, args: dropNulls(args) }),
   },
 };

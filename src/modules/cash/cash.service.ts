@@ -1,4 +1,5 @@
 import type { Prisma } from "../../../generated/prisma/client";
+import type { z } from "zod";
 import type { Context } from "../../context";
 import { fromDate, today, toDate } from "../../lib/dates";
 import { businessRule, notFound, orNull } from "../../lib/errors";
@@ -300,16 +301,35 @@ export async function deleteCashAccount(ctx: Context, cashAccountId: unknown): P
  * Stored transactions are listed whatever their date; derived ones once settled or paid.
  */
 export async function listCashMovements(ctx: Context, cashAccountId: unknown, query: unknown = {}): Promise<CashMovementView[]> {
-  const { limit, offset, from, to } = parseInput(LedgerQuery, query ?? {}, "The query");
+  const q = parseInput(LedgerQuery, query ?? {}, "The query");
   const account = await accountRow(ctx, cashAccountId);
+  return (await ledgersOf(ctx, [account], q)).get(account.id) ?? [];
+}
+
+/** The same page of several accounts' ledgers (GraphQL `CashAccount.transactions` through its DataLoader). */
+export async function cashMovementsByAccountIds(ctx: Context, cashAccountIds: readonly number[], query: unknown = {}): Promise<Map<number, CashMovementView[]>> {
+  const q = parseInput(LedgerQuery, query ?? {}, "The query");
+  const accounts = await ctx.db.cashAccount.findMany({ where: { id: { in: [...cashAccountIds] }, ...accountScope(ctx) }, select: ACCOUNT_SELECT });
+  return ledgersOf(ctx, accounts, q);
+}
+
+/** Running balances need every movement from the first: the page is cut after they are summed. */
+async function ledgersOf(ctx: Context, accounts: AccountRow[], q: z.output<typeof LedgerQuery>): Promise<Map<number, CashMovementView[]>> {
+  if (accounts.length === 0) return new Map();
   const [stored, derived] = await Promise.all([
-    ctx.db.cashTransaction.findMany({ where: { cashAccountId: account.id }, select: TRANSACTION_SELECT, orderBy: [{ date: "asc" }, { id: "asc" }] }),
-    derivedMovements(ctx.db, [account], today()),
+    ctx.db.cashTransaction.findMany({ where: { cashAccountId: { in: accounts.map((a) => a.id) } }, select: TRANSACTION_SELECT, orderBy: [{ date: "asc" }, { id: "asc" }] }),
+    derivedMovements(ctx.db, accounts, today()),
   ]);
-  const movements = [...stored.map(storedMovement), ...(derived.get(account.id) ?? [])].sort(compareMovements);
-  let balance = new Decimal(0);
-  const ledger = movements.map((m) => ({ ...m, balance: (balance = balance.plus(m.amount)) }));
-  return ledger.filter((m) => (!from || m.date >= from) && (!to || m.date <= to)).slice(offset, offset + limit);
+  const storedBy = new Map<number, Movement[]>(accounts.map((a) => [a.id, []]));
+  for (const t of stored) storedBy.get(t.cashAccountId)!.push(storedMovement(t));
+  return new Map(
+    accounts.map((a) => {
+      const movements = [...storedBy.get(a.id)!, ...(derived.get(a.id) ?? [])].sort(compareMovements);
+      let balance = new Decimal(0);
+      const ledger = movements.map((m) => ({ ...m, balance: (balance = balance.plus(m.amount)) }));
+      return [a.id, ledger.filter((m) => (!q.from || m.date >= q.from) && (!q.to || m.date <= q.to)).slice(q.offset, q.offset + q.limit)];
+    }),
+  );
 }
 
 const transactionView = (t: TransactionRow): CashTransactionView => ({

@@ -14,7 +14,7 @@ export const holdingResolvers: Resolvers = {
     changeHoldingSymbol: (_parent, args, ctx) => changeHoldingSymbol(ctx, args.id, { symbol: args.symbol, exchange: args.exchange }),
   },
   Portfolio: {
-    holdings: (portfolio, args, ctx) => ctx.loaders.holdingsByPortfolio.load({ portfolioId: portfolio.id, includeClosed: args.includeClosed ?? false, date: args.date ?? undefined }),
+    holdings: (portfolio, args, ctx) => ctx.loaders.holdingsByPortfolio.load({ id: portfolio.id, args: dropNulls(args) }),
   },
   Holding: {
     trades: async (holding, args, ctx) => pageOfTrades(await ctx.loaders.tradesByHoldingId.load(holding.id), dropNulls(args)),

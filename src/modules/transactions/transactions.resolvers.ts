@@ -1,9 +1,8 @@
 import type { Resolvers } from "../../../generated/graphql/resolvers";
 import { dropNulls } from "../../graphql/args";
-import { listPortfolioTransactions } from "./transactions.service";
 
 export const transactionResolvers: Resolvers = {
   Portfolio: {
-    transactions: (portfolio, args, ctx) => listPortfolioTransactions(ctx, portfolio.id, dropNulls(args)),
+    transactions: (portfolio, args, ctx) => ctx.loaders.transactionsByPortfolio.load({ id: portfolio.id, args: dropNulls(args) }),
   },
 };

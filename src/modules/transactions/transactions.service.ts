@@ -1,9 +1,11 @@
-import type { Prisma } from "../../../generated/prisma/client";
+import { Prisma } from "../../../generated/prisma/client";
+import type { z } from "zod";
 import type { Context } from "../../context";
-import { fromDate, toDate } from "../../lib/dates";
+import { fromDate } from "../../lib/dates";
 import { Decimal } from "../../lib/money";
 import { parseInput } from "../../lib/validation";
 import { portfolioForLedger } from "../holdings/holdings.service";
+import { portfolioScope } from "../portfolios/access";
 import { incomeAmounts } from "../income/income.service";
 import { CASH_TYPES, TransactionsQuery } from "./transactions.schemas";
 
@@ -37,95 +39,167 @@ export function tradeCashAmount(type: string, quantity: Decimal, price: Decimal,
 
 /**
  * GET /v1/portfolios/{p}/transactions: one ledger of trades, income and cash transactions, newest
- * first (same day: income, trades, cash; then newest entry first), filtered and paged. Three
- * queries whatever the page: each source gives at most offset + limit rows, merged here.
+ * first (same day: income, trades, cash; then newest entry first), filtered and paged.
  */
 export async function listPortfolioTransactions(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<PortfolioTransactionView[]> {
   const q = parseInput(TransactionsQuery, query ?? {}, "The query");
   const portfolio = await portfolioForLedger(ctx, portfolioId);
+  return (await pagesOf(ctx, [portfolio.id], q)).get(portfolio.id) ?? [];
+}
+
+/** The same page of several portfolios' ledgers (GraphQL `Portfolio.transactions` through its DataLoader). */
+export async function transactionsByPortfolioIds(ctx: Context, portfolioIds: readonly number[], query: unknown = {}): Promise<Map<number, PortfolioTransactionView[]>> {
+  const q = parseInput(TransactionsQuery, query ?? {}, "The query");
+  const visible = await ctx.db.portfolio.findMany({ where: { id: { in: [...portfolioIds] }, ...portfolioScope(ctx) }, select: { id: true } });
+  return pagesOf(ctx, visible.map((p) => p.id), q);
+}
+
+/**
+ * Three statements whatever the number of portfolios or the page: each source gives at most
+ * offset + limit rows per portfolio (a LATERAL join keeps the limit per portfolio), merged here.
+ */
+async function pagesOf(ctx: Context, portfolioIds: number[], q: z.output<typeof TransactionsQuery>): Promise<Map<number, PortfolioTransactionView[]>> {
+  if (portfolioIds.length === 0) return new Map();
   const take = q.offset + q.limit;
-  const date = { ...(q.from ? { gte: toDate(q.from) } : {}), ...(q.to ? { lte: toDate(q.to) } : {}) };
+  const from = q.from ?? "0001-01-01";
+  const to = q.to ?? "9999-12-31";
   const want = (kind: "Trade" | "Income" | "Cash") =>
     !q.type || q.type === kind || (kind === "Trade" && !["Income", "Cash", ...CASH_TYPES].includes(q.type)) || (kind === "Cash" && (CASH_TYPES as readonly string[]).includes(q.type));
   const specific = q.type && !["Trade", "Income", "Cash"].includes(q.type) ? q.type : undefined;
+  const typeIs = (column: string) => (specific ? Prisma.sql`AND ${Prisma.raw(column)}::text = ${specific}` : Prisma.empty);
 
   const [trades, income, cash] = await Promise.all([
     want("Trade")
-      ? ctx.db.trade.findMany({
-          where: { portfolioId: portfolio.id, tradeDate: date, ...(specific ? { tradeType: specific as Prisma.EnumTradeTypeFilter["equals"] } : {}) },
-          select: { id: true, holdingId: true, tradeType: true, tradeDate: true, quantity: true, price: true, brokerage: true, currencyCode: true, notes: true, holding: { select: { symbol: true, exchange: true } } },
-          orderBy: [{ tradeDate: "desc" }, { id: "desc" }],
-          take,
-        })
+      ? ctx.db.$queryRaw<TradeLine[]>`
+          SELECT x.* FROM unnest(${portfolioIds}::int[]) AS p(id) CROSS JOIN LATERAL (
+            SELECT t.id, t.portfolio_id AS "portfolioId", t.holding_id AS "holdingId", t.trade_type::text AS "tradeType", t.trade_date AS "tradeDate",
+                   t.quantity, t.price, t.brokerage, t.currency_code AS "currencyCode", t.notes, h.symbol, h.exchange
+            FROM trade t JOIN holding h ON h.id = t.holding_id
+            WHERE t.portfolio_id = p.id AND t.trade_date BETWEEN ${from}::date AND ${to}::date ${typeIs("t.trade_type")}
+            ORDER BY t.trade_date DESC, t.id DESC LIMIT ${take}) x`
       : [],
     want("Income")
-      ? ctx.db.income.findMany({
-          where: { portfolioId: portfolio.id, paidDate: date },
-          select: { id: true, holdingId: true, paidDate: true, frankedAmount: true, unfrankedAmount: true, foreignIncome: true, withholdingTax: true, currencyCode: true, isReinvested: true, notes: true, holding: { select: { symbol: true, exchange: true } } },
-          orderBy: [{ paidDate: "desc" }, { id: "desc" }],
-          take,
-        })
+      ? ctx.db.$queryRaw<IncomeLine[]>`
+          SELECT x.* FROM unnest(${portfolioIds}::int[]) AS p(id) CROSS JOIN LATERAL (
+            SELECT i.id, i.portfolio_id AS "portfolioId", i.holding_id AS "holdingId", i.paid_date AS "paidDate", i.franked_amount AS "frankedAmount",
+                   i.unfranked_amount AS "unfrankedAmount", i.foreign_income AS "foreignIncome", i.withholding_tax AS "withholdingTax",
+                   i.currency_code AS "currencyCode", i.is_reinvested AS "isReinvested", i.notes, h.symbol, h.exchange
+            FROM income i JOIN holding h ON h.id = i.holding_id
+            WHERE i.portfolio_id = p.id AND i.paid_date BETWEEN ${from}::date AND ${to}::date
+            ORDER BY i.paid_date DESC, i.id DESC LIMIT ${take}) x`
       : [],
     want("Cash")
-      ? ctx.db.cashTransaction.findMany({
-          where: { cashAccount: { portfolioId: portfolio.id }, date, ...(specific ? { type: specific as Prisma.EnumCashTransactionTypeFilter["equals"] } : {}) },
-          select: { id: true, cashAccountId: true, type: true, date: true, amount: true, notes: true, cashAccount: { select: { currencyCode: true, name: true } } },
-          orderBy: [{ date: "desc" }, { id: "desc" }],
-          take,
-        })
+      ? ctx.db.$queryRaw<CashLine[]>`
+          SELECT x.* FROM unnest(${portfolioIds}::int[]) AS p(id) CROSS JOIN LATERAL (
+            SELECT c.id, a.portfolio_id AS "portfolioId", c.cash_account_id AS "cashAccountId", c.type::text AS type, c.date, c.amount, c.notes,
+                   a.currency_code AS "currencyCode", a.name AS "accountName"
+            FROM cash_transaction c JOIN cash_account a ON a.id = c.cash_account_id
+            WHERE a.portfolio_id = p.id AND c.date BETWEEN ${from}::date AND ${to}::date ${typeIs("c.type")}
+            ORDER BY c.date DESC, c.id DESC LIMIT ${take}) x`
       : [],
   ]);
 
-  const rows: PortfolioTransactionView[] = [
-    ...trades.map((t) => ({
-      kind: "Trade" as const,
-      id: t.id,
-      date: fromDate(t.tradeDate),
-      type: t.tradeType,
-      holdingId: t.holdingId,
-      symbol: t.holding.symbol,
-      exchange: t.holding.exchange,
-      cashAccountId: null,
-      quantity: new Decimal(t.quantity),
-      price: new Decimal(t.price),
-      amount: tradeCashAmount(t.tradeType, new Decimal(t.quantity), new Decimal(t.price), new Decimal(t.brokerage)),
-      currencyCode: t.currencyCode,
-      description: `${t.tradeType} ${new Decimal(t.quantity).abs().toFixed()} ${t.holding.symbol}.${t.holding.exchange}${t.notes ? " — " + t.notes : ""}`,
-    })),
-    ...income.map((i) => {
-      const { netAmount } = incomeAmounts({ frankedAmount: new Decimal(i.frankedAmount), unfrankedAmount: new Decimal(i.unfrankedAmount), foreignIncome: new Decimal(i.foreignIncome), withholdingTax: new Decimal(i.withholdingTax) });
-      return {
-        kind: "Income" as const,
-        id: i.id,
-        date: fromDate(i.paidDate),
-        type: i.isReinvested ? "Reinvested" : "Income",
-        holdingId: i.holdingId,
-        symbol: i.holding.symbol,
-        exchange: i.holding.exchange,
-        cashAccountId: null,
-        quantity: null,
-        price: null,
-        amount: i.isReinvested ? new Decimal(0) : netAmount,
-        currencyCode: i.currencyCode,
-        description: `${i.isReinvested ? "Reinvested income" : "Income"} from ${i.holding.symbol}.${i.holding.exchange}${i.notes ? " — " + i.notes : ""}`,
-      };
-    }),
-    ...cash.map((c) => ({
-      kind: "Cash" as const,
-      id: c.id,
-      date: fromDate(c.date),
-      type: c.type,
-      holdingId: null,
-      symbol: null,
-      exchange: null,
-      cashAccountId: c.cashAccountId,
-      quantity: null,
-      price: null,
-      amount: CASH_IN.has(c.type) ? new Decimal(c.amount) : new Decimal(c.amount).neg(),
-      currencyCode: c.cashAccount.currencyCode,
-      description: `${c.type} (${c.cashAccount.name})${c.notes ? " — " + c.notes : ""}`,
-    })),
-  ];
-  rows.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : KIND_ORDER[b.kind] - KIND_ORDER[a.kind] || b.id - a.id));
-  return rows.slice(q.offset, q.offset + q.limit);
+  const byPortfolio = new Map<number, PortfolioTransactionView[]>(portfolioIds.map((id) => [id, []]));
+  for (const t of trades) byPortfolio.get(t.portfolioId)!.push(tradeLine(t));
+  for (const i of income) byPortfolio.get(i.portfolioId)!.push(incomeLine(i));
+  for (const c of cash) byPortfolio.get(c.portfolioId)!.push(cashLine(c));
+  for (const [id, rows] of byPortfolio) {
+    rows.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : KIND_ORDER[b.kind] - KIND_ORDER[a.kind] || b.id - a.id));
+    byPortfolio.set(id, rows.slice(q.offset, q.offset + q.limit));
+  }
+  return byPortfolio;
 }
+
+interface TradeLine {
+  id: number;
+  portfolioId: number;
+  holdingId: number;
+  tradeType: string;
+  tradeDate: Date;
+  quantity: Decimal;
+  price: Decimal;
+  brokerage: Decimal;
+  currencyCode: string;
+  notes: string;
+  symbol: string;
+  exchange: string;
+}
+
+interface IncomeLine {
+  id: number;
+  portfolioId: number;
+  holdingId: number;
+  paidDate: Date;
+  frankedAmount: Decimal;
+  unfrankedAmount: Decimal;
+  foreignIncome: Decimal;
+  withholdingTax: Decimal;
+  currencyCode: string;
+  isReinvested: boolean;
+  notes: string;
+  symbol: string;
+  exchange: string;
+}
+
+interface CashLine {
+  id: number;
+  portfolioId: number;
+  cashAccountId: number;
+  type: string;
+  date: Date;
+  amount: Decimal;
+  notes: string;
+  currencyCode: string;
+  accountName: string;
+}
+
+const tradeLine = (t: TradeLine): PortfolioTransactionView => ({
+  kind: "Trade",
+  id: t.id,
+  date: fromDate(t.tradeDate),
+  type: t.tradeType,
+  holdingId: t.holdingId,
+  symbol: t.symbol,
+  exchange: t.exchange,
+  cashAccountId: null,
+  quantity: new Decimal(t.quantity),
+  price: new Decimal(t.price),
+  amount: tradeCashAmount(t.tradeType, new Decimal(t.quantity), new Decimal(t.price), new Decimal(t.brokerage)),
+  currencyCode: t.currencyCode,
+  description: `${t.tradeType} ${new Decimal(t.quantity).abs().toFixed()} ${t.symbol}.${t.exchange}${t.notes ? " — " + t.notes : ""}`,
+});
+
+function incomeLine(i: IncomeLine): PortfolioTransactionView {
+  const { netAmount } = incomeAmounts({ frankedAmount: new Decimal(i.frankedAmount), unfrankedAmount: new Decimal(i.unfrankedAmount), foreignIncome: new Decimal(i.foreignIncome), withholdingTax: new Decimal(i.withholdingTax) });
+  return {
+    kind: "Income",
+    id: i.id,
+    date: fromDate(i.paidDate),
+    type: i.isReinvested ? "Reinvested" : "Income",
+    holdingId: i.holdingId,
+    symbol: i.symbol,
+    exchange: i.exchange,
+    cashAccountId: null,
+    quantity: null,
+    price: null,
+    amount: i.isReinvested ? new Decimal(0) : netAmount,
+    currencyCode: i.currencyCode,
+    description: `${i.isReinvested ? "Reinvested income" : "Income"} from ${i.symbol}.${i.exchange}${i.notes ? " — " + i.notes : ""}`,
+  };
+}
+
+const cashLine = (c: CashLine): PortfolioTransactionView => ({
+  kind: "Cash",
+  id: c.id,
+  date: fromDate(c.date),
+  type: c.type,
+  holdingId: null,
+  symbol: null,
+  exchange: null,
+  cashAccountId: c.cashAccountId,
+  quantity: null,
+  price: null,
+  amount: CASH_IN.has(c.type) ? new Decimal(c.amount) : new Decimal(c.amount).neg(),
+  currencyCode: c.currencyCode,
+  description: `${c.type} (${c.accountName})${c.notes ? " — " + c.notes : ""}`,
+});
