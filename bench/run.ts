@@ -5,6 +5,7 @@
  *   B4  GraphQL portfolios{models{buckets}}     vs raw node:http + 3 raw SQL + hand-built tree
  *   B10 import 20,000 trades (JSON)             vs raw node:http + one unnest INSERT, no checks
  *   B13 holdings of a 20,000-trade portfolio    vs raw node:http + raw SQL + Float64 FIFO
+ *   B14 GET /health p99 while abusive GraphQL   (bench/abuse.ts) hammers the service; target ≤ 100 ms
  *
  * Each server runs in its own child process; autocannon runs here. After a warm-up, rounds
  * alternate A B B A ... and the ratio is median(service req/s) / median(baseline req/s), with the
@@ -12,7 +13,8 @@
  * non-2xx answers are counted. One JSON line per workload on stdout.
  *
  * Environment: DATABASE_URL (PostgreSQL; default: embedded PGlite), BENCH_ROUNDS (5),
- * BENCH_SECONDS (5), BENCH_CONNECTIONS (10).
+ * BENCH_SECONDS (5), BENCH_CONNECTIONS (10), BENCH_ABUSE_CONNECTIONS (1, B14's abusive loops),
+ * BENCH_ONLY (workloads to run, e.g. "B14" or "B2,B4").
  */
 import { fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -20,12 +22,16 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { openDatabase } from "../src/db";
+import { aliasedCreates, aliasedNestedLists, fragmentChain } from "./abuse";
 import { seedBench } from "./seed";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const ABUSE_CONNECTIONS = Number(process.env.BENCH_ABUSE_CONNECTIONS ?? 1);
 const url = process.env.DATABASE_URL || undefined;
+const ONLY = process.env.BENCH_ONLY?.split(",").map((w) => w.trim());
+const selected = (name: string) => !ONLY || ONLY.includes(name.split(" ")[0]);
 
 interface Server {
   child: ChildProcess;
@@ -125,7 +131,7 @@ async function main() {
   ];
 
   try {
-    for (const w of workloads) {
+    for (const w of workloads.filter((x) => selected(x.name))) {
       // Correctness first: both answer 200 with the same payload size (±5%).
       const fetchOnce = (s: Server) => fetch(s.base + w.path, { method: w.method, body: w.body, headers: { authorization: key, "content-type": "application/json" } });
       const before = await statements(service);
@@ -170,7 +176,8 @@ async function main() {
         }),
       );
     }
-    await importWorkload(service, baseline, key, importTargets.map((p) => p.id));
+    if (selected("B10")) await importWorkload(service, baseline, key, importTargets.map((p) => p.id));
+    if (selected("B14")) await abuseWorkload(service, key);
   } finally {
     service.child.kill("SIGTERM");
     baseline.child.kill("SIGTERM");
@@ -217,6 +224,71 @@ async function importWorkload(service: Server, baseline: Server, key: string, ta
       ratioRange: [round(Math.min(...times.baseline.map((x, i) => x / times.service[i])), 3), round(Math.max(...times.baseline.map((x, i) => x / times.service[i])), 3)],
       sqlStatementsPerImport: statementsPerImport,
       rounds: ROUNDS,
+    }),
+  );
+}
+
+/**
+ * B14 (OWASP API4): the liveness probe while abusive GraphQL hammers the service. Each round
+ * measures GET /health alone, then again while BENCH_ABUSE_CONNECTIONS loops send the abusive
+ * operations of bench/abuse.ts in turn, with the key and without. Every abusive answer must be a
+ * 4xx refusal; the figure is the median over rounds of /health's p99 under abuse (target ≤ 100 ms).
+ */
+async function abuseWorkload(service: Server, key: string) {
+  const abusive = [
+    { what: "1,000 aliases of portfolios{holdings{trades}}", query: aliasedNestedLists(1_000), key },
+    { what: "1,000 aliased createPortfolio", query: aliasedCreates(1_000), key },
+    { what: "3,000 chained fragments, no key", query: fragmentChain(3_000), key: undefined },
+    { what: "51 aliases of portfolios{holdings{trades}}", query: aliasedNestedLists(51), key },
+  ].map((a) => ({ ...a, body: JSON.stringify({ query: a.query }), headers: { "content-type": "application/json", ...(a.key ? { authorization: a.key } : {}) } }));
+  // Each alone first: a 4xx refusal, and how long it takes (median of 5, after one warm-up).
+  const refusals: Record<string, { status: number; medianMs: number }> = {};
+  for (const a of abusive) {
+    const times: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const t = performance.now();
+      const res = await fetch(service.base + "/graphql", { method: "POST", body: a.body, headers: a.headers });
+      await res.text();
+      if (i > 0) times.push(performance.now() - t);
+      if (res.status < 400 || res.status >= 500) throw new Error(`B14: ${a.what} answered ${res.status}, not a refusal`);
+      refusals[a.what] = { status: res.status, medianMs: 0 };
+    }
+    refusals[a.what].medianMs = round(median(times), 1);
+  }
+  const health = () => autocannon({ url: service.base + "/health", connections: 1, duration: SECONDS });
+  const flood = () =>
+    autocannon({
+      url: service.base + "/graphql",
+      method: "POST",
+      connections: ABUSE_CONNECTIONS,
+      duration: SECONDS,
+      requests: abusive.map((a) => ({ method: "POST" as const, path: "/graphql", body: a.body, headers: a.headers })),
+    });
+  await health();
+  const quiet: number[] = [];
+  const loaded: number[] = [];
+  const statuses: Record<string, number> = {};
+  let abuseRps = 0;
+  for (let r = 0; r < ROUNDS; r++) {
+    quiet.push((await health()).latency.p99);
+    const [h, f] = await Promise.all([health(), flood()]);
+    loaded.push(h.latency.p99);
+    abuseRps += f.requests.average / ROUNDS;
+    for (const [code, { count = 0 }] of Object.entries(f.statusCodeStats ?? {})) statuses[code] = (statuses[code] ?? 0) + count;
+  }
+  const p99 = median(loaded);
+  console.log(
+    JSON.stringify({
+      workload: "B14 GET /health p99 under abusive GraphQL",
+      database: url ? "postgresql" : "pglite",
+      node: process.version,
+      health: { p99UnderAbuse: p99, p99Quiet: median(quiet), p99UnderAbuseRange: [Math.min(...loaded), Math.max(...loaded)] },
+      targetMs: 100,
+      withinTarget: p99 <= 100,
+      abuse: { rps: round(abuseRps, 1), statuses, alone: refusals },
+      rounds: ROUNDS,
+      secondsPerRound: SECONDS,
+      abuseConnections: ABUSE_CONNECTIONS,
     }),
   );
 }

@@ -1,6 +1,28 @@
 import path from "node:path";
 import { z } from "zod";
 
+/**
+ * What one GraphQL operation may ask for, checked before anything runs (README: Limits and
+ * protections). The defaults sit far above what the API's own clients send.
+ */
+export interface GraphQLLimits {
+  /** Deepest nesting of fields; a fragment spread counts as a level; introspection's __schema is exempt. */
+  maxDepth: number;
+  /** Aliased fields in one operation, fragments included (`__typename` aliases are free). */
+  maxAliases: number;
+  /** Lexical tokens in the document; the parser stops at the first token past it. */
+  maxTokens: number;
+  /** Estimated objects loaded (src/graphql/cost.ts). */
+  maxCost: number;
+  /** Cost units per rate-limit token: a GraphQL request spends ceil(cost / costPerToken), at least 1. */
+  costPerToken: number;
+}
+
+export const DEFAULT_GRAPHQL_LIMITS: GraphQLLimits = { maxDepth: 15, maxAliases: 50, maxTokens: 5_000, maxCost: 200_000, costPerToken: 4_000 };
+
+/** Room for a checkpoint and a large import's WAL (20,000 trades write some 20 MiB) with margin. */
+export const DEFAULT_DISK_FREE_MIN_MB = 100;
+
 /** Every environment variable the service reads, parsed once at start (README: Configuration). */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
@@ -15,8 +37,15 @@ const envSchema = z.object({
   BOOTSTRAP_API_KEY: z.string().min(16, "must be at least 16 characters").optional(),
   RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(10),
   RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(50),
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(DEFAULT_GRAPHQL_LIMITS.maxDepth),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(DEFAULT_GRAPHQL_LIMITS.maxAliases),
+  GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).max(100_000).default(DEFAULT_GRAPHQL_LIMITS.maxTokens),
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(DEFAULT_GRAPHQL_LIMITS.maxCost),
+  GRAPHQL_COST_PER_TOKEN: z.coerce.number().int().min(1).default(DEFAULT_GRAPHQL_LIMITS.costPerToken),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(3_000),
+  DISK_FREE_MIN_MB: z.coerce.number().min(0).default(DEFAULT_DISK_FREE_MIN_MB),
   TRUST_PROXY: z.string().optional(),
 });
 
@@ -31,8 +60,13 @@ export interface Config {
   /** Requests per second per API key; 0 turns the limit off. */
   rateLimitPerSecond: number;
   rateLimitBurst: number;
+  graphqlLimits: GraphQLLimits;
   dbPoolSize: number;
   shutdownTimeoutMs: number;
+  /** How long a new PostgreSQL connection may take before the request answers 503. */
+  dbConnectTimeoutMs: number;
+  /** Embedded database only: writes are refused (507) below this much free space in DATA_DIR. */
+  diskFreeMinMb: number;
   trustProxy?: string;
 }
 
@@ -52,8 +86,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bootstrapApiKey: e.BOOTSTRAP_API_KEY,
     rateLimitPerSecond: e.RATE_LIMIT_PER_SECOND,
     rateLimitBurst: e.RATE_LIMIT_BURST,
+    graphqlLimits: {
+      maxDepth: e.GRAPHQL_MAX_DEPTH,
+      maxAliases: e.GRAPHQL_MAX_ALIASES,
+      maxTokens: e.GRAPHQL_MAX_TOKENS,
+      maxCost: e.GRAPHQL_MAX_COST,
+      costPerToken: e.GRAPHQL_COST_PER_TOKEN,
+    },
     dbPoolSize: e.DB_POOL_SIZE,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    dbConnectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
+    diskFreeMinMb: e.DISK_FREE_MIN_MB,
     trustProxy: e.TRUST_PROXY,
   };
 }

@@ -1,41 +1,17 @@
 import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginLandingPageLocalDefault } from "@apollo/server/plugin/landingPage/default";
 import { ApolloServerPluginDrainHttpServer } from "@apollo/server/plugin/drainHttpServer";
-import { GraphQLError, Kind, parse, type DocumentNode, type SelectionSetNode } from "graphql";
+import { GraphQLError } from "graphql";
 import type http from "node:http";
 import type { Request } from "express";
 import type { Logger } from "pino";
+import type { GraphQLLimits } from "../config";
 import { buildContext, presentedKey, unauthenticated, type Context } from "../context";
 import type { PrismaClient } from "../db";
 import { DomainError } from "../lib/errors";
 import { formatError } from "./errors";
+import { guarded, guardPlugin, limitRules, parseOptions, type GuardedContext } from "./limits";
 import { buildSchema } from "./schema";
-
-/** True when the operation only asks for __schema / __type / __typename (schema exploration). */
-export function isIntrospectionOnly(query: unknown, operationName?: unknown): boolean {
-  if (typeof query !== "string") return false;
-  let doc: DocumentNode;
-  try {
-    doc = parse(query);
-  } catch {
-    return false;
-  }
-  const ops = doc.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
-  const op = typeof operationName === "string" ? ops.find((o) => o.name?.value === operationName) : ops.length === 1 ? ops[0] : undefined;
-  if (!op || op.operation !== "query") return false;
-  const fragments = new Map(doc.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
-  const seen = new Set<string>();
-  const onlyMeta = (set: SelectionSetNode): boolean =>
-    set.selections.every((s) => {
-      if (s.kind === Kind.FIELD) return s.name.value.startsWith("__");
-      if (s.kind === Kind.INLINE_FRAGMENT) return onlyMeta(s.selectionSet);
-      const f = fragments.get(s.name.value);
-      if (!f || seen.has(s.name.value)) return !!f;
-      seen.add(s.name.value);
-      return onlyMeta(f.selectionSet);
-    });
-  return onlyMeta(op.selectionSet);
-}
 
 /** A context for key-less introspection: any resolver that reaches for the account is refused. */
 function anonymousContext(log: Logger): Context {
@@ -50,13 +26,19 @@ function anonymousContext(log: Logger): Context {
   }) as Context;
 }
 
-export function createApolloServer(opts: { httpServer?: http.Server; log: Logger }) {
-  return new ApolloServer<Context>({
+export function createApolloServer(opts: { httpServer?: http.Server; log: Logger; limits: GraphQLLimits }) {
+  return new ApolloServer<GuardedContext>({
     schema: buildSchema(),
     introspection: true,
+    // Shutdown has one owner, src/index.ts: Apollo's own SIGINT/SIGTERM handlers would stop it a
+    // second time, concurrently, and that second stop() never settles.
+    stopOnTerminationSignals: false,
     includeStacktraceInErrorResponses: false,
     formatError: formatError(opts.log),
+    parseOptions: parseOptions(opts.limits),
+    validationRules: limitRules(opts.limits),
     plugins: [
+      guardPlugin(opts.limits),
       // Apollo Sandbox in a browser at GET /graphql, whatever NODE_ENV says.
       ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
       ...(opts.httpServer ? [ApolloServerPluginDrainHttpServer({ httpServer: opts.httpServer })] : []),
@@ -64,13 +46,17 @@ export function createApolloServer(opts: { httpServer?: http.Server; log: Logger
   });
 }
 
-/** The Apollo context function: the same buildContext as REST; 401 without a valid key. */
+/**
+ * The Apollo context function: the same buildContext as REST; 401 with an unknown key. Without
+ * any key the request goes on with a context that holds no account, and the guard plugin lets it
+ * run only when, parsed and within the limits, it turns out to be introspection.
+ */
 export function graphqlContext(db: PrismaClient, log: Logger) {
-  return async ({ req }: { req: Request }): Promise<Context> => {
-    const body = (req.method === "GET" ? req.query : req.body) as { query?: unknown; operationName?: unknown } | undefined;
-    if (!req.auth && !presentedKey(req.headers) && isIntrospectionOnly(body?.query, body?.operationName)) return anonymousContext(req.log ?? log);
+  return async ({ req }: { req: Request }): Promise<GuardedContext> => {
+    if (!req.auth && !presentedKey(req.headers)) return guarded(anonymousContext(req.log ?? log), { keyless: true, bucket: req.rateLimit });
     try {
-      return buildContext({ db, auth: req.auth, log: req.log ?? log, requestId: req.id as string });
+      const ctx = buildContext({ db, auth: req.auth, log: req.log ?? log, requestId: req.id as string });
+      return guarded(ctx, { keyless: false, bucket: req.rateLimit });
     } catch (error) {
       if (error instanceof DomainError && error.code === "UNAUTHENTICATED") {
         throw new GraphQLError(error.message, { extensions: { code: "UNAUTHENTICATED", http: { status: 401 } } });

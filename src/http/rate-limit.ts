@@ -34,23 +34,48 @@ export class TokenBuckets {
     return bucket;
   }
 
-  /** Throws RATE_LIMITED (with Retry-After) when the bucket is empty; otherwise spends a token. */
-  take(id: string): void {
-    this.check(id);
-    this.refill(id).tokens -= 1;
+  /**
+   * Spends `tokens` (default one request's worth), or throws RATE_LIMITED with Retry-After and
+   * spends nothing when the bucket cannot cover them all. `total` is what the whole request costs
+   * when this is the rest of its price (for the message).
+   */
+  take(id: string, tokens = 1, total = tokens): void {
+    if (!this.enabled) return;
+    this.check(id, tokens, total);
+    this.refill(id).tokens -= tokens;
   }
 
-  /** Throws RATE_LIMITED when the bucket is empty, without spending. */
-  check(id: string): void {
+  /** Throws RATE_LIMITED when the bucket holds fewer than `tokens`, without spending. */
+  check(id: string, tokens = 1, total = tokens): void {
     if (!this.enabled) return;
     const bucket = this.refill(id);
-    if (bucket.tokens >= 1) return;
-    const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / this.perSecond));
-    throw new DomainError(
-      "RATE_LIMITED",
-      `Rate limit of ${this.perSecond} requests per second (burst ${this.burst}) exceeded; retry in ${retryAfter} s.`,
-      undefined,
-      { "Retry-After": String(retryAfter) },
-    );
+    if (bucket.tokens >= tokens) return;
+    const retryAfter = Math.max(1, Math.ceil((Math.min(tokens, this.burst) - bucket.tokens) / this.perSecond));
+    // More than a full bucket can never pass: say so rather than let the client retry in vain.
+    const message =
+      total > this.burst
+        ? `This request costs ${total} rate-limit tokens, more than the burst of ${this.burst}; split it into smaller requests.`
+        : `Rate limit of ${this.perSecond} requests per second (burst ${this.burst}) exceeded; retry in ${retryAfter} s.`;
+    throw new DomainError("RATE_LIMITED", message, undefined, { "Retry-After": String(retryAfter) });
   }
+
+  /** One id's bucket, for a request that learns its full price after it was let in. */
+  bucket(id: string): RequestBucket {
+    let spent = 0;
+    return {
+      burst: this.burst,
+      spend: (total) => {
+        if (total <= spent) return;
+        this.take(id, total - spent, total);
+        spent = total;
+      },
+    };
+  }
+}
+
+/** The bucket a request is counted against (src/http/auth.ts). */
+export interface RequestBucket {
+  readonly burst: number;
+  /** Brings what this request has spent up to `total` tokens (RATE_LIMITED when it cannot). */
+  spend(total: number): void;
 }

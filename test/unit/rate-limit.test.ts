@@ -57,3 +57,37 @@ describe("token buckets (API.md §1 limits)", () => {
     for (let i = 0; i < 100; i++) expect(h.call("k1")).toBe("ok");
   });
 });
+
+describe("a request's bucket (GraphQL spends by cost)", () => {
+  it("spends several tokens at once, or none when they do not all fit", () => {
+    const h = harness(1, 10);
+    h.buckets.take("k1", 7);
+    const refused = (() => {
+      try {
+        h.buckets.take("k1", 4);
+      } catch (error) {
+        return error as DomainError;
+      }
+    })();
+    expect(refused?.code).toBe("RATE_LIMITED");
+    expect(refused?.headers).toEqual({ "Retry-After": "1" });
+    for (let i = 0; i < 3; i++) expect(h.call("k1")).toBe("ok");
+    expect(h.call("k1")).toBeInstanceOf(DomainError);
+  });
+
+  it("brings what a request spent up to its total, counting the token it came in with", () => {
+    const h = harness(1, 10);
+    const bucket = h.buckets.bucket("k1");
+    bucket.spend(1);
+    bucket.spend(4); // three more
+    bucket.spend(2); // already covered
+    for (let i = 0; i < 6; i++) expect(h.call("k1")).toBe("ok");
+    expect(h.call("k1")).toBeInstanceOf(DomainError);
+  });
+
+  it("says when a request costs more than a full bucket", () => {
+    const h = harness(1, 10);
+    expect(() => h.buckets.bucket("k1").spend(11)).toThrow(/costs 11 rate-limit tokens, more than the burst of 10/);
+    expect(h.call("k1")).toBe("ok");
+  });
+});
