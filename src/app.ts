@@ -2,23 +2,27 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import http from "node:http";
+import { isUtf8 } from "node:buffer";
 import { expressMiddleware } from "@as-integrations/express5";
 import express from "express";
 import helmet from "helmet";
 import type { Logger } from "pino";
 import { pinoHttp } from "pino-http";
 import swaggerUi from "swagger-ui-express";
-import type { Config } from "./config";
+import { DEFAULT_DISK_FREE_MIN_MB, DEFAULT_GRAPHQL_LIMITS, type Config } from "./config";
 import type { Database } from "./db";
+import { diskGuardPlugin } from "./graphql/disk-guard";
 import { createApolloServer, graphqlContext } from "./graphql/server";
 import { sendJson } from "./http/endpoint";
 import { errorHandler, notFoundHandler, problem } from "./http/errors";
 import { buildOpenApi } from "./http/openapi";
 import { authenticate } from "./http/auth";
+import { refuseWritesOnLowDisk } from "./http/disk-guard";
 import { TokenBuckets } from "./http/rate-limit";
 import { createV1Router, endpoints, requireContext } from "./http/router";
 import { DomainError } from "./lib/errors";
 import { PROJECT_ROOT } from "./lib/paths";
+import { diskSpaceMonitor, toMiB } from "./lib/storage";
 
 export interface App {
   app: express.Express;
@@ -32,10 +36,20 @@ const BULK_LIMIT = "20mb";
 const BULK_PATHS = ["/portfolios/:portfolioId/trades/import", "/market-prices/bulk", "/fx-rates/bulk", "/holdings/:holdingId/prices/bulk"];
 
 /**
+ * Body-parser's `verify`: a body declared (or defaulted) UTF-8 must be UTF-8. Decoding would
+ * otherwise swap each bad byte for U+FFFD and store the damage; 400 (src/http/errors.ts) instead.
+ */
+function utf8Only(_req: http.IncomingMessage, _res: http.ServerResponse, body: Buffer, encoding: string): void {
+  if (encoding.toLowerCase().replace("-", "") === "utf8" && !isUtf8(body)) {
+    throw Object.assign(new Error("The request body is not valid UTF-8."), { status: 400, type: "entity.utf8.invalid" });
+  }
+}
+
+/**
  * Builds the HTTP application: REST under /v1 (and the /api/v1 alias), GraphQL at /graphql, the
  * OpenAPI document and its reference page, health probes, and the error mapping.
  */
-export async function createApp(opts: { db: Database; config: Pick<Config, "rateLimitPerSecond" | "rateLimitBurst" | "trustProxy">; log: Logger }): Promise<App> {
+export async function createApp(opts: { db: Database; config: Pick<Config, "rateLimitPerSecond" | "rateLimitBurst" | "trustProxy"> & Partial<Pick<Config, "graphqlLimits" | "dataDir" | "diskFreeMinMb">>; log: Logger }): Promise<App> {
   const { db, config, log } = opts;
   const app = express();
   const httpServer = http.createServer(app);
@@ -61,15 +75,23 @@ export async function createApp(opts: { db: Database; config: Pick<Config, "rate
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
 
   app.get("/health", (_req, res) => sendJson(res, 200, { status: "ok" }));
+  // Only the embedded database shares the service's disk; PostgreSQL guards its own (53100 → 507).
+  const disk = db.kind === "pglite" && config.dataDir ? diskSpaceMonitor(config.dataDir, config.diskFreeMinMb ?? DEFAULT_DISK_FREE_MIN_MB) : undefined;
   app.get("/ready", async (req, res) => {
     try {
       await db.ping();
-      sendJson(res, 200, { status: "ready", database: db.kind });
     } catch (error) {
       req.log.warn({ err: error }, "database not reachable");
-      problem(res, new DomainError("UNAVAILABLE", "The database is not reachable."), req.id as string);
+      return problem(res, new DomainError("UNAVAILABLE", "The database is not reachable."), req.id as string);
     }
+    const space = disk?.();
+    if (space?.low) {
+      const detail = `Writes are refused: ${toMiB(space.freeBytes)} MiB free in DATA_DIR, below DISK_FREE_MIN_MB (${toMiB(space.minFreeBytes)} MiB). Reads still work.`;
+      return problem(res, new DomainError("UNAVAILABLE", detail), req.id as string);
+    }
+    sendJson(res, 200, { status: "ready", database: db.kind });
   });
+  if (disk) app.use(["/v1", "/api/v1"], refuseWritesOnLowDisk(disk));
 
   const { version } = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8")) as { version: string };
   const openApi = buildOpenApi(endpoints, { version });
@@ -80,14 +102,15 @@ export async function createApp(opts: { db: Database; config: Pick<Config, "rate
     perKey: new TokenBuckets(config.rateLimitPerSecond, config.rateLimitBurst),
     perAddress: new TokenBuckets(config.rateLimitPerSecond, config.rateLimitBurst),
   });
-  const json = express.json({ limit: JSON_LIMIT, type: ["application/json", "application/*+json"] });
+  const json = express.json({ limit: JSON_LIMIT, type: ["application/json", "application/*+json"], verify: utf8Only });
   // Bulk endpoints take up to 20 MiB, as JSON or CSV text (20,000 trades do not fit in 1 MiB).
   const bulk = express.Router();
-  bulk.use(BULK_PATHS, express.json({ limit: BULK_LIMIT, type: ["application/json", "application/*+json"] }), express.text({ limit: BULK_LIMIT, type: ["text/csv", "text/plain"] }));
+  bulk.use(BULK_PATHS, express.json({ limit: BULK_LIMIT, type: ["application/json", "application/*+json"], verify: utf8Only }), express.text({ limit: BULK_LIMIT, type: ["text/csv", "text/plain"], verify: utf8Only }));
   const v1 = createV1Router();
   for (const prefix of ["/v1", "/api/v1"]) app.use(prefix, auth, bulk, json, requireContext(db.prisma, log), v1);
 
-  const apollo = createApolloServer({ httpServer, log });
+  const apollo = createApolloServer({ httpServer, log, limits: config.graphqlLimits ?? DEFAULT_GRAPHQL_LIMITS });
+  if (disk) apollo.addPlugin(diskGuardPlugin(disk));
   await apollo.start();
   app.use("/graphql", auth, json, expressMiddleware(apollo, { context: graphqlContext(db.prisma, log) }));
 

@@ -6,6 +6,7 @@ import type { SqlDriverAdapter, SqlDriverAdapterFactory, Transaction } from "@pr
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../generated/prisma/client";
+import { pgliteOpenError, prepareDataDir } from "./lib/storage";
 import { applyMigrations, type SqlSession } from "./migrate";
 
 export type { PrismaClient };
@@ -33,6 +34,11 @@ export interface OpenDatabaseOptions {
   /** An already opened PGlite (tests restore one from a migrated snapshot). */
   pglite?: PGlite;
   poolSize?: number;
+  /**
+   * PostgreSQL only: how long opening a connection may take. A server that is down or unreachable
+   * then fails the request fast (503) instead of holding it until the operating system gives up.
+   */
+  connectTimeoutMs?: number;
   /** Apply pending migrations first (default true). */
   migrate?: boolean;
 }
@@ -101,7 +107,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
 
   if (options.url) {
     if (migrate) {
-      const client = new pg.Client({ connectionString: options.url });
+      const client = new pg.Client({ connectionString: options.url, connectionTimeoutMillis: options.connectTimeoutMs });
       await client.connect();
       try {
         await applyMigrations({
@@ -112,7 +118,15 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
         await client.end();
       }
     }
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    // TCP keep-alive probing from 10 s of silence: a connection whose server vanished without a
+    // word (a cut network) fails once the probes go unanswered, not after the OS's two hours.
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 3_000,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    });
     // An idle connection the server ends (restart, failover, admin termination) is an 'error' event
     // on the pool; unheard, Node would crash the process. The pool drops it and opens a new one.
     pool.on("error", () => {});
@@ -136,14 +150,14 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
   if (!pglite) {
     const dataDir = options.dataDir ?? "memory://";
     if (!dataDir.startsWith("memory://")) {
-      fs.mkdirSync(dataDir, { recursive: true });
+      prepareDataDir(dataDir);
       unlock = lockDataDir(dataDir);
     }
     try {
       pglite = await PGlite.create(dataDir.startsWith("memory://") ? undefined : path.join(dataDir, "pglite"));
     } catch (error) {
       unlock();
-      throw error;
+      throw pgliteOpenError(dataDir, error);
     }
   }
   const db = pglite;

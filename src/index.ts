@@ -1,14 +1,17 @@
 import { createApp } from "./app";
 import { loadConfig } from "./config";
 import { openDatabase } from "./db";
+import { drainOnClose } from "./http/drain";
 import { createLogger } from "./logger";
 import { ensureBootstrapAccount } from "./modules/accounts/accounts.service";
+
+const SIGNALS = ["SIGINT", "SIGTERM"] as const;
 
 /** Process entry: configure, open the database, build the app, listen, shut down cleanly. */
 async function main() {
   const config = loadConfig();
   const log = createLogger(config.logLevel);
-  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize });
+  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize, connectTimeoutMs: config.dbConnectTimeoutMs });
   log.info({ database: db.kind, dataDir: config.databaseUrl ? undefined : config.dataDir }, "database ready");
 
   const { createdKey } = await ensureBootstrapAccount(db.prisma, config.bootstrapApiKey, log);
@@ -19,7 +22,10 @@ async function main() {
     );
   }
 
+  // Apollo's own signal handlers are off (src/graphql/server.ts): shutdown has one owner, here.
   const { httpServer, stop } = await createApp({ db, config, log });
+
+  const drain = drainOnClose(httpServer);
   await new Promise<void>((resolve) => httpServer.listen(config.port, config.host, resolve));
   const address = httpServer.address();
   const port = typeof address === "object" && address ? address.port : config.port;
@@ -30,13 +36,24 @@ async function main() {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, "shutting down: draining in-flight requests");
-    const force = setTimeout(() => {
+    // The last part of the budget is kept for closing the database. PGlite's close is a clean
+    // PostgreSQL shutdown (a checkpoint); without one the next start recovers from the WAL, and
+    // sequences resume past the values they had logged ahead: ids would jump by up to 32.
+    const reserve = Math.min(3_000, Math.floor(config.shutdownTimeoutMs / 4));
+    // Both timers stay referenced: an emptied event loop must not end the process before the
+    // database is closed.
+    const cut = setTimeout(() => {
       log.warn("drain timed out; closing remaining connections");
-      httpServer.closeAllConnections();
+      drain.destroyAll();
+    }, config.shutdownTimeoutMs - reserve);
+    setTimeout(() => {
+      log.error("the database did not close in time; exiting without closing it");
+      process.exit(1);
     }, config.shutdownTimeoutMs);
-    force.unref();
     try {
-      await stop(); // Apollo's drain plugin closes the HTTP server and waits for in-flight requests.
+      await drain.close();
+      clearTimeout(cut);
+      await stop(); // Apollo's own drain finds no connection left.
       await db.close();
       log.info("stopped");
       process.exit(0);
@@ -45,11 +62,11 @@ async function main() {
       process.exit(1);
     }
   };
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
-  process.on("SIGINT", () => void shutdown("SIGINT"));
+  for (const s of SIGNALS) process.on(s, () => void shutdown(s));
 }
 
 main().catch((error) => {
+  // Start-up failures (configuration, DATA_DIR, database) carry a message written for operators.
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });

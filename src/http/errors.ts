@@ -26,21 +26,51 @@ export function problem(res: Response, error: DomainError, requestId?: string): 
     );
 }
 
-/** Express's own errors (body parser) carry `type` and `status`; multer's carry `code`. */
-function fromHttpError(error: { type?: string; status?: number; limit?: number; name?: string; code?: string; field?: string }): DomainError | undefined {
+/**
+ * Busboy (under multer) rejects a malformed multipart body with plain Errors; these are its
+ * messages (busboy 1.6), and multer's own when the client stops sending mid-upload.
+ */
+const MULTIPART_ERRORS = /^(Multipart: Boundary not found|Malformed part header|Malformed content type|Malformed urlencoded form|Missing Content-Type|Unsupported content type: .*|Unexpected end of (form|file)|Request (aborted|closed|error))$/s;
+
+type HttpLikeError = { type?: string; status?: number; expose?: boolean; limit?: number; name?: string; code?: string; errno?: number; field?: string; message?: string };
+
+/**
+ * Express's own errors (body parser, router) carry `type` and `status`; multer's carry `code`;
+ * zlib's (a body that is not what its Content-Encoding says) carry `errno`. All are the client's
+ * doing, so none may become a 500.
+ */
+function fromHttpError(error: HttpLikeError): DomainError | undefined {
+  if (error instanceof DomainError) return undefined;
   if (error.name === "MulterError") {
     if (error.code === "LIMIT_FILE_SIZE") return new DomainError("PAYLOAD_TOO_LARGE", "The file is larger than the 10 MiB allowed.");
     return new DomainError("VALIDATION_FAILED", `The upload is invalid: send one file in the multipart field "file" (${error.code ?? "bad upload"}${error.field ? ", field " + error.field : ""}).`, [{ path: error.field ?? "file", message: "must be the one file field" }]);
   }
+  if (error.name === "Error" && MULTIPART_ERRORS.test(error.message ?? "")) {
+    return new DomainError("VALIDATION_FAILED", `The upload is not well-formed multipart/form-data (${error.message}); send one file in the field "file".`, [{ path: "file", message: "must be a well-formed multipart/form-data body" }]);
+  }
   if (error.type === "entity.parse.failed") return new DomainError("VALIDATION_FAILED", "The request body is not valid JSON.");
   if (error.type === "entity.too.large") return new DomainError("PAYLOAD_TOO_LARGE", `The request body is larger than the ${error.limit ?? "allowed"} bytes allowed.`);
   if (error.type === "encoding.unsupported" || error.type === "charset.unsupported") return new DomainError("VALIDATION_FAILED", "The request body's encoding is not supported; send UTF-8 JSON.");
+  if (error.type === "entity.utf8.invalid") return new DomainError("VALIDATION_FAILED", "The request body is not valid UTF-8.");
+  if (typeof error.errno === "number" && /^(Z_|ERR_)/.test(error.code ?? "")) {
+    return new DomainError("VALIDATION_FAILED", `The request body cannot be decompressed as its Content-Encoding says (${error.message}); send it uncompressed, or gzip, deflate or br as declared.`);
+  }
+  if (error.name === "URIError") return new DomainError("VALIDATION_FAILED", "The URL is not valid percent-encoded UTF-8.");
+  // Anything else body-parser or the router refused (an aborted or short body...): still a 400.
+  if (typeof error.status === "number" && error.status >= 400 && error.status < 500) {
+    return new DomainError("VALIDATION_FAILED", `The request cannot be read: ${error.expose ? error.message : "bad request"}.`);
+  }
   return undefined;
 }
 
 export function errorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
   const domain = (error && typeof error === "object" ? fromHttpError(error as never) : undefined) ?? toDomainError(error);
-  if (domain.status >= 500) req.log?.error({ err: error }, "request failed");
+  if (domain.code === "UNAVAILABLE" || domain.code === "INSUFFICIENT_STORAGE") {
+    // The database gone or the disk full: one line per request, not a stack each (an outage of
+    // ten seconds is thousands of them). The cause's last line says which (Prisma ends with it).
+    const cause = error instanceof Error ? error.message.trim().split("\n").pop() : undefined;
+    req.log?.warn({ code: domain.code, cause }, "request refused");
+  } else if (domain.status >= 500) req.log?.error({ err: error }, "request failed");
   if (res.headersSent) return void res.end();
   problem(res, domain, req.id as string | undefined);
 }

@@ -1,50 +1,15 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { withDatabase } from "../support/global-setup";
+import { start, startServer } from "./spawn";
 
 /**
  * The service as a process, the way the README starts it: first-start key, BOOTSTRAP_API_KEY, the
- * keys CLI, the data-directory lock, and a clean SIGTERM. Runs src/ through tsx.
+ * keys CLI, the data-directory lock, and a clean SIGTERM. Runs src/ through tsx (./spawn.ts).
  */
-const root = path.join(__dirname, "../..");
-const tsx = path.join(root, "node_modules/tsx/dist/cli.mjs");
-
-interface Proc {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function start(script: string, args: string[], env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, [tsx, script, ...args], {
-    cwd: root,
-    env: { ...process.env, NODE_OPTIONS: "", LOG_LEVEL: "info", PORT: "0", RATE_LIMIT_PER_SECOND: "0", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stdout!.on("data", (d) => (out += d));
-  child.stderr!.on("data", (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, output: () => out, exited };
-}
-
-async function startServer(env: Record<string, string>): Promise<Proc & { base: string }> {
-  const proc = start("src/index.ts", [], env);
-  const deadline = Date.now() + 45_000;
-  while (Date.now() < deadline) {
-    const m = /"port":(\d+),"msg":"listening/.exec(proc.output());
-    if (m) return { ...proc, base: `http://127.0.0.1:${m[1]}` };
-    if (proc.child.exitCode !== null) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  proc.child.kill("SIGKILL");
-  throw new Error("server did not start:\n" + proc.output());
-}
-
 async function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string; lastLine: string }> {
   const proc = start("src/cli/keys.ts", args, env);
   const code = await proc.exited;

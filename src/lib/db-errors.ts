@@ -1,0 +1,53 @@
+import { DomainError } from "./errors";
+
+/**
+ * PostgreSQL's data exceptions (SQLSTATE class 22) that a value sent by a client can cause: the
+ * database refusing to store or compare it means the input was bad, so 400, never 500. Services
+ * validate first; this is the safety net for whatever a schema missed. Division by zero (22012)
+ * and the like stay 500: they are the server's own arithmetic.
+ */
+const INPUT_DATA_EXCEPTIONS: Record<string, string> = {
+  "22001": "a text is longer than its column allows",
+  "22003": "a number is out of range",
+  "22007": "a date or time is not valid",
+  "22008": "a date or time is out of range",
+  "22019": "a search pattern has an invalid escape character",
+  "22021": "a text contains a character that cannot be stored (NUL, or invalid UTF-8)",
+  "22025": "a search pattern has an invalid escape sequence",
+  "2201B": "a search pattern is not a valid regular expression",
+  "22P02": "a value is not valid for its type",
+  "22P05": "a text contains a character that cannot be stored",
+};
+
+/** Prisma's own codes for a value its column cannot take (out of range, too long, wrong type). */
+const PRISMA_VALUE_ERRORS: Record<string, string> = {
+  P2000: "a text is longer than its column allows",
+  P2020: "a number is out of range",
+  P2033: "a number does not fit a 64-bit integer",
+};
+
+interface PrismaLikeError {
+  name?: string;
+  code?: string;
+  message?: string;
+  meta?: { driverAdapterError?: { cause?: { originalCode?: string; code?: string } } };
+}
+
+/**
+ * A DomainError (VALIDATION_FAILED) when `error` is the database refusing a value, else
+ * undefined. Read by toDomainError in src/lib/errors.ts, after its own Prisma mappings.
+ */
+export function dataError(error: unknown): DomainError | undefined {
+  if (!error || typeof error !== "object") return undefined;
+  const e = error as PrismaLikeError;
+  if (typeof e.name !== "string" || !e.name.startsWith("PrismaClient")) return undefined;
+  const cause = e.meta?.driverAdapterError?.cause;
+  const sqlState = cause?.originalCode ?? cause?.code;
+  const reason = (sqlState && INPUT_DATA_EXCEPTIONS[sqlState]) || (e.code && PRISMA_VALUE_ERRORS[e.code]);
+  if (reason) return new DomainError("VALIDATION_FAILED", `The request is invalid: ${reason}.`);
+  // A lone surrogate breaks Prisma's own JSON encoding of the query before it reaches the database.
+  if (e.name === "PrismaClientUnknownRequestError" && /JSON Error: .*(hex escape|surrogate)/i.test(e.message ?? "")) {
+    return new DomainError("VALIDATION_FAILED", "The request is invalid: a text contains an unpaired UTF-16 surrogate.");
+  }
+  return undefined;
+}
