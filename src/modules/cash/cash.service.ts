@@ -69,6 +69,9 @@ type AccountRow = Prisma.CashAccountGetPayload<{ select: typeof ACCOUNT_SELECT }
 const TRANSACTION_SELECT = { id: true, cashAccountId: true, type: true, date: true, amount: true, notes: true } satisfies Prisma.CashTransactionSelect;
 type TransactionRow = Prisma.CashTransactionGetPayload<{ select: typeof TRANSACTION_SELECT }>;
 
+/** A currency change and a move between accounts lock the account rows they check. */
+const TX_OPTIONS = { maxWait: 10_000, timeout: 20_000 };
+
 /** Cash accounts the caller may see: those of its portfolios (API.md §1 tenancy). */
 const accountScope = (ctx: Context): Prisma.CashAccountWhereInput => ({ portfolio: portfolioScope(ctx) });
 const transactionScope = (ctx: Context): Prisma.CashTransactionWhereInput => ({ cashAccount: accountScope(ctx) });
@@ -202,9 +205,9 @@ async function withBalances(ctx: Context, accounts: AccountRow[]): Promise<CashA
   return accounts.map((a) => ({ ...a, balance: balances.get(a.id)! }));
 }
 
-async function accountRow(ctx: Context, cashAccountId: unknown): Promise<AccountRow> {
+async function accountRow(ctx: Context, cashAccountId: unknown, db: Prisma.TransactionClient = ctx.db): Promise<AccountRow> {
   const id = parseId(cashAccountId, "cashAccountId");
-  const row = await ctx.db.cashAccount.findFirst({ where: { id, ...accountScope(ctx) }, select: ACCOUNT_SELECT });
+  const row = await db.cashAccount.findFirst({ where: { id, ...accountScope(ctx) }, select: ACCOUNT_SELECT });
   if (!row) throw notFound(`Cash account ${id}`);
   return row;
 }
@@ -261,27 +264,32 @@ export async function updateCashAccount(ctx: Context, cashAccountId: unknown, in
   const id = parseId(cashAccountId, "cashAccountId");
   const data = parseInput(UpdateCashAccountInput, input, "The cash account");
   assertCanWrite(ctx);
-  const current = await accountRow(ctx, id);
-  if (data.portfolioId !== undefined && data.portfolioId !== current.portfolioId) {
-    throw businessRule(`Cash account ${id} belongs to portfolio ${current.portfolioId}; an account stays in its portfolio.`);
-  }
-  if (data.currencyCode && data.currencyCode !== current.currencyCode) {
-    // The stored amounts are in the account's currency; changing it would silently relabel them.
-    const entered = await ctx.db.cashTransaction.count({ where: { cashAccountId: id } });
-    if (entered > 0) throw businessRule(`Cash account ${id} has ${entered} cash transaction(s) in ${current.currencyCode}; its currency cannot change.`);
-  }
-  const row = await ctx.db.cashAccount.update({
-    where: { id },
-    data: {
-      name: data.name,
-      currencyCode: data.currencyCode,
-      institution: data.institution,
-      syncTrades: data.syncTrades,
-      syncIncome: data.syncIncome,
-      settlementDays: data.settlementDays,
-    },
-    select: ACCOUNT_SELECT,
-  });
+  const row = await ctx.db.$transaction(async (tx) => {
+    // Locked before it is read. FOR UPDATE also waits for transactions being added to the account
+    // (their foreign-key check holds FOR KEY SHARE), so the count below cannot miss one.
+    await tx.$queryRaw`SELECT id FROM cash_account WHERE id = ${id} FOR UPDATE`;
+    const current = await accountRow(ctx, id, tx);
+    if (data.portfolioId !== undefined && data.portfolioId !== current.portfolioId) {
+      throw businessRule(`Cash account ${id} belongs to portfolio ${current.portfolioId}; an account stays in its portfolio.`);
+    }
+    if (data.currencyCode && data.currencyCode !== current.currencyCode) {
+      // The stored amounts are in the account's currency; changing it would silently relabel them.
+      const entered = await tx.cashTransaction.count({ where: { cashAccountId: id } });
+      if (entered > 0) throw businessRule(`Cash account ${id} has ${entered} cash transaction(s) in ${current.currencyCode}; its currency cannot change.`);
+    }
+    return tx.cashAccount.update({
+      where: { id },
+      data: {
+        name: data.name,
+        currencyCode: data.currencyCode,
+        institution: data.institution,
+        syncTrades: data.syncTrades,
+        syncIncome: data.syncIncome,
+        settlementDays: data.settlementDays,
+      },
+      select: ACCOUNT_SELECT,
+    });
+  }, TX_OPTIONS);
   const [view] = await withBalances(ctx, [row]);
   return view;
 }
@@ -343,9 +351,9 @@ const transactionView = (t: TransactionRow): CashTransactionView => ({
 
 export const findCashTransaction = (ctx: Context, cashTransactionId: unknown) => orNull(getCashTransaction(ctx, cashTransactionId));
 
-export async function getCashTransaction(ctx: Context, cashTransactionId: unknown): Promise<CashTransactionView> {
+export async function getCashTransaction(ctx: Context, cashTransactionId: unknown, db: Prisma.TransactionClient = ctx.db): Promise<CashTransactionView> {
   const id = parseId(cashTransactionId, "cashTransactionId");
-  const row = await ctx.db.cashTransaction.findFirst({ where: { id, ...transactionScope(ctx) }, select: TRANSACTION_SELECT });
+  const row = await db.cashTransaction.findFirst({ where: { id, ...transactionScope(ctx) }, select: TRANSACTION_SELECT });
   if (!row) throw notFound(`Cash transaction ${id}`);
   return transactionView(row);
 }
@@ -365,23 +373,29 @@ export async function updateCashTransaction(ctx: Context, cashTransactionId: unk
   const id = parseId(cashTransactionId, "cashTransactionId");
   const data = parseInput(UpdateCashTransactionInput, input, "The cash transaction");
   assertCanWrite(ctx);
-  const current = await getCashTransaction(ctx, id);
-  if (data.cashAccountId !== undefined && data.cashAccountId !== current.cashAccountId) {
-    const [from, to] = await Promise.all([accountRow(ctx, current.cashAccountId), accountRow(ctx, data.cashAccountId)]);
-    // The amount is in the account's currency: moving it across currencies would relabel it.
-    if (from.currencyCode !== to.currencyCode) throw businessRule(`Cash account ${to.id} is in ${to.currencyCode}, not ${from.currencyCode}; enter the transaction there instead.`);
-  }
-  const row = await ctx.db.cashTransaction.update({
-    where: { id },
-    data: {
-      cashAccountId: data.cashAccountId,
-      type: data.type,
-      date: data.date ? toDate(data.date) : undefined,
-      amount: data.amount?.toFixed(),
-      notes: data.notes === null ? "" : data.notes,
-    },
-    select: TRANSACTION_SELECT,
-  });
+  const row = await ctx.db.$transaction(async (tx) => {
+    const current = await getCashTransaction(ctx, id, tx);
+    if (data.cashAccountId !== undefined && data.cashAccountId !== current.cashAccountId) {
+      // The target account locked first (FOR SHARE): its currency cannot change until the move
+      // commits. The source's cannot either: it holds this transaction (updateCashAccount counts it).
+      await tx.$queryRaw`SELECT id FROM cash_account WHERE id = ${data.cashAccountId} FOR SHARE`;
+      const from = await accountRow(ctx, current.cashAccountId, tx);
+      const to = await accountRow(ctx, data.cashAccountId, tx);
+      // The amount is in the account's currency: moving it across currencies would relabel it.
+      if (from.currencyCode !== to.currencyCode) throw businessRule(`Cash account ${to.id} is in ${to.currencyCode}, not ${from.currencyCode}; enter the transaction there instead.`);
+    }
+    return tx.cashTransaction.update({
+      where: { id },
+      data: {
+        cashAccountId: data.cashAccountId,
+        type: data.type,
+        date: data.date ? toDate(data.date) : undefined,
+        amount: data.amount?.toFixed(),
+        notes: data.notes === null ? "" : data.notes,
+      },
+      select: TRANSACTION_SELECT,
+    });
+  }, TX_OPTIONS);
   return transactionView(row);
 }
 

@@ -115,7 +115,11 @@ export async function assignClientPortfolios(ctx: Context, id: unknown, input: u
   assertAdviser(ctx, "assign portfolios to clients");
   await ctx.db.$transaction(async (tx) => {
     await lockClient(tx, ctx, clientId);
-    const found = await tx.portfolio.findMany({ where: { id: { in: data.portfolioIds }, accountId: ctx.account.id }, select: { id: true } });
+    // Every portfolio this changes, locked in id order before the updates: two assignments moving
+    // portfolios between clients in opposite directions queue instead of deadlocking.
+    const found = await tx.$queryRaw<{ id: number }[]>`
+      SELECT id FROM portfolio WHERE account_id = ${ctx.account.id} AND (id = ANY(${data.portfolioIds}::int[]) OR client_id = ${clientId})
+      ORDER BY id FOR NO KEY UPDATE`;
     const known = new Set(found.map((p) => p.id));
     const missing = data.portfolioIds.find((p) => !known.has(p));
     if (missing !== undefined) throw notFound(`Portfolio ${missing}`);

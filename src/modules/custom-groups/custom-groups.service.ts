@@ -145,7 +145,12 @@ export async function setCustomGroupAssignments(ctx: Context, id: unknown, input
       throw validationFailed(`The assignments are invalid: ${detail}`, badLabels);
     }
     const holdingIds = assignments.map((a) => a.holdingId);
-    const found = await tx.holding.findMany({ where: { id: { in: holdingIds }, ...holdingScope(ctx) }, select: { id: true } });
+    // Holdings before the rows under them (the ledger's lock order): a holding deleted meanwhile
+    // goes first or waits, and never waits on this group's assignments while they wait on it.
+    const found = await tx.$queryRaw<{ id: number }[]>`
+      SELECT h.id FROM holding h JOIN portfolio p ON p.id = h.portfolio_id
+      WHERE h.id = ANY(${holdingIds}::int[]) AND p.account_id = ${ctx.account.id}
+      ORDER BY h.id FOR KEY SHARE OF h`;
     const known = new Set(found.map((h) => h.id));
     const missing = holdingIds.find((h) => !known.has(h));
     if (missing !== undefined) throw notFound(`Holding ${missing}`);

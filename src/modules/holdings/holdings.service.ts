@@ -58,6 +58,23 @@ export async function portfolioForLedger(ctx: Context, portfolioId: unknown, db:
   return p;
 }
 
+/**
+ * Starts a write to a portfolio's ledger: locks the portfolio row and answers it as read under the
+ * lock. Every such write (trades, imports, income, tax settings, ticker changes, holding deletes)
+ * takes its locks in one order: this portfolio row, then holding rows in id order, then the rows
+ * under them. In one order, concurrent writes queue instead of deadlocking (PostgreSQL 40P01).
+ * FOR NO KEY UPDATE excludes the portfolio's other writers but not the FOR KEY SHARE that
+ * foreign-key checks take, so a cash account or a model added to the portfolio does not wait.
+ */
+export async function lockPortfolioForLedger(tx: Prisma.TransactionClient, ctx: Context, portfolioId: number): Promise<PortfolioForLedger> {
+  const rows = await tx.$queryRaw<unknown[]>`SELECT id FROM portfolio WHERE id = ${portfolioId} AND account_id = ${ctx.account.id} FOR NO KEY UPDATE`;
+  if (rows.length === 0) throw notFound(`Portfolio ${portfolioId}`);
+  return portfolioForLedger(ctx, portfolioId, tx);
+}
+
+/** Ledger writes queue behind each other on their portfolio's row lock (lockPortfolioForLedger). */
+const TX_OPTIONS = { maxWait: 15_000, timeout: 60_000 };
+
 /** The holding with its portfolio, or NOT_FOUND (another account's holding included). */
 export async function holdingWithPortfolio(ctx: Context, holdingId: unknown, db: Prisma.TransactionClient = ctx.db) {
   const id = parseId(holdingId, "holdingId");
@@ -235,25 +252,36 @@ export async function updateHolding(ctx: Context, holdingId: unknown, input: unk
 export async function deleteHolding(ctx: Context, holdingId: unknown): Promise<true> {
   const id = parseId(holdingId, "holdingId");
   assertCanWrite(ctx);
-  const { count } = await ctx.db.holding.deleteMany({ where: { id, ...holdingScope(ctx) } });
-  if (count === 0) throw notFound(`Holding ${id}`);
+  const { portfolioId } = await holdingWithPortfolio(ctx, id);
+  await ctx.db.$transaction(async (tx) => {
+    // The delete cascades to the holding's trades and income: the ledger's lock order applies.
+    await lockPortfolioForLedger(tx, ctx, portfolioId);
+    const { count } = await tx.holding.deleteMany({ where: { id, portfolioId } });
+    if (count === 0) throw notFound(`Holding ${id}`);
+  }, TX_OPTIONS);
   return true;
 }
 
-/** A ticker change: the holding keeps its history; the change itself is recorded. */
+/**
+ * A ticker change: the holding keeps its history; the change itself is recorded. The current
+ * symbol is read under the locks, so of ten identical changes at once the first records CBA → CBA2
+ * and the nine after it find nothing left to change.
+ */
 export async function changeHoldingSymbol(ctx: Context, holdingId: unknown, input: unknown): Promise<HoldingView> {
   const id = parseId(holdingId, "holdingId");
   const data = parseInput(ChangeSymbolInput, input, "The symbol change");
   assertCanWrite(ctx);
-  const h = await holdingWithPortfolio(ctx, id);
-  if (h.symbol === data.symbol && h.exchange === data.exchange) return getHolding(ctx, id);
-  const clash = await ctx.db.holding.findFirst({ where: { portfolioId: h.portfolioId, symbol: data.symbol, exchange: data.exchange }, select: { id: true } });
-  if (clash) throw new DomainError("CONFLICT", `Portfolio ${h.portfolioId} already has a holding ${data.symbol}.${data.exchange} (id ${clash.id}).`);
-  const security = await findSecurity(ctx.db, ctx.account.id, data.symbol, data.exchange);
-  await ctx.db.$transaction([
-    ctx.db.holdingSymbolChange.create({ data: { holdingId: id, fromSymbol: h.symbol, fromExchange: h.exchange, toSymbol: data.symbol, toExchange: data.exchange } }),
-    ctx.db.holding.update({ where: { id }, data: { symbol: data.symbol, exchange: data.exchange, ...(security ? { name: security.name } : {}) } }),
-  ]);
+  const { portfolioId } = await holdingWithPortfolio(ctx, id);
+  await ctx.db.$transaction(async (tx) => {
+    const portfolio = await lockPortfolioForLedger(tx, ctx, portfolioId);
+    const h = await holdingForTrade(tx, ctx, portfolio, { holdingId: id });
+    if (h.symbol === data.symbol && h.exchange === data.exchange) return;
+    const clash = await tx.holding.findFirst({ where: { portfolioId, symbol: data.symbol, exchange: data.exchange }, select: { id: true } });
+    if (clash) throw new DomainError("CONFLICT", `Portfolio ${portfolioId} already has a holding ${data.symbol}.${data.exchange} (id ${clash.id}).`);
+    const security = await findSecurity(tx, ctx.account.id, data.symbol, data.exchange);
+    await tx.holdingSymbolChange.create({ data: { holdingId: id, fromSymbol: h.symbol, fromExchange: h.exchange, toSymbol: data.symbol, toExchange: data.exchange } });
+    await tx.holding.update({ where: { id }, data: { symbol: data.symbol, exchange: data.exchange, ...(security ? { name: security.name } : {}) } });
+  }, TX_OPTIONS);
   return getHolding(ctx, id);
 }
 
@@ -266,7 +294,8 @@ export async function listSymbolChanges(ctx: Context, holdingId: unknown) {
 /**
  * The holding a trade goes to: by id (it must be in the trade's portfolio), or by symbol and
  * exchange, created on the first trade from the master list (or as an account security when the
- * master does not know it). Returns it locked for the rest of the transaction.
+ * master does not know it). Returns it locked for the rest of the transaction. The caller holds
+ * the portfolio's lock already (lockPortfolioForLedger): portfolio first, then holding.
  */
 export async function holdingForTrade(
   tx: Prisma.TransactionClient,

@@ -4,7 +4,7 @@ import { financialYearRange, fromDate, toDate } from "../../lib/dates";
 import { businessRule, notFound, orNull, validationFailed } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
 import { parseId, parseInput } from "../../lib/validation";
-import { holdingForTrade, holdingScope, holdingWithPortfolio, portfolioForLedger, type PortfolioForLedger } from "../holdings/holdings.service";
+import { holdingForTrade, holdingScope, holdingWithPortfolio, lockPortfolioForLedger, type PortfolioForLedger } from "../holdings/holdings.service";
 import { drpEvent, foldHolding, loadLedger, ParcelError } from "../holdings/ledger";
 import { assertCanWrite } from "../portfolios/access";
 import { TX_OPTIONS, tradeExchangeRate } from "../trades/trades.service";
@@ -166,9 +166,9 @@ export async function createIncome(ctx: Context, input: unknown): Promise<Income
   const data = parseInput(IncomeInput, input, "The income");
   assertCanWrite(ctx);
   const holding = await holdingWithPortfolio(ctx, data.holdingId);
-  const id = await ctx.db.$transaction(async (tx) => {
-    await holdingForTrade(tx, ctx, holding.portfolio, { holdingId: holding.id });
-    const portfolio = await portfolioForLedger(ctx, holding.portfolioId, tx);
+  return ctx.db.$transaction(async (tx) => {
+    const portfolio = await lockPortfolioForLedger(tx, ctx, holding.portfolioId);
+    await holdingForTrade(tx, ctx, portfolio, { holdingId: holding.id });
     const row = await prepare(tx, portfolio, holding.currencyCode, data);
     // New units can still break the ledger: a later consolidation may then leave fractions short.
     // seq -1: after the other allotments of its day, before its trades, as once stored.
@@ -178,17 +178,18 @@ export async function createIncome(ctx: Context, input: unknown): Promise<Income
       validateDrp(() => foldHolding(ledger, holding.id, { add: [{ ...added, key: "this income", seq: -1 }] }));
     }
     const created = await tx.income.create({ data: { ...row, components: row.components ?? undefined, holdingId: holding.id, portfolioId: holding.portfolioId }, select: { id: true } });
-    return created.id;
+    // Read under the locks, so the answer is the record as committed (a racing holding delete waits).
+    return getIncome(ctx, created.id, tx);
   }, TX_OPTIONS);
-  return getIncome(ctx, id);
 }
 
 export const findIncome = (ctx: Context, incomeId: unknown) => orNull(getIncome(ctx, incomeId));
 
-export async function getIncome(ctx: Context, incomeId: unknown): Promise<IncomeView> {
+export async function getIncome(ctx: Context, incomeId: unknown, db: Prisma.TransactionClient = ctx.db): Promise<IncomeView> {
   const id = parseId(incomeId, "incomeId");
-  const row = await ctx.db.income.findFirst({ where: { id, ...incomeScope(ctx) }, select: INCOME_SELECT });
-  if (!row) throw notFound(`Income ${id}`);
+  const row = await db.income.findFirst({ where: { id, ...incomeScope(ctx) }, select: INCOME_SELECT });
+  // The holding comes in a second statement: one deleted in between took the record with it.
+  if (!row || !row.holding) throw notFound(`Income ${id}`);
   return toIncomeView(row);
 }
 
@@ -216,9 +217,9 @@ export async function updateIncome(ctx: Context, incomeId: unknown, input: unkno
   if (!existing) throw notFound(`Income ${id}`);
   if (existing.holdingId !== data.holdingId) throw businessRule(`Income ${id} belongs to holding ${existing.holdingId}; to move it, delete it and add it to the other holding.`);
   const holding = await holdingWithPortfolio(ctx, existing.holdingId);
-  await ctx.db.$transaction(async (tx) => {
-    await holdingForTrade(tx, ctx, holding.portfolio, { holdingId: holding.id });
-    const portfolio = await portfolioForLedger(ctx, holding.portfolioId, tx);
+  return ctx.db.$transaction(async (tx) => {
+    const portfolio = await lockPortfolioForLedger(tx, ctx, holding.portfolioId);
+    await holdingForTrade(tx, ctx, portfolio, { holdingId: holding.id });
     const row = await prepare(tx, portfolio, holding.currencyCode, data);
     const ledger = await loadLedger(tx, portfolio, [holding.id]);
     const key = `income ${id}`;
@@ -226,8 +227,8 @@ export async function updateIncome(ctx: Context, incomeId: unknown, input: unkno
     const replace = new Map([[key, replacement]]);
     validateDrp(() => foldHolding(ledger, holding.id, replacement && !ledger.eventsByHolding.get(holding.id)?.some((e) => e.key === key) ? { add: [replacement] } : { replace }));
     await tx.income.update({ where: { id }, data: { ...row, components: row.components ?? undefined } });
+    return getIncome(ctx, id, tx);
   }, TX_OPTIONS);
-  return getIncome(ctx, id);
 }
 
 /** PUT /v1/income/{i}/confirm: only confirmed income enters tax reports. */
@@ -246,8 +247,9 @@ export async function deleteIncome(ctx: Context, incomeId: unknown): Promise<tru
   if (!existing) throw notFound(`Income ${id}`);
   const holding = await holdingWithPortfolio(ctx, existing.holdingId);
   await ctx.db.$transaction(async (tx) => {
-    await holdingForTrade(tx, ctx, holding.portfolio, { holdingId: holding.id });
-    const ledger = await loadLedger(tx, await portfolioForLedger(ctx, holding.portfolioId, tx), [holding.id]);
+    const portfolio = await lockPortfolioForLedger(tx, ctx, holding.portfolioId);
+    await holdingForTrade(tx, ctx, portfolio, { holdingId: holding.id });
+    const ledger = await loadLedger(tx, portfolio, [holding.id]);
     validateDrp(() => foldHolding(ledger, holding.id, { replace: new Map([[`income ${id}`, null]]) }));
     const { count } = await tx.income.deleteMany({ where: { id } });
     if (count === 0) throw notFound(`Income ${id}`);
@@ -264,8 +266,11 @@ export async function updateProRataDistributions(ctx: Context, holdingId: unknow
   const data = parseInput(ProRataInput, input, "The statement");
   assertCanWrite(ctx);
   const holding = await holdingWithPortfolio(ctx, holdingId);
-  const { from, to } = financialYearRange(data.financialYear, holding.portfolio.financialYearEnd);
-  const ids = await ctx.db.$transaction(async (tx) => {
+  return ctx.db.$transaction(async (tx) => {
+    // The amounts spread over are read under the ledger's locks: an income edit commits first or waits.
+    const portfolio = await lockPortfolioForLedger(tx, ctx, holding.portfolioId);
+    await holdingForTrade(tx, ctx, portfolio, { holdingId: holding.id });
+    const { from, to } = financialYearRange(data.financialYear, portfolio.financialYearEnd);
     const rows = await tx.income.findMany({
       where: { holdingId: holding.id, exDividendDate: { gte: toDate(from), lte: toDate(to) } },
       select: INCOME_SELECT,
@@ -279,8 +284,7 @@ export async function updateProRataDistributions(ctx: Context, holdingId: unknow
     for (const [id, components] of parts) {
       await tx.income.update({ where: { id }, data: { isTrustIncome: true, components: Object.fromEntries(Object.entries(components).map(([k, v]) => [k, v.toFixed()])) } });
     }
-    return distributions.map((d) => d.id);
+    const updated = await tx.income.findMany({ where: { id: { in: distributions.map((d) => d.id) } }, select: INCOME_SELECT, orderBy: [{ exDividendDate: "asc" }, { id: "asc" }] });
+    return updated.map(toIncomeView);
   }, TX_OPTIONS);
-  const rows = await ctx.db.income.findMany({ where: { id: { in: ids } }, select: INCOME_SELECT, orderBy: [{ exDividendDate: "asc" }, { id: "asc" }] });
-  return rows.map(toIncomeView);
 }

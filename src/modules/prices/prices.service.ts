@@ -1,4 +1,4 @@
-import { parse } from "csv-parse/sync";
+import { CsvError, parse } from "csv-parse/sync";
 import type { z } from "zod";
 import type { Prisma } from "../../../generated/prisma/client";
 import type { Context } from "../../context";
@@ -88,7 +88,8 @@ function csvRows(text: string, columns: readonly string[], what: string): BulkRo
     });
   } catch (error) {
     const e = error as { code?: string; message: string; lines?: number };
-    if (!e.code?.startsWith("CSV_")) throw error;
+    // csv-parse's codes are not all CSV_-prefixed (INVALID_OPENING_QUOTE): any CsvError is the body's.
+    if (!(error instanceof CsvError)) throw error;
     if (header) checkHeader();
     throw validationFailed(`${what} is not valid CSV: ${e.message}`, [{ path: `line ${e.lines ?? 1}`, message: e.message }]);
   }
@@ -211,7 +212,9 @@ export async function deleteCustomPrice(ctx: Context, priceId: unknown): Promise
 
 /**
  * POST /v1/market-prices/bulk: insert or replace per (account, symbol, exchange, date), all or
- * nothing, in one set-based statement (50,000 rows would be 50,000 round trips one by one).
+ * nothing, in one set-based statement (50,000 rows would be 50,000 round trips one by one). Rows
+ * are written in key order, so two overlapping imports lock them in one order and queue, never
+ * deadlock (the same for FX rates).
  */
 export async function upsertMarketPrices(ctx: Context, input: unknown): Promise<{ upserted: number }> {
   assertAdviser(ctx, "import market prices");
@@ -223,6 +226,7 @@ export async function upsertMarketPrices(ctx: Context, input: unknown): Promise<
     SELECT ${ctx.account.id}, u.symbol, u.exchange, u.date, u.close
     FROM unnest(${prices.map((p) => p.symbol)}::varchar[], ${prices.map((p) => p.exchange)}::varchar[],
                 ${prices.map((p) => p.date)}::date[], ${prices.map((p) => p.close.toFixed())}::numeric[]) AS u(symbol, exchange, date, close)
+    ORDER BY u.symbol, u.exchange, u.date
     ON CONFLICT (account_id, symbol, exchange, date) DO UPDATE SET close = EXCLUDED.close`;
   return { upserted };
 }
@@ -248,6 +252,7 @@ export async function upsertFxRates(ctx: Context, input: unknown): Promise<{ ups
     SELECT ${ctx.account.id}, u.base, u.quote, u.date, u.rate
     FROM unnest(${rates.map((r) => r.base)}::char(3)[], ${rates.map((r) => r.quote)}::char(3)[],
                 ${rates.map((r) => r.date)}::date[], ${rates.map((r) => r.rate.toFixed())}::numeric[]) AS u(base, quote, date, rate)
+    ORDER BY u.base, u.quote, u.date
     ON CONFLICT (account_id, base, quote, date) DO UPDATE SET rate = EXCLUDED.rate`;
   return { upserted };
 }

@@ -3,7 +3,7 @@ import type { Context } from "../../context";
 import { businessRule, notFound, orNull } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
 import { parseId, parseInput } from "../../lib/validation";
-import { portfolioForLedger } from "../holdings/holdings.service";
+import { lockPortfolioForLedger, portfolioForLedger } from "../holdings/holdings.service";
 import { foldHolding, loadLedger, ParcelError } from "../holdings/ledger";
 import type { ParcelMethod } from "../holdings/parcels";
 import { assertCanWrite, portfolioScope } from "../portfolios/access";
@@ -74,9 +74,9 @@ export async function updateTaxSettings(ctx: Context, portfolioId: unknown, inpu
   const data = parseInput(TaxSettingsInput, input, "The tax settings");
   assertCanWrite(ctx);
   await ctx.db.$transaction(async (tx) => {
-    await portfolioForLedger(ctx, id, tx);
-    // Every holding row locked, in id order, as a trade write locks its one holding: a trade and a
+    // The ledger's lock order: the portfolio, then every holding row in id order. A trade and a
     // method change of the same portfolio never validate against each other's stale state.
+    await lockPortfolioForLedger(tx, ctx, id);
     const holdings = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM holding WHERE portfolio_id = ${id} ORDER BY id FOR UPDATE`;
     const holdingIds = holdings.map((h) => h.id);
     const ofPortfolio = new Set(holdingIds);

@@ -8,7 +8,7 @@ import {
   holdingForTrade,
   holdingScope,
   holdingWithPortfolio,
-  portfolioForLedger,
+  lockPortfolioForLedger,
   type PortfolioForLedger,
 } from "../holdings/holdings.service";
 import { foldHolding, loadLedger, ParcelError, tradeEvent } from "../holdings/ledger";
@@ -85,7 +85,7 @@ export function toTradeView(t: TradeViewRow): TradeView {
 
 const tradeScope = (ctx: Context): Prisma.TradeWhereInput => ({ holding: holdingScope(ctx) });
 
-/** Interactive transactions queue behind each other on one holding's row lock. */
+/** Interactive transactions queue behind each other on their portfolio's row lock (lockPortfolioForLedger). */
 export const TX_OPTIONS = { maxWait: 15_000, timeout: 60_000 };
 
 /** How far back an FX rate may be looked for when a trade gives none (weekends, holidays). */
@@ -226,11 +226,10 @@ function cancelledUnits(fold: FoldResult, key: string): Decimal {
 export async function createTrade(ctx: Context, input: unknown): Promise<TradeView> {
   const data = parseInput(TradeInput, input, "The trade");
   assertCanWrite(ctx);
-  const outside = await portfolioForLedger(ctx, data.portfolioId);
-  const id = await ctx.db.$transaction(async (tx) => {
-    const holding = await holdingForTrade(tx, ctx, outside, data);
-    // Read again under the holding's lock: a tax-settings change may have committed meanwhile.
-    const portfolio = await portfolioForLedger(ctx, outside.id, tx);
+  return ctx.db.$transaction(async (tx) => {
+    // Read under the portfolio's lock: a tax-settings change or a racing trade commits first or waits.
+    const portfolio = await lockPortfolioForLedger(tx, ctx, data.portfolioId);
+    const holding = await holdingForTrade(tx, ctx, portfolio, data);
     const t = await prepare(tx, portfolio, holding.currencyCode, data);
     const ledger = await loadLedger(tx, portfolio, [holding.id]);
     // The new trade's id is not known yet; any id above the existing ones orders it last on its day.
@@ -246,17 +245,18 @@ export async function createTrade(ctx: Context, input: unknown): Promise<TradeVi
       },
       select: { id: true },
     });
-    return created.id;
+    // Read under the locks, so the answer is the trade as committed (a racing holding delete waits).
+    return getTrade(ctx, created.id, tx);
   }, TX_OPTIONS);
-  return getTrade(ctx, id);
 }
 
 export const findTrade = (ctx: Context, tradeId: unknown) => orNull(getTrade(ctx, tradeId));
 
-export async function getTrade(ctx: Context, tradeId: unknown): Promise<TradeView> {
+export async function getTrade(ctx: Context, tradeId: unknown, db: Prisma.TransactionClient = ctx.db): Promise<TradeView> {
   const id = parseId(tradeId, "tradeId");
-  const row = await ctx.db.trade.findFirst({ where: { id, ...tradeScope(ctx) }, select: TRADE_VIEW_SELECT });
-  if (!row) throw notFound(`Trade ${id}`);
+  const row = await db.trade.findFirst({ where: { id, ...tradeScope(ctx) }, select: TRADE_VIEW_SELECT });
+  // The holding comes in a second statement: one deleted in between took the trade with it.
+  if (!row || !row.holding) throw notFound(`Trade ${id}`);
   return toTradeView(row);
 }
 
@@ -295,15 +295,14 @@ export async function updateTrade(ctx: Context, tradeId: unknown, input: unknown
   const data = parseInput(TradeInput, input, "The trade");
   assertCanWrite(ctx);
   const existing = await ctx.db.trade.findFirst({ where: { id, ...tradeScope(ctx) }, select: { id: true, holdingId: true, portfolioId: true, holding: { select: { symbol: true, exchange: true } } } });
-  if (!existing) throw notFound(`Trade ${id}`);
+  if (!existing || !existing.holding) throw notFound(`Trade ${id}`);
   const sameHolding =
     data.portfolioId === existing.portfolioId &&
     (data.holdingId !== undefined ? data.holdingId === existing.holdingId : data.symbol === existing.holding.symbol && data.exchange === existing.holding.exchange);
   if (!sameHolding) throw businessRule(`Trade ${id} belongs to holding ${existing.holdingId} of portfolio ${existing.portfolioId}; to move it, delete it and add it to the other holding.`);
-  const outside = await portfolioForLedger(ctx, existing.portfolioId);
-  await ctx.db.$transaction(async (tx) => {
-    const holding = await holdingForTrade(tx, ctx, outside, { holdingId: existing.holdingId });
-    const portfolio = await portfolioForLedger(ctx, outside.id, tx);
+  return ctx.db.$transaction(async (tx) => {
+    const portfolio = await lockPortfolioForLedger(tx, ctx, existing.portfolioId);
+    const holding = await holdingForTrade(tx, ctx, portfolio, { holdingId: existing.holdingId });
     const t = await prepare(tx, portfolio, holding.currencyCode, data);
     const ledger = await loadLedger(tx, portfolio, [holding.id]);
     const key = `trade ${id}`;
@@ -318,8 +317,8 @@ export async function updateTrade(ctx: Context, tradeId: unknown, input: unknown
         parcels: t.parcels.length ? { createMany: { data: t.parcels.map((p) => ({ parcelTradeId: p.tradeId, quantity: p.units.toFixed() })) } } : undefined,
       },
     });
+    return getTrade(ctx, id, tx);
   }, TX_OPTIONS);
-  return getTrade(ctx, id);
 }
 
 /** DELETE /v1/trades/{t}: refused (422) when a later sell would be left without units. */
@@ -328,10 +327,9 @@ export async function deleteTrade(ctx: Context, tradeId: unknown): Promise<true>
   assertCanWrite(ctx);
   const existing = await ctx.db.trade.findFirst({ where: { id, ...tradeScope(ctx) }, select: { holdingId: true, portfolioId: true } });
   if (!existing) throw notFound(`Trade ${id}`);
-  const outside = await portfolioForLedger(ctx, existing.portfolioId);
   await ctx.db.$transaction(async (tx) => {
-    await holdingForTrade(tx, ctx, outside, { holdingId: existing.holdingId });
-    const portfolio = await portfolioForLedger(ctx, outside.id, tx);
+    const portfolio = await lockPortfolioForLedger(tx, ctx, existing.portfolioId);
+    await holdingForTrade(tx, ctx, portfolio, { holdingId: existing.holdingId });
     const ledger = await loadLedger(tx, portfolio, [existing.holdingId]);
     validateLedger(() => foldHolding(ledger, existing.holdingId, { replace: new Map([[`trade ${id}`, null]]) }));
     const { count } = await tx.trade.deleteMany({ where: { id } });
