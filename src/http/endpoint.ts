@@ -2,6 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { z } from "zod";
 import type { Context } from "../context";
 import { stringify } from "../lib/json";
+import { invalidInput, unstorableText } from "../lib/validation";
 
 /**
  * A REST operation: documentation (for /v1/openapi.json) and a handler that unpacks the request
@@ -56,9 +57,20 @@ export function sendJson(res: Response, status: number, body: unknown): void {
   res.status(status).type("application/json").send(stringify(body));
 }
 
+/**
+ * Text no column can store (NUL, unpaired surrogates) is refused for every route at once, in the
+ * path, the query and the body (JSON or CSV), before any handler can hand it to the database.
+ * Services refuse it again in parseInput, which is where GraphQL arguments meet it.
+ */
+function assertStorableText(req: Request): void {
+  const errors = [...unstorableText(req.params), ...unstorableText(req.query), ...unstorableText(req.body)].slice(0, 20);
+  if (errors.length > 0) throw invalidInput("The request", errors);
+}
+
 export function endpoint(spec: Endpoint) {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
+      assertStorableText(req);
       const result = await spec.handler(req.ctx!, req);
       if (result instanceof WithStatus) return sendJson(res, result.status, result.body);
       if (result instanceof FileResponse) {

@@ -194,6 +194,13 @@ function expectNoModel(o: Outcome<Model | null>): void {
 
 // Setup helpers (REST) --------------------------------------------------------------------------
 
+/** A custom group of the key's account: a customGroup:{id} dimension must name one (else NOT_FOUND). */
+async function newCustomGroup(key: string): Promise<number> {
+  const res = await t.http.post("/v1/custom-groups").set("authorization", key).send({ name: "Strategy", labels: ["Alpha", "Beta", "Gamma"] });
+  expect(res.status).toBe(201);
+  return res.body.id as number;
+}
+
 async function newPortfolio(key: string, name = "Portfolio"): Promise<number> {
   const res = await t.http.post("/v1/portfolios").set("authorization", key).send({ name });
   expect(res.status).toBe(201);
@@ -259,10 +266,11 @@ describe("List the allocation models of a portfolio (seed 4.2)", () => {
         ],
       });
       const gone = await seedModel(key, p, { name: "Gone" });
+      const group = await newCustomGroup(key);
       const thirds = await seedModel(key, p, {
         name: "Thirds",
         notes: undefined,
-        dimension: "customGroup:7",
+        dimension: `customGroup:${group}`,
         buckets: [
           { label: "Alpha", targetPct: 33.3333 },
           { label: "Beta", targetPct: "33.3333" },
@@ -293,7 +301,7 @@ describe("List the allocation models of a portfolio (seed 4.2)", () => {
           portfolioId: String(p),
           name: "Thirds",
           notes: "",
-          dimension: "customGroup:7",
+          dimension: `customGroup:${group}`,
           isActive: true,
           // sortOrder defaults to the position in the list; tolerancePct to 0.
           buckets: [
@@ -961,8 +969,6 @@ describe("Validation: 400 VALIDATION_FAILED naming each bad path, and nothing wr
       ["dimension currency", { ...VALID, dimension: "currency" }],
       ["dimension exchange", { ...VALID, dimension: "exchange" }],
       ["dimension holdingType", { ...VALID, dimension: "holdingType" }],
-      ["dimension customGroup:1", { ...VALID, dimension: "customGroup:1" }],
-      ["dimension customGroup:42", { ...VALID, dimension: "customGroup:42" }],
     ])("accepts %s", async (_rule, input) => {
       const key = await t.newAccount();
       const p = await newPortfolio(key);
@@ -971,6 +977,17 @@ describe("Validation: 400 VALIDATION_FAILED naming each bad path, and nothing wr
       expect(saved.dimension).toBe(input.dimension);
       expect(saved.buckets).toHaveLength((input.buckets as unknown[]).length);
       expect(expectOk(await tr.list(key, p))).toEqual([saved]);
+    });
+
+    it("accepts dimension customGroup:{id} of one of the account's custom groups, and answers NOT_FOUND for another's or a missing one", async () => {
+      const key = await t.newAccount();
+      const p = await newPortfolio(key);
+      const own = await newCustomGroup(key);
+      const foreign = await newCustomGroup(await t.newAccount());
+      expect(expectOk(await tr.save(key, p, { ...VALID, dimension: `customGroup:${own}` }), 201).dimension).toBe(`customGroup:${own}`);
+      const before = await ledgerSnapshot(t.db);
+      for (const id of [foreign, 424242]) expectError(await tr.save(key, p, { ...VALID, dimension: `customGroup:${id}` }), "NOT_FOUND");
+      expect(await ledgerSnapshot(t.db)).toEqual(before);
     });
   });
 

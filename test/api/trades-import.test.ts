@@ -202,10 +202,15 @@ describe("JSON import", () => {
     ]);
   });
 
-  it("ignores a portfolioId inside the rows: the path names the portfolio", async () => {
+  it("the path names the portfolio: a row naming the same one is fine, a row naming another is refused by its line", async () => {
     const p = await newPortfolio();
     const q = await newPortfolio();
-    expect((await importJson(p, [{ ...buyRow("CBA", "2024-01-10", 1, 1), portfolioId: q }])).status).toBe(201);
+    const before = await ledgerSnapshot(t.db);
+    const res = await importJson(p, [buyRow("CBA", "2024-01-10", 1, 1), { ...buyRow("CBA", "2024-01-11", 1, 1), portfolioId: q }]);
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([{ path: "line 2.portfolioId", message: `must be ${p}, the portfolio of the path, or absent`, line: 2 }]);
+    expect(await ledgerSnapshot(t.db)).toBe(before);
+    expect((await importJson(p, [{ ...buyRow("CBA", "2024-01-10", 1, 1), portfolioId: p }])).status).toBe(201);
     expect(await holdings(q)).toEqual([]);
     expect((await holdings(p)).length).toBe(1);
   });

@@ -30,7 +30,7 @@ export const allocationModelRoutes: Endpoint[] = [
     tag,
     summary: "Create or update an allocation model",
     description:
-      "An absent or empty publicId inserts a model (201); a present one updates that model (200), or answers 404 when the portfolio has no such model. Buckets are replaced as a whole.",
+      "An absent or empty publicId inserts a model (201); a present one updates that model (200), or answers 404 when the portfolio has no such model. Buckets are replaced as a whole. A `customGroup:{id}` dimension must name one of the account's custom groups (404 otherwise).",
     body: SaveAllocationModelInput,
     response: AllocationModelResponse,
     status: 201,
@@ -76,7 +76,7 @@ export const allocationModelRoutes: Endpoint[] = [
     operationId: "activateAllocationModel",
     tag,
     summary: "Make an allocation model the active one",
-    description: "Sets the model active and clears the flag on every other model of its portfolio, in one transaction.",
+    description: "Sets the model active and clears the flag on every other model of its portfolio, in one transaction. A model along a custom group that no longer exists answers 404.",
     stringParams: ["publicId"],
     response: AllocationModelResponse,
     handler: (ctx, req) => activateAllocationModel(ctx, req.params.publicId),

@@ -10,9 +10,19 @@ export const DIMENSIONS = ["holding", "assetClass", "sector", "currency", "excha
 export const dimension = z
   .string()
   .refine(
-    (d) => (DIMENSIONS as readonly string[]).includes(d) || /^customGroup:[1-9]\d{0,9}$/.test(d),
+    (d) => (DIMENSIONS as readonly string[]).includes(d) || (customGroupIdOf(d) ?? Infinity) <= 2147483647,
     `must be one of ${DIMENSIONS.join(", ")} or customGroup:{id}`,
   );
+
+/** The custom group a `customGroup:{id}` dimension names; undefined for the other dimensions. */
+export function customGroupIdOf(dimension: string): number | undefined {
+  const match = /^customGroup:([1-9]\d{0,9})$/.exec(dimension);
+  return match ? Number(match[1]) : undefined;
+}
+
+const PUBLIC_ID_RULE = "must be a non-empty string of at most 36 characters";
+/** A model's publicId in a path or an argument: a UUID as issued, but any id up to 36 characters is looked up. */
+export const publicIdInput = z.string({ error: PUBLIC_ID_RULE }).max(36, PUBLIC_ID_RULE).trim().min(1, PUBLIC_ID_RULE);
 
 /** Percentages are stored as DECIMAL(7,4): 0 to 100 with at most 4 decimals. */
 const percent = decimalInput({ scale: 4, min: 0, max: 100 });

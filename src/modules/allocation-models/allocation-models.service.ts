@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
+import { z } from "zod";
 import type { Context } from "../../context";
 import type { Prisma } from "../../../generated/prisma/client";
-import { notFound, validationFailed } from "../../lib/errors";
+import { DomainError, notFound } from "../../lib/errors";
 import type { Decimal } from "../../lib/money";
 import { parseId, parseInput } from "../../lib/validation";
 import { assertCanWrite, portfolioScope } from "../portfolios/access";
 import { getPortfolio } from "../portfolios/portfolios.service";
-import { SaveAllocationModelInput } from "./allocation-models.schemas";
+import { customGroupIdOf, publicIdInput, SaveAllocationModelInput } from "./allocation-models.schemas";
 
 export interface BucketView {
   label: string;
@@ -53,12 +54,21 @@ const liveModel = (ctx: Context, publicId: string): Prisma.AllocationModelWhereI
 });
 
 function parsePublicId(value: unknown): string {
-  if (typeof value !== "string" || value.trim() === "" || value.length > 36) {
-    throw validationFailed("The publicId is invalid: publicId: must be a non-empty string of at most 36 characters.", [
-      { path: "publicId", message: "must be a non-empty string of at most 36 characters" },
-    ]);
+  return parseInput(z.object({ publicId: publicIdInput }), { publicId: value }, "The publicId").publicId;
+}
+
+/**
+ * A `customGroup:{id}` model buckets holdings by that group's labels, so the group must be one of
+ * the caller's account. Another account's group answers NOT_FOUND exactly as a missing one (API.md
+ * §1 tenancy), on create, update and activation alike (the group may have gone since the save).
+ */
+async function assertDimensionGroup(tx: Prisma.TransactionClient, ctx: Context, dimension: string): Promise<void> {
+  const groupId = customGroupIdOf(dimension);
+  if (groupId === undefined) return;
+  const group = await tx.customGroup.findFirst({ where: { id: groupId, accountId: ctx.account.id }, select: { id: true } });
+  if (!group) {
+    throw new DomainError("NOT_FOUND", `Custom group ${groupId} of dimension ${dimension} was not found.`, [{ path: "dimension", message: `names custom group ${groupId}, which this account does not have` }]);
   }
-  return value.trim();
 }
 
 /** Seed 4.2: every model of the portfolio that is not soft-deleted, each with its buckets. */
@@ -132,6 +142,7 @@ export async function saveAllocationModel(
 
   return ctx.db.$transaction(async (tx) => {
     await lockPortfolio(tx, portfolio.id);
+    await assertDimensionGroup(tx, ctx, data.dimension);
     let modelId: number;
     if (publicId) {
       const existing = await tx.allocationModel.findFirst({ where: { ...liveModel(ctx, publicId), portfolioId: portfolio.id }, select: { id: true } });
@@ -182,9 +193,10 @@ export async function activateAllocationModel(ctx: Context, publicId: unknown): 
     const target = await tx.allocationModel.findFirst({ where: liveModel(ctx, pid), select: { id: true, portfolioId: true } });
     if (!target) throw notFound(`Allocation model ${pid}`);
     await lockPortfolio(tx, target.portfolioId);
-    // Re-read under the lock: a concurrent soft delete may have won the race.
-    const still = await tx.allocationModel.findFirst({ where: { id: target.id, deletedAt: null }, select: { id: true } });
+    // Re-read under the lock: a concurrent soft delete or save may have won the race.
+    const still = await tx.allocationModel.findFirst({ where: { id: target.id, deletedAt: null }, select: { id: true, dimension: true } });
     if (!still) throw notFound(`Allocation model ${pid}`);
+    await assertDimensionGroup(tx, ctx, still.dimension);
     await tx.allocationModel.updateMany({ where: { portfolioId: target.portfolioId, isActive: true, NOT: { id: target.id } }, data: { isActive: false } });
     return tx.allocationModel.update({ where: { id: target.id }, data: { isActive: true }, select });
   }, TX_OPTIONS);

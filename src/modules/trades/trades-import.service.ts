@@ -5,7 +5,7 @@ import { addDays, toDate } from "../../lib/dates";
 import { DomainError, type FieldError } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
 import { fieldErrors, parseInput } from "../../lib/validation";
-import { holdingForTrade, portfolioForLedger } from "../holdings/holdings.service";
+import { holdingForTrade, lockPortfolioForLedger, portfolioForLedger } from "../holdings/holdings.service";
 import { foldHolding, loadLedger, ParcelError, tradeEvent } from "../holdings/ledger";
 import type { LedgerEvent } from "../holdings/parcels";
 import { assertCanWrite } from "../portfolios/access";
@@ -95,7 +95,7 @@ const rowError = (line: number, path: string, message: string): FieldError => ({
 export async function importTrades(ctx: Context, portfolioId: unknown, body: unknown, query: unknown = {}): Promise<ImportResult> {
   const { dryRun } = parseInput(ImportQuery, query ?? {}, "The query");
   assertCanWrite(ctx);
-  const portfolio = await portfolioForLedger(ctx, portfolioId);
+  const outside = await portfolioForLedger(ctx, portfolioId);
 
   let rows: Row[];
   if (typeof body === "string") rows = csvRows(body);
@@ -120,9 +120,14 @@ export async function importTrades(ctx: Context, portfolioId: unknown, body: unk
       errors.push(rowError(row.line, "source", `is not a Source id or name (GET /v1/sources): ${source}`));
       continue;
     }
-    const result = ImportRow.safeParse({ ...row.raw, sourceId: resolvedSource, portfolioId: undefined });
+    const result = ImportRow.safeParse({ ...row.raw, sourceId: resolvedSource, portfolioId: row.raw.portfolioId ?? undefined });
     if (!result.success) {
       for (const e of fieldErrors(result.error)) errors.push(rowError(row.line, e.path === "(body)" ? "" : e.path, e.message));
+      continue;
+    }
+    // The path names the portfolio; a row naming another one is a mistake, not a redirect.
+    if (result.data.portfolioId !== undefined && result.data.portfolioId !== outside.id) {
+      errors.push(rowError(row.line, "portfolioId", `must be ${outside.id}, the portfolio of the path, or absent`));
       continue;
     }
     parsed.push({ line: row.line, data: result.data });
@@ -130,11 +135,13 @@ export async function importTrades(ctx: Context, portfolioId: unknown, body: unk
   if (errors.length) throw importFailed("VALIDATION_FAILED", errors);
 
   return ctx.db.$transaction(async (tx) => {
+    // The ledger's lock order: the portfolio (read again under its lock), then its holdings by id.
+    const portfolio = await lockPortfolioForLedger(tx, ctx, outside.id);
     // 2. Holdings: the existing ones locked, the new ones created (rolled back on a dry run).
     const existing = await tx.holding.findMany({ where: { portfolioId: portfolio.id }, select: { id: true, symbol: true, exchange: true, currencyCode: true } });
     const byId = new Map(existing.map((h) => [h.id, h]));
     const bySymbol = new Map(existing.map((h) => [`${h.symbol}|${h.exchange}`, h]));
-    if (existing.length) await tx.$queryRaw`SELECT id FROM holding WHERE portfolio_id = ${portfolio.id} FOR UPDATE`;
+    if (existing.length) await tx.$queryRaw`SELECT id FROM holding WHERE portfolio_id = ${portfolio.id} ORDER BY id FOR UPDATE`;
     const newHoldings: { symbol: string; exchange: string }[] = [];
     const holdingOf = new Map<number, { id: number; currencyCode: string }>();
     for (const { line, data } of parsed) {

@@ -1,0 +1,218 @@
+import fc from "fast-check";
+import type { Response } from "supertest";
+import type { Endpoint } from "../../src/http/endpoint";
+import { endpoints } from "../../src/http/router";
+import { unstorableText } from "../../src/lib/validation";
+import { ledgerFingerprint, startTestApp, type TestApp } from "../support/app";
+import { ATTACHMENT_PDF, fixtureUrl, seedWriteFixture, writeBodies, type FixtureIds } from "../support/write-fixture";
+import {
+  anyText,
+  HOSTILE_CONTENT_TYPES,
+  HOSTILE_ENCODINGS,
+  HOSTILE_JSON_TEXTS,
+  HOSTILE_STRINGS,
+  hostileSegment,
+  mutatedBody,
+  percentEncode,
+  PROTO_KEYS,
+  FUZZ_OPTIONS,
+  toJsonText,
+} from "./hostile";
+import { schemaKeys } from "./schema-keys";
+
+/**
+ * Property-based fuzzing of every REST route (the `endpoints` table, so a new route is fuzzed the
+ * day it is added): hostile path segments, query strings, JSON bodies mutated field by field from
+ * a valid one, broken JSON, wrong content types and encodings, CSV and multipart. Whatever comes
+ * in, the answer is below 500, every error is problem+json with a code, and a rejected request
+ * leaves every table as it was. FUZZ_RUNS, FUZZ_SEED and FUZZ_PATH: see hostile.ts.
+ */
+let t: TestApp;
+let key: string;
+let ids: FixtureIds;
+let priceIds: FixtureIds;
+let fingerprint: string;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  key = await t.newAccount("fuzz");
+  ids = await seedWriteFixture(t, key);
+  // Custom prices belong to the custom investment, not to the listed holding.
+  const [price] = await t.db.sql<{ holding_id: number }>("SELECT holding_id FROM custom_price WHERE id = $1", [ids.priceId]);
+  priceIds = { ...ids, holdingId: price.holding_id };
+});
+afterAll(() => t.close());
+
+interface HostileRequest {
+  what: string;
+  /** The body holds text no column can store (NUL, a lone surrogate): it must be refused. */
+  mustRefuse?: boolean;
+  method: Endpoint["method"];
+  url: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+}
+
+const BULK = new Set(["importTrades", "addCustomPrices", "upsertMarketPrices", "upsertFxRates"]);
+const CSV_HEADERS: Record<string, string[]> = {
+  importTrades: ["date", "type", "symbol", "exchange", "quantity", "price", "brokerage", "currency", "exchangeRate", "source", "notes"],
+  addCustomPrices: ["date", "price"],
+  upsertMarketPrices: ["symbol", "exchange", "date", "close"],
+  upsertFxRates: ["base", "quote", "date", "rate"],
+};
+
+const fixtureOf = (e: Endpoint) => (e.path.includes("/prices") && e.path.includes(":holdingId") ? priceIds : ids);
+const validUrl = (e: Endpoint) => fixtureUrl(e.path, fixtureOf(e));
+const json = { "content-type": "application/json" };
+
+function pathVariants(e: Endpoint): fc.Arbitrary<HostileRequest> | undefined {
+  const params = [...e.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
+  if (params.length === 0) return undefined;
+  return fc.record({ param: fc.constantFrom(...params), segment: hostileSegment }).map(({ param, segment }) => ({
+    what: `path :${param} = ${segment.slice(0, 80)}`,
+    method: e.method,
+    url: fixtureUrl(e.path, { ...fixtureOf(e), [param]: segment }),
+    headers: json,
+    body: e.method === "get" || e.method === "delete" ? undefined : toJsonText(writeBodies(ids)[e.operationId] ?? {}),
+  }));
+}
+
+function queryVariants(e: Endpoint): fc.Arbitrary<HostileRequest> {
+  const keys = [...schemaKeys(e.query), ...PROTO_KEYS, "q", "limit"];
+  const value = fc.oneof(fc.constantFrom(...HOSTILE_STRINGS.filter((s) => s.length < 1000)).map(percentEncode), hostileSegment, anyText(8).map(percentEncode));
+  const pair = fc.tuple(fc.constantFrom(...keys), fc.constantFrom("", "[]", "[a]"), value).map(([k, suffix, v]) => `${encodeURIComponent(k)}${suffix}=${v}`);
+  return fc.array(pair, { minLength: 1, maxLength: 4 }).map((pairs) => ({
+    what: `query ?${pairs.join("&").slice(0, 200)}`,
+    method: e.method,
+    url: `${validUrl(e)}?${pairs.join("&")}`,
+    headers: json,
+    body: e.method === "get" ? undefined : toJsonText(writeBodies(ids)[e.operationId] ?? {}),
+  }));
+}
+
+function bodyVariants(e: Endpoint): fc.Arbitrary<HostileRequest> {
+  const valid = writeBodies(ids)[e.operationId] ?? {};
+  const keys = [...new Set([...schemaKeys(e.body), ...Object.keys(Array.isArray(valid) ? valid[0] : valid)])];
+  const base = { method: e.method, url: validUrl(e) };
+  const mutated = mutatedBody(valid, keys).map(({ body, mutations }) => ({
+    ...base,
+    what: `body ${JSON.stringify(mutations).slice(0, 300)}`,
+    headers: json,
+    body: toJsonText(body),
+    mustRefuse: unstorableText(body).length > 0,
+  }));
+  const raw = fc.constantFrom(...HOSTILE_JSON_TEXTS).map((text) => ({ ...base, what: `raw JSON ${JSON.stringify(text.slice(0, 60))} (${text.length} chars)`, headers: json, body: text }));
+  const contentType = fc.constantFrom(...HOSTILE_CONTENT_TYPES).map((type) => ({ ...base, what: `content-type ${type}`, headers: { "content-type": type }, body: toJsonText(valid) }));
+  const encoding = fc.constantFrom(...HOSTILE_ENCODINGS).map((enc) => ({ ...base, what: `content-encoding ${enc}`, headers: { ...json, "content-encoding": enc }, body: toJsonText(valid) }));
+  const variants: fc.WeightedArbitrary<HostileRequest>[] = [
+    { weight: 6, arbitrary: mutated },
+    { weight: 1, arbitrary: raw },
+    { weight: 1, arbitrary: contentType },
+    { weight: 1, arbitrary: encoding },
+  ];
+  if (BULK.has(e.operationId)) variants.push({ weight: 2, arbitrary: csvVariants(e, base) });
+  return fc.oneof(...variants);
+}
+
+/** A header (the right one, most of the time) and rows of hostile cells, quoted or not. */
+function csvVariants(e: Endpoint, base: Pick<HostileRequest, "method" | "url">): fc.Arbitrary<HostileRequest> {
+  const columns = CSV_HEADERS[e.operationId];
+  const cell = fc.oneof(fc.constantFrom(...HOSTILE_STRINGS.filter((s) => s.length < 1000), "2024-02-01", "Buy", "CBA", "ASX", "1", "10.5"), anyText(6));
+  const quoted = cell.chain((c) => fc.constantFrom(c, `"${c.replace(/"/g, '""')}"`, `"${c}`));
+  const header = fc.oneof({ weight: 4, arbitrary: fc.constant(columns.join(",")) }, { weight: 1, arbitrary: fc.array(fc.constantFrom(...columns, "extra", ""), { maxLength: 12 }).map((h) => h.join(",")) });
+  const row = fc.array(quoted, { minLength: 0, maxLength: columns.length + 2 }).map((cells) => cells.join(","));
+  return fc.tuple(header, fc.array(row, { maxLength: 4 }), fc.constantFrom("\n", "\r\n", "\r")).map(([h, rows, eol]) => {
+    const text = [h, ...rows].join(eol);
+    return { ...base, what: `CSV ${JSON.stringify(text.slice(0, 300))}`, headers: { "content-type": "text/csv" }, body: text };
+  });
+}
+
+/** Hand-built multipart: wrong boundaries, cut-off bodies, hostile names, types and parts. */
+function uploadVariants(e: Endpoint): fc.Arbitrary<HostileRequest> {
+  const part = (name: string, filename: string, type: string, data: Buffer) =>
+    Buffer.concat([Buffer.from(`--B\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`, "latin1"), data, Buffer.from("\r\n")]);
+  const filename = fc.oneof(fc.constantFrom("note.pdf", "a\u0000b.pdf", "x".repeat(10_000), "..\\..\\etc\\passwd", "\u00ff\u00fe.pdf", 'q"uote.pdf', ""), anyText(10));
+  const type = fc.constantFrom("application/pdf", "image/png", "text/csv", "application/vnd.ms-excel", "text/html", "", "application/pdf; charset=\u0000");
+  const data = fc.oneof(fc.constant(ATTACHMENT_PDF), fc.uint8Array({ maxLength: 64 }).map((a) => Buffer.from(a)), fc.constant(Buffer.alloc(0)));
+  const body = fc.tuple(fc.constantFrom("file", "files", "", "file[]"), filename, type, data, fc.nat(3), fc.integer({ min: -1, max: 400 })).map(([name, fn, ct, bytes, extraParts, cut]) => {
+    const parts = [part(name, Buffer.from(fn, "utf8").toString("latin1"), ct, bytes)];
+    for (let i = 0; i < extraParts; i++) parts.push(part("file", "more.pdf", "application/pdf", ATTACHMENT_PDF));
+    const whole = Buffer.concat([...parts, Buffer.from("--B--\r\n")]);
+    return { whole: cut >= 0 && cut < whole.length ? whole.subarray(0, cut) : whole, what: `multipart ${name} ${JSON.stringify(fn.slice(0, 40))} ${ct} ${bytes.length}B +${extraParts} cut ${cut}` };
+  });
+  const boundary = fc.constantFrom("multipart/form-data; boundary=B", "multipart/form-data; boundary=C", "multipart/form-data", "multipart/mixed; boundary=B", "multipart/form-data; boundary=", "multipart/form-data; boundary=\"B\"");
+  return fc.tuple(body, boundary).map(([b, type]) => ({ what: `${b.what} as ${type}`, method: e.method, url: validUrl(e), headers: { "content-type": type }, body: b.whole }));
+}
+
+function requests(e: Endpoint): fc.Arbitrary<HostileRequest> {
+  const path = pathVariants(e);
+  // A DELETE with a valid path would succeed and take the fixture with it: only its path is fuzzed.
+  if (e.method === "delete") return path!;
+  const variants: fc.WeightedArbitrary<HostileRequest>[] = [{ weight: 1, arbitrary: queryVariants(e) }];
+  if (path) variants.push({ weight: 2, arbitrary: path });
+  if (e.upload) variants.push({ weight: 6, arbitrary: uploadVariants(e) });
+  else if (e.method !== "get") variants.push({ weight: 6, arbitrary: bodyVariants(e) });
+  return fc.oneof(...variants);
+}
+
+async function send(r: HostileRequest): Promise<Response> {
+  const req = t.http[r.method](r.url).set("authorization", key);
+  for (const [name, value] of Object.entries(r.headers ?? {})) req.set(name, value);
+  if (r.body === undefined) return req;
+  // Sent byte for byte: no serialiser may tidy the hostile body up.
+  return req.serialize((b: unknown) => b as string).send(r.body as never);
+}
+
+/**
+ * Why the answer breaks the contract, or undefined when it keeps it. A request that may write
+ * (a POST or PUT on valid ids) is fingerprinted after each answer; the others (reads, and deletes
+ * of hostile ids) must never write, which one comparison at the end of the route's run proves.
+ */
+async function breach(e: Endpoint, r: HostileRequest, res: Response): Promise<string | undefined> {
+  if (res.status >= 500) return `answered ${res.status}`;
+  if (r.mustRefuse && res.status < 400) return `accepted text no column can store (answered ${res.status})`;
+  if (e.method === "delete" && res.status < 400) return `a DELETE of a hostile id answered ${res.status}`;
+  if (res.status >= 400) {
+    if (!/^application\/problem\+json/.test(res.headers["content-type"] ?? "")) return `a ${res.status} that is not problem+json (${res.headers["content-type"]})`;
+    if (typeof res.body?.code !== "string") return `a ${res.status} problem without a code`;
+  }
+  if (e.method !== "post" && e.method !== "put") return undefined;
+  const now = await ledgerFingerprint(t.db);
+  const wrote = now !== fingerprint;
+  fingerprint = now;
+  if (res.status >= 400 && wrote) return `a rejected request (${res.status} ${res.body.code}) wrote to the database`;
+  return undefined;
+}
+
+it("covers every route", () => {
+  expect(endpoints.length).toBeGreaterThanOrEqual(70);
+});
+
+/**
+ * FUZZ_STATS=1 prints what each route answered (FUZZ_STATS=2 with the problem's detail): a fuzz
+ * that only ever meets the first check proves little.
+ */
+const stats = new Map<string, Map<string, number>>();
+afterAll(() => {
+  if (process.env.FUZZ_STATS) console.log([...stats].map(([route, s]) => `${route}: ${[...s].map(([k, n]) => `${k}×${n}`).join(" ")}`).join("\n"));
+});
+
+describe.each(endpoints.map((e) => [`${e.method.toUpperCase()} ${e.path}`, e] as const))("%s", (name, e) => {
+  it("answers hostile input with 4xx problem+json and writes nothing when it refuses", async () => {
+    fingerprint = await ledgerFingerprint(t.db);
+    const seen = new Map<string, number>();
+    stats.set(name, seen);
+    await fc.assert(
+      fc.asyncProperty(requests(e), async (r) => {
+        const res = await send(r);
+        const detail = process.env.FUZZ_STATS === "2" ? ` ${String(res.body?.detail).slice(0, 90)}` : "";
+        const outcome = `${res.status}${res.body?.code ? " " + res.body.code : ""}${detail}`;
+        seen.set(outcome, (seen.get(outcome) ?? 0) + 1);
+        const problem = await breach(e, r, res);
+        if (problem) throw new Error(`${problem}\n  request: ${r.method.toUpperCase()} ${r.url.slice(0, 300)}\n  ${r.what}\n  response: ${res.text?.slice(0, 300)}`);
+      }),
+      FUZZ_OPTIONS,
+    );
+    if (e.method === "get" || e.method === "delete") expect(await ledgerFingerprint(t.db)).toBe(fingerprint);
+  });
+});
