@@ -72,8 +72,11 @@ export async function lockPortfolioForLedger(tx: Prisma.TransactionClient, ctx: 
   return portfolioForLedger(ctx, portfolioId, tx);
 }
 
-/** Ledger writes queue behind each other on their portfolio's row lock (lockPortfolioForLedger). */
-const TX_OPTIONS = { maxWait: 15_000, timeout: 60_000 };
+/**
+ * Ledger writes (trades, imports, income, tax settings, ticker changes) queue behind each other on
+ * their portfolio's row lock (lockPortfolioForLedger), so they wait and run longer than others.
+ */
+export const LEDGER_TX_OPTIONS = { maxWait: 15_000, timeout: 60_000 };
 
 /** The holding with its portfolio, or NOT_FOUND (another account's holding included). */
 export async function holdingWithPortfolio(ctx: Context, holdingId: unknown, db: Prisma.TransactionClient = ctx.db) {
@@ -258,7 +261,7 @@ export async function deleteHolding(ctx: Context, holdingId: unknown): Promise<t
     await lockPortfolioForLedger(tx, ctx, portfolioId);
     const { count } = await tx.holding.deleteMany({ where: { id, portfolioId } });
     if (count === 0) throw notFound(`Holding ${id}`);
-  }, TX_OPTIONS);
+  }, LEDGER_TX_OPTIONS);
   return true;
 }
 
@@ -281,7 +284,7 @@ export async function changeHoldingSymbol(ctx: Context, holdingId: unknown, inpu
     const security = await findSecurity(tx, ctx.account.id, data.symbol, data.exchange);
     await tx.holdingSymbolChange.create({ data: { holdingId: id, fromSymbol: h.symbol, fromExchange: h.exchange, toSymbol: data.symbol, toExchange: data.exchange } });
     await tx.holding.update({ where: { id }, data: { symbol: data.symbol, exchange: data.exchange, ...(security ? { name: security.name } : {}) } });
-  }, TX_OPTIONS);
+  }, LEDGER_TX_OPTIONS);
   return getHolding(ctx, id);
 }
 

@@ -4,10 +4,10 @@ import { financialYearRange, fromDate, toDate } from "../../lib/dates";
 import { businessRule, notFound, orNull, validationFailed } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
 import { parseId, parseInput } from "../../lib/validation";
-import { holdingForTrade, holdingScope, holdingWithPortfolio, lockPortfolioForLedger, type PortfolioForLedger } from "../holdings/holdings.service";
+import { holdingForTrade, holdingScope, holdingWithPortfolio, LEDGER_TX_OPTIONS, lockPortfolioForLedger, type PortfolioForLedger } from "../holdings/holdings.service";
 import { drpEvent, foldHolding, loadLedger, ParcelError } from "../holdings/ledger";
 import { assertCanWrite } from "../portfolios/access";
-import { TX_OPTIONS, tradeExchangeRate } from "../trades/trades.service";
+import { tradeExchangeRate } from "../trades/trades.service";
 import { IncomeInput, ProRataInput } from "./income.schemas";
 import { frankingCredit, spreadProRata } from "./pro-rata";
 
@@ -180,7 +180,7 @@ export async function createIncome(ctx: Context, input: unknown): Promise<Income
     const created = await tx.income.create({ data: { ...row, components: row.components ?? undefined, holdingId: holding.id, portfolioId: holding.portfolioId }, select: { id: true } });
     // Read under the locks, so the answer is the record as committed (a racing holding delete waits).
     return getIncome(ctx, created.id, tx);
-  }, TX_OPTIONS);
+  }, LEDGER_TX_OPTIONS);
 }
 
 export const findIncome = (ctx: Context, incomeId: unknown) => orNull(getIncome(ctx, incomeId));
@@ -228,7 +228,7 @@ export async function updateIncome(ctx: Context, incomeId: unknown, input: unkno
     validateDrp(() => foldHolding(ledger, holding.id, replacement && !ledger.eventsByHolding.get(holding.id)?.some((e) => e.key === key) ? { add: [replacement] } : { replace }));
     await tx.income.update({ where: { id }, data: { ...row, components: row.components ?? undefined } });
     return getIncome(ctx, id, tx);
-  }, TX_OPTIONS);
+  }, LEDGER_TX_OPTIONS);
 }
 
 /** PUT /v1/income/{i}/confirm: only confirmed income enters tax reports. */
@@ -253,7 +253,7 @@ export async function deleteIncome(ctx: Context, incomeId: unknown): Promise<tru
     validateDrp(() => foldHolding(ledger, holding.id, { replace: new Map([[`income ${id}`, null]]) }));
     const { count } = await tx.income.deleteMany({ where: { id } });
     if (count === 0) throw notFound(`Income ${id}`);
-  }, TX_OPTIONS);
+  }, LEDGER_TX_OPTIONS);
   return true;
 }
 
@@ -286,5 +286,5 @@ export async function updateProRataDistributions(ctx: Context, holdingId: unknow
     }
     const updated = await tx.income.findMany({ where: { id: { in: distributions.map((d) => d.id) } }, select: INCOME_SELECT, orderBy: [{ exDividendDate: "asc" }, { id: "asc" }] });
     return updated.map(toIncomeView);
-  }, TX_OPTIONS);
+  }, LEDGER_TX_OPTIONS);
 }

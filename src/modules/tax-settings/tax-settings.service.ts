@@ -3,7 +3,7 @@ import type { Context } from "../../context";
 import { businessRule, notFound, orNull } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
 import { parseId, parseInput } from "../../lib/validation";
-import { lockPortfolioForLedger, portfolioForLedger } from "../holdings/holdings.service";
+import { LEDGER_TX_OPTIONS, lockPortfolioForLedger, portfolioForLedger } from "../holdings/holdings.service";
 import { foldHolding, loadLedger, ParcelError } from "../holdings/ledger";
 import type { ParcelMethod } from "../holdings/parcels";
 import { assertCanWrite, portfolioScope } from "../portfolios/access";
@@ -44,9 +44,6 @@ const view = (p: Row): TaxSettingsView => ({
   holdingOverrides: p.holdingMethods,
   carriedForwardLosses: p.carriedLosses.map((l) => ({ financialYear: l.financialYear, amount: new Decimal(l.amount) })),
 });
-
-/** Queues behind trade writes, which hold their holding's row lock while they fold. */
-const TX_OPTIONS = { maxWait: 15_000, timeout: 60_000 };
 
 /** GET /v1/tax-settings: the settings of every portfolio the caller may see, by portfolio id. */
 export async function listTaxSettings(ctx: Context): Promise<TaxSettingsView[]> {
@@ -116,6 +113,6 @@ export async function updateTaxSettings(ctx: Context, portfolioId: unknown, inpu
         }
       }
     }
-  }, TX_OPTIONS);
+  }, LEDGER_TX_OPTIONS);
   return getTaxSettings(ctx, id);
 }

@@ -5,12 +5,11 @@ import { addDays, toDate } from "../../lib/dates";
 import { DomainError, type FieldError } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
 import { fieldErrors, parseInput } from "../../lib/validation";
-import { holdingForTrade, lockPortfolioForLedger, portfolioForLedger } from "../holdings/holdings.service";
+import { holdingForTrade, LEDGER_TX_OPTIONS, lockPortfolioForLedger, portfolioForLedger } from "../holdings/holdings.service";
 import { foldHolding, loadLedger, ParcelError, tradeEvent } from "../holdings/ledger";
 import type { LedgerEvent } from "../holdings/parcels";
 import { assertCanWrite } from "../portfolios/access";
 import { ImportRow, OUTGOING } from "./trades.schemas";
-import { TX_OPTIONS } from "./trades.service";
 
 /**
  * Bulk import of trades (API.md Trades: POST /v1/portfolios/{p}/trades/import): a JSON array of
@@ -279,7 +278,7 @@ export async function importTrades(ctx: Context, portfolioId: unknown, body: unk
     const picks = prepared.flatMap((p, i) => p.parcels.map((pick) => ({ sellTradeId: ids[i], parcelTradeId: pick.tradeId, quantity: pick.units.toFixed() })));
     if (picks.length) await tx.tradeParcel.createMany({ data: picks });
     return { ...result, imported: ids.length, tradeIds: ids };
-  }, TX_OPTIONS).catch((error) => {
+  }, LEDGER_TX_OPTIONS).catch((error) => {
     if (error instanceof DryRunDone) return error.result;
     throw error;
   });

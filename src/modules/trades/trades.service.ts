@@ -8,6 +8,7 @@ import {
   holdingForTrade,
   holdingScope,
   holdingWithPortfolio,
+  LEDGER_TX_OPTIONS,
   lockPortfolioForLedger,
   type PortfolioForLedger,
 } from "../holdings/holdings.service";
@@ -84,9 +85,6 @@ export function toTradeView(t: TradeViewRow): TradeView {
 }
 
 const tradeScope = (ctx: Context): Prisma.TradeWhereInput => ({ holding: holdingScope(ctx) });
-
-/** Interactive transactions queue behind each other on their portfolio's row lock (lockPortfolioForLedger). */
-export const TX_OPTIONS = { maxWait: 15_000, timeout: 60_000 };
 
 /** How far back an FX rate may be looked for when a trade gives none (weekends, holidays). */
 const FX_LOOKBACK_DAYS = 10;
@@ -247,7 +245,7 @@ export async function createTrade(ctx: Context, input: unknown): Promise<TradeVi
     });
     // Read under the locks, so the answer is the trade as committed (a racing holding delete waits).
     return getTrade(ctx, created.id, tx);
-  }, TX_OPTIONS);
+  }, LEDGER_TX_OPTIONS);
 }
 
 export const findTrade = (ctx: Context, tradeId: unknown) => orNull(getTrade(ctx, tradeId));
@@ -318,7 +316,7 @@ export async function updateTrade(ctx: Context, tradeId: unknown, input: unknown
       },
     });
     return getTrade(ctx, id, tx);
-  }, TX_OPTIONS);
+  }, LEDGER_TX_OPTIONS);
 }
 
 /** DELETE /v1/trades/{t}: refused (422) when a later sell would be left without units. */
@@ -334,7 +332,7 @@ export async function deleteTrade(ctx: Context, tradeId: unknown): Promise<true>
     validateLedger(() => foldHolding(ledger, existing.holdingId, { replace: new Map([[`trade ${id}`, null]]) }));
     const { count } = await tx.trade.deleteMany({ where: { id } });
     if (count === 0) throw notFound(`Trade ${id}`);
-  }, TX_OPTIONS);
+  }, LEDGER_TX_OPTIONS);
   return true;
 }
 
