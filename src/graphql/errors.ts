@@ -1,5 +1,6 @@
+import { HeaderMap } from "@apollo/server";
 import { unwrapResolverError } from "@apollo/server/errors";
-import type { GraphQLFormattedError } from "graphql";
+import { GraphQLError, type GraphQLFormattedError } from "graphql";
 import type { Logger } from "pino";
 import { DomainError, toDomainError } from "../lib/errors";
 
@@ -23,4 +24,14 @@ export function formatError(log: Logger) {
       extensions: { code: domain.code, ...(domain.errors ? { errors: domain.errors } : {}) },
     };
   };
+}
+
+/**
+ * A DomainError raised before execution (the context function, a plugin's didResolveOperation) as
+ * the GraphQLError Apollo answers with: Apollo reads the HTTP status and headers (Retry-After) on
+ * the error itself, before formatError sees it and keeps the code.
+ */
+export function refusedBeforeExecution(error: DomainError): GraphQLError {
+  const http = { status: error.status, headers: new HeaderMap(Object.entries(error.headers ?? {})) };
+  return new GraphQLError(error.message, { extensions: { code: error.code, http } });
 }

@@ -1,5 +1,4 @@
 import type { ApolloServerPlugin } from "@apollo/server";
-import { HeaderMap } from "@apollo/server";
 import { maxAliasesRule } from "@escape.tech/graphql-armor-max-aliases";
 import { maxDepthRule } from "@escape.tech/graphql-armor-max-depth";
 import { GraphQLError, type ParseOptions, type ValidationContext, type ValidationRule } from "graphql";
@@ -8,6 +7,7 @@ import { unauthenticated, type Context } from "../context";
 import { DomainError } from "../lib/errors";
 import type { RequestBucket } from "../http/rate-limit";
 import { operationCost } from "./cost";
+import { refusedBeforeExecution } from "./errors";
 import { isIntrospectionOnly } from "./introspection";
 
 /**
@@ -68,15 +68,6 @@ export function tokensFor(cost: number, mutationFields: number, limits: GraphQLL
 }
 
 /**
- * A refusal before execution carries its HTTP status (and Retry-After) on the error itself:
- * Apollo reads them before formatError (src/graphql/errors.ts) sees the error, which keeps the code.
- */
-function beforeExecution(error: DomainError): GraphQLError {
-  const http = { status: error.status, headers: new HeaderMap(Object.entries(error.headers ?? {})) };
-  return new GraphQLError(error.message, { extensions: { code: error.code, http } });
-}
-
-/**
  * Runs once the operation is parsed, validated and chosen, before execution: the cost limit
  * (400), then key-less requests are held to introspection (401), then the rest of the rate-limit
  * price is spent from the request's bucket (429 with Retry-After when it cannot cover it).
@@ -91,13 +82,13 @@ export function guardPlugin(limits: GraphQLLimits): ApolloServerPlugin<GuardedCo
             throw refuse("cost", `Query cost limit of ${limits.maxCost} exceeded, estimated ${Number.isFinite(cost) ? cost : "beyond any limit"}.`);
           }
           const guard = contextValue[GUARD];
-          if (guard?.keyless && !isIntrospectionOnly(document, request.operationName)) throw beforeExecution(unauthenticated());
+          if (guard?.keyless && !isIntrospectionOnly(document, request.operationName)) throw refusedBeforeExecution(unauthenticated());
           const bucket = guard?.bucket;
           if (!bucket) return;
           try {
             bucket.spend(tokensFor(cost, mutationFields, limits, bucket.burst));
           } catch (error) {
-            if (error instanceof DomainError) throw beforeExecution(error);
+            if (error instanceof DomainError) throw refusedBeforeExecution(error);
             throw error;
           }
         },

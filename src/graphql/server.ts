@@ -1,7 +1,6 @@
 import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginLandingPageLocalDefault } from "@apollo/server/plugin/landingPage/default";
 import { ApolloServerPluginDrainHttpServer } from "@apollo/server/plugin/drainHttpServer";
-import { GraphQLError } from "graphql";
 import type http from "node:http";
 import type { Request } from "express";
 import type { Logger } from "pino";
@@ -9,7 +8,7 @@ import type { GraphQLLimits } from "../config";
 import { buildContext, presentedKey, unauthenticated, type Context } from "../context";
 import type { PrismaClient } from "../db";
 import { DomainError } from "../lib/errors";
-import { formatError } from "./errors";
+import { formatError, refusedBeforeExecution } from "./errors";
 import { guarded, guardPlugin, limitRules, parseOptions, type GuardedContext } from "./limits";
 import { buildSchema } from "./schema";
 
@@ -59,7 +58,7 @@ export function graphqlContext(db: PrismaClient, log: Logger) {
       return guarded(ctx, { keyless: false, bucket: req.rateLimit });
     } catch (error) {
       if (error instanceof DomainError && error.code === "UNAUTHENTICATED") {
-        throw new GraphQLError(error.message, { extensions: { code: "UNAUTHENTICATED", http: { status: 401 } } });
+        throw refusedBeforeExecution(error);
       }
       throw error;
     }
