@@ -30,7 +30,17 @@ interface PrismaLikeError {
   name?: string;
   code?: string;
   message?: string;
-  meta?: { driverAdapterError?: { cause?: { originalCode?: string; code?: string } } };
+  meta?: { driverAdapterError?: { cause?: { kind?: string; originalCode?: string; code?: string } } };
+}
+
+/**
+ * What Prisma's driver adapter says of a database error: its kind (UniqueConstraintViolation,
+ * DatabaseNotReachable...) and PostgreSQL's SQLSTATE. Raw queries report every database error as
+ * P2010, so these tell them apart; the error mappers all read them here.
+ */
+export function driverCause(error: unknown): { kind?: string; sqlState?: string } {
+  const cause = error && typeof error === "object" ? (error as PrismaLikeError).meta?.driverAdapterError?.cause : undefined;
+  return { kind: cause?.kind, sqlState: cause?.originalCode ?? cause?.code };
 }
 
 /**
@@ -41,8 +51,7 @@ export function dataError(error: unknown): DomainError | undefined {
   if (!error || typeof error !== "object") return undefined;
   const e = error as PrismaLikeError;
   if (typeof e.name !== "string" || !e.name.startsWith("PrismaClient")) return undefined;
-  const cause = e.meta?.driverAdapterError?.cause;
-  const sqlState = cause?.originalCode ?? cause?.code;
+  const { sqlState } = driverCause(e);
   const reason = (sqlState && INPUT_DATA_EXCEPTIONS[sqlState]) || (e.code && PRISMA_VALUE_ERRORS[e.code]);
   if (reason) return new DomainError("VALIDATION_FAILED", `The request is invalid: ${reason}.`);
   // A lone surrogate breaks Prisma's own JSON encoding of the query before it reaches the database.

@@ -1,3 +1,4 @@
+import { driverCause } from "./db-errors";
 import { DomainError } from "./errors";
 
 /** Seconds a client is asked to wait before retrying while the database is unreachable. */
@@ -24,19 +25,17 @@ const PRISMA_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024", "P203
 const PG_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
 
 interface ErrorLike {
-  name?: string;
   code?: unknown;
   message?: unknown;
   cause?: unknown;
-  meta?: { driverAdapterError?: { cause?: { kind?: string; originalCode?: string; code?: string } } };
 }
 
 function classify(e: ErrorLike): "unavailable" | "disk-full" | undefined {
-  const adapter = e.meta?.driverAdapterError?.cause;
-  const sqlState = adapter?.originalCode ?? adapter?.code ?? (typeof e.code === "string" ? e.code : undefined);
+  const adapter = driverCause(e);
+  const sqlState = adapter.sqlState ?? (typeof e.code === "string" ? e.code : undefined);
   if (sqlState === DISK_FULL_SQLSTATE || e.code === "ENOSPC") return "disk-full";
   if (sqlState && UNAVAILABLE_SQLSTATE.test(sqlState)) return "unavailable";
-  if (adapter?.kind && ADAPTER_KINDS.has(adapter.kind)) return "unavailable";
+  if (adapter.kind && ADAPTER_KINDS.has(adapter.kind)) return "unavailable";
   if (typeof e.code === "string" && (SOCKET_CODES.has(e.code) || PRISMA_CODES.has(e.code))) return "unavailable";
   if (typeof e.message === "string" && PG_MESSAGES.test(e.message)) return "unavailable";
   return undefined;

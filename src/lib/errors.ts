@@ -1,4 +1,4 @@
-import { dataError } from "./db-errors";
+import { dataError, driverCause } from "./db-errors";
 import { outageError } from "./db-outage";
 
 /**
@@ -54,7 +54,7 @@ export const businessRule = (message: string) => new DomainError("BUSINESS_RULE"
 interface PrismaLikeError {
   name?: string;
   code?: string;
-  meta?: { target?: unknown; modelName?: string; driverAdapterError?: { cause?: { kind?: string } } };
+  meta?: { target?: unknown; modelName?: string };
 }
 
 /**
@@ -68,7 +68,7 @@ export function toDomainError(error: unknown): DomainError {
   const e = error as PrismaLikeError | undefined;
   if (e && typeof e === "object" && typeof e.code === "string" && e.name === "PrismaClientKnownRequestError") {
     // Raw queries report every database error as P2010; the driver adapter's kind tells them apart.
-    const kind = e.meta?.driverAdapterError?.cause?.kind;
+    const { kind } = driverCause(e);
     if (e.code === "P2002" || kind === "UniqueConstraintViolation") return new DomainError("CONFLICT", "The change conflicts with an existing record.");
     if (e.code === "P2025") return new DomainError("NOT_FOUND", "The record was not found.");
     // A row the change refers to was deleted by a request that committed first.
