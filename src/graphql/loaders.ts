@@ -74,7 +74,11 @@ function loaderWithArgs<V>(load: (ids: number[], args: Record<string, unknown>) 
   return new DataLoader<KeyWithArgs, V[], string>(
     async (keys) => {
       const groups = new Map<string, KeyWithArgs[]>();
-      for (const k of keys) groups.set(argsKey(k), [...(groups.get(argsKey(k)) ?? []), k]);
+      for (const k of keys) {
+        const group = groups.get(argsKey(k));
+        if (group) group.push(k);
+        else groups.set(argsKey(k), [k]);
+      }
       const answers = new Map<string, Map<number, V[]> | Error>();
       await Promise.all(
         [...groups].map(async ([args, group]) => {
