@@ -39,8 +39,7 @@ beforeAll(async () => {
   t = await startTestApp();
   key = await t.newAccount("fuzz");
   ids = await seedWriteFixture(t, key);
-  const [price] = await t.db.sql<{ holding_id: number }>("SELECT holding_id FROM custom_price WHERE id = $1", [ids.priceId]);
-  customHoldingId = price.holding_id;
+  customHoldingId = ids.customHoldingId as number;
 });
 afterAll(() => t.close());
 

@@ -38,8 +38,7 @@ beforeAll(async () => {
   key = await t.newAccount("fuzz");
   ids = await seedWriteFixture(t, key);
   // Custom prices belong to the custom investment, not to the listed holding.
-  const [price] = await t.db.sql<{ holding_id: number }>("SELECT holding_id FROM custom_price WHERE id = $1", [ids.priceId]);
-  priceIds = { ...ids, holdingId: price.holding_id };
+  priceIds = { ...ids, holdingId: ids.customHoldingId };
 });
 afterAll(() => t.close());
 

@@ -39,6 +39,8 @@ export async function seedWriteFixture(t: TestApp, key: string): Promise<Fixture
     cashAccountId: cashAccount.id,
     cashTransactionId: cashTransaction.id,
     priceId: price.id,
+    /** The custom investment the price belongs to (price routes take it as :holdingId). */
+    customHoldingId: custom.id,
     clientId: client.id,
     groupId: group.id,
     publicId: model.publicId,
