@@ -29,6 +29,8 @@ export interface Endpoint {
   errors?: number[];
   /** Request parsing the route needs before the handler (multipart uploads). */
   middleware?: RequestHandler[];
+  /** The body may also be `text/csv` with these columns in its header row (bulk endpoints). */
+  csv?: { columns: string[]; required: string[] };
   /** Documents a multipart/form-data body with one `file` field. */
   upload?: boolean;
   /** Documents a binary answer (the handler returns a FileResponse). */
