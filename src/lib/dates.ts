@@ -12,7 +12,8 @@ export const dateInput = z
     const d = toDate(s);
     return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
   }, "is not a calendar date")
-  .refine((s) => s >= "1900-01-01" && s <= "2200-12-31", "must be between 1900-01-01 and 2200-12-31");
+  .refine((s) => s >= "1900-01-01" && s <= "2200-12-31", "must be between 1900-01-01 and 2200-12-31")
+  .meta({ format: "date" });
 
 export function toDate(date: string): Date {
   return new Date(date + "T00:00:00.000Z");
@@ -47,3 +48,6 @@ export function financialYearRange(financialYear: number, yearEnd = "06-30"): { 
 export function today(): string {
   return new Date().toISOString().slice(0, 10);
 }
+
+/** A calendar date in an answer (`YYYY-MM-DD`), documented as `format: date`. */
+export const dateOutput = z.string().meta({ format: "date" });

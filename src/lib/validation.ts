@@ -89,7 +89,8 @@ export function unstorableText(value: unknown, root: PropertyKey[] = [], max = 2
 
 /** Integer resource ids (portfolio, holding, trade...): accepts 12 or "12", rejects 0, 1.5, "12a". */
 export const idSchema = z
-  .union([z.number(), z.string().regex(/^\d{1,10}$/, "must be a positive integer")])
+  // The metadata documents (OpenAPI) what the pipe below enforces: an integer in 1..2^31−1.
+  .union([z.number().meta({ type: "integer", minimum: 1, maximum: 2147483647 }), z.string().regex(/^\d{1,10}$/, "must be a positive integer")])
   .transform((value) => Number(value))
   .pipe(z.number().int("must be a positive integer").positive("must be a positive integer").max(2147483647, "is too large"));
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { currencyCode } from "../../lib/codes";
-import { dateInput } from "../../lib/dates";
+import { dateInput, dateOutput } from "../../lib/dates";
 import { decimalInput } from "../../lib/money";
 import { idSchema, text } from "../../lib/validation";
 
@@ -100,7 +100,7 @@ export const CashMovementResponse = z
     source: z.enum(CASH_MOVEMENT_SOURCES),
     sourceId: z.number().int().describe("Id of the cash transaction, trade or income record"),
     type: z.string().describe("Deposit, Withdrawal, InterestPayment, Fee, InterestCharged; Buy, Sell; Income"),
-    date: z.string().describe("Settlement date of a trade, paid date of income"),
+    date: dateOutput.describe("Settlement date of a trade, paid date of income"),
     amount: z.number().describe("Signed: positive in, negative out"),
     description: z.string(),
     balance: z.number().describe("Running balance after this movement"),
@@ -112,7 +112,7 @@ export const CashTransactionResponse = z
     id: z.number().int(),
     cashAccountId: z.number().int(),
     type: cashTransactionType,
-    date: z.string(),
+    date: dateOutput,
     amount: z.number(),
     notes: z.string(),
   })

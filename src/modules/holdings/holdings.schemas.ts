@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { currencyCode } from "../../lib/codes";
-import { dateInput } from "../../lib/dates";
+import { dateInput, dateOutput } from "../../lib/dates";
 import { text } from "../../lib/validation";
 import { exchange, SECURITY_TYPES, symbol } from "../securities/securities.schemas";
 
@@ -52,7 +52,7 @@ export const HoldingResponse = z
     quantity: z.number(),
     costBase: z.number().describe("Base currency"),
     price: z.number().nullable().describe("Holding currency"),
-    priceDate: z.string().nullable(),
+    priceDate: dateOutput.nullable(),
     priceSource: z.enum(["Custom", "Market", "LastTrade", "None"]),
     exchangeRate: z.number().nullable().describe("Holding currency → base currency"),
     marketValue: z.number().nullable().describe("Base currency"),

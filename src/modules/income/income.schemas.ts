@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { currencyCode } from "../../lib/codes";
-import { dateInput } from "../../lib/dates";
+import { dateInput, dateOutput } from "../../lib/dates";
 import { decimalInput } from "../../lib/money";
 import { idSchema, text } from "../../lib/validation";
 
@@ -58,8 +58,8 @@ export const IncomeResponse = z
     portfolioId: z.number().int(),
     symbol: z.string(),
     exchange: z.string(),
-    exDividendDate: z.string(),
-    paidDate: z.string(),
+    exDividendDate: dateOutput,
+    paidDate: dateOutput,
     frankedAmount: z.number(),
     unfrankedAmount: z.number(),
     frankingCredits: z.number(),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { currencyCode } from "../../lib/codes";
-import { dateInput } from "../../lib/dates";
+import { dateInput, dateOutput } from "../../lib/dates";
 import { decimalInput } from "../../lib/money";
 import { exchange, symbol } from "../securities/securities.schemas";
 
@@ -56,15 +56,15 @@ export const MarketPricesQuery = z.object({ symbol, exchange, ...range }).superR
 export const FxRatesQuery = z.object({ base: currencyCode, quote: currencyCode, ...range }).superRefine(rangeRule);
 
 export const CustomPriceResponse = z
-  .object({ id: z.number().int(), holdingId: z.number().int(), date: z.string(), price: z.number() })
+  .object({ id: z.number().int(), holdingId: z.number().int(), date: dateOutput, price: z.number() })
   .meta({ id: "CustomPrice" });
 
 export const MarketPriceResponse = z
-  .object({ symbol: z.string(), exchange: z.string(), date: z.string(), close: z.number() })
+  .object({ symbol: z.string(), exchange: z.string(), date: dateOutput, close: z.number() })
   .meta({ id: "MarketPrice" });
 
 export const FxRateResponse = z
-  .object({ base: z.string(), quote: z.string(), date: z.string(), rate: z.number() })
+  .object({ base: z.string(), quote: z.string(), date: dateOutput, rate: z.number() })
   .meta({ id: "FxRate" });
 
 export const UpsertResponse = z.object({ upserted: z.number().int().describe("Rows inserted or replaced") }).meta({ id: "UpsertResult" });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { currencyCode } from "../../lib/codes";
-import { dateInput } from "../../lib/dates";
+import { dateInput, dateOutput } from "../../lib/dates";
 import { decimalInput } from "../../lib/money";
 import { idSchema, text } from "../../lib/validation";
 import { PARCEL_METHODS, TRADE_TYPES } from "../holdings/parcels";
@@ -92,7 +92,7 @@ export const TradeResponse = z
     symbol: z.string(),
     exchange: z.string(),
     tradeType,
-    tradeDate: z.string(),
+    tradeDate: dateOutput,
     quantity: z.number().describe("Negative for units leaving"),
     price: z.number(),
     brokerage: z.number(),
@@ -101,7 +101,7 @@ export const TradeResponse = z
     exchangeRate: z.number(),
     sourceId: z.string().nullable(),
     notes: z.string(),
-    acquisitionDate: z.string().nullable(),
+    acquisitionDate: dateOutput.nullable(),
     parcels: z.array(z.object({ tradeId: z.number().int(), quantity: z.number() })),
     hasAttachment: z.boolean(),
   })

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dateInput } from "../../lib/dates";
+import { dateInput, dateOutput } from "../../lib/dates";
 import { TRADE_TYPES } from "../holdings/parcels";
 
 export const CASH_TYPES = ["Deposit", "Withdrawal", "InterestPayment", "Fee", "InterestCharged"] as const;
@@ -20,7 +20,7 @@ export const TransactionResponse = z
   .object({
     kind: z.enum(LEDGER_KINDS),
     id: z.number().int(),
-    date: z.string(),
+    date: dateOutput,
     type: z.string(),
     holdingId: z.number().int().nullable(),
     symbol: z.string().nullable(),
