@@ -17,6 +17,8 @@ import { sendJson } from "./http/endpoint";
 import { errorHandler, notFoundHandler, problem } from "./http/errors";
 import { buildOpenApi } from "./http/openapi";
 import { authenticate } from "./http/auth";
+import { graphiqlRouter } from "./http/graphiql";
+import { idempotency } from "./http/idempotency";
 import { refuseWritesOnLowDisk } from "./http/disk-guard";
 import { TokenBuckets } from "./http/rate-limit";
 import { createV1Router, endpoints, requireContext } from "./http/router";
@@ -107,12 +109,14 @@ export async function createApp(opts: { db: Database; config: Pick<Config, "rate
   const bulk = express.Router();
   bulk.use(BULK_PATHS, express.json({ limit: BULK_LIMIT, type: ["application/json", "application/*+json"], verify: utf8Only }), express.text({ limit: BULK_LIMIT, type: ["text/csv", "text/plain"], verify: utf8Only }));
   const v1 = createV1Router();
-  for (const prefix of ["/v1", "/api/v1"]) app.use(prefix, auth, bulk, json, requireContext(db.prisma, log), v1);
+  const replay = idempotency(db.prisma);
+  for (const prefix of ["/v1", "/api/v1"]) app.use(prefix, auth, replay, bulk, json, requireContext(db.prisma, log), v1);
 
   const apollo = createApolloServer({ httpServer, log, limits: config.graphqlLimits ?? DEFAULT_GRAPHQL_LIMITS });
   if (disk) apollo.addPlugin(diskGuardPlugin(disk));
   await apollo.start();
-  app.use("/graphql", auth, json, expressMiddleware(apollo, { context: graphqlContext(db.prisma, log) }));
+  app.use("/graphiql", graphiqlRouter());
+  app.use("/graphql", auth, replay, json, expressMiddleware(apollo, { context: graphqlContext(db.prisma, log) }));
 
   app.use(notFoundHandler);
   app.use(errorHandler);
