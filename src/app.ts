@@ -110,13 +110,13 @@ export async function createApp(opts: { db: Database; config: Pick<Config, "rate
   bulk.use(BULK_PATHS, express.json({ limit: BULK_LIMIT, type: ["application/json", "application/*+json"], verify: utf8Only }), express.text({ limit: BULK_LIMIT, type: ["text/csv", "text/plain"], verify: utf8Only }));
   const v1 = createV1Router();
   const replay = idempotency(db.prisma);
-  for (const prefix of ["/v1", "/api/v1"]) app.use(prefix, auth, replay, bulk, json, requireContext(db.prisma, log), v1);
+  for (const prefix of ["/v1", "/api/v1"]) app.use(prefix, auth, bulk, json, replay, requireContext(db.prisma, log), v1);
 
   const apollo = createApolloServer({ httpServer, log, limits: config.graphqlLimits ?? DEFAULT_GRAPHQL_LIMITS });
   if (disk) apollo.addPlugin(diskGuardPlugin(disk));
   await apollo.start();
   app.use("/graphiql", graphiqlRouter());
-  app.use("/graphql", auth, replay, json, expressMiddleware(apollo, { context: graphqlContext(db.prisma, log) }));
+  app.use("/graphql", auth, json, replay, expressMiddleware(apollo, { context: graphqlContext(db.prisma, log) }));
 
   app.use(notFoundHandler);
   app.use(errorHandler);
