@@ -295,7 +295,7 @@ const dividend = (extra: Json = {}): Json => ({ holdingId, exDividendDate: "2024
 
 describe.each(TRANSPORTS)("income over $name", (tr) => {
   describe("create", () => {
-    it("answers 201 with an unconfirmed record: gross = franked + unfranked + foreign, net = gross − withholding, 700 franked → 300 credit", async () => {
+    it("answers 201 with an unconfirmed record: gross = franked + unfranked + foreign, net = gross − withholding − foreign tax paid, 700 franked → 300 credit", async () => {
       const created = expectOk(
         await tr.create(key, dividend({ frankedAmount: 700, unfrankedAmount: "50.5", foreignIncome: 25, foreignTaxPaid: "3.75", withholdingTax: 100, notes: "Interim dividend" })),
         201,
@@ -315,7 +315,8 @@ describe.each(TRANSPORTS)("income over $name", (tr) => {
         foreignTaxPaid: "3.75",
         withholdingTax: "100",
         grossAmount: "775.5",
-        netAmount: "675.5",
+        // DOMAIN.md §1: 775.5 − 100 withholding − 3.75 foreign tax paid.
+        netAmount: "671.75",
         currencyCode: "AUD",
         exchangeRate: "1",
         isTrustIncome: false,

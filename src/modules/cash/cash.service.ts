@@ -4,6 +4,7 @@ import type { Context } from "../../context";
 import { fromDate, today, toDate } from "../../lib/dates";
 import { businessRule, notFound, orNull } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
+import { incomeAmounts } from "../income/income.service";
 import { parseId, parseInput } from "../../lib/validation";
 import { assertCanWrite, portfolioScope } from "../portfolios/access";
 import {
@@ -115,7 +116,7 @@ const storedMovement = (t: TransactionRow): Movement => ({
  * Movements derived from the portfolio's trades (syncTrades) and income (syncIncome) in each
  * account's currency, up to `asOf`: a Buy pays units × price + brokerage and a Sell receives
  * units × price − brokerage on the settlement date; income not reinvested pays its net amount
- * (franked + unfranked + foreign income − withholding tax) on its paid date. Two statements (and
+ * (incomeAmounts: gross − withholding tax − foreign tax paid) on its paid date. Two statements (and
  * Prisma's holding lookups) whatever the number of accounts.
  */
 async function derivedMovements(db: Prisma.TransactionClient, accounts: AccountRow[], asOf: string): Promise<Map<number, Movement[]>> {
@@ -153,6 +154,7 @@ async function derivedMovements(db: Prisma.TransactionClient, accounts: AccountR
             unfrankedAmount: true,
             foreignIncome: true,
             withholdingTax: true,
+            foreignTaxPaid: true,
             currencyCode: true,
             isTrustIncome: true,
             holding,
@@ -179,7 +181,7 @@ async function derivedMovements(db: Prisma.TransactionClient, accounts: AccountR
     const out = byAccount.get(a.id)!;
     for (const i of income) {
       if (i.portfolioId !== a.portfolioId || i.currencyCode !== a.currencyCode) continue;
-      const amount = new Decimal(i.frankedAmount).plus(i.unfrankedAmount).plus(i.foreignIncome).minus(i.withholdingTax);
+      const amount = incomeAmounts(i).netAmount;
       const description = `${i.isTrustIncome ? "Distribution" : "Dividend"} ${i.holding.symbol}.${i.holding.exchange}`;
       out.push({ id: null, source: "Income", sourceId: i.id, type: "Income", date: fromDate(i.paidDate), amount, description });
     }

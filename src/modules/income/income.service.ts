@@ -65,14 +65,17 @@ type IncomeRow = Prisma.IncomeGetPayload<{ select: typeof INCOME_SELECT }>;
 
 const D = (v: Prisma.Decimal | Decimal | null | undefined) => new Decimal(v ?? 0);
 
-/** Gross = franked + unfranked + foreign income; net = gross − withholding tax (DOMAIN.md §1). */
-export function incomeAmounts(i: { frankedAmount: Decimal; unfrankedAmount: Decimal; foreignIncome: Decimal; withholdingTax: Decimal }) {
-  const grossAmount = i.frankedAmount.plus(i.unfrankedAmount).plus(i.foreignIncome);
-  return { grossAmount, netAmount: grossAmount.minus(i.withholdingTax) };
+/**
+ * Gross = franked + unfranked + foreign income; net = gross − withholding tax − foreign tax paid,
+ * the cash that arrives (DOMAIN.md §1). The one definition: both cash ledgers use it.
+ */
+export function incomeAmounts(i: { frankedAmount: Decimal.Value; unfrankedAmount: Decimal.Value; foreignIncome: Decimal.Value; withholdingTax: Decimal.Value; foreignTaxPaid: Decimal.Value }) {
+  const grossAmount = new Decimal(i.frankedAmount).plus(i.unfrankedAmount).plus(i.foreignIncome);
+  return { grossAmount, netAmount: grossAmount.minus(i.withholdingTax).minus(i.foreignTaxPaid) };
 }
 
 export function toIncomeView(r: IncomeRow): IncomeView {
-  const amounts = { frankedAmount: D(r.frankedAmount), unfrankedAmount: D(r.unfrankedAmount), foreignIncome: D(r.foreignIncome), withholdingTax: D(r.withholdingTax) };
+  const amounts = { frankedAmount: D(r.frankedAmount), unfrankedAmount: D(r.unfrankedAmount), foreignIncome: D(r.foreignIncome), withholdingTax: D(r.withholdingTax), foreignTaxPaid: D(r.foreignTaxPaid) };
   const components = r.components && typeof r.components === "object" ? Object.fromEntries(Object.entries(r.components as Record<string, string>).map(([k, v]) => [k, new Decimal(v)])) : null;
   return {
     id: r.id,
@@ -84,7 +87,6 @@ export function toIncomeView(r: IncomeRow): IncomeView {
     paidDate: fromDate(r.paidDate),
     ...amounts,
     frankingCredits: D(r.frankingCredits),
-    foreignTaxPaid: D(r.foreignTaxPaid),
     ...incomeAmounts(amounts),
     currencyCode: r.currencyCode,
     exchangeRate: D(r.exchangeRate),
@@ -107,14 +109,16 @@ async function prepare(db: Prisma.TransactionClient, portfolio: PortfolioForLedg
   let unfranked = data.unfrankedAmount ?? zero;
   const foreign = data.foreignIncome ?? zero;
   const withholding = data.withholdingTax ?? zero;
+  const foreignTax = data.foreignTaxPaid ?? zero;
   const noAmounts = data.frankedAmount === undefined && data.unfrankedAmount === undefined && data.foreignIncome === undefined;
-  if (data.netAmount && noAmounts) unfranked = data.netAmount.plus(withholding); // a plain cash dividend
-  const { grossAmount, netAmount } = incomeAmounts({ frankedAmount: franked, unfrankedAmount: unfranked, foreignIncome: foreign, withholdingTax: withholding });
+  if (data.netAmount && noAmounts) unfranked = data.netAmount.plus(withholding).plus(foreignTax); // a plain cash dividend
+  const { grossAmount, netAmount } = incomeAmounts({ frankedAmount: franked, unfrankedAmount: unfranked, foreignIncome: foreign, withholdingTax: withholding, foreignTaxPaid: foreignTax });
   const errors: { path: string; message: string }[] = [];
   if (data.netAmount && !noAmounts && !data.netAmount.eq(netAmount)) {
-    errors.push({ path: "netAmount", message: `must equal gross − withholding tax (${netAmount.toFixed()}), or be left out` });
+    errors.push({ path: "netAmount", message: `must equal gross − withholding tax − foreign tax paid (${netAmount.toFixed()}), or be left out` });
   }
   if (withholding.gt(grossAmount)) errors.push({ path: "withholdingTax", message: "must not exceed the gross amount" });
+  else if (withholding.plus(foreignTax).gt(grossAmount)) errors.push({ path: "foreignTaxPaid", message: "withholding tax plus foreign tax paid must not exceed the gross amount" });
   // DECIMAL(19,4) and DECIMAL(24,8) columns: answer 400 before the database would fail.
   if (grossAmount.gte(1e15) || unfranked.gte(1e15)) errors.push({ path: "netAmount", message: "the amounts must stay below 10^15" });
   if (data.isReinvested && data.drpQuantity && !data.drpQuantity.isZero() && !data.drpPrice && netAmount.div(data.drpQuantity).gte(1e16)) {
@@ -134,7 +138,7 @@ async function prepare(db: Prisma.TransactionClient, portfolio: PortfolioForLedg
     unfrankedAmount: unfranked.toFixed(),
     frankingCredits: credits.toFixed(),
     foreignIncome: foreign.toFixed(),
-    foreignTaxPaid: (data.foreignTaxPaid ?? zero).toFixed(),
+    foreignTaxPaid: foreignTax.toFixed(),
     withholdingTax: withholding.toFixed(),
     currencyCode,
     exchangeRate: (await tradeExchangeRate(db, portfolio, currencyCode, data.paidDate, data.exchangeRate)).toFixed(),

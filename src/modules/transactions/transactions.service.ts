@@ -82,7 +82,7 @@ async function pagesOf(ctx: Context, portfolioIds: number[], q: z.output<typeof 
       ? ctx.db.$queryRaw<IncomeLine[]>`
           SELECT x.* FROM unnest(${portfolioIds}::int[]) AS p(id) CROSS JOIN LATERAL (
             SELECT i.id, i.portfolio_id AS "portfolioId", i.holding_id AS "holdingId", i.paid_date AS "paidDate", i.franked_amount AS "frankedAmount",
-                   i.unfranked_amount AS "unfrankedAmount", i.foreign_income AS "foreignIncome", i.withholding_tax AS "withholdingTax",
+                   i.unfranked_amount AS "unfrankedAmount", i.foreign_income AS "foreignIncome", i.withholding_tax AS "withholdingTax", i.foreign_tax_paid AS "foreignTaxPaid",
                    i.currency_code AS "currencyCode", i.is_reinvested AS "isReinvested", i.notes, h.symbol, h.exchange
             FROM income i JOIN holding h ON h.id = i.holding_id
             WHERE i.portfolio_id = p.id AND i.paid_date BETWEEN ${from}::date AND ${to}::date
@@ -134,6 +134,7 @@ interface IncomeLine {
   unfrankedAmount: Decimal;
   foreignIncome: Decimal;
   withholdingTax: Decimal;
+  foreignTaxPaid: Decimal;
   currencyCode: string;
   isReinvested: boolean;
   notes: string;
@@ -170,7 +171,7 @@ const tradeLine = (t: TradeLine): PortfolioTransactionView => ({
 });
 
 function incomeLine(i: IncomeLine): PortfolioTransactionView {
-  const { netAmount } = incomeAmounts({ frankedAmount: new Decimal(i.frankedAmount), unfrankedAmount: new Decimal(i.unfrankedAmount), foreignIncome: new Decimal(i.foreignIncome), withholdingTax: new Decimal(i.withholdingTax) });
+  const { netAmount } = incomeAmounts(i);
   return {
     kind: "Income",
     id: i.id,
