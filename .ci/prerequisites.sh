@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# What the test suite needs beyond npm: a Chromium for the browser tests (test/browser/). Installs
+# Debian's `chromium` package when neither CHROMIUM_PATH nor /usr/bin/chromium is there; does
+# nothing otherwise. Needs root (or sudo) only when it has to install.
+set -euo pipefail
+need=()
+if [ -z "${CHROMIUM_PATH:-}" ] && ! command -v chromium >/dev/null 2>&1; then need+=(chromium); fi
+if [ ${#need[@]} -eq 0 ]; then exit 0; fi
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "prerequisites: please install ${need[*]} (or set CHROMIUM_PATH to a Chromium or Chrome binary)" >&2
+  exit 1
+fi
+sudo=""; if [ "$(id -u)" != 0 ]; then sudo=sudo; fi
+echo "prerequisites: installing ${need[*]} from Debian" >&2
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq >&2 && $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >&2
