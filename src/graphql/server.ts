@@ -1,6 +1,7 @@
 import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginLandingPageLocalDefault } from "@apollo/server/plugin/landingPage/default";
 import { ApolloServerPluginDrainHttpServer } from "@apollo/server/plugin/drainHttpServer";
+import type { ApolloServerPlugin } from "@apollo/server";
 import type http from "node:http";
 import type { Request } from "express";
 import type { Logger } from "pino";
@@ -25,6 +26,45 @@ function anonymousContext(log: Logger): Context {
   }) as Context;
 }
 
+/** Where the service serves GraphiQL from its own files (src/http/graphiql.ts). */
+const OFFLINE_IDE = "/graphiql";
+
+const OFFLINE_NOTE = `<p class="offline-ide">No internet, or Apollo's CDN blocked? This service has its own GraphQL IDE that works offline: <a href="${OFFLINE_IDE}">open GraphiQL at ${OFFLINE_IDE}</a>.</p>`;
+
+/**
+ * Apollo Sandbox in a browser at GET /graphql, whatever NODE_ENV says. Sandbox loads from Apollo's
+ * CDN; where that cannot be reached the page shows Apollo's "you might be offline" fallback, and
+ * this adds a link to the offline IDE there (plain HTML, so it shows with every script blocked).
+ * Online, Sandbox covers the fallback; its first document names /graphiql instead.
+ */
+function sandboxLandingPage(): ApolloServerPlugin<GuardedContext> {
+  const sandbox = ApolloServerPluginLandingPageLocalDefault({
+    embed: true,
+    includeCookies: false,
+    document: `# Offline, or Apollo's CDN blocked? This service also serves GraphiQL at ${OFFLINE_IDE}\n# (no internet needed). Put your API key in an Authorization header (Headers tab).\n\n{\n  portfolios {\n    id\n    name\n  }\n}\n`,
+  });
+  return {
+    async serverWillStart(service) {
+      const listener = await sandbox.serverWillStart!(service);
+      const render = listener?.renderLandingPage;
+      if (!render) return listener;
+      return {
+        ...listener,
+        async renderLandingPage() {
+          const { html } = await render.call(listener);
+          const text = typeof html === "string" ? html : await html();
+          // Into Apollo's fallback block; at the top of the body should a new version drop it.
+          const inFallback = text.replace(/(<div class="fallback">[\s\S]*?)(<\/div>)/, `$1${OFFLINE_NOTE}$2`);
+          const noted = inFallback !== text ? inFallback : text.replace("<body>", `<body>${OFFLINE_NOTE}`);
+          // Sandbox's container lies over the fallback even when no Sandbox loaded into it: let
+          // clicks through to the link while it is empty (in Apollo's own nonce'd style block).
+          return { html: noted.replace("#embeddableSandbox {", "#embeddableSandbox:empty { pointer-events: none; }\n  #embeddableSandbox {") };
+        },
+      };
+    },
+  };
+}
+
 export function createApolloServer(opts: { httpServer?: http.Server; log: Logger; limits: GraphQLLimits }) {
   return new ApolloServer<GuardedContext>({
     schema: buildSchema(),
@@ -38,8 +78,7 @@ export function createApolloServer(opts: { httpServer?: http.Server; log: Logger
     validationRules: limitRules(opts.limits),
     plugins: [
       guardPlugin(opts.limits),
-      // Apollo Sandbox in a browser at GET /graphql, whatever NODE_ENV says.
-      ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
+      sandboxLandingPage(),
       ...(opts.httpServer ? [ApolloServerPluginDrainHttpServer({ httpServer: opts.httpServer })] : []),
     ],
   });
