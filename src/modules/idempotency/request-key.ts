@@ -1,0 +1,86 @@
+import { createHash } from "node:crypto";
+import { Kind, getOperationAST, parse, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from "graphql";
+
+/**
+ * Pure helpers of the `Idempotency-Key` header (IETF draft "The Idempotency-Key HTTP Header
+ * Field"): reading the key, the request's fingerprint, and what a GraphQL request is.
+ */
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]{1,255}$/;
+
+/**
+ * The key, or null when the header is malformed. The draft makes the field a Structured Field
+ * String (`Idempotency-Key: "8e03..."`); most clients send the bare value (Stripe's style), so
+ * both are accepted and name the same key: `"abc"` and `abc` are one key.
+ */
+export function parseIdempotencyKey(header: string): string | null {
+  let key = header;
+  if (key.length >= 2 && key.startsWith('"') && key.endsWith('"')) {
+    const inner = key.slice(1, -1);
+    // sf-string (RFC 8941 §3.3.3): only \" and \\ are escapes; a lone quote or backslash is invalid.
+    if (!/^(?:[^"\\]|\\["\\])*$/.test(inner)) return null;
+    key = inner.replace(/\\(["\\])/g, "$1");
+  }
+  return PRINTABLE_ASCII.test(key) ? key : null;
+}
+
+/** JSON with object members sorted, so a retry that orders its members differently is the same request. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value)) return "[" + value.map((v) => (v === undefined ? "null" : canonicalJson(v))).join(",") + "]";
+  const members = Object.keys(value)
+    .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+    .sort()
+    .map((k) => JSON.stringify(k) + ":" + canonicalJson((value as Record<string, unknown>)[k]));
+  return "{" + members.join(",") + "}";
+}
+
+/**
+ * SHA-256 of what makes two requests the same request: method, path with query, media type (its
+ * parameters dropped: a multipart boundary differs on every send) and the parsed body (JSON
+ * canonicalised, CSV text as sent). A multipart upload's file is still unread at this point, so
+ * its fingerprint covers method, path and media type only.
+ */
+export function requestFingerprint(input: { method: string; path: string; contentType: string | undefined; body: unknown }): string {
+  const mediaType = (input.contentType ?? "").split(";")[0].trim().toLowerCase();
+  const body = typeof input.body === "string" ? "text:" + input.body : input.body === undefined ? "" : "json:" + canonicalJson(input.body);
+  return createHash("sha256").update(canonicalJson([input.method, input.path, mediaType, body])).digest("hex");
+}
+
+/** The config's ceiling for GRAPHQL_MAX_TOKENS: past it, Apollo refuses the document anyway. */
+const MAX_TOKENS = 100_000;
+
+/**
+ * The root fields of the mutation a GraphQL POST body runs, or null when it runs no mutation (a
+ * query, or a body Apollo will refuse: not parseable, no such operation, a batch).
+ */
+export function graphqlMutationFields(body: unknown): string[] | null {
+  if (!body || typeof body !== "object" || Array.isArray(body)) return null;
+  const { query, operationName } = body as { query?: unknown; operationName?: unknown };
+  if (typeof query !== "string") return null;
+  let document: DocumentNode;
+  try {
+    document = parse(query, { maxTokens: MAX_TOKENS });
+  } catch {
+    return null;
+  }
+  const operation = getOperationAST(document, typeof operationName === "string" ? operationName : undefined);
+  if (!operation || operation.operation !== "mutation") return null;
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  const fields = new Set<string>();
+  const seen = new Set<string>();
+  const collect = (set: SelectionSetNode) => {
+    for (const s of set.selections) {
+      if (s.kind === Kind.FIELD) fields.add(s.name.value);
+      else if (s.kind === Kind.INLINE_FRAGMENT) collect(s.selectionSet);
+      else if (!seen.has(s.name.value)) {
+        seen.add(s.name.value);
+        const fragment = fragments.get(s.name.value);
+        if (fragment) collect(fragment.selectionSet);
+      }
+    }
+  };
+  collect(operation.selectionSet);
+  return [...fields];
+}
