@@ -4,7 +4,8 @@ import path from "node:path";
 import http from "node:http";
 import { isUtf8 } from "node:buffer";
 import { expressMiddleware } from "@as-integrations/express5";
-import express from "express";
+import cors from "cors";
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import helmet from "helmet";
 import type { Logger } from "pino";
 import { pinoHttp } from "pino-http";
@@ -21,7 +22,7 @@ import { graphiqlRouter } from "./http/graphiql";
 import { idempotency } from "./http/idempotency";
 import { refuseWritesOnLowDisk } from "./http/disk-guard";
 import { TokenBuckets } from "./http/rate-limit";
-import { createV1Router, endpoints, requireContext } from "./http/router";
+import { createV1Router, endpoints, MEDIA, methodNotAllowed, requireContext, restGuard, unsupportedBody } from "./http/router";
 import { DomainError } from "./lib/errors";
 import { PROJECT_ROOT } from "./lib/paths";
 import { diskSpaceMonitor, toMiB } from "./lib/storage";
@@ -37,6 +38,69 @@ const JSON_LIMIT = "1mb";
 const BULK_LIMIT = "20mb";
 const BULK_PATHS = ["/portfolios/:portfolioId/trades/import", "/market-prices/bulk", "/fx-rates/bulk", "/holdings/:holdingId/prices/bulk"];
 
+/** What a browser on an allowed origin may send, and may read of the answer (README: CORS). */
+const CORS_ALLOWED_HEADERS = ["Authorization", "x-api-key", "Content-Type", "Idempotency-Key", "x-request-id", "apollo-require-preflight", "x-apollo-operation-name"];
+const CORS_EXPOSED_HEADERS = ["Location", "X-Total-Count", "Link", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After", "x-request-id", "Allow", "Accept-Post", "WWW-Authenticate", "Content-Disposition"];
+
+/**
+ * CORS for the origins in CORS_ORIGINS (exact matches, or `*`). A preflight is answered here, 204,
+ * before authentication and the database; an origin not on the list gets no CORS header at all
+ * (its preflight falls through to the method check), so the browser refuses it. Helmet's
+ * Cross-Origin-Resource-Policy: same-origin stays: the Fetch standard applies it to no-cors
+ * requests only, so it blocks <script>/<img> embedding, not an allowed origin's fetch().
+ */
+function crossOrigin(origins: string[]): RequestHandler {
+  const any = origins.includes("*");
+  const allowed = new Set(origins);
+  const handler = cors((req, callback) => {
+    const origin = req.headers.origin;
+    callback(null, {
+      origin: any ? "*" : origin && allowed.has(origin) ? origin : false,
+      methods: ["GET", "HEAD", "POST", "PUT", "DELETE"],
+      allowedHeaders: CORS_ALLOWED_HEADERS,
+      exposedHeaders: CORS_EXPOSED_HEADERS,
+      maxAge: 600,
+    });
+  });
+  return (req, res, next) => {
+    // The answer depends on Origin whether or not it is allowed: caches must keep them apart.
+    if (!any) res.vary("Origin");
+    handler(req, res, next);
+  };
+}
+
+/** /graphql takes GET and POST (Apollo's own rule), and a POST body only as JSON. */
+function graphqlGuard(req: Request, res: Response, next: NextFunction): void {
+  const method = req.method.toUpperCase();
+  if (method === "OPTIONS") {
+    res.setHeader("Allow", "GET, POST");
+    return void res.status(204).end();
+  }
+  if (method !== "GET" && method !== "POST") return next(methodNotAllowed(method, req.baseUrl, "GET, POST"));
+  next(method === "POST" ? unsupportedBody(req, MEDIA.json) : undefined);
+}
+
+/** GET /: where things are, for a person with a browser (HTML) or a client (JSON). */
+const INDEX_LINKS = [
+  { rel: "docs", href: "/docs/", title: "REST API reference" },
+  { rel: "openapi", href: "/v1/openapi.json", title: "OpenAPI 3.1 document" },
+  { rel: "graphql", href: "/graphql", title: "GraphQL endpoint (POST; Apollo Sandbox in a browser)" },
+  { rel: "graphiql", href: "/graphiql", title: "GraphiQL IDE (works offline)" },
+  { rel: "health", href: "/health", title: "Liveness probe" },
+  { rel: "ready", href: "/ready", title: "Readiness probe (database reachable)" },
+];
+
+function index(version: string): RequestHandler {
+  const json = { service: "portfolio-service", version, rest: "/v1", graphql: "/graphql", links: INDEX_LINKS };
+  const items = INDEX_LINKS.map((l) => `<li><a href="${l.href}">${l.href}</a> — ${l.title}</li>`).join("\n");
+  const html = `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Portfolio service</title></head><body><h1>Portfolio service ${version}</h1><p>REST under /v1 (alias /api/v1), GraphQL at /graphql. Every API call needs a key: <code>Authorization: &lt;key&gt;</code>.</p><ul>\n${items}\n</ul></body></html>\n`;
+  return (req, res) => {
+    res.vary("Accept");
+    if (req.accepts(["json", "html"]) === "html") return void res.status(200).type("html").send(html);
+    sendJson(res, 200, json);
+  };
+}
+
 /**
  * Body-parser's `verify`: a body declared (or defaulted) UTF-8 must be UTF-8. Decoding would
  * otherwise swap each bad byte for U+FFFD and store the damage; 400 (src/http/errors.ts) instead.
@@ -51,7 +115,11 @@ function utf8Only(_req: http.IncomingMessage, _res: http.ServerResponse, body: B
  * Builds the HTTP application: REST under /v1 (and the /api/v1 alias), GraphQL at /graphql, the
  * OpenAPI document and its reference page, health probes, and the error mapping.
  */
-export async function createApp(opts: { db: Database; config: Pick<Config, "rateLimitPerSecond" | "rateLimitBurst" | "trustProxy"> & Partial<Pick<Config, "graphqlLimits" | "dataDir" | "diskFreeMinMb">>; log: Logger }): Promise<App> {
+export async function createApp(opts: {
+  db: Database;
+  config: Pick<Config, "rateLimitPerSecond" | "rateLimitBurst" | "trustProxy"> & Partial<Pick<Config, "graphqlLimits" | "dataDir" | "diskFreeMinMb" | "corsOrigins">>;
+  log: Logger;
+}): Promise<App> {
   const { db, config, log } = opts;
   const app = express();
   const httpServer = http.createServer(app);
@@ -76,6 +144,13 @@ export async function createApp(opts: { db: Database; config: Pick<Config, "rate
   // Sandbox and the API reference load their own scripts and styles; JSON answers need no CSP.
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
 
+  const { version } = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8")) as { version: string };
+  app.get("/", index(version));
+  // CORS, then the method and content-type checks: all before authentication, none touches the database.
+  if (config.corsOrigins?.length) app.use(["/v1", "/api/v1", "/graphql"], crossOrigin(config.corsOrigins));
+  app.use(["/v1", "/api/v1"], restGuard({ bulkPaths: BULK_PATHS, extraGets: ["/openapi.json"] }));
+  app.use("/graphql", graphqlGuard);
+
   app.get("/health", (_req, res) => sendJson(res, 200, { status: "ok" }));
   // Only the embedded database shares the service's disk; PostgreSQL guards its own (53100 → 507).
   const disk = db.kind === "pglite" && config.dataDir ? diskSpaceMonitor(config.dataDir, config.diskFreeMinMb ?? DEFAULT_DISK_FREE_MIN_MB) : undefined;
@@ -95,7 +170,6 @@ export async function createApp(opts: { db: Database; config: Pick<Config, "rate
   });
   if (disk) app.use(["/v1", "/api/v1"], refuseWritesOnLowDisk(disk));
 
-  const { version } = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8")) as { version: string };
   const openApi = buildOpenApi(endpoints, { version });
   for (const prefix of ["/v1", "/api/v1"]) app.get(`${prefix}/openapi.json`, (_req, res) => sendJson(res, 200, openApi));
   app.use("/docs", swaggerUi.serve, swaggerUi.setup(undefined, { swaggerOptions: { url: "/v1/openapi.json" }, customSiteTitle: "Portfolio service API" }));
@@ -105,9 +179,9 @@ export async function createApp(opts: { db: Database; config: Pick<Config, "rate
     perAddress: new TokenBuckets(config.rateLimitPerSecond, config.rateLimitBurst),
   });
   const json = express.json({ limit: JSON_LIMIT, type: ["application/json", "application/*+json"], verify: utf8Only });
-  // Bulk endpoints take up to 20 MiB, as JSON or CSV text (20,000 trades do not fit in 1 MiB).
+  // Bulk endpoints take up to 20 MiB, as JSON or text/csv (20,000 trades do not fit in 1 MiB).
   const bulk = express.Router();
-  bulk.use(BULK_PATHS, express.json({ limit: BULK_LIMIT, type: ["application/json", "application/*+json"], verify: utf8Only }), express.text({ limit: BULK_LIMIT, type: ["text/csv", "text/plain"], verify: utf8Only }));
+  bulk.use(BULK_PATHS, express.json({ limit: BULK_LIMIT, type: ["application/json", "application/*+json"], verify: utf8Only }), express.text({ limit: BULK_LIMIT, type: ["text/csv"], verify: utf8Only }));
   const v1 = createV1Router();
   const replay = idempotency(db.prisma);
   for (const prefix of ["/v1", "/api/v1"]) app.use(prefix, auth, bulk, json, replay, requireContext(db.prisma, log), v1);

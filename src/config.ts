@@ -47,7 +47,44 @@ const envSchema = z.object({
   DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(3_000),
   DISK_FREE_MIN_MB: z.coerce.number().min(0).default(DEFAULT_DISK_FREE_MIN_MB),
   TRUST_PROXY: z.string().optional(),
+  CORS_ORIGINS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const origins = parseCorsOrigins(value);
+      if (typeof origins === "string") {
+        ctx.addIssue({ code: "custom", message: origins });
+        return z.NEVER;
+      }
+      return origins;
+    }),
 });
+
+/**
+ * CORS_ORIGINS: a comma list of exact origins (`https://app.example.com,http://localhost:5173`),
+ * or `*` alone for any origin. Unset or empty: no cross-origin access at all. Returns the list, or
+ * what is wrong with it.
+ */
+export function parseCorsOrigins(value: string | undefined): string[] | string {
+  const entries = (value ?? "")
+    .split(",")
+    .map((o) => o.trim())
+    .filter(Boolean);
+  if (entries.includes("*")) return entries.length === 1 ? ["*"] : "'*' allows every origin and cannot be combined with others";
+  for (const entry of entries) {
+    let origin: string | undefined;
+    try {
+      origin = new URL(entry).origin;
+    } catch {
+      origin = undefined;
+    }
+    // Browsers send the origin serialised as URL.origin does (lower-case host, no default port,
+    // no path): only that exact form can ever match.
+    if (!origin || origin === "null") return `'${entry}' is not an origin such as https://app.example.com (scheme, host and port only)`;
+    if (origin !== entry) return `'${entry}' must be written as its origin, '${origin}' (scheme, host and port only, no path or trailing slash)`;
+  }
+  return entries;
+}
 
 export interface Config {
   port: number;
@@ -68,6 +105,8 @@ export interface Config {
   /** Embedded database only: writes are refused (507) below this much free space in DATA_DIR. */
   diskFreeMinMb: number;
   trustProxy?: string;
+  /** Origins a browser may call the API from (exact, or ["*"]); empty: none, and no CORS headers. */
+  corsOrigins: string[];
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -98,5 +137,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbConnectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
     diskFreeMinMb: e.DISK_FREE_MIN_MB,
     trustProxy: e.TRUST_PROXY,
+    corsOrigins: e.CORS_ORIGINS,
   };
 }

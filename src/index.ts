@@ -1,3 +1,4 @@
+import type http from "node:http";
 import { createApp } from "./app";
 import { loadConfig } from "./config";
 import { openDatabase } from "./db";
@@ -26,7 +27,14 @@ async function main() {
   const { httpServer, stop } = await createApp({ db, config, log });
 
   const drain = drainOnClose(httpServer);
-  await new Promise<void>((resolve) => httpServer.listen(config.port, config.host, resolve));
+  try {
+    await listen(httpServer, config.port, config.host);
+  } catch (error) {
+    // Close cleanly (PGlite checkpoints), then report the listen failure, not a cleanup one.
+    await stop().catch(() => undefined);
+    await db.close().catch(() => undefined);
+    throw error;
+  }
   const address = httpServer.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   log.info({ port }, `listening on http://localhost:${port} (REST /v1, GraphQL /graphql, docs /docs)`);
@@ -65,8 +73,31 @@ async function main() {
   for (const s of SIGNALS) process.on(s, () => void shutdown(s));
 }
 
+/** Listens, or fails with one line an operator can act on (a port in use, a privileged port...). */
+function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      const where = `${host}:${port}`;
+      const reason =
+        error.code === "EADDRINUSE"
+          ? `the port is already in use by another process; stop it or set PORT to a free port`
+          : error.code === "EACCES"
+            ? `permission denied (ports below 1024 need privileges); set PORT to 1024 or above`
+            : error.code === "EADDRNOTAVAIL"
+              ? `HOST is not an address of this machine; set HOST to one of its addresses, or 0.0.0.0`
+              : `${error.code ?? error.message}`;
+      reject(new Error(`Cannot listen on ${where}: ${reason}.`));
+    };
+    server.once("error", onError);
+    server.listen(port, host, () => {
+      server.off("error", onError);
+      resolve();
+    });
+  });
+}
+
 main().catch((error) => {
-  // Start-up failures (configuration, DATA_DIR, database) carry a message written for operators.
+  // Start-up failures (configuration, DATA_DIR, database, a taken port) carry a message written for operators.
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });

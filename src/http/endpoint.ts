@@ -25,6 +25,16 @@ export interface Endpoint {
   response?: z.ZodType;
   /** Success status; 204 sends no body. */
   status?: 200 | 201 | 204;
+  /**
+   * Where a created resource lives, relative to the API root (`/portfolios/12`): sent as
+   * `Location` (under the prefix the request used, /v1 or /api/v1) on every 201 answer.
+   */
+  location?: (created: Record<string, unknown>, params: Record<string, string>) => string;
+  /**
+   * The handler returns a page `{items, total, limit, offset}`: the body is the bare array
+   * (API.md §1 lists) and the headers say what is left: `X-Total-Count` and an RFC 8288 `Link`.
+   */
+  paged?: boolean;
   /** Statuses besides 400/401/404/429 worth documenting. */
   errors?: number[];
   /** Request parsing the route needs before the handler (multipart uploads). */
@@ -69,11 +79,54 @@ function assertStorableText(req: Request): void {
   if (errors.length > 0) throw invalidInput("The request", errors);
 }
 
+/** A page of a longer list, as a service returns it (`paged` endpoints). */
+interface PageResult {
+  items: unknown[];
+  /** Rows matching the request before paging. */
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * RFC 8288 links to the first, previous, next and last pages, as references relative to the
+ * request's own path and query (only `offset` and `limit` change), so they hold behind any proxy.
+ * Pages step by `limit` from the request's offset; "last" is the last such step that has rows.
+ */
+export function pageLinks(originalUrl: string, page: Pick<PageResult, "total" | "limit" | "offset">): string {
+  const { total, limit, offset } = page;
+  const url = new URL(originalUrl, "http://x");
+  const at = (o: number) => {
+    url.searchParams.set("offset", String(o));
+    url.searchParams.set("limit", String(limit));
+    return `${url.pathname}?${url.searchParams}`;
+  };
+  const last = total === 0 ? 0 : offset < total ? offset + Math.floor((total - 1 - offset) / limit) * limit : Math.floor((total - 1) / limit) * limit;
+  const links: [string, number][] = [["first", 0]];
+  if (offset > 0) links.push(["prev", Math.max(0, Math.min(offset - limit, last))]);
+  if (offset + limit < total) links.push(["next", offset + limit]);
+  links.push(["last", last]);
+  return links.map(([rel, o]) => `<${at(o)}>; rel="${rel}"`).join(", ");
+}
+
+function isPage(value: unknown): value is PageResult {
+  return !!value && typeof value === "object" && Array.isArray((value as PageResult).items) && Number.isInteger((value as PageResult).total);
+}
+
 export function endpoint(spec: Endpoint) {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       assertStorableText(req);
-      const result = await spec.handler(req.ctx!, req);
+      let result = await spec.handler(req.ctx!, req);
+      if (spec.paged) {
+        if (!isPage(result)) throw new Error(`${spec.operationId} is paged but its handler returned no page`);
+        res.setHeader("X-Total-Count", String(result.total));
+        res.setHeader("Link", pageLinks(req.originalUrl, result));
+        result = result.items;
+      }
+      const created = result instanceof WithStatus ? result.status === 201 : spec.status === 201;
+      const body = result instanceof WithStatus ? result.body : result;
+      if (created && spec.location && body && typeof body === "object") res.setHeader("Location", req.baseUrl + spec.location(body as Record<string, unknown>, req.params as Record<string, string>));
       if (result instanceof WithStatus) return sendJson(res, result.status, result.body);
       if (result instanceof FileResponse) {
         res.status(200).type(result.contentType);

@@ -59,6 +59,16 @@ export class TokenBuckets {
     throw new DomainError("RATE_LIMITED", message, undefined, { "Retry-After": String(retryAfter) });
   }
 
+  /**
+   * What the `RateLimit-*` headers say about one id's bucket now: its size, the whole tokens left,
+   * and the seconds until it is full again. Undefined when the limit is off.
+   */
+  state(id: string): RateLimitState | undefined {
+    if (!this.enabled) return undefined;
+    const { tokens } = this.refill(id);
+    return { limit: this.burst, remaining: Math.max(0, Math.floor(tokens)), resetSeconds: Math.max(0, Math.ceil((this.burst - tokens) / this.perSecond)) };
+  }
+
   /** One id's bucket, for a request that learns its full price after it was let in. */
   bucket(id: string): RequestBucket {
     let spent = 0;
@@ -69,8 +79,26 @@ export class TokenBuckets {
         this.take(id, total - spent, total);
         spent = total;
       },
+      state: () => this.state(id),
     };
   }
+}
+
+export interface RateLimitState {
+  /** The burst: tokens in a full bucket. */
+  limit: number;
+  remaining: number;
+  /** Seconds until the bucket is full again at the configured rate. */
+  resetSeconds: number;
+}
+
+/**
+ * The three headers of draft-ietf-httpapi-ratelimit-headers up to its -06 revision
+ * (`RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` in delta seconds): the form most
+ * clients and gateways read; later revisions merge them into `RateLimit` + `RateLimit-Policy`.
+ */
+export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
+  return { "RateLimit-Limit": String(state.limit), "RateLimit-Remaining": String(state.remaining), "RateLimit-Reset": String(state.resetSeconds) };
 }
 
 /** The bucket a request is counted against (src/http/auth.ts). */
@@ -78,4 +106,6 @@ export interface RequestBucket {
   readonly burst: number;
   /** Brings what this request has spent up to `total` tokens (RATE_LIMITED when it cannot). */
   spend(total: number): void;
+  /** The bucket as it stands, for the answer's `RateLimit-*` headers; undefined when the limit is off. */
+  state(): RateLimitState | undefined;
 }

@@ -1,4 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from "express";
+import { match } from "path-to-regexp";
 import type { Logger } from "pino";
 import { buildContext, type Context } from "../context";
 import type { PrismaClient } from "../db";
@@ -17,6 +18,7 @@ import { securityRoutes } from "../modules/securities/securities.routes";
 import { sourceRoutes } from "../modules/sources/sources.routes";
 import { tradeRoutes } from "../modules/trades/trades.routes";
 import { endpoint, type Endpoint } from "./endpoint";
+import { DomainError } from "../lib/errors";
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -62,4 +64,105 @@ export function createV1Router(): express.Router {
   const router = express.Router();
   for (const e of endpoints) router[e.method](e.path, ...(e.middleware ?? []), endpoint(e));
   return router;
+}
+
+/** The media types a body may have: JSON routes, bulk routes (JSON or CSV), uploads. */
+const JSON_TYPES = ["application/json", "application/*+json"];
+export const MEDIA = {
+  json: { accept: JSON_TYPES, named: ["application/json"] },
+  bulk: { accept: [...JSON_TYPES, "text/csv"], named: ["application/json", "text/csv"] },
+  upload: { accept: ["multipart/form-data"], named: ["multipart/form-data"] },
+} as const;
+export type Media = (typeof MEDIA)[keyof typeof MEDIA];
+
+interface Resource {
+  matches: (path: string) => boolean;
+  /** Upper-case methods, HEAD wherever GET is. */
+  methods: string[];
+  /** The route per method (GET also answers HEAD), with the media its body may have. */
+  routes: Map<string, { endpoint?: Endpoint; media?: Media }>;
+}
+
+/** `Allow` lists methods in this order. */
+const METHOD_ORDER = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
+
+/**
+ * The endpoint table as resources: every path with the methods it answers, matched as Express's
+ * router matches (case-insensitive, optional trailing slash).
+ */
+function resources(table: Endpoint[], opts: { bulkPaths: string[]; extraGets: string[] }): Resource[] {
+  const byPath = new Map<string, Resource>();
+  const resourceOf = (path: string) => {
+    let r = byPath.get(path);
+    if (!r) {
+      const m = match(path, { decode: false, end: true, sensitive: false, trailing: true });
+      r = { matches: (p) => m(p) !== false, methods: [], routes: new Map() };
+      byPath.set(path, r);
+    }
+    return r;
+  };
+  for (const e of table) {
+    const media = e.upload ? MEDIA.upload : e.csv || opts.bulkPaths.includes(e.path) ? MEDIA.bulk : e.body ? MEDIA.json : undefined;
+    const r = resourceOf(e.path);
+    const method = e.method.toUpperCase();
+    if (!r.routes.has(method)) r.routes.set(method, { endpoint: e, media });
+  }
+  for (const path of opts.extraGets) resourceOf(path).routes.set("GET", {});
+  for (const r of byPath.values()) {
+    if (r.routes.has("GET")) r.routes.set("HEAD", r.routes.get("GET")!);
+    r.methods = METHOD_ORDER.filter((m) => r.routes.has(m));
+  }
+  return [...byPath.values()];
+}
+
+/**
+ * In front of authentication, for /v1 and /api/v1 (no key needed, no statement sent):
+ * - a known path with a method it does not answer: 405 with `Allow` (OPTIONS: 204 with `Allow`);
+ *   an unknown path goes on, to 401 or 404 as before;
+ * - a body whose content type the route does not read: 415 naming the types it reads. A request
+ *   without a body (none, or Content-Length: 0) is left to the route, as is a body on a route that
+ *   reads none.
+ */
+export function restGuard(opts: { bulkPaths: string[]; extraGets: string[] }) {
+  const table = resources(endpoints, opts);
+  return (req: Request, res: Response, next: NextFunction) => {
+    const found = table.filter((r) => r.matches(req.path));
+    if (found.length === 0) return next();
+    const method = req.method.toUpperCase();
+    const route = found.find((r) => r.routes.has(method))?.routes.get(method);
+    if (!route) {
+      const allow = METHOD_ORDER.filter((m) => found.some((r) => r.methods.includes(m))).join(", ");
+      if (method === "OPTIONS") {
+        res.setHeader("Allow", allow);
+        return void res.status(204).end();
+      }
+      return next(methodNotAllowed(method, req.baseUrl + req.path, allow));
+    }
+    if (route.media) {
+      const refused = unsupportedBody(req, route.media);
+      if (refused) return next(refused);
+    }
+    next();
+  };
+}
+
+export function methodNotAllowed(method: string, path: string, allow: string): DomainError {
+  return new DomainError("METHOD_NOT_ALLOWED", `${method} is not allowed on ${path}; it allows ${allow}.`, undefined, { Allow: allow });
+}
+
+/** A body is there when its length is declared above zero or it comes chunked. */
+function hasBody(req: Request): boolean {
+  const length = req.headers["content-length"];
+  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0" && length.trim() !== "0");
+}
+
+/** UNSUPPORTED_MEDIA_TYPE when the request carries a body of a type outside `media`. */
+export function unsupportedBody(req: Request, media: { accept: readonly string[]; named: readonly string[] }): DomainError | undefined {
+  if (!hasBody(req)) return undefined;
+  const given = req.headers["content-type"];
+  if (given && req.is([...media.accept])) return undefined;
+  const what = given ? `a body of type ${given.split(";")[0].trim().slice(0, 100)}` : "a body without a Content-Type";
+  // Accept-Post (W3C LDP, registered with IANA) tells a client what a POST would have taken.
+  const headers = req.method === "POST" ? { "Accept-Post": media.named.join(", ") } : undefined;
+  return new DomainError("UNSUPPORTED_MEDIA_TYPE", `${req.method} ${req.baseUrl + req.path} does not take ${what}; send ${media.named.join(" or ")}.`, undefined, headers);
 }

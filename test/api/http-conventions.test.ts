@@ -255,13 +255,21 @@ describe("routing and body errors", () => {
       t.http.post("/nope").send({ name: "x" }),
       t.http.get("/v1/nope").set("authorization", key),
       t.http.post("/v1/nope").set("authorization", key).send({ name: "x" }),
-      t.http.patch("/v1/portfolios").set("authorization", key).send({ name: "x" }),
+      t.http.patch("/v1/portfolios/1/nope").set("authorization", key).send({ name: "x" }),
       t.http.get("/api/v1/nope").set("authorization", key),
     ]) {
       const res = await req;
       expectProblem(res, 404, "NOT_FOUND");
       expect(res.body.requestId).toBe(res.headers["x-request-id"]);
     }
+    expect(await ledgerSnapshot(t.db)).toBe(before);
+  });
+
+  it("answers 405 problem+json METHOD_NOT_ALLOWED with Allow for a known path's wrong method, writing nothing", async () => {
+    const before = await ledgerSnapshot(t.db);
+    const res = await t.http.patch("/v1/portfolios").set("authorization", key).send({ name: "x" });
+    expectProblem(res, 405, "METHOD_NOT_ALLOWED");
+    expect(res.headers["allow"]).toBe("GET, HEAD, POST");
     expect(await ledgerSnapshot(t.db)).toBe(before);
   });
 
@@ -287,7 +295,7 @@ describe("routing and body errors", () => {
     }
     expect(await ledgerSnapshot(t.db)).toBe(before);
     // A body just under the limit is read (and then judged on its content).
-    const fits = JSON.stringify({ name: "Fits", notes: "x".repeat(1000 * 1000) });
+    const fits = `{"name": "Fits"${" ".repeat(1000 * 1000)}}`;
     const ok = await t.http.post("/v1/portfolios").set("authorization", key).set("content-type", "application/json").send(fits);
     expect(ok.status).toBe(201);
   });

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { start } from "./spawn";
@@ -46,5 +47,30 @@ describe("start-up with an unusable DATA_DIR", () => {
 
   (refusesRootWrites("/sys/kernel") ? it : it.skip)("names a directory that refuses writes", async () => {
     expect(await refusal("/sys/kernel")).toMatch(/: cannot write in it: permission denied\.$/);
+  });
+});
+
+describe("start-up on a port already taken", () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pf-port-"));
+  let holder: net.Server;
+  let port: number;
+  beforeAll(async () => {
+    holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+    port = (holder.address() as net.AddressInfo).port;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => holder.close(resolve));
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it("exits 1 with one line on stderr naming the address, no stack", async () => {
+    const proc = start("src/index.ts", [], { DATA_DIR: path.join(tmp, "data"), HOST: "127.0.0.1", PORT: String(port), BOOTSTRAP_API_KEY: "port-test-key-0123456789" });
+    let stderr = "";
+    proc.child.stderr!.on("data", (d) => (stderr += d));
+    expect(await proc.exited).toBe(1);
+    expect(stderr.trim().split("\n")).toEqual([`Cannot listen on 127.0.0.1:${port}: the port is already in use by another process; stop it or set PORT to a free port.`]);
+    // It had opened the database, and closed it before going: no error, no stack, anywhere.
+    expect(proc.output()).not.toMatch(/\n\s+at |EADDRINUSE|Error:/);
   });
 });

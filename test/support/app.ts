@@ -25,13 +25,13 @@ let accounts = 0;
  * The real application over a real database (PGlite, or PostgreSQL with TEST_DATABASE_URL),
  * driven over HTTP with supertest. One per test file; call `db.reset()` between tests.
  */
-export async function startTestApp(config: { rateLimitPerSecond?: number; rateLimitBurst?: number } = {}): Promise<TestApp> {
+export async function startTestApp(config: { rateLimitPerSecond?: number; rateLimitBurst?: number; corsOrigins?: string[] } = {}): Promise<TestApp> {
   const db = await openTestDatabase();
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
   const { app, stop } = await createApp({
     db,
     log,
-    config: { rateLimitPerSecond: config.rateLimitPerSecond ?? 0, rateLimitBurst: config.rateLimitBurst ?? 50 },
+    config: { rateLimitPerSecond: config.rateLimitPerSecond ?? 0, rateLimitBurst: config.rateLimitBurst ?? 50, corsOrigins: config.corsOrigins ?? [] },
   });
   const http = request(app);
   return {

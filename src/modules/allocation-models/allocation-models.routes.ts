@@ -34,6 +34,7 @@ export const allocationModelRoutes: Endpoint[] = [
     body: SaveAllocationModelInput,
     response: AllocationModelResponse,
     status: 201,
+    location: (c) => `/allocation-models/${encodeURIComponent(String(c.publicId))}`,
     handler: async (ctx, req) => {
       const { model, created } = await saveAllocationModel(ctx, req.params.portfolioId, req.body);
       return new WithStatus(created ? 201 : 200, model);

@@ -39,6 +39,7 @@ export const customGroupRoutes: Endpoint[] = [
     body: CreateCustomGroupInput,
     response: CustomGroupResponse,
     status: 201,
+    location: (c) => `/custom-groups/${c.id}`,
     errors: [403, 409],
     handler: (ctx, req) => createCustomGroup(ctx, req.body),
   },

@@ -27,6 +27,7 @@ export const holdingRoutes: Endpoint[] = [
     body: CreateHoldingInput,
     response: HoldingResponse,
     status: 201,
+    location: (c) => `/holdings/${c.id}`,
     errors: [403, 409],
     handler: (ctx, req) => createHolding(ctx, req.params.portfolioId, req.body),
   },

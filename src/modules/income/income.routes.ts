@@ -16,6 +16,7 @@ export const incomeRoutes: Endpoint[] = [
     body: IncomeInput,
     response: IncomeResponse,
     status: 201,
+    location: (c) => `/income/${c.id}`,
     errors: [403, 422],
     handler: (ctx, req) => createIncome(ctx, req.body),
   },

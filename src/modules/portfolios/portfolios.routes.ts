@@ -24,6 +24,7 @@ export const portfolioRoutes: Endpoint[] = [
     body: CreatePortfolioInput,
     response: PortfolioResponse,
     status: 201,
+    location: (c) => `/portfolios/${c.id}`,
     handler: (ctx, req) => createPortfolio(ctx, req.body),
   },
   {

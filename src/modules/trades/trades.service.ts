@@ -15,6 +15,7 @@ import {
 import { foldHolding, loadLedger, ParcelError, tradeEvent } from "../holdings/ledger";
 import type { FoldResult, TradeType } from "../holdings/parcels";
 import { assertCanWrite } from "../portfolios/access";
+import type { Page } from "../transactions/transactions.service";
 import { ListQuery, OUTGOING, TradeInput } from "./trades.schemas";
 
 export interface TradeView {
@@ -264,6 +265,17 @@ export async function listHoldingTrades(ctx: Context, holdingId: unknown, query:
   const h = await holdingWithPortfolio(ctx, holdingId);
   const rows = await ctx.db.trade.findMany({ where: { holdingId: h.id }, select: TRADE_VIEW_SELECT, orderBy: [{ tradeDate: "asc" }, { id: "asc" }], take: limit, skip: offset });
   return rows.map(toTradeView);
+}
+
+/** The same page with the number of trades the holding has (REST: X-Total-Count and Link). */
+export async function listHoldingTradesPage(ctx: Context, holdingId: unknown, query: unknown = {}): Promise<Page<TradeView>> {
+  const { limit, offset } = parseInput(ListQuery, query ?? {}, "The query");
+  const h = await holdingWithPortfolio(ctx, holdingId);
+  const [rows, total] = await Promise.all([
+    ctx.db.trade.findMany({ where: { holdingId: h.id }, select: TRADE_VIEW_SELECT, orderBy: [{ tradeDate: "asc" }, { id: "asc" }], take: limit, skip: offset }),
+    ctx.db.trade.count({ where: { holdingId: h.id } }),
+  ]);
+  return { items: rows.map(toTradeView), total, limit, offset };
 }
 
 /** One page of a holding's trades (Holding.trades over its DataLoader), paged as REST pages them. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Endpoint } from "../../http/endpoint";
 import { TransactionResponse, TransactionsQuery } from "./transactions.schemas";
-import { listPortfolioTransactions } from "./transactions.service";
+import { listPortfolioTransactionsPage } from "./transactions.service";
 
 export const transactionRoutes: Endpoint[] = [
   {
@@ -12,6 +12,7 @@ export const transactionRoutes: Endpoint[] = [
     summary: "List a portfolio's trades, income and cash transactions, newest first",
     query: TransactionsQuery,
     response: z.array(TransactionResponse),
-    handler: (ctx, req) => listPortfolioTransactions(ctx, req.params.portfolioId, req.query),
+    paged: true,
+    handler: (ctx, req) => listPortfolioTransactionsPage(ctx, req.params.portfolioId, req.query),
   },
 ];

@@ -37,6 +37,15 @@ export function tradeCashAmount(type: string, quantity: Decimal, price: Decimal,
   return new Decimal(0);
 }
 
+/** One page of a longer list, with what a client needs to ask for the rest. */
+export interface Page<T> {
+  items: T[];
+  /** Rows matching the filters before paging. */
+  total: number;
+  limit: number;
+  offset: number;
+}
+
 /**
  * GET /v1/portfolios/{p}/transactions: one ledger of trades, income and cash transactions, newest
  * first (same day: income, trades, cash; then newest entry first), filtered and paged.
@@ -45,6 +54,38 @@ export async function listPortfolioTransactions(ctx: Context, portfolioId: unkno
   const q = parseInput(TransactionsQuery, query ?? {}, "The query");
   const portfolio = await portfolioForLedger(ctx, portfolioId);
   return (await pagesOf(ctx, [portfolio.id], q)).get(portfolio.id) ?? [];
+}
+
+/**
+ * The same page with the number of rows the filters match (REST: X-Total-Count and Link). The
+ * count is one more statement, run beside the page's; under concurrent writes the two may see
+ * different moments (READ COMMITTED), which paging by offset cannot avoid anyway.
+ */
+export async function listPortfolioTransactionsPage(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<Page<PortfolioTransactionView>> {
+  const q = parseInput(TransactionsQuery, query ?? {}, "The query");
+  const portfolio = await portfolioForLedger(ctx, portfolioId);
+  const [pages, total] = await Promise.all([pagesOf(ctx, [portfolio.id], q), countOf(ctx, portfolio.id, q)]);
+  return { items: pages.get(portfolio.id) ?? [], total, limit: q.limit, offset: q.offset };
+}
+
+/** Which sources a query reads, and its filters as SQL: the page and its count share them. */
+function filtersOf(q: z.output<typeof TransactionsQuery>) {
+  const want = (kind: "Trade" | "Income" | "Cash") =>
+    !q.type || q.type === kind || (kind === "Trade" && !["Income", "Cash", ...CASH_TYPES].includes(q.type)) || (kind === "Cash" && (CASH_TYPES as readonly string[]).includes(q.type));
+  const specific = q.type && !["Trade", "Income", "Cash"].includes(q.type) ? q.type : undefined;
+  const typeIs = (column: string) => (specific ? Prisma.sql`AND ${Prisma.raw(column)}::text = ${specific}` : Prisma.empty);
+  return { want, typeIs, from: q.from ?? "0001-01-01", to: q.to ?? "9999-12-31" };
+}
+
+/** The rows of one portfolio's ledger the filters match, in one statement. */
+async function countOf(ctx: Context, portfolioId: number, q: z.output<typeof TransactionsQuery>): Promise<number> {
+  const { want, typeIs, from, to } = filtersOf(q);
+  const none = Prisma.sql`0`;
+  const [row] = await ctx.db.$queryRaw<{ total: bigint | number }[]>`
+    SELECT (${want("Trade") ? Prisma.sql`(SELECT count(*) FROM trade t JOIN holding h ON h.id = t.holding_id WHERE t.portfolio_id = ${portfolioId} AND t.trade_date BETWEEN ${from}::date AND ${to}::date ${typeIs("t.trade_type")})` : none}
+          + ${want("Income") ? Prisma.sql`(SELECT count(*) FROM income i JOIN holding h ON h.id = i.holding_id WHERE i.portfolio_id = ${portfolioId} AND i.paid_date BETWEEN ${from}::date AND ${to}::date)` : none}
+          + ${want("Cash") ? Prisma.sql`(SELECT count(*) FROM cash_transaction c JOIN cash_account a ON a.id = c.cash_account_id WHERE a.portfolio_id = ${portfolioId} AND c.date BETWEEN ${from}::date AND ${to}::date ${typeIs("c.type")})` : none})::int AS total`;
+  return Number(row?.total ?? 0);
 }
 
 /** The same page of several portfolios' ledgers (GraphQL `Portfolio.transactions` through its DataLoader). */
@@ -61,12 +102,7 @@ export async function transactionsByPortfolioIds(ctx: Context, portfolioIds: rea
 async function pagesOf(ctx: Context, portfolioIds: number[], q: z.output<typeof TransactionsQuery>): Promise<Map<number, PortfolioTransactionView[]>> {
   if (portfolioIds.length === 0) return new Map();
   const take = q.offset + q.limit;
-  const from = q.from ?? "0001-01-01";
-  const to = q.to ?? "9999-12-31";
-  const want = (kind: "Trade" | "Income" | "Cash") =>
-    !q.type || q.type === kind || (kind === "Trade" && !["Income", "Cash", ...CASH_TYPES].includes(q.type)) || (kind === "Cash" && (CASH_TYPES as readonly string[]).includes(q.type));
-  const specific = q.type && !["Trade", "Income", "Cash"].includes(q.type) ? q.type : undefined;
-  const typeIs = (column: string) => (specific ? Prisma.sql`AND ${Prisma.raw(column)}::text = ${specific}` : Prisma.empty);
+  const { want, typeIs, from, to } = filtersOf(q);
 
   const [trades, income, cash] = await Promise.all([
     want("Trade")
