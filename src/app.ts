@@ -40,7 +40,7 @@ const BULK_PATHS = ["/portfolios/:portfolioId/trades/import", "/market-prices/bu
 
 /** What a browser on an allowed origin may send, and may read of the answer (README: CORS). */
 const CORS_ALLOWED_HEADERS = ["Authorization", "x-api-key", "Content-Type", "Idempotency-Key", "x-request-id", "apollo-require-preflight", "x-apollo-operation-name"];
-const CORS_EXPOSED_HEADERS = ["Location", "X-Total-Count", "Link", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After", "x-request-id", "Allow", "Accept-Post", "WWW-Authenticate", "Content-Disposition"];
+const CORS_EXPOSED_HEADERS = ["Location", "Idempotent-Replayed", "X-Total-Count", "Link", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After", "x-request-id", "Allow", "Accept-Post", "WWW-Authenticate", "Content-Disposition"];
 
 /**
  * CORS for the origins in CORS_ORIGINS (exact matches, or `*`). A preflight is answered here, 204,

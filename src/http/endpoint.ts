@@ -2,6 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { z } from "zod";
 import type { Context } from "../context";
 import { stringify } from "../lib/json";
+import type { Page } from "../lib/page";
 import { invalidInput, unstorableText } from "../lib/validation";
 
 /**
@@ -80,13 +81,7 @@ function assertStorableText(req: Request): void {
 }
 
 /** A page of a longer list, as a service returns it (`paged` endpoints). */
-interface PageResult {
-  items: unknown[];
-  /** Rows matching the request before paging. */
-  total: number;
-  limit: number;
-  offset: number;
-}
+type PageResult = Page<unknown>;
 
 /**
  * RFC 8288 links to the first, previous, next and last pages, as references relative to the

@@ -70,8 +70,8 @@ export function idempotency(db: PrismaClient): RequestHandler {
       const claim = await claimKey(db, scope, key, { method: req.method, path, fingerprint });
 
       if (claim.kind === "mismatch") {
-        // The draft's 422. A code of its own would be clearer; BUSINESS_RULE is the existing 422.
-        throw new DomainError("BUSINESS_RULE", `The ${HEADER} "${key}" was used in the last 24 hours for a different request (${claim.method} ${claim.path}); use a new key for a new request.`, [
+        // The draft's 422, with a code of its own.
+        throw new DomainError("IDEMPOTENCY_KEY_REUSED", `The ${HEADER} "${key}" was used in the last 24 hours for a different request (${claim.method} ${claim.path}); use a new key for a new request.`, [
           { path: HEADER, message: "was used for a different request" },
         ]);
       }

@@ -16,6 +16,7 @@ export const ERROR_CODES = {
   PAYLOAD_TOO_LARGE: { status: 413, title: "Payload too large" },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: "Unsupported media type" },
   BUSINESS_RULE: { status: 422, title: "Business rule violated" },
+  IDEMPOTENCY_KEY_REUSED: { status: 422, title: "Idempotency key reused" },
   RATE_LIMITED: { status: 429, title: "Too many requests" },
   INTERNAL: { status: 500, title: "Internal server error" },
   UNAVAILABLE: { status: 503, title: "Service unavailable" },

@@ -94,7 +94,7 @@ describe("REST", () => {
     const other = await createPortfolio("k-422", { name: "Income" });
     expect(other.status).toBe(422);
     expect(other.headers["content-type"]).toMatch(/^application\/problem\+json/);
-    expect(other.body.code).toBe("BUSINESS_RULE");
+    expect(other.body.code).toBe("IDEMPOTENCY_KEY_REUSED");
     expect(other.body.detail).toMatch(/Idempotency-Key "k-422" was used .* for a different request \(POST \/v1\/portfolios\)/);
     expect(other.body.errors).toEqual([{ path: "Idempotency-Key", message: "was used for a different request" }]);
     // The same key on another path is another request too.
@@ -322,7 +322,7 @@ describe("GraphQL", () => {
     expect(await count("portfolio")).toBe(1);
     const other = await gql("gql-create", CREATE, { input: { name: "Other" } });
     expect(other.status).toBe(422);
-    expect(other.body.code).toBe("BUSINESS_RULE");
+    expect(other.body.code).toBe("IDEMPOTENCY_KEY_REUSED");
     expect(await count("portfolio")).toBe(1);
   });
 

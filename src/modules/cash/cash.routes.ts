@@ -18,7 +18,7 @@ import {
   getCashAccount,
   getCashTransaction,
   listCashAccounts,
-  listCashMovements,
+  listCashMovementsPage,
   updateCashAccount,
   updateCashTransaction,
 } from "./cash.service";
@@ -91,7 +91,8 @@ export const cashRoutes: Endpoint[] = [
       "Cash transactions, plus settled trades (syncTrades) and paid income (syncIncome) as derived rows with a null id. Same day: cash transactions, then trades, then income, each by id. The balance runs over the whole ledger whatever the page or dates asked for.",
     query: LedgerQuery,
     response: z.array(CashMovementResponse),
-    handler: (ctx, req) => listCashMovements(ctx, req.params.cashAccountId, req.query),
+    paged: true,
+    handler: (ctx, req) => listCashMovementsPage(ctx, req.params.cashAccountId, req.query),
   },
   {
     method: "post",

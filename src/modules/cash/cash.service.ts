@@ -4,6 +4,7 @@ import type { Context } from "../../context";
 import { fromDate, today, toDate } from "../../lib/dates";
 import { businessRule, notFound, orNull } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
+import { pageOf, type Page } from "../../lib/page";
 import { incomeAmounts } from "../income/income.service";
 import { parseId, parseInput } from "../../lib/validation";
 import { assertCanWrite, portfolioScope } from "../portfolios/access";
@@ -311,20 +312,25 @@ export async function deleteCashAccount(ctx: Context, cashAccountId: unknown): P
  * Stored transactions are listed whatever their date; derived ones once settled or paid.
  */
 export async function listCashMovements(ctx: Context, cashAccountId: unknown, query: unknown = {}): Promise<CashMovementView[]> {
+  return (await listCashMovementsPage(ctx, cashAccountId, query)).items;
+}
+
+/** The same, with the number of movements in the date range (REST: X-Total-Count, Link). */
+export async function listCashMovementsPage(ctx: Context, cashAccountId: unknown, query: unknown = {}): Promise<Page<CashMovementView>> {
   const q = parseInput(LedgerQuery, query ?? {}, "The query");
   const account = await accountRow(ctx, cashAccountId);
-  return (await ledgersOf(ctx, [account], q)).get(account.id) ?? [];
+  return (await ledgersOf(ctx, [account], q)).get(account.id)!;
 }
 
 /** The same page of several accounts' ledgers (GraphQL `CashAccount.transactions` through its DataLoader). */
 export async function cashMovementsByAccountIds(ctx: Context, cashAccountIds: readonly number[], query: unknown = {}): Promise<Map<number, CashMovementView[]>> {
   const q = parseInput(LedgerQuery, query ?? {}, "The query");
   const accounts = await ctx.db.cashAccount.findMany({ where: { id: { in: [...cashAccountIds] }, ...accountScope(ctx) }, select: ACCOUNT_SELECT });
-  return ledgersOf(ctx, accounts, q);
+  return new Map([...(await ledgersOf(ctx, accounts, q))].map(([id, page]) => [id, page.items]));
 }
 
 /** Running balances need every movement from the first: the page is cut after they are summed. */
-async function ledgersOf(ctx: Context, accounts: AccountRow[], q: z.output<typeof LedgerQuery>): Promise<Map<number, CashMovementView[]>> {
+async function ledgersOf(ctx: Context, accounts: AccountRow[], q: z.output<typeof LedgerQuery>): Promise<Map<number, Page<CashMovementView>>> {
   if (accounts.length === 0) return new Map();
   const [stored, derived] = await Promise.all([
     ctx.db.cashTransaction.findMany({ where: { cashAccountId: { in: accounts.map((a) => a.id) } }, select: TRANSACTION_SELECT, orderBy: [{ date: "asc" }, { id: "asc" }] }),
@@ -337,7 +343,7 @@ async function ledgersOf(ctx: Context, accounts: AccountRow[], q: z.output<typeo
       const movements = [...storedBy.get(a.id)!, ...(derived.get(a.id) ?? [])].sort(compareMovements);
       let balance = new Decimal(0);
       const ledger = movements.map((m) => ({ ...m, balance: (balance = balance.plus(m.amount)) }));
-      return [a.id, ledger.filter((m) => (!q.from || m.date >= q.from) && (!q.to || m.date <= q.to)).slice(q.offset, q.offset + q.limit)];
+      return [a.id, pageOf(ledger.filter((m) => (!q.from || m.date >= q.from) && (!q.to || m.date <= q.to)), q)];
     }),
   );
 }

@@ -107,7 +107,6 @@ export const clientRoutes: Endpoint[] = [
     description: "The key acts as the client: it sees only the client's portfolios, with the client's permission. It is shown only in this answer.",
     response: ClientApiKeyResponse,
     status: 201,
-    location: (_c, params) => `/clients/${params.clientId}/api-keys`,
     errors,
     handler: (ctx, req) => createClientApiKey(ctx, req.params.clientId),
   },

@@ -15,7 +15,7 @@ import {
 import { foldHolding, loadLedger, ParcelError, tradeEvent } from "../holdings/ledger";
 import type { FoldResult, TradeType } from "../holdings/parcels";
 import { assertCanWrite } from "../portfolios/access";
-import type { Page } from "../transactions/transactions.service";
+import type { Page } from "../../lib/page";
 import { ListQuery, OUTGOING, TradeInput } from "./trades.schemas";
 
 export interface TradeView {

@@ -1,4 +1,5 @@
 import { Prisma } from "../../../generated/prisma/client";
+import type { Page } from "../../lib/page";
 import type { z } from "zod";
 import type { Context } from "../../context";
 import { fromDate } from "../../lib/dates";
@@ -37,14 +38,6 @@ export function tradeCashAmount(type: string, quantity: Decimal, price: Decimal,
   return new Decimal(0);
 }
 
-/** One page of a longer list, with what a client needs to ask for the rest. */
-export interface Page<T> {
-  items: T[];
-  /** Rows matching the filters before paging. */
-  total: number;
-  limit: number;
-  offset: number;
-}
 
 /**
  * GET /v1/portfolios/{p}/transactions: one ledger of trades, income and cash transactions, newest
