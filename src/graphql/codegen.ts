@@ -31,6 +31,8 @@ async function main() {
         Decimal: { input: "string | number", output: "string | number | import('decimal.js').Decimal" },
         DateTime: { input: "string", output: "Date | string" },
         Date: { input: "string", output: "string | Date" },
+        // The same JSON object as REST's components (name → amount); the service validates it.
+        IncomeComponents: { input: "Record<string, unknown>", output: "Record<string, unknown>" },
       },
       mappers: {
         Portfolio: "../../src/modules/portfolios/portfolios.service#PortfolioView",
@@ -44,6 +46,10 @@ async function main() {
         CustomGroupAssignment: "../../src/modules/custom-groups/custom-groups.service#CustomGroupAssignmentView",
         TaxSettings: "../../src/modules/tax-settings/tax-settings.service#TaxSettingsView",
         CashAccount: "../../src/modules/cash/cash.service#CashAccountView",
+        // Views whose type strings are GraphQL enums: the service's values are those enums' values
+        // (test/api/graphql-parity.test.ts checks the sets), so they pass through unchanged.
+        CashMovement: "../../src/modules/cash/cash.service#CashMovementView",
+        PortfolioTransaction: "../../src/modules/transactions/transactions.service#PortfolioTransactionView",
       },
     },
   });

@@ -1,4 +1,4 @@
-import { GraphQLError, GraphQLScalarType, Kind } from "graphql";
+import { GraphQLError, GraphQLScalarType, Kind, valueFromASTUntyped } from "graphql";
 import { Decimal, isDecimal } from "../lib/money";
 
 /** Decimal travels as a string so no float ever touches an amount (API.md §3). */
@@ -59,5 +59,31 @@ export const DateScalar = new GraphQLScalarType({
   parseLiteral(ast) {
     if (ast.kind !== Kind.STRING) throw new GraphQLError("Date must be a string, YYYY-MM-DD.");
     return ast.value;
+  },
+});
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
+
+/**
+ * An income record's AMIT components as REST carries them: one JSON object, name → amount, so a
+ * client sends the same JSON to either transport. Only the shape (an object) is checked here; the
+ * names and amounts are the service's zod schema's to judge, so both transports refuse a bad one
+ * with the same message and path.
+ */
+export const IncomeComponentsScalar = new GraphQLScalarType({
+  name: "IncomeComponents",
+  description: "AMIT statement components: a JSON object of component name → Decimal amount.",
+  serialize(value) {
+    if (!isPlainObject(value)) throw new GraphQLError("IncomeComponents cannot represent " + String(value));
+    return Object.fromEntries(Object.entries(value).map(([name, amount]) => [name, DecimalScalar.serialize(amount)]));
+  },
+  parseValue(value) {
+    if (!isPlainObject(value)) throw new GraphQLError("IncomeComponents must be an object of name → amount, such as {\"discountedCapitalGains\": \"100\"}.");
+    return value;
+  },
+  parseLiteral(ast, variables) {
+    if (ast.kind !== Kind.OBJECT) throw new GraphQLError("IncomeComponents must be an object of name → amount, such as {discountedCapitalGains: \"100\"}.");
+    return valueFromASTUntyped(ast, variables);
   },
 });

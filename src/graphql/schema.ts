@@ -16,13 +16,13 @@ import { sourceResolvers } from "../modules/sources/sources.resolvers";
 import { taxSettingsResolvers } from "../modules/tax-settings/tax-settings.resolvers";
 import { tradeResolvers } from "../modules/trades/trades.resolvers";
 import { transactionResolvers } from "../modules/transactions/transactions.resolvers";
-import { DateScalar, DateTimeScalar, DecimalScalar } from "./scalars";
+import { DateScalar, DateTimeScalar, DecimalScalar, IncomeComponentsScalar } from "./scalars";
 
 /** SDL-first: schema.graphql is the contract; each module contributes its resolvers. */
 export function buildSchema() {
   const typeDefs = fs.readFileSync(path.join(PROJECT_ROOT, "schema.graphql"), "utf8");
   const resolvers: Resolvers[] = [
-    { Decimal: DecimalScalar, DateTime: DateTimeScalar, Date: DateScalar },
+    { Decimal: DecimalScalar, DateTime: DateTimeScalar, Date: DateScalar, IncomeComponents: IncomeComponentsScalar },
     sourceResolvers,
     portfolioResolvers,
     holdingResolvers,

@@ -420,7 +420,10 @@ describe.each(TRANSPORTS)("holdings over $name", (tr) => {
       const p = await newPortfolio();
       const b = await buy(p, "CBA", 10, 100, "2024-01-10");
       await unchanged(async () => {
-        expectInvalid(await tr.update(key, b.holdingId, { drp: { rounding: "Sideways" } }), ["drp.rounding"]);
+        const sideways = await tr.update(key, b.holdingId, { drp: { rounding: "Sideways" } });
+        // GraphQL's DrpRounding enum refuses it before the service: BAD_USER_INPUT (API.md §3).
+        if (sideways.transport === "GraphQL") expect(!sideways.ok && sideways.code).toBe("BAD_USER_INPUT");
+        else expectInvalid(sideways, ["drp.rounding"]);
         expectInvalid(await tr.update(key, b.holdingId, { classification: { assetClass: "  " } }), ["classification.assetClass"]);
         expectInvalid(await tr.update(key, b.holdingId, { notes: "a\u0000b" }), ["notes"]);
       });

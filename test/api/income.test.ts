@@ -80,10 +80,7 @@ function toIncome(raw: Json, transport: TransportName): Income {
   const nullable = (v: unknown) => (v === null ? null : decimal(v));
   let components: Record<string, string> | null = null;
   if (raw.components !== null) {
-    components =
-      transport === "REST"
-        ? Object.fromEntries(Object.entries(raw.components as Json).map(([k, v]) => [k, decimal(v)]))
-        : Object.fromEntries((raw.components as { name: string; amount: unknown }[]).map((c) => [c.name, decimal(c.amount)]));
+    components = Object.fromEntries(Object.entries(raw.components as Json).map(([k, v]) => [k, decimal(v)]));
   }
   const out = {
     id: id(raw.id),
@@ -169,7 +166,7 @@ const rest: Transport = {
 const INCOME_FIELDS = `fragment I on Income {
   id holdingId portfolioId symbol exchange exDividendDate paidDate
   frankedAmount unfrankedAmount frankingCredits foreignIncome foreignTaxPaid withholdingTax grossAmount netAmount
-  currencyCode exchangeRate isTrustIncome isReinvested drpQuantity drpPrice components { name amount } notes isConfirmed
+  currencyCode exchangeRate isTrustIncome isReinvested drpQuantity drpPrice components notes isConfirmed
 }`;
 
 const Q = {
@@ -179,17 +176,15 @@ const Q = {
   confirm: `mutation($id: ID!) { confirmIncome(id: $id) { ...I } } ${INCOME_FIELDS}`,
   remove: `mutation($id: ID!) { deleteIncome(id: $id) }`,
   list: `query($id: ID!) { holding(id: $id) { id income { ...I } } } ${INCOME_FIELDS}`,
-  proRata: `mutation($h: ID!, $fy: Int!, $c: [IncomeComponentInput!]!) { updateProRataDistributions(holdingId: $h, financialYear: $fy, components: $c) { ...I } } ${INCOME_FIELDS}`,
+  proRata: `mutation($h: ID!, $fy: Int!, $c: IncomeComponents!) { updateProRataDistributions(holdingId: $h, financialYear: $fy, components: $c) { ...I } } ${INCOME_FIELDS}`,
 };
 
-/** The REST body as an IncomeInput: ids as strings, components as [{name, amount}]. */
+/** The REST body as an IncomeInput: ids as strings; components are the same JSON object. */
 function gqlInput(input: Json): Json {
   const out: Json = { ...input };
   if (typeof out.holdingId === "number") out.holdingId = String(out.holdingId);
-  if (out.components && typeof out.components === "object" && !Array.isArray(out.components)) out.components = componentList(out.components as Json);
   return out;
 }
-const componentList = (c: Json) => Object.entries(c).map(([name, amount]) => ({ name, amount }));
 
 async function gqlCall<T>(k: string, query: string, variables: Json, field: string, map: (data: unknown) => T): Promise<Outcome<T>> {
   const res = await t.gql(k, query, variables);
@@ -214,7 +209,7 @@ const graphql: Transport = {
   confirm: (k, id) => gqlCall(k, Q.confirm, { id: String(id) }, "confirmIncome", gqlIncome),
   remove: (k, id) => gqlCall(k, Q.remove, { id: String(id) }, "deleteIncome", (d) => d as boolean),
   list: (k, h) => gqlCall(k, Q.list, { id: String(h) }, "holding", (d) => (d === null ? null : ((d as { income: Json[] }).income.map(gqlIncome)))),
-  proRata: (k, h, fy, c) => gqlCall(k, Q.proRata, { h: String(h), fy, c: componentList(c) }, "updateProRataDistributions", (d) => (d as Json[]).map(gqlIncome)),
+  proRata: (k, h, fy, c) => gqlCall(k, Q.proRata, { h: String(h), fy, c }, "updateProRataDistributions", (d) => (d as Json[]).map(gqlIncome)),
 };
 
 const TRANSPORTS: Transport[] = [rest, graphql];

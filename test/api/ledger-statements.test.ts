@@ -203,7 +203,7 @@ describe("no N+1 across parents: Portfolio.holdings, Portfolio.transactions and 
       closed: holdings(includeClosed: true) { id quantity }
       early: holdings(date: "2024-01-15") { id quantity }
       transactions(limit: 3) { kind type date }
-      trades: transactions(type: "Trade", limit: 10) { id }
+      trades: transactions(type: Trade, limit: 10) { id }
       cashAccounts { transactions(limit: 10) { date balance } }
     }
   }`;

@@ -1,11 +1,12 @@
 import type { Resolvers } from "../../../generated/graphql/resolvers";
 import { dropNulls } from "../../graphql/args";
 import { pageOfTrades } from "../trades/trades.service";
-import { changeHoldingSymbol, createHolding, deleteHolding, findHolding, updateHolding } from "./holdings.service";
+import { changeHoldingSymbol, createHolding, deleteHolding, findHolding, listSymbolChanges, updateHolding } from "./holdings.service";
 
 export const holdingResolvers: Resolvers = {
   Query: {
     holding: (_parent, args, ctx) => findHolding(ctx, args.id),
+    symbolChanges: (_parent, args, ctx) => listSymbolChanges(ctx, args.holdingId),
   },
   Mutation: {
     createHolding: (_parent, args, ctx) => createHolding(ctx, args.portfolioId, args.input),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Endpoint } from "../../http/endpoint";
 import { TaxSettingsInput, TaxSettingsResponse } from "./tax-settings.schemas";
-import { getTaxSettings, listTaxSettings, updateTaxSettings } from "./tax-settings.service";
+import { getPortfolioTaxSettings, listTaxSettings, updateTaxSettings } from "./tax-settings.service";
 
 const tag = "TaxSettings";
 
@@ -18,11 +18,11 @@ export const taxSettingsRoutes: Endpoint[] = [
   {
     method: "get",
     path: "/portfolios/:portfolioId/tax-settings",
-    operationId: "getTaxSettings",
+    operationId: "getPortfolioTaxSettings",
     tag,
     summary: "Get a portfolio's tax settings",
     response: TaxSettingsResponse,
-    handler: (ctx, req) => getTaxSettings(ctx, req.params.portfolioId),
+    handler: (ctx, req) => getPortfolioTaxSettings(ctx, req.params.portfolioId),
   },
   {
     method: "put",

@@ -51,9 +51,10 @@ export async function listTaxSettings(ctx: Context): Promise<TaxSettingsView[]> 
   return rows.map(view);
 }
 
-export const findTaxSettings = (ctx: Context, portfolioId: unknown) => orNull(getTaxSettings(ctx, portfolioId));
+export const findPortfolioTaxSettings = (ctx: Context, portfolioId: unknown) => orNull(getPortfolioTaxSettings(ctx, portfolioId));
 
-export async function getTaxSettings(ctx: Context, portfolioId: unknown): Promise<TaxSettingsView> {
+/** GET /v1/portfolios/{p}/tax-settings (GraphQL portfolioTaxSettings). */
+export async function getPortfolioTaxSettings(ctx: Context, portfolioId: unknown): Promise<TaxSettingsView> {
   const id = parseId(portfolioId, "portfolioId");
   const row = await ctx.db.portfolio.findFirst({ where: { id, ...portfolioScope(ctx) }, select });
   if (!row) throw notFound(`Portfolio ${id}`);
@@ -114,5 +115,5 @@ export async function updateTaxSettings(ctx: Context, portfolioId: unknown, inpu
       }
     }
   }, LEDGER_TX_OPTIONS);
-  return getTaxSettings(ctx, id);
+  return getPortfolioTaxSettings(ctx, id);
 }

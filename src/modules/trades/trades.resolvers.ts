@@ -1,6 +1,15 @@
 import type { Resolvers } from "../../../generated/graphql/resolvers";
 import { dropNulls } from "../../graphql/args";
+import { deleteTradeAttachment } from "./trade-attachments.service";
+import { importTrades } from "./trades-import.service";
 import { createTrade, deleteTrade, findTrade, updateTrade } from "./trades.service";
+
+/**
+ * The import's body as REST takes it: CSV text or the JSON array of rows. Both or neither is
+ * handed on as an object, which the service refuses as it refuses such a REST body.
+ */
+const importBody = ({ rows, csv }: { rows?: object[] | null; csv?: string | null }) =>
+  (rows == null) === (csv == null) ? { rows, csv } : (csv ?? rows!.map((row) => dropNulls(row)));
 
 export const tradeResolvers: Resolvers = {
   Query: {
@@ -10,5 +19,8 @@ export const tradeResolvers: Resolvers = {
     createTrade: (_parent, args, ctx) => createTrade(ctx, dropNulls(args.input)),
     updateTrade: (_parent, args, ctx) => updateTrade(ctx, args.id, dropNulls(args.input)),
     deleteTrade: (_parent, args, ctx) => deleteTrade(ctx, args.id),
+    importTrades: (_parent, { portfolioId, input }, ctx) =>
+      importTrades(ctx, portfolioId, importBody(input), { dryRun: input.dryRun, duplicates: input.duplicates }),
+    deleteTradeAttachment: (_parent, args, ctx) => deleteTradeAttachment(ctx, args.id),
   },
 };
