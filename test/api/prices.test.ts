@@ -390,7 +390,7 @@ describe.each([rest, graphql])("prices over $name", (tr) => {
       const o = await tr.upsertFx(key, [
         { base: "USD", quote: "AUD", date: "2024-01-02", rate: 1.5 },
         { base: "USD", quote: "USD", date: "2024-01-02", rate: 1 },
-        { base: "usd", quote: "AUD", date: "2024-01-02", rate: 1 },
+        { base: "US", quote: "AUD", date: "2024-01-02", rate: 1 },
         { base: "USD", quote: "XYZ", date: "2024-01-02", rate: 0 },
         { base: "EUR", quote: "AUD", date: "2024-01-02", rate: "1.12345678901" },
       ]);

@@ -85,4 +85,21 @@ describe("allocation model input rules", () => {
     const errors = errorsOf({ name: "", dimension: "nope", buckets: [{ label: "", targetPct: 200, sortOrder: 1.5 }] });
     expect(errors.map((e) => e.path).sort()).toEqual(["buckets[0].label", "buckets[0].sortOrder", "buckets[0].targetPct", "dimension", "name"]);
   });
+
+  it("runs the rules between buckets in the same pass as the fields' own checks (issue 7)", () => {
+    const errors = errorsOf({ ...valid, name: "", buckets: [{ label: "Cash", targetPct: 50, tolerancePct: 101 }, { label: "cash", targetPct: 30 }] });
+    expect(errors.map((e) => e.path).sort()).toEqual(["buckets", "buckets[0].tolerancePct", "buckets[1].label", "name"]);
+    // A target already refused leaves the sum out: it would only repeat that error.
+    const badTarget = errorsOf({ ...valid, buckets: [{ label: "A", targetPct: "abc" }, { label: "a", targetPct: 30 }] });
+    expect(badTarget.map((e) => e.path).sort()).toEqual(["buckets[0].targetPct", "buckets[1].label"]);
+    // A holding model checks its labels even when another field failed.
+    expect(errorsOf({ ...valid, name: "", dimension: "holding", buckets: [{ label: "CBA", targetPct: 100 }] }).map((e) => e.path).sort()).toEqual(["buckets[0].label", "name"]);
+  });
+
+  it("refuses unknown fields at their full path, suggesting the field meant", () => {
+    expect(errorsOf({ ...valid, buckets: [{ label: "A", targetPct: 100, tolerancePc: 1 }], notse: "x" })).toEqual([
+      { path: "buckets[0].tolerancePc", message: "is not a known field; did you mean tolerancePct?" },
+      { path: "notse", message: "is not a known field; did you mean notes?" },
+    ]);
+  });
 });

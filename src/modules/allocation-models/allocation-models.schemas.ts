@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { Decimal, decimalInput, sum } from "../../lib/money";
-import { text } from "../../lib/validation";
+import { Decimal, decimalInput, isDecimal, sum } from "../../lib/money";
+import { crossField, text } from "../../lib/validation";
 
 /**
  * Dimensions a model divides a portfolio along (API.md §2 allocation model rules). A
@@ -34,7 +34,7 @@ export const TARGET_SUM_TOLERANCE = new Decimal("0.01");
 const HOLDING_LABEL = /^\S+\.[A-Za-z0-9]+$/;
 
 export const BucketInput = z
-  .object({
+  .strictObject({
     label: text({ min: 1, max: 200 }),
     targetPct: percent.describe("Target weight in percent, 0 to 100, up to 4 decimals"),
     tolerancePct: percent.optional().describe("Allowed drift either side of the target, in percent; default 0"),
@@ -43,7 +43,7 @@ export const BucketInput = z
   .meta({ id: "BucketInput" });
 
 export const SaveAllocationModelInput = z
-  .object({
+  .strictObject({
     publicId: z.string().max(36, "must be at most 36 characters").nullish().describe("Absent or empty inserts a model; present updates that model"),
     name: text({ min: 1, max: 200 }),
     notes: text({ max: 10_000, trim: false }).nullish(),
@@ -51,25 +51,33 @@ export const SaveAllocationModelInput = z
     isActive: z.boolean().optional().describe("true makes this the portfolio's active model; absent leaves the flag as it is"),
     buckets: z.array(BucketInput).min(1, "must hold at least 1 bucket").max(500, "must hold at most 500 buckets"),
   })
-  .superRefine((model, ctx) => {
-    const seen = new Map<string, number>();
-    model.buckets.forEach((bucket, i) => {
-      const key = bucket.label.toLowerCase();
-      const first = seen.get(key);
-      if (first !== undefined) {
-        ctx.addIssue({ code: "custom", path: ["buckets", i, "label"], message: `duplicates the label of buckets[${first}] (labels are unique in a model, ignoring case)` });
-      } else seen.set(key, i);
-      if (model.dimension === "holding" && bucket.label !== "Cash" && !HOLDING_LABEL.test(bucket.label)) {
-        ctx.addIssue({ code: "custom", path: ["buckets", i, "label"], message: "must be SYMBOL.EXCHANGE (such as CBA.ASX) or Cash in a holding model" });
+  .check(
+    crossField((model, ctx, valid) => {
+      if (!Array.isArray(model.buckets)) return;
+      const buckets = model.buckets as unknown[];
+      const seen = new Map<string, number>();
+      buckets.forEach((b, i) => {
+        const label = (b as { label?: unknown } | null)?.label;
+        if (!valid("buckets", i, "label") || typeof label !== "string") return;
+        const key = label.toLowerCase();
+        const first = seen.get(key);
+        if (first !== undefined) {
+          ctx.addIssue({ code: "custom", path: ["buckets", i, "label"], message: `duplicates the label of buckets[${first}] (labels are unique in a model, ignoring case)` });
+        } else seen.set(key, i);
+        if (valid("dimension") && model.dimension === "holding" && label !== "Cash" && !HOLDING_LABEL.test(label)) {
+          ctx.addIssue({ code: "custom", path: ["buckets", i, "label"], message: "must be SYMBOL.EXCHANGE (such as CBA.ASX) or Cash in a holding model" });
+        }
+      });
+      // With a bucket count out of range, or a target already refused, a sum error would only repeat that problem.
+      if (buckets.length === 0 || buckets.length > 500) return;
+      const targets = buckets.map((b, i) => (valid("buckets", i, "targetPct") ? (b as { targetPct?: unknown }).targetPct : undefined));
+      if (!targets.every(isDecimal)) return;
+      const total = sum(targets);
+      if (total.minus(100).abs().gt(TARGET_SUM_TOLERANCE)) {
+        ctx.addIssue({ code: "custom", path: ["buckets"], message: `targetPct values must add up to 100 (±0.01); they add up to ${total.toFixed()}` });
       }
-    });
-    // With a bucket count already out of range, a sum error would only repeat that problem.
-    if (model.buckets.length === 0 || model.buckets.length > 500) return;
-    const total = sum(model.buckets.map((b) => b.targetPct));
-    if (total.minus(100).abs().gt(TARGET_SUM_TOLERANCE)) {
-      ctx.addIssue({ code: "custom", path: ["buckets"], message: `targetPct values must add up to 100 (±0.01); they add up to ${total.toFixed()}` });
-    }
-  })
+    }),
+  )
   .meta({ id: "AllocationModelInput" });
 export type SaveAllocationModelInput = z.output<typeof SaveAllocationModelInput>;
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { currencyCode } from "../../lib/codes";
 import { dateInput, dateOutput } from "../../lib/dates";
 import { decimalInput } from "../../lib/money";
-import { idSchema, text } from "../../lib/validation";
+import { crossField, idSchema, text } from "../../lib/validation";
 
 export const CASH_TRANSACTION_TYPES = ["Deposit", "Withdrawal", "InterestPayment", "Fee", "InterestCharged"] as const;
 export const cashTransactionType = z.enum(CASH_TRANSACTION_TYPES);
@@ -19,7 +19,7 @@ const notes = text({ max: 10_000, trim: false }).optional().nullable();
 const amount = decimalInput({ scale: 4, min: 0, max: 999_999_999_999_999 }).refine((d) => d.gt(0), "must be greater than 0");
 
 export const CreateCashAccountInput = z
-  .object({
+  .strictObject({
     portfolioId: idSchema,
     name,
     currencyCode,
@@ -33,7 +33,7 @@ export type CreateCashAccountInput = z.output<typeof CreateCashAccountInput>;
 
 /** Fields absent stay as they are; the portfolio is fixed (422 if different). */
 export const UpdateCashAccountInput = z
-  .object({
+  .strictObject({
     portfolioId: idSchema.optional().describe("Accepted only when unchanged"),
     name: name.optional(),
     currencyCode: currencyCode.optional().describe("Refused (422) while the account has cash transactions"),
@@ -46,7 +46,7 @@ export const UpdateCashAccountInput = z
 export type UpdateCashAccountInput = z.output<typeof UpdateCashAccountInput>;
 
 export const CashTransactionInput = z
-  .object({
+  .strictObject({
     cashAccountId: idSchema,
     type: cashTransactionType,
     date: dateInput,
@@ -57,7 +57,7 @@ export const CashTransactionInput = z
 export type CashTransactionInput = z.output<typeof CashTransactionInput>;
 
 export const UpdateCashTransactionInput = z
-  .object({
+  .strictObject({
     cashAccountId: idSchema.optional().describe("Moves the transaction to this cash account"),
     type: cashTransactionType.optional(),
     date: dateInput.optional(),
@@ -69,15 +69,17 @@ export type UpdateCashTransactionInput = z.output<typeof UpdateCashTransactionIn
 
 /** GET /v1/cash-accounts/{c}/transactions: a page of the ledger, optionally between two dates. */
 export const LedgerQuery = z
-  .object({
+  .strictObject({
     limit: z.coerce.number().int("must be an integer").min(1).max(5000).default(500),
     offset: z.coerce.number().int("must be an integer").min(0).default(0),
     from: dateInput.optional().describe("First date to include"),
     to: dateInput.optional().describe("Last date to include"),
   })
-  .superRefine((q, ctx) => {
-    if (q.from && q.to && q.from > q.to) ctx.addIssue({ code: "custom", path: ["to"], message: "must not be before from" });
-  });
+  .check(
+    crossField((q, ctx, valid) => {
+      if (valid("from") && valid("to") && q.from && q.to && q.from > q.to) ctx.addIssue({ code: "custom", path: ["to"], message: "must not be before from" });
+    }),
+  );
 export type LedgerQuery = z.output<typeof LedgerQuery>;
 
 export const CashAccountResponse = z

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idSchema, text } from "../../lib/validation";
+import { crossField, idSchema, text } from "../../lib/validation";
 
 export const PERMISSIONS = ["Read", "ReadWrite"] as const;
 export const permission = z.enum(PERMISSIONS);
@@ -10,7 +10,7 @@ const name = text({ min: 1, max: 100 });
 const email = z.email("must be an email address, such as ana@example.com").max(254, "must be at most 254 characters");
 
 export const CreateClientInput = z
-  .object({
+  .strictObject({
     firstName: name,
     lastName: name,
     email: email.nullish(),
@@ -21,7 +21,7 @@ export type CreateClientInput = z.output<typeof CreateClientInput>;
 
 /** Fields absent stay as they are; `email: null` removes the address. */
 export const UpdateClientInput = z
-  .object({
+  .strictObject({
     firstName: name.optional(),
     lastName: name.optional(),
     email: email.nullish(),
@@ -31,21 +31,25 @@ export const UpdateClientInput = z
 export type UpdateClientInput = z.output<typeof UpdateClientInput>;
 
 export const AssignClientPortfoliosInput = z
-  .object({
+  .strictObject({
     portfolioIds: z
       .array(idSchema)
       .max(10_000, "must hold at most 10000 ids")
       .describe("Every portfolio the client is to have; those it has and are not listed are unassigned"),
     permission: permission.nullish().describe("The client's new permission; absent leaves it as it is"),
   })
-  .superRefine((input, ctx) => {
-    const seen = new Map<number, number>();
-    input.portfolioIds.forEach((id, i) => {
-      const first = seen.get(id);
-      if (first !== undefined) ctx.addIssue({ code: "custom", path: ["portfolioIds", i], message: `duplicates portfolioIds[${first}]` });
-      else seen.set(id, i);
-    });
-  })
+  .check(
+    crossField((input, ctx, valid) => {
+      if (!Array.isArray(input.portfolioIds)) return;
+      const seen = new Map<number, number>();
+      input.portfolioIds.forEach((id, i) => {
+        if (!valid("portfolioIds", i)) return;
+        const first = seen.get(id);
+        if (first !== undefined) ctx.addIssue({ code: "custom", path: ["portfolioIds", i], message: `duplicates portfolioIds[${first}]` });
+        else seen.set(id, i);
+      });
+    }),
+  )
   .meta({ id: "AssignClientPortfoliosInput" });
 export type AssignClientPortfoliosInput = z.output<typeof AssignClientPortfoliosInput>;
 

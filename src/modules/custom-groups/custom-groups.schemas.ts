@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idSchema, text } from "../../lib/validation";
+import { crossField, idSchema, text } from "../../lib/validation";
 
 const name = text({ min: 1, max: 200 });
 
@@ -11,18 +11,21 @@ const labels = z
   .array(text({ min: 1, max: 200 }))
   .min(1, "must hold at least 1 label")
   .max(200, "must hold at most 200 labels")
-  .superRefine((list, ctx) => {
-    const seen = new Map<string, number>();
-    list.forEach((label, i) => {
-      const key = label.toLowerCase();
-      const first = seen.get(key);
-      if (first !== undefined) ctx.addIssue({ code: "custom", path: [i], message: `duplicates labels[${first}] (labels are unique in a group, ignoring case)` });
-      else seen.set(key, i);
-    });
-  });
+  .check(
+    crossField((list, ctx, valid) => {
+      const seen = new Map<string, number>();
+      list.forEach((label, i) => {
+        if (!valid(i) || typeof label !== "string") return;
+        const key = label.toLowerCase();
+        const first = seen.get(key);
+        if (first !== undefined) ctx.addIssue({ code: "custom", path: [i], message: `duplicates labels[${first}] (labels are unique in a group, ignoring case)` });
+        else seen.set(key, i);
+      });
+    }),
+  );
 
 export const CreateCustomGroupInput = z
-  .object({
+  .strictObject({
     name: name.describe("Unique in the account"),
     labels,
   })
@@ -31,7 +34,7 @@ export type CreateCustomGroupInput = z.output<typeof CreateCustomGroupInput>;
 
 /** Fields absent stay as they are. New labels replace the old; a label still assigned must stay (422). */
 export const UpdateCustomGroupInput = z
-  .object({
+  .strictObject({
     name: name.optional().describe("Unique in the account"),
     labels: labels.optional(),
   })
@@ -39,7 +42,7 @@ export const UpdateCustomGroupInput = z
 export type UpdateCustomGroupInput = z.output<typeof UpdateCustomGroupInput>;
 
 export const CustomGroupAssignmentInput = z
-  .object({
+  .strictObject({
     holdingId: idSchema.describe("A holding of this account"),
     label: text({ min: 1, max: 200 }).describe("One of the group's labels"),
   })
@@ -49,14 +52,17 @@ export const CustomGroupAssignmentInput = z
 export const SetCustomGroupAssignmentsInput = z
   .array(CustomGroupAssignmentInput)
   .max(10_000, "must hold at most 10000 assignments")
-  .superRefine((list, ctx) => {
-    const seen = new Map<number, number>();
-    list.forEach((a, i) => {
-      const first = seen.get(a.holdingId);
-      if (first !== undefined) ctx.addIssue({ code: "custom", path: [i, "holdingId"], message: `duplicates [${first}].holdingId (a holding carries one label of a group)` });
-      else seen.set(a.holdingId, i);
-    });
-  })
+  .check(
+    crossField((list, ctx, valid) => {
+      const seen = new Map<number, number>();
+      list.forEach((a, i) => {
+        if (!valid(i, "holdingId") || typeof a?.holdingId !== "number") return;
+        const first = seen.get(a.holdingId);
+        if (first !== undefined) ctx.addIssue({ code: "custom", path: [i, "holdingId"], message: `duplicates [${first}].holdingId (a holding carries one label of a group)` });
+        else seen.set(a.holdingId, i);
+      });
+    }),
+  )
   .meta({ id: "CustomGroupAssignmentsInput" });
 export type SetCustomGroupAssignmentsInput = z.output<typeof SetCustomGroupAssignmentsInput>;
 

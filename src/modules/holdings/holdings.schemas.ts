@@ -5,9 +5,9 @@ import { text } from "../../lib/validation";
 import { exchange, SECURITY_TYPES, symbol } from "../securities/securities.schemas";
 
 const classificationField = text({ min: 1, max: 100 }).nullable().optional();
-export const Classification = z.object({ assetClass: classificationField, sector: classificationField, industry: classificationField });
+export const Classification = z.strictObject({ assetClass: classificationField, sector: classificationField, industry: classificationField });
 
-export const ListHoldingsQuery = z.object({
+export const ListHoldingsQuery = z.strictObject({
   includeClosed: z
     .enum(["true", "false"], { error: "must be true or false" })
     .optional()
@@ -18,7 +18,7 @@ export const ListHoldingsQuery = z.object({
 });
 
 export const CreateHoldingInput = z
-  .object({
+  .strictObject({
     symbol,
     exchange: exchange.default("CUSTOM"),
     name: text({ min: 1, max: 200 }),
@@ -30,15 +30,15 @@ export const CreateHoldingInput = z
   .meta({ id: "CreateHoldingInput" });
 
 export const UpdateHoldingInput = z
-  .object({
+  .strictObject({
     name: text({ min: 1, max: 200 }).optional(),
     notes: text({ max: 10_000, trim: false }).optional().nullable(),
     classification: Classification.optional(),
-    drp: z.object({ enabled: z.boolean().optional(), rounding: z.enum(["Down", "Nearest", "Up"]).optional() }).optional(),
+    drp: z.strictObject({ enabled: z.boolean().optional(), rounding: z.enum(["Down", "Nearest", "Up"]).optional() }).optional(),
   })
   .meta({ id: "UpdateHoldingInput" });
 
-export const ChangeSymbolInput = z.object({ symbol, exchange }).meta({ id: "ChangeSymbolInput" });
+export const ChangeSymbolInput = z.strictObject({ symbol, exchange }).meta({ id: "ChangeSymbolInput" });
 
 export const HoldingResponse = z
   .object({

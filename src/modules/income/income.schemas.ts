@@ -2,7 +2,7 @@ import { z } from "zod";
 import { currencyCode } from "../../lib/codes";
 import { dateInput, dateOutput } from "../../lib/dates";
 import { decimalInput } from "../../lib/money";
-import { idSchema, text } from "../../lib/validation";
+import { crossField, idSchema, text } from "../../lib/validation";
 
 /** DECIMAL(19,4): below 10^15. */
 const amount = decimalInput({ scale: 4, min: 0, max: 999_999_999_999_999 });
@@ -33,19 +33,23 @@ const incomeFields = {
   notes: text({ max: 10_000, trim: false }).optional().nullable(),
 };
 
-function incomeRules(i: { [K in keyof typeof incomeFields]?: unknown } & Record<string, unknown>, ctx: z.RefinementCtx) {
+/** The rules between an income's fields; each reads only fields that passed their own checks, so they run in the same pass. */
+function incomeRules(i: { [K in keyof typeof incomeFields]?: unknown } & Record<string, unknown>, ctx: z.RefinementCtx, valid: (...path: PropertyKey[]) => boolean) {
   const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
-  if (typeof i.paidDate === "string" && typeof i.exDividendDate === "string" && i.paidDate < i.exDividendDate) issue("paidDate", "must not be before the ex-dividend date");
+  if (valid("paidDate") && valid("exDividendDate") && typeof i.paidDate === "string" && typeof i.exDividendDate === "string" && i.paidDate < i.exDividendDate) {
+    issue("paidDate", "must not be before the ex-dividend date");
+  }
+  if (!valid("isReinvested") || !valid("drpQuantity") || !valid("drpPrice")) return;
   const units = i.drpQuantity as { isZero(): boolean } | null | undefined;
   if (i.isReinvested && (!units || units.isZero())) issue("drpQuantity", "must be greater than 0 when the income is reinvested");
   if (!i.isReinvested && (i.drpQuantity || i.drpPrice)) issue("isReinvested", "must be true when drpQuantity or drpPrice is given");
 }
 
-export const IncomeInput = z.object(incomeFields).superRefine(incomeRules).meta({ id: "IncomeInput" });
+export const IncomeInput = z.strictObject(incomeFields).check(crossField(incomeRules)).meta({ id: "IncomeInput" });
 export type IncomeInput = z.output<typeof IncomeInput>;
 
 export const ProRataInput = z
-  .object({
+  .strictObject({
     financialYear: z.number().int("must be an integer").min(1990).max(2100).describe("FY2025 = 2024-07-01..2025-06-30 (distributions by ex-dividend date)"),
     components: Components.refine((c) => Object.keys(c).length > 0, "must hold at least one component").describe("The annual statement totals (name → amount)"),
   })

@@ -17,7 +17,7 @@ export const financialYearEnd = z
 const name = text({ min: 1, max: 200 });
 
 export const CreatePortfolioInput = z
-  .object({
+  .strictObject({
     name,
     baseCurrencyCode: currencyCode.default("AUD"),
     taxResidency: countryCode.default("AU"),
@@ -29,7 +29,7 @@ export type CreatePortfolioInput = z.output<typeof CreatePortfolioInput>;
 
 /** Fields absent stay as they are. The base currency is fixed at creation (422 if changed). */
 export const UpdatePortfolioInput = z
-  .object({
+  .strictObject({
     name: name.optional(),
     entityType: entityType.optional(),
     taxResidency: countryCode.optional(),

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { currencyCode } from "../../lib/codes";
 import { dateInput, dateOutput } from "../../lib/dates";
 import { decimalInput } from "../../lib/money";
+import { crossField, upperCased } from "../../lib/validation";
 import { exchange, symbol } from "../securities/securities.schemas";
 
 /** Prices keep 8 decimals (DECIMAL(24, 8)), rates 10 (DECIMAL(20, 10)) (API.md §1 money). */
@@ -11,7 +12,7 @@ const rate = decimalInput({ scale: 10, min: 0, max: 1e9 }).refine((d) => d.gt(0)
 export const MAX_CUSTOM_PRICES = 10_000;
 export const MAX_BULK_ROWS = 50_000;
 
-export const CustomPriceInput = z.object({ date: dateInput, price: price.describe("Per unit, in the holding's currency") }).meta({ id: "CustomPriceInput" });
+export const CustomPriceInput = z.strictObject({ date: dateInput, price: price.describe("Per unit, in the holding's currency") }).meta({ id: "CustomPriceInput" });
 export type CustomPriceInput = z.output<typeof CustomPriceInput>;
 
 export const CustomPricesInput = z
@@ -21,21 +22,23 @@ export const CustomPricesInput = z
   .meta({ id: "CustomPricesInput" });
 
 /** Fields absent stay as they are. */
-export const UpdateCustomPriceInput = z.object({ date: dateInput.optional(), price: price.optional() }).meta({ id: "UpdateCustomPriceInput" });
+export const UpdateCustomPriceInput = z.strictObject({ date: dateInput.optional(), price: price.optional() }).meta({ id: "UpdateCustomPriceInput" });
 
 /** One closing price; symbol and exchange are upper-cased. */
 export const MarketPriceRow = z
-  .object({ symbol, exchange, date: dateInput, close: price.describe("Closing price, in the security's currency") })
+  .strictObject({ symbol, exchange, date: dateInput, close: price.describe("Closing price, in the security's currency") })
   .meta({ id: "MarketPriceInput" });
 export type MarketPriceRow = z.output<typeof MarketPriceRow>;
 export const MARKET_PRICE_COLUMNS = ["symbol", "exchange", "date", "close"] as const;
 
 /** One exchange rate: one `base` buys `rate` of `quote` on `date`. */
 export const FxRateRow = z
-  .object({ base: currencyCode, quote: currencyCode, date: dateInput, rate: rate.describe("Units of quote per unit of base") })
-  .superRefine((r, ctx) => {
-    if (r.base === r.quote) ctx.addIssue({ code: "custom", path: ["quote"], message: "must differ from base" });
-  })
+  .strictObject({ base: upperCased(currencyCode), quote: upperCased(currencyCode), date: dateInput, rate: rate.describe("Units of quote per unit of base") })
+  .check(
+    crossField((r, ctx, valid) => {
+      if (valid("base") && valid("quote") && r.base === r.quote) ctx.addIssue({ code: "custom", path: ["quote"], message: "must differ from base" });
+    }),
+  )
   .meta({ id: "FxRateInput" });
 export type FxRateRow = z.output<typeof FxRateRow>;
 export const FX_RATE_COLUMNS = ["base", "quote", "date", "rate"] as const;
@@ -48,12 +51,12 @@ const range = {
   from: dateInput.optional().describe("First date (inclusive)"),
   to: dateInput.optional().describe("Last date (inclusive)"),
 };
-const rangeRule = (q: { from?: string; to?: string }, ctx: z.RefinementCtx) => {
-  if (q.from && q.to && q.from > q.to) ctx.addIssue({ code: "custom", path: ["to"], message: "must not be before from" });
-};
+const rangeRule = crossField<{ from?: string; to?: string }>((q, ctx, valid) => {
+  if (valid("from") && valid("to") && q.from && q.to && q.from > q.to) ctx.addIssue({ code: "custom", path: ["to"], message: "must not be before from" });
+});
 
-export const MarketPricesQuery = z.object({ symbol, exchange, ...range }).superRefine(rangeRule);
-export const FxRatesQuery = z.object({ base: currencyCode, quote: currencyCode, ...range }).superRefine(rangeRule);
+export const MarketPricesQuery = z.strictObject({ symbol, exchange, ...range }).check(rangeRule);
+export const FxRatesQuery = z.strictObject({ base: currencyCode, quote: currencyCode, ...range }).check(rangeRule);
 
 export const CustomPriceResponse = z
   .object({ id: z.number().int(), holdingId: z.number().int(), date: dateOutput, price: z.number() })

@@ -5,7 +5,7 @@ import type { Context } from "../../context";
 import { fromDate, toDate } from "../../lib/dates";
 import { DomainError, notFound, orNull, validationFailed, type FieldError } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
-import { formatPath, parseId, parseInput } from "../../lib/validation";
+import { closest, fieldErrors, parseId, parseInput } from "../../lib/validation";
 import { holdingScope, holdingWithPortfolio } from "../holdings/holdings.service";
 import { assertAdviser, assertCanWrite } from "../portfolios/access";
 import {
@@ -74,7 +74,11 @@ function csvRows(text: string, columns: readonly string[], what: string): BulkRo
     const missing = columns.filter((c) => !given.includes(c));
     const unknown = given.filter((c, i) => !columns.includes(c) || given.indexOf(c) !== i);
     if (missing.length || unknown.length) {
-      const message = `must be the header ${columns.join(",")}` + (missing.length ? `; missing ${missing.join(", ")}` : "") + (unknown.length ? `; unexpected ${unknown.join(", ")}` : "");
+      const named = unknown.map((c) => {
+        const near = columns.includes(c) ? undefined : closest(c, columns);
+        return near && !given.includes(near) ? `${c} (did you mean ${near}?)` : c;
+      });
+      const message = `must be the header ${columns.join(",")} (in any order and case)` + (missing.length ? `; missing ${missing.join(", ")}` : "") + (unknown.length ? `; unexpected ${named.join(", ")}` : "");
       throw validationFailed(`${what} is invalid: line 1: ${message}.`, [{ path: "line 1", message }]);
     }
   };
@@ -106,7 +110,7 @@ function validateRows<S extends z.ZodType>(schema: S, rows: BulkRow[], max: numb
   for (const row of rows) {
     const result = schema.safeParse(row.value);
     if (result.success) values.push(result.data);
-    else for (const issue of result.error.issues) errors.push({ path: issue.path.length ? `${row.label}.${formatPath(issue.path)}` : row.label, message: issue.message });
+    else for (const e of fieldErrors(result.error, schema)) errors.push({ path: e.path === "(body)" ? row.label : `${row.label}${e.path.startsWith("[") ? "" : "."}${e.path}`, message: e.message });
   }
   if (errors.length > 0) throw invalidRows(what, errors);
   return values;

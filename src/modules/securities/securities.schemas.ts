@@ -20,7 +20,7 @@ export const exchange = z
   .regex(/^[A-Za-z0-9]+$/, "must be letters and digits, such as ASX")
   .transform((s) => s.toUpperCase());
 
-export const SearchSecuritiesQuery = z.object({
+export const SearchSecuritiesQuery = z.strictObject({
   q: z.string().trim().min(1, "must not be empty").max(50, "must be at most 50 characters").describe("Symbol or words of the name"),
   exchange: exchange.optional().describe("Only this exchange"),
   limit: z.coerce.number().int("must be an integer").min(1).max(100).default(20),

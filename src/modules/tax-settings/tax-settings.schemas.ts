@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { decimalInput } from "../../lib/money";
-import { idSchema } from "../../lib/validation";
+import { crossField, idSchema } from "../../lib/validation";
 import { entityType } from "../portfolios/portfolios.schemas";
 import { parcelMethod } from "../trades/trades.schemas";
 
@@ -14,18 +14,29 @@ const financialYear = z
 /** Amounts are DECIMAL(19,4): at most 15 integer digits and 4 decimals. */
 const lossAmount = decimalInput({ scale: 4, min: 0, max: 999_999_999_999_999 });
 
-export const YearMethodInput = z.object({ financialYear, method: parcelMethod }).meta({ id: "YearMethodInput" });
+export const YearMethodInput = z.strictObject({ financialYear, method: parcelMethod }).meta({ id: "YearMethodInput" });
 export const HoldingMethodOverrideInput = z
-  .object({ holdingId: idSchema.describe("A holding of this portfolio"), financialYear, method: parcelMethod })
+  .strictObject({ holdingId: idSchema.describe("A holding of this portfolio"), financialYear, method: parcelMethod })
   .meta({ id: "HoldingMethodOverrideInput" });
 export const CarriedForwardLossInput = z
-  .object({ financialYear, amount: lossAmount.describe("In the portfolio's base currency, at least 0, up to 4 decimals") })
+  .strictObject({ financialYear, amount: lossAmount.describe("In the portfolio's base currency, at least 0, up to 4 decimals") })
   .meta({ id: "CarriedForwardLossInput" });
 
 /** Reports each entry whose key an earlier entry of the list already has, at `<list>[i].<field>`. */
-function unique<T>(list: T[] | null | undefined, listName: string, field: string, key: (item: T) => string, rule: string, ctx: z.RefinementCtx): void {
+function unique<T>(
+  list: T[] | null | undefined,
+  listName: string,
+  field: string,
+  key: (item: T) => string,
+  rule: string,
+  ctx: z.RefinementCtx,
+  valid: (...path: PropertyKey[]) => boolean,
+): void {
+  if (!Array.isArray(list)) return;
   const seen = new Map<string, number>();
-  list?.forEach((item, i) => {
+  list.forEach((item, i) => {
+    // An entry with a bad field has no key to compare yet.
+    if (!valid(listName, i)) return;
     const first = seen.get(key(item));
     if (first !== undefined) ctx.addIssue({ code: "custom", path: [listName, i, field], message: `duplicates ${listName}[${first}] (${rule})` });
     else seen.set(key(item), i);
@@ -37,18 +48,22 @@ function unique<T>(list: T[] | null | undefined, listName: string, field: string
  * replaces the old one as a whole, and an empty list clears it.
  */
 export const TaxSettingsInput = z
-  .object({
+  .strictObject({
+    // A body copied from GET carries it; read-only, the path names the portfolio.
+    portfolioId: idSchema.nullish().describe("Read-only (a body copied from GET may carry it); the path names the portfolio"),
     entityType: entityType.nullish(),
     defaultMethod: parcelMethod.nullish().describe("Parcel method when neither a holding override nor a year's method applies"),
     yearMethods: z.array(YearMethodInput).max(1000, "must hold at most 1000 entries").nullish().describe("One per financial year"),
     holdingOverrides: z.array(HoldingMethodOverrideInput).max(10_000, "must hold at most 10000 entries").nullish().describe("One per holding and financial year"),
     carriedForwardLosses: z.array(CarriedForwardLossInput).max(1000, "must hold at most 1000 entries").nullish().describe("One per financial year"),
   })
-  .superRefine((input, ctx) => {
-    unique(input.yearMethods, "yearMethods", "financialYear", (m) => String(m.financialYear), "one method per financial year", ctx);
-    unique(input.holdingOverrides, "holdingOverrides", "financialYear", (o) => `${o.holdingId}:${o.financialYear}`, "one method per holding and financial year", ctx);
-    unique(input.carriedForwardLosses, "carriedForwardLosses", "financialYear", (l) => String(l.financialYear), "one amount per financial year", ctx);
-  })
+  .check(
+    crossField((input, ctx, valid) => {
+      unique(input.yearMethods, "yearMethods", "financialYear", (m) => String(m.financialYear), "one method per financial year", ctx, valid);
+      unique(input.holdingOverrides, "holdingOverrides", "financialYear", (o) => `${o.holdingId}:${o.financialYear}`, "one method per holding and financial year", ctx, valid);
+      unique(input.carriedForwardLosses, "carriedForwardLosses", "financialYear", (l) => String(l.financialYear), "one amount per financial year", ctx, valid);
+    }),
+  )
   .meta({ id: "TaxSettingsInput" });
 export type TaxSettingsInput = z.output<typeof TaxSettingsInput>;
 

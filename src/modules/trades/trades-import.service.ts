@@ -1,42 +1,75 @@
 import { parse as parseCsv } from "csv-parse/sync";
 import { z } from "zod";
+import type { Prisma } from "../../../generated/prisma/client";
 import type { Context } from "../../context";
 import { addDays, toDate } from "../../lib/dates";
 import { DomainError, type FieldError } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
-import { fieldErrors, parseInput } from "../../lib/validation";
-import { holdingForTrade, LEDGER_TX_OPTIONS, lockPortfolioForLedger, portfolioForLedger } from "../holdings/holdings.service";
+import { closest, fieldErrors, looseEnum, parseInput } from "../../lib/validation";
+import { holdingForTrade, LEDGER_TX_OPTIONS, lockPortfolioForLedger, portfolioForLedger, type PortfolioForLedger } from "../holdings/holdings.service";
 import { foldHolding, loadLedger, ParcelError, tradeEvent } from "../holdings/ledger";
 import type { LedgerEvent } from "../holdings/parcels";
 import { assertCanWrite } from "../portfolios/access";
+import { EXCHANGE_CURRENCY } from "../securities/securities.schemas";
+import { findSecurity } from "../securities/securities.service";
 import { ImportRow, OUTGOING } from "./trades.schemas";
 
 /**
  * Bulk import of trades (API.md Trades: POST /v1/portfolios/{p}/trades/import): a JSON array of
  * trade bodies or CSV with the header `date,type,symbol,exchange,quantity,price,brokerage,
- * currency,exchangeRate,source,notes`. All or nothing: every rejected row is reported with its
- * line and reason, and nothing is written. Rows are validated together with the existing ledger
- * (a sell may use units bought earlier in the same file), then written with one set-based INSERT.
+ * currency,exchangeRate,source,notes` (column names, trade types, holding types and currency
+ * codes in any case). All or nothing: every rejected row is reported with its line and reason,
+ * and nothing is written. Rows are validated together with the existing ledger (a sell may use
+ * units bought earlier in the same file), then written with one set-based INSERT.
+ *
+ * Everything is checked in memory before the first write, the holdings the file creates
+ * included, so a dry run or a refused import writes nothing and uses up no ids.
  */
 export const MAX_IMPORT_ROWS = 50_000;
 const CSV_COLUMNS = ["date", "type", "symbol", "exchange", "quantity", "price", "brokerage", "currency", "exchangeRate", "source", "notes"];
+const REQUIRED_COLUMNS = ["date", "type", "quantity"];
+/** The CSV columns as the OpenAPI document describes the text/csv body. */
+export const IMPORT_CSV = { columns: CSV_COLUMNS, required: REQUIRED_COLUMNS };
 
-export const ImportQuery = z.object({
+/**
+ * What a row equal to a recorded trade (same holding, trade date, type, quantity and price) does:
+ * `error` refuses the import naming each such row, `skip` leaves them out, `allow` imports them.
+ */
+export const DUPLICATE_MODES = ["error", "skip", "allow"] as const;
+export type DuplicateMode = (typeof DUPLICATE_MODES)[number];
+
+/** REST's query strings; GraphQL hands over the same names (a boolean dryRun is taken too). */
+export const ImportQuery = z.strictObject({
   dryRun: z
-    .enum(["true", "false"], { error: "must be true or false" })
-    .optional()
-    .transform((v) => v === "true"),
+    .union([z.boolean(), z.enum(["true", "false"])], { error: "must be true or false" })
+    .nullish()
+    .transform((v) => v === true || v === "true")
+    .describe("true validates the whole import (ledger rules included) and answers 200 without writing anything or using up ids"),
+  duplicates: looseEnum(DUPLICATE_MODES, z.enum(DUPLICATE_MODES, { error: "must be error, skip or allow" }))
+    .nullish()
+    .transform((v): DuplicateMode => v ?? "error")
+    .meta({ type: "string", enum: [...DUPLICATE_MODES], default: "error" })
+    .describe("Rows equal to a recorded trade (same holding, date, type, quantity and price): error (409 naming each), skip (leave them out), allow (import them)"),
 });
 
+/** The answer of an import (REST and GraphQL alike). */
 export interface ImportResult {
   dryRun: boolean;
   /** Trades written (0 on a dry run). */
   imported: number;
-  /** Rows that passed validation. */
+  /** Rows that passed validation and are (or on a dry run would be) imported; skipped rows are not counted. */
   valid: number;
   /** Holdings the import creates (or would create). */
   newHoldings: { symbol: string; exchange: string }[];
   tradeIds: number[];
+  /** Rows left out with duplicates=skip: each row's line and the recorded trade it repeats. */
+  skipped: SkippedRow[];
+}
+
+export interface SkippedRow {
+  line: number;
+  /** The id of the recorded trade the row repeats. */
+  duplicateOf: number;
 }
 
 interface Row {
@@ -44,7 +77,7 @@ interface Row {
   raw: Record<string, unknown>;
 }
 
-/** CSV text → rows with their line numbers (the header is line 1). */
+/** CSV text → rows with their line numbers (the header is line 1). Column names are read in any case. */
 function csvRows(text: string): Row[] {
   let records: { record: string[]; info: { lines: number } }[];
   try {
@@ -54,14 +87,18 @@ function csvRows(text: string): Row[] {
     throw new DomainError("VALIDATION_FAILED", `The CSV cannot be read: ${(error as Error).message}`);
   }
   if (records.length === 0) throw new DomainError("VALIDATION_FAILED", "The CSV is empty; the first line must be the header.");
-  const header = records[0].record.map((h) => h.trim());
-  const unknown = header.filter((h) => !CSV_COLUMNS.includes(h));
-  const missing = ["date", "type", "quantity"].filter((c) => !header.includes(c));
-  if (unknown.length || missing.length) {
-    throw new DomainError(
-      "VALIDATION_FAILED",
-      `The CSV header must use the columns ${CSV_COLUMNS.join(",")}${unknown.length ? `; unknown: ${unknown.join(", ")}` : ""}${missing.length ? `; missing: ${missing.join(", ")}` : ""}.`,
-    );
+  const byLowerCase = new Map(CSV_COLUMNS.map((c) => [c.toLowerCase(), c]));
+  const header = records[0].record.map((h) => byLowerCase.get(h.trim().toLowerCase()) ?? h.trim());
+  const headerErrors: FieldError[] = [];
+  header.forEach((h, i) => {
+    if (!CSV_COLUMNS.includes(h)) {
+      const near = closest(h, CSV_COLUMNS);
+      headerErrors.push({ path: `line 1.${h}`, message: `is not a known column${near ? `; did you mean ${near}?` : ""}`, line: 1 });
+    } else if (header.indexOf(h) !== i) headerErrors.push({ path: `line 1.${h}`, message: "repeats a column", line: 1 });
+  });
+  for (const c of REQUIRED_COLUMNS) if (!header.includes(c)) headerErrors.push({ path: `line 1.${c}`, message: "is a required column and is missing", line: 1 });
+  if (headerErrors.length) {
+    throw new DomainError("VALIDATION_FAILED", `The CSV header must use the columns ${CSV_COLUMNS.join(",")} (in any order and case): ${headerErrors.map((e) => `${e.path.slice(7)} ${e.message}`).join("; ")}.`, headerErrors);
   }
   return records.slice(1).map(({ record: cells, info }) => {
     const get = (c: string) => {
@@ -91,8 +128,22 @@ function csvRows(text: string): Row[] {
 
 const rowError = (line: number, path: string, message: string): FieldError => ({ path: `line ${line}${path ? "." + path : ""}`, message, line });
 
+/** A holding the file names: a recorded one, or one the import would create (negative id until written). */
+interface ImportHolding {
+  id: number;
+  currencyCode: string;
+  symbol: string | null;
+  exchange: string | null;
+  /** For a holding to create: the first row naming it, whose name and type it takes. */
+  createFrom?: z.output<typeof ImportRow>;
+}
+
+/**
+ * POST /v1/portfolios/{p}/trades/import. `query` is REST's query string, or GraphQL's
+ * `{ dryRun, duplicates }`. A dry run runs every check a real import does and writes nothing.
+ */
 export async function importTrades(ctx: Context, portfolioId: unknown, body: unknown, query: unknown = {}): Promise<ImportResult> {
-  const { dryRun } = parseInput(ImportQuery, query ?? {}, "The query");
+  const { dryRun, duplicates } = parseInput(ImportQuery, query ?? {}, "The query");
   assertCanWrite(ctx);
   const outside = await portfolioForLedger(ctx, portfolioId);
 
@@ -115,15 +166,13 @@ export async function importTrades(ctx: Context, portfolioId: unknown, body: unk
     }
     const source = row.raw.sourceId;
     const resolvedSource = typeof source === "string" ? sourceByKey.get(source) ?? sourceByKey.get(source.toLowerCase()) : source;
-    if (typeof source === "string" && !resolvedSource) {
-      errors.push(rowError(row.line, "source", `is not a Source id or name (GET /v1/sources): ${source}`));
-      continue;
-    }
+    if (typeof source === "string" && !resolvedSource) errors.push(rowError(row.line, "source", `is not a Source id or name (GET /v1/sources): ${source}`));
     const result = ImportRow.safeParse({ ...row.raw, sourceId: resolvedSource, portfolioId: row.raw.portfolioId ?? undefined });
     if (!result.success) {
-      for (const e of fieldErrors(result.error)) errors.push(rowError(row.line, e.path === "(body)" ? "" : e.path, e.message));
+      for (const e of fieldErrors(result.error, ImportRow)) errors.push(rowError(row.line, e.path === "(body)" ? "" : e.path, e.message));
       continue;
     }
+    if (typeof source === "string" && !resolvedSource) continue;
     // The path names the portfolio; a row naming another one is a mistake, not a redirect.
     if (result.data.portfolioId !== undefined && result.data.portfolioId !== outside.id) {
       errors.push(rowError(row.line, "portfolioId", `must be ${outside.id}, the portfolio of the path, or absent`));
@@ -136,13 +185,14 @@ export async function importTrades(ctx: Context, portfolioId: unknown, body: unk
   return ctx.db.$transaction(async (tx) => {
     // The ledger's lock order: the portfolio (read again under its lock), then its holdings by id.
     const portfolio = await lockPortfolioForLedger(tx, ctx, outside.id);
-    // 2. Holdings: the existing ones locked, the new ones created (rolled back on a dry run).
+    // 2. Holdings: the recorded ones locked; the new ones only planned, so nothing is written
+    //    (and no id drawn) before every row has passed.
     const existing = await tx.holding.findMany({ where: { portfolioId: portfolio.id }, select: { id: true, symbol: true, exchange: true, currencyCode: true } });
-    const byId = new Map(existing.map((h) => [h.id, h]));
-    const bySymbol = new Map(existing.map((h) => [`${h.symbol}|${h.exchange}`, h]));
+    const byId = new Map<number, ImportHolding>(existing.map((h) => [h.id, h]));
+    const bySymbol = new Map<string, ImportHolding>(existing.map((h) => [`${h.symbol}|${h.exchange}`, h]));
     if (existing.length) await tx.$queryRaw`SELECT id FROM holding WHERE portfolio_id = ${portfolio.id} ORDER BY id FOR UPDATE`;
-    const newHoldings: { symbol: string; exchange: string }[] = [];
-    const holdingOf = new Map<number, { id: number; currencyCode: string }>();
+    const planned: ImportHolding[] = [];
+    const holdingOf = new Map<number, ImportHolding>();
     for (const { line, data } of parsed) {
       let h = data.holdingId !== undefined ? byId.get(data.holdingId) : bySymbol.get(`${data.symbol}|${data.exchange}`);
       if (!h && data.holdingId !== undefined) {
@@ -150,50 +200,13 @@ export async function importTrades(ctx: Context, portfolioId: unknown, body: unk
         continue;
       }
       if (!h) {
-        h = await holdingForTrade(tx, ctx, portfolio, data);
+        h = { id: -(planned.length + 1), symbol: data.symbol!, exchange: data.exchange!, currencyCode: await plannedCurrency(tx, portfolio, data), createFrom: data };
+        planned.push(h);
         bySymbol.set(`${h.symbol}|${h.exchange}`, h);
-        byId.set(h.id, h);
-        newHoldings.push({ symbol: h.symbol!, exchange: h.exchange! });
       }
       holdingOf.set(line, h);
     }
     if (errors.length) throw importFailed("VALIDATION_FAILED", errors);
-
-    // 3. Exchange rates: given, 1 in the base currency, or the FX table (one query for all rows).
-    const foreign = parsed.filter(({ line, data }) => (data.currencyCode ?? holdingOf.get(line)!.currencyCode) !== portfolio.baseCurrencyCode && !data.exchangeRate);
-    const fx = foreign.length
-      ? await tx.fxRate.findMany({
-          where: {
-            accountId: portfolio.accountId,
-            date: { gte: toDate(addDays(foreign.reduce((m, r) => (r.data.tradeDate < m ? r.data.tradeDate : m), "9999-12-31"), -10)), lte: toDate(foreign.reduce((m, r) => (r.data.tradeDate > m ? r.data.tradeDate : m), "0000-01-01")) },
-            OR: [{ base: portfolio.baseCurrencyCode }, { quote: portfolio.baseCurrencyCode }],
-          },
-          orderBy: { date: "desc" },
-        })
-      : [];
-    // Rates to the base currency by currency, newest first, so each row finds its rate by a binary
-    // search instead of a scan (20,000 foreign rows against years of daily rates).
-    const ratesTo = new Map<string, { date: string; rate: Decimal }[]>();
-    for (const r of fx) {
-      const [currency, rate] = r.quote === portfolio.baseCurrencyCode ? [r.base, new Decimal(r.rate)] : [r.quote, new Decimal(1).div(r.rate).toDecimalPlaces(10, Decimal.ROUND_HALF_UP)];
-      const list = ratesTo.get(currency) ?? [];
-      list.push({ date: r.date.toISOString().slice(0, 10), rate });
-      ratesTo.set(currency, list);
-    }
-    for (const list of ratesTo.values()) list.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
-    const rateFor = (currency: string, date: string): Decimal | undefined => {
-      const list = ratesTo.get(currency);
-      if (!list) return undefined;
-      let lo = 0;
-      let hi = list.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (list[mid].date > date) lo = mid + 1;
-        else hi = mid;
-      }
-      const hit = list[lo];
-      return hit && hit.date >= addDays(date, -10) ? hit.rate : undefined;
-    };
 
     // A rate on a base-currency row is bad input (400, as POST /v1/trades answers), not a rule.
     for (const { line, data } of parsed) {
@@ -204,7 +217,17 @@ export async function importTrades(ctx: Context, portfolioId: unknown, body: unk
     }
     if (errors.length) throw importFailed("VALIDATION_FAILED", errors);
 
-    const prepared = parsed.map(({ line, data }, i) => {
+    // 3. Rows equal to a recorded trade: refused, left out or let through (?duplicates=).
+    const skipped = duplicates === "allow" ? [] : await findDuplicates(tx, parsed, holdingOf);
+    if (skipped.length && duplicates === "error") throw duplicatesFound(skipped);
+    const skippedLines = new Set(skipped.map((d) => d.line));
+    const kept = parsed.filter((p) => !skippedLines.has(p.line));
+
+    // 4. Exchange rates: given, 1 in the base currency, or the FX table (one query for all rows).
+    const foreign = kept.filter(({ line, data }) => (data.currencyCode ?? holdingOf.get(line)!.currencyCode) !== portfolio.baseCurrencyCode && !data.exchangeRate);
+    const rateFor = await fxRates(tx, portfolio, foreign.map((r) => r.data.tradeDate));
+
+    const prepared = kept.map(({ line, data }, i) => {
       const holding = holdingOf.get(line)!;
       const currencyCode = data.currencyCode ?? holding.currencyCode;
       let exchangeRate = data.exchangeRate;
@@ -214,14 +237,13 @@ export async function importTrades(ctx: Context, portfolioId: unknown, body: unk
         exchangeRate = rateFor(currencyCode, data.tradeDate);
         if (!exchangeRate) errors.push(rowError(line, "exchangeRate", `is required: no ${currencyCode} → ${portfolio.baseCurrencyCode} rate in the FX table on or in the 10 days before ${data.tradeDate}`));
       }
-      const q = (data.quantity ?? new Decimal(0)).abs();
       return {
         line,
-        holdingId: holding.id,
+        holding,
         seq: 1e12 + i,
         tradeType: data.tradeType,
         tradeDate: data.tradeDate,
-        quantity: OUTGOING.has(data.tradeType) ? q.neg() : q,
+        quantity: signedQuantity(data),
         price: data.price ?? new Decimal(0),
         brokerage: data.brokerage ?? new Decimal(0),
         currencyCode,
@@ -234,20 +256,21 @@ export async function importTrades(ctx: Context, portfolioId: unknown, body: unk
     });
     if (errors.length) throw importFailed("BUSINESS_RULE", errors);
 
-    // 4. The ledger with the new rows: a short sell anywhere names its line.
-    const ledger = await loadLedger(tx, portfolio, [...new Set(prepared.map((p) => p.holdingId))]);
+    // 5. The ledger with the new rows, folded in memory: a short sell anywhere names its line.
+    const holdingIds = [...new Set(prepared.map((p) => p.holding.id))];
+    const ledger = await loadLedger(tx, portfolio, holdingIds.filter((id) => id > 0));
     const eventsOf = new Map<number, LedgerEvent[]>();
     for (const p of prepared) {
-      const e = tradeEvent({ id: 0, holdingId: p.holdingId, tradeType: p.tradeType, tradeDate: p.tradeDate, quantity: p.quantity, price: p.price, brokerage: p.brokerage, exchangeRate: p.exchangeRate, acquisitionDate: p.acquisitionDate }, p.parcels.length ? p.parcels : undefined);
-      const list = eventsOf.get(p.holdingId) ?? [];
+      const e = tradeEvent({ id: 0, holdingId: p.holding.id, tradeType: p.tradeType, tradeDate: p.tradeDate, quantity: p.quantity, price: p.price, brokerage: p.brokerage, exchangeRate: p.exchangeRate, acquisitionDate: p.acquisitionDate }, p.parcels.length ? p.parcels : undefined);
+      const list = eventsOf.get(p.holding.id) ?? [];
       list.push({ ...e, key: `line ${p.line}`, tradeId: undefined, seq: p.seq });
-      eventsOf.set(p.holdingId, list);
+      eventsOf.set(p.holding.id, list);
     }
     for (const [holdingId, added] of eventsOf) {
       try {
         const fold = foldHolding(ledger, holdingId, { add: added });
         // A Cancellation stores the units it took: every unit held on its date.
-        for (const p of prepared.filter((x) => x.holdingId === holdingId && x.tradeType === "Cancellation")) {
+        for (const p of prepared.filter((x) => x.holding.id === holdingId && x.tradeType === "Cancellation")) {
           p.quantity = fold.disposals.filter((d) => d.eventKey === `line ${p.line}`).reduce((s, d) => s.minus(d.units), new Decimal(0));
         }
       } catch (error) {
@@ -258,16 +281,24 @@ export async function importTrades(ctx: Context, portfolioId: unknown, body: unk
     }
     if (errors.length) throw importFailed("BUSINESS_RULE", errors);
 
-    const result: ImportResult = { dryRun, imported: 0, valid: prepared.length, newHoldings, tradeIds: [] };
-    if (dryRun) throw new DryRunDone(result);
+    const newHoldings = planned.filter((h) => holdingIds.includes(h.id)).map((h) => ({ symbol: h.symbol!, exchange: h.exchange! }));
+    const result: ImportResult = { dryRun, imported: 0, valid: prepared.length, newHoldings, tradeIds: [], skipped };
+    if (dryRun || prepared.length === 0) return result;
 
-    // 5. One INSERT for every row, in file order (ids follow the order: same-day entry order).
+    // 6. The writes: the new holdings in the order the file names them, then one INSERT for every
+    //    row, in file order (ids follow the order: same-day entry order).
+    for (const h of planned.filter((x) => holdingIds.includes(x.id))) {
+      const created = await holdingForTrade(tx, ctx, portfolio, h.createFrom!);
+      // Another account-wide write may have added the security since it was looked up: the rates were chosen for the planned currency.
+      if (created.currencyCode !== h.currencyCode) throw new DomainError("CONFLICT", `The security ${h.symbol}.${h.exchange} changed while the import ran; nothing was written. Send the import again.`);
+      h.id = created.id;
+    }
     const col = <T>(f: (p: (typeof prepared)[number]) => T) => prepared.map(f);
     const inserted = await tx.$queryRaw<{ id: number }[]>`
       INSERT INTO trade (portfolio_id, holding_id, trade_type, trade_date, quantity, price, brokerage, currency_code, exchange_rate, source_id, notes, acquisition_date, updated_at)
       SELECT ${portfolio.id}, r.holding_id, r.trade_type::"TradeType", r.trade_date, r.quantity, r.price, r.brokerage, r.currency_code, r.exchange_rate, r.source_id, r.notes, r.acquisition_date, now()
       FROM unnest(
-        ${col((p) => p.holdingId)}::int[], ${col((p) => p.tradeType)}::text[], ${col((p) => p.tradeDate)}::date[],
+        ${col((p) => p.holding.id)}::int[], ${col((p) => p.tradeType)}::text[], ${col((p) => p.tradeDate)}::date[],
         ${col((p) => p.quantity.toFixed())}::numeric[], ${col((p) => p.price.toFixed())}::numeric[], ${col((p) => p.brokerage.toFixed())}::numeric[],
         ${col((p) => p.currencyCode)}::text[], ${col((p) => p.exchangeRate.toFixed())}::numeric[], ${col((p) => p.sourceId)}::uuid[],
         ${col((p) => p.notes)}::text[], ${col((p) => p.acquisitionDate)}::date[]
@@ -278,17 +309,105 @@ export async function importTrades(ctx: Context, portfolioId: unknown, body: unk
     const picks = prepared.flatMap((p, i) => p.parcels.map((pick) => ({ sellTradeId: ids[i], parcelTradeId: pick.tradeId, quantity: pick.units.toFixed() })));
     if (picks.length) await tx.tradeParcel.createMany({ data: picks });
     return { ...result, imported: ids.length, tradeIds: ids };
-  }, LEDGER_TX_OPTIONS).catch((error) => {
-    if (error instanceof DryRunDone) return error.result;
-    throw error;
-  });
+  }, LEDGER_TX_OPTIONS);
 }
 
-/** Thrown to roll a dry run's transaction back (holdings it created included). */
-class DryRunDone extends Error {
-  constructor(readonly result: ImportResult) {
-    super("dry run");
+/** Units as stored: negative for units leaving; a Cancellation without a quantity takes every unit (known after the fold). */
+function signedQuantity(data: z.output<typeof ImportRow>): Decimal {
+  const q = (data.quantity ?? new Decimal(0)).abs();
+  return OUTGOING.has(data.tradeType) ? q.neg() : q;
+}
+
+/** The currency holdingForTrade will give a holding it creates for this row (the master list's, else the row's, else the exchange's). */
+async function plannedCurrency(tx: Prisma.TransactionClient, portfolio: PortfolioForLedger, data: z.output<typeof ImportRow>): Promise<string> {
+  const security = await findSecurity(tx, portfolio.accountId, data.symbol!, data.exchange!);
+  if (security) return security.currencyCode;
+  return data.currencyCode ?? (data.exchange !== "CUSTOM" ? EXCHANGE_CURRENCY[data.exchange!] : undefined) ?? portfolio.baseCurrencyCode;
+}
+
+/**
+ * Rows equal to a recorded trade: same holding, trade date, type, and quantity and price as stored
+ * (decimals compared exactly). Each recorded trade answers for one row at most, so a file with
+ * three identical fills against two recorded ones repeats two of them; equal rows within the file
+ * alone are not duplicates (identical fills happen). A Cancellation without a quantity matches
+ * any recorded Cancellation of the holding on that date.
+ */
+async function findDuplicates(tx: Prisma.TransactionClient, rows: { line: number; data: z.output<typeof ImportRow> }[], holdingOf: Map<number, ImportHolding>): Promise<SkippedRow[]> {
+  const recorded = rows.filter((r) => holdingOf.get(r.line)!.id > 0);
+  if (recorded.length === 0) return [];
+  const holdingIds = [...new Set(recorded.map((r) => holdingOf.get(r.line)!.id))];
+  const dates = recorded.map((r) => r.data.tradeDate).sort();
+  const trades = await tx.$queryRaw<{ id: number; holdingId: number; tradeType: string; tradeDate: string; quantity: string; price: string }[]>`
+    SELECT id, holding_id AS "holdingId", trade_type::text AS "tradeType", trade_date::text AS "tradeDate", quantity::text AS quantity, price::text AS price
+    FROM trade
+    WHERE holding_id = ANY(${holdingIds}::int[]) AND trade_date BETWEEN ${dates[0]}::date AND ${dates[dates.length - 1]}::date
+    ORDER BY id`;
+  const key = (holdingId: number, date: string, type: string, quantity: string | undefined, price: string) => `${holdingId}|${date}|${type}|${quantity ?? "*"}|${price}`;
+  const unmatched = new Map<string, number[]>();
+  const take = (k: string, id: number) => {
+    const list = unmatched.get(k) ?? [];
+    list.push(id);
+    unmatched.set(k, list);
+  };
+  for (const t of trades) {
+    const price = new Decimal(t.price).toFixed();
+    take(key(t.holdingId, t.tradeDate, t.tradeType, new Decimal(t.quantity).toFixed(), price), t.id);
+    if (t.tradeType === "Cancellation") take(key(t.holdingId, t.tradeDate, t.tradeType, undefined, price), t.id);
   }
+  const used = new Set<number>();
+  const found: SkippedRow[] = [];
+  for (const { line, data } of recorded) {
+    const quantity = data.tradeType === "Cancellation" && !data.quantity ? undefined : signedQuantity(data).toFixed();
+    const candidates = unmatched.get(key(holdingOf.get(line)!.id, data.tradeDate, data.tradeType, quantity, (data.price ?? new Decimal(0)).toFixed())) ?? [];
+    const id = candidates.find((c) => !used.has(c));
+    if (id === undefined) continue;
+    used.add(id);
+    found.push({ line, duplicateOf: id });
+  }
+  return found;
+}
+
+/** Rates to the base currency by currency, newest first, so each row finds its rate by a binary search (20,000 foreign rows against years of daily rates). */
+async function fxRates(tx: Prisma.TransactionClient, portfolio: PortfolioForLedger, dates: string[]): Promise<(currency: string, date: string) => Decimal | undefined> {
+  if (dates.length === 0) return () => undefined;
+  const first = dates.reduce((m, d) => (d < m ? d : m));
+  const last = dates.reduce((m, d) => (d > m ? d : m));
+  const fx = await tx.fxRate.findMany({
+    where: { accountId: portfolio.accountId, date: { gte: toDate(addDays(first, -10)), lte: toDate(last) }, OR: [{ base: portfolio.baseCurrencyCode }, { quote: portfolio.baseCurrencyCode }] },
+    orderBy: { date: "desc" },
+  });
+  const ratesTo = new Map<string, { date: string; rate: Decimal }[]>();
+  for (const r of fx) {
+    const [currency, rate] = r.quote === portfolio.baseCurrencyCode ? [r.base, new Decimal(r.rate)] : [r.quote, new Decimal(1).div(r.rate).toDecimalPlaces(10, Decimal.ROUND_HALF_UP)];
+    const list = ratesTo.get(currency) ?? [];
+    list.push({ date: r.date.toISOString().slice(0, 10), rate });
+    ratesTo.set(currency, list);
+  }
+  for (const list of ratesTo.values()) list.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
+  return (currency, date) => {
+    const list = ratesTo.get(currency);
+    if (!list) return undefined;
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid].date > date) lo = mid + 1;
+      else hi = mid;
+    }
+    const hit = list[lo];
+    return hit && hit.date >= addDays(date, -10) ? hit.rate : undefined;
+  };
+}
+
+/** 409: rows repeat recorded trades; each is named with its line and the trade it repeats. */
+function duplicatesFound(found: SkippedRow[]): DomainError {
+  const errors = found.map((d) => ({ ...rowError(d.line, "", `repeats trade ${d.duplicateOf} (same holding, date, type, quantity and price)`), duplicateOf: d.duplicateOf }));
+  const n = found.length;
+  return new DomainError(
+    "CONFLICT",
+    `The import was refused: ${n} row${n === 1 ? " repeats a trade" : "s repeat trades"} already recorded; nothing was written. Send ?duplicates=skip to leave ${n === 1 ? "it" : "them"} out, or ?duplicates=allow to import ${n === 1 ? "it" : "them"} anyway.`,
+    errors,
+  );
 }
 
 function importFailed(code: "VALIDATION_FAILED" | "BUSINESS_RULE", errors: FieldError[]): DomainError {

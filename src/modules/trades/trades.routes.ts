@@ -1,8 +1,8 @@
 import multer from "multer";
 import { z } from "zod";
-import { FileResponse, type Endpoint } from "../../http/endpoint";
+import { FileResponse, WithStatus, type Endpoint } from "../../http/endpoint";
 import { ATTACHMENT_MAX_BYTES, deleteTradeAttachment, getTradeAttachment, uploadTradeAttachment } from "./trade-attachments.service";
-import { ImportQuery, importTrades } from "./trades-import.service";
+import { IMPORT_CSV, ImportQuery, importTrades } from "./trades-import.service";
 import { ListQuery, TradeInput, TradeResponse } from "./trades.schemas";
 import { createTrade, deleteTrade, getTrade, listHoldingTrades, updateTrade } from "./trades.service";
 
@@ -21,6 +21,9 @@ const ImportResponse = z
     valid: z.number().int(),
     newHoldings: z.array(z.object({ symbol: z.string(), exchange: z.string() })),
     tradeIds: z.array(z.number().int()),
+    skipped: z
+      .array(z.object({ line: z.number().int(), duplicateOf: z.number().int().describe("The recorded trade the row repeats") }))
+      .describe("Rows left out with duplicates=skip"),
   })
   .meta({ id: "TradeImportResult" });
 
@@ -78,13 +81,19 @@ export const tradeRoutes: Endpoint[] = [
     tag,
     summary: "Import trades in bulk (JSON array or CSV)",
     description:
-      "All or nothing. JSON: an array of trade bodies (portfolioId optional). CSV (text/csv): header date,type,symbol,exchange,quantity,price,brokerage,currency,exchangeRate,source,notes (source: a Source id or name). Every rejected row is listed in `errors` with its `line` (CSV: the header is line 1; JSON: the array position + 1). dryRun=true validates only. Up to 50,000 rows and 20 MiB.",
+      "All or nothing. JSON: an array of trade bodies (portfolioId optional). CSV (text/csv): header date,type,symbol,exchange,quantity,price,brokerage,currency,exchangeRate,source,notes in any order and case (source: a Source id or name). Trade types, holding types and currency codes are read in any case (`buy`, `SELL`, `Return of capital`, `usd`). Every rejected row is listed in `errors` with its `line` (CSV: the header is line 1; JSON: the array position + 1); unknown fields and columns are refused (400). " +
+      "A row equal to a recorded trade (same holding, trade date, type, quantity and price, compared exactly) is a duplicate: `duplicates=error` (default) answers 409 listing each such row with its line and `duplicateOf` (the trade's id) and writes nothing; `skip` imports the other rows and lists the left-out ones in `skipped`; `allow` imports every row. Each recorded trade answers for one row at most, and equal rows within the file are not duplicates of each other (identical fills happen). " +
+      "dryRun=true runs every check a real import does (ledger rules included) and answers 200 without writing anything or using up ids; a real import answers 201. Up to 50,000 rows and 20 MiB.",
     query: ImportQuery,
     body: z.array(TradeInput),
+    csv: IMPORT_CSV,
     response: ImportResponse,
     status: 201,
-    errors: [403, 413, 422],
-    handler: (ctx, req) => importTrades(ctx, req.params.portfolioId, req.body, req.query),
+    errors: [403, 409, 413, 422],
+    handler: async (ctx, req) => {
+      const result = await importTrades(ctx, req.params.portfolioId, req.body, req.query);
+      return new WithStatus(result.dryRun ? 200 : 201, result);
+    },
   },
   {
     method: "put",

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { currencyCode } from "../../lib/codes";
 import { dateInput, dateOutput } from "../../lib/dates";
 import { decimalInput } from "../../lib/money";
-import { idSchema, text } from "../../lib/validation";
+import { crossField, idSchema, looseEnum, text, upperCased } from "../../lib/validation";
 import { PARCEL_METHODS, TRADE_TYPES } from "../holdings/parcels";
 import { exchange, SECURITY_TYPES, symbol } from "../securities/securities.schemas";
 
@@ -23,7 +23,7 @@ const UNPRICED = new Set(["Split", "Consolidation", "Bonus", "Cancellation"]);
 /** Types whose price is an amount per unit that adjusts the cost base. */
 const ADJUSTMENTS = new Set(["ReturnOfCapital", "CostBaseIncrease", "CostBaseDecrease"]);
 
-export const ParcelPick = z.object({
+export const ParcelPick = z.strictObject({
   tradeId: idSchema.describe("The acquiring trade whose parcel the units come from"),
   quantity: decimalInput({ scale: 8, min: 0, max: 1e15 }),
 });
@@ -48,41 +48,62 @@ const tradeFields = {
   parcels: z.array(ParcelPick).max(10_000).optional().nullable().describe("Sell, TransferOut: manual parcel selection"),
 };
 
-function tradeRules(t: z.infer<z.ZodObject<typeof tradeFields>>, ctx: z.RefinementCtx) {
+/**
+ * The rules between a trade's fields. Each reads only fields that passed their own checks
+ * (`valid`), so they run in the same pass and a body's errors come in one answer.
+ */
+function tradeRules(t: z.infer<z.ZodObject<typeof tradeFields>>, ctx: z.RefinementCtx, valid: (...path: PropertyKey[]) => boolean) {
   const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
-  if (t.holdingId === undefined && (!t.symbol || !t.exchange)) issue("symbol", "give holdingId, or symbol and exchange");
+  const ok = (field: keyof typeof tradeFields) => valid(field);
+  if (ok("holdingId") && ok("symbol") && ok("exchange") && t.holdingId === undefined && (!t.symbol || !t.exchange)) issue("symbol", "give holdingId, or symbol and exchange");
+  if (ok("exchangeRate") && t.exchangeRate && t.exchangeRate.isZero()) issue("exchangeRate", "must be positive");
+  const picked = new Set<number>();
+  if (ok("parcels")) {
+    t.parcels?.forEach((p, i) => {
+      if (picked.has(p.tradeId)) ctx.addIssue({ code: "custom", path: ["parcels", i, "tradeId"], message: "picks the same parcel twice; give it once with the total quantity" });
+      picked.add(p.tradeId);
+    });
+  }
+  // The rest depends on the trade type.
+  if (!ok("tradeType")) return;
   const q = t.quantity;
-  if (t.tradeType !== "Cancellation") {
+  if (t.tradeType !== "Cancellation" && ok("quantity")) {
     if (!q) issue("quantity", "is required");
     else if (q.isZero()) issue("quantity", "must not be zero");
     else if (q.isNegative() && !OUTGOING.has(t.tradeType)) issue("quantity", `must be positive for a ${t.tradeType}`);
   }
   if (UNPRICED.has(t.tradeType)) {
-    if (t.price && !t.price.isZero()) issue("price", `must be 0 or absent for a ${t.tradeType}`);
-    if (t.brokerage && !t.brokerage.isZero()) issue("brokerage", `must be 0 or absent for a ${t.tradeType}`);
+    if (ok("price") && t.price && !t.price.isZero()) issue("price", `must be 0 or absent for a ${t.tradeType}`);
+    if (ok("brokerage") && t.brokerage && !t.brokerage.isZero()) issue("brokerage", `must be 0 or absent for a ${t.tradeType}`);
   }
-  if (ADJUSTMENTS.has(t.tradeType) && (!t.price || t.price.isZero())) issue("price", `is the amount per unit of the ${t.tradeType} and must be positive`);
-  if (t.tradeType === "Buy" || t.tradeType === "Sell") {
-    if (!t.price) issue("price", "is required");
+  if (ok("price")) {
+    if (ADJUSTMENTS.has(t.tradeType) && (!t.price || t.price.isZero())) issue("price", `is the amount per unit of the ${t.tradeType} and must be positive`);
+    if ((t.tradeType === "Buy" || t.tradeType === "Sell") && !t.price) issue("price", "is required");
   }
-  if (t.exchangeRate && t.exchangeRate.isZero()) issue("exchangeRate", "must be positive");
-  if (t.parcels?.length && t.tradeType !== "Sell" && t.tradeType !== "TransferOut") issue("parcels", "apply to a Sell or TransferOut only");
-  const picked = new Set<number>();
-  t.parcels?.forEach((p, i) => {
-    if (picked.has(p.tradeId)) ctx.addIssue({ code: "custom", path: ["parcels", i, "tradeId"], message: "picks the same parcel twice; give it once with the total quantity" });
-    picked.add(p.tradeId);
-  });
-  if (t.acquisitionDate) {
+  if (ok("parcels") && t.parcels?.length && t.tradeType !== "Sell" && t.tradeType !== "TransferOut") issue("parcels", "apply to a Sell or TransferOut only");
+  if (ok("acquisitionDate") && t.acquisitionDate) {
     if (!["Bonus", "TransferIn", "OpeningBalance"].includes(t.tradeType)) issue("acquisitionDate", "applies to Bonus, TransferIn and OpeningBalance only");
-    else if (t.acquisitionDate > t.tradeDate) issue("acquisitionDate", "must not be after the trade date");
+    else if (ok("tradeDate") && t.acquisitionDate > t.tradeDate) issue("acquisitionDate", "must not be after the trade date");
   }
 }
 
-export const TradeInput = z.object(tradeFields).superRefine(tradeRules).meta({ id: "TradeInput" });
+export const TradeInput = z.strictObject(tradeFields).check(crossField(tradeRules)).meta({ id: "TradeInput" });
 export type TradeInput = z.output<typeof TradeInput>;
 
-/** A row of a bulk import: the same fields; the portfolio comes from the path. */
-export const ImportRow = z.object({ ...tradeFields, portfolioId: idSchema.optional() }).superRefine((t, ctx) => tradeRules({ ...t, portfolioId: t.portfolioId ?? 0 }, ctx));
+/**
+ * A row of a bulk import: the same fields; the portfolio comes from the path. Files come from
+ * spreadsheets and brokers, so the type, holding type and currency are read without regard to
+ * case (`buy`, `SELL`, `Return of capital`, `usd`).
+ */
+export const ImportRow = z
+  .strictObject({
+    ...tradeFields,
+    portfolioId: idSchema.optional(),
+    tradeType: looseEnum(TRADE_TYPES),
+    holdingType: looseEnum(SECURITY_TYPES).optional(),
+    currencyCode: upperCased(currencyCode).optional(),
+  })
+  .check(crossField((t, ctx, valid) => tradeRules({ ...t, portfolioId: t.portfolioId ?? 0 }, ctx, valid)));
 
 export const TradeResponse = z
   .object({
@@ -107,7 +128,7 @@ export const TradeResponse = z
   })
   .meta({ id: "Trade" });
 
-export const ListQuery = z.object({
+export const ListQuery = z.strictObject({
   limit: z.coerce.number().int("must be an integer").min(1).max(5000).default(500),
   offset: z.coerce.number().int("must be an integer").min(0).default(0),
 });
