@@ -461,18 +461,21 @@ describe("REST specifics", () => {
     expect(del.headers["content-type"]).toBeUndefined();
   });
 
-  it("rejects a body that is not JSON with 400 VALIDATION_FAILED naming the body, writing nothing", async () => {
+  it("rejects a body that is not JSON (415 naming JSON) or no body at all (400 naming the body), writing nothing", async () => {
     const before = await ledgerSnapshot(t.db);
     for (const req of [
       t.http.post("/v1/portfolios").set("authorization", key).set("content-type", "text/plain").send("name=Plain"),
       t.http.post("/v1/portfolios").set("authorization", key).set("content-type", "application/x-www-form-urlencoded").send("name=Form"),
-      t.http.post("/v1/portfolios").set("authorization", key),
     ]) {
       const res = await req;
-      expect(res.status).toBe(400);
+      expect(res.status).toBe(415);
       expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
-      expect(res.body).toMatchObject({ status: 400, code: "VALIDATION_FAILED", errors: [{ path: "(body)", message: expect.any(String) }] });
+      expect(res.body).toMatchObject({ status: 415, code: "UNSUPPORTED_MEDIA_TYPE", detail: expect.stringContaining("application/json") });
+      expect(res.headers["accept-post"]).toContain("application/json");
     }
+    const none = await t.http.post("/v1/portfolios").set("authorization", key);
+    expect(none.status).toBe(400);
+    expect(none.body).toMatchObject({ status: 400, code: "VALIDATION_FAILED", errors: [{ path: "(body)", message: expect.any(String) }] });
     // A JSON value that is not an object is refused the same way.
     const arr = await t.http.post("/v1/portfolios").set("authorization", key).send([{ name: "in an array" }]);
     expect(arr.status).toBe(400);
@@ -485,14 +488,14 @@ describe("REST specifics", () => {
     expect(await ledgerSnapshot(t.db)).toBe(before);
   });
 
-  it("PUT with a body that is not JSON answers 400 VALIDATION_FAILED naming the body, rather than succeeding as an empty change", async () => {
+  it("PUT with a body that is not JSON answers 415 naming JSON, rather than succeeding as an empty change", async () => {
     const p = (await t.http.post("/v1/portfolios").set("authorization", key).send({ name: "Unchanged" })).body as Portfolio;
     const before = await ledgerSnapshot(t.db);
     for (const [type, body] of [["text/plain", "name=Renamed"], ["application/x-www-form-urlencoded", "name=Renamed"]]) {
       const res = await t.http.put(`/v1/portfolios/${p.id}`).set("authorization", key).set("content-type", type).send(body);
-      expect({ type, status: res.status, code: res.body.code }).toEqual({ type, status: 400, code: "VALIDATION_FAILED" });
+      expect({ type, status: res.status, code: res.body.code }).toEqual({ type, status: 415, code: "UNSUPPORTED_MEDIA_TYPE" });
       expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
-      expect(res.body.errors).toEqual([{ path: "(body)", message: expect.any(String) }]);
+      expect(res.body.detail).toContain("application/json");
     }
     expect(await ledgerSnapshot(t.db)).toBe(before);
   });

@@ -196,13 +196,13 @@ describe("files that are refused, writing nothing", () => {
     });
   });
 
-  it("a request without the file field, or with the file in another field, is 400", async () => {
+  it("a request without the file field, or with the file in another field, is 400; a JSON body is 415", async () => {
     const { tradeId } = await newTrade();
     await unchanged(async () => {
       const none = await t.http.put(`/v1/trades/${tradeId}/attachment`).set("authorization", key).field("note", "no file");
       expect(expectProblem(none, 400, "VALIDATION_FAILED")).toEqual([{ path: "file", message: expect.any(String) }]);
       const json = await t.http.put(`/v1/trades/${tradeId}/attachment`).set("authorization", key).send({ file: PDF.toString("base64") });
-      expectProblem(json, 400, "VALIDATION_FAILED");
+      expectProblem(json, 415, "UNSUPPORTED_MEDIA_TYPE");
       const wrongField = await t.http.put(`/v1/trades/${tradeId}/attachment`).set("authorization", key).attach("document", PDF, { filename: "n.pdf", contentType: "application/pdf" });
       expectProblem(wrongField, 400, "VALIDATION_FAILED");
     });

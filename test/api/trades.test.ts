@@ -801,15 +801,16 @@ describe("REST specifics", () => {
     }
   });
 
-  it("POST /v1/trades answers 201 with the trade; a body that is not a JSON object is 400", async () => {
+  it("POST /v1/trades answers 201 with the trade; a body that is not JSON is 415 naming JSON", async () => {
     const p = await newPortfolio();
     const res = await t.http.post("/v1/trades").set("authorization", key).send({ portfolioId: p, symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 1, price: 1 });
     expect(res.status).toBe(201);
     expect(res.headers["content-type"]).toMatch(/^application\/json/);
     await unchanged(async () => {
       const bad = await t.http.post("/v1/trades").set("authorization", key).set("content-type", "text/plain").send("Buy CBA");
-      expect(bad.status).toBe(400);
-      expect(bad.body.code).toBe("VALIDATION_FAILED");
+      expect(bad.status).toBe(415);
+      expect(bad.body.code).toBe("UNSUPPORTED_MEDIA_TYPE");
+      expect(bad.body.detail).toContain("application/json");
     });
   });
 });
@@ -971,7 +972,7 @@ const REST_ROUTES: Route[] = [
   {
     name: "POST /v1/portfolios/{p}/trades/import?dryRun=true",
     write: true,
-    ok: 201,
+    ok: 200,
     call: (k, i) =>
       restRaw(t.http.post(`/v1/portfolios/${i.portfolioId}/trades/import?dryRun=true`).set("authorization", k).send([{ symbol: "WBC", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 1, price: 30 }])),
   },

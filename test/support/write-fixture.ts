@@ -57,7 +57,8 @@ export const writeBodies = (ids: FixtureIds): Record<string, unknown> => ({
   changeHoldingSymbol: { symbol: "CBA2", exchange: "ASX" },
   createTrade: { portfolioId: ids.portfolioId, holdingId: ids.holdingId, tradeType: "Buy", tradeDate: "2024-02-01", quantity: 1, price: 1 },
   updateTrade: { portfolioId: ids.portfolioId, holdingId: ids.holdingId, tradeType: "Buy", tradeDate: "2024-01-10", quantity: 100, price: 101 },
-  importTrades: [{ symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-02-01", quantity: 1, price: 1 }],
+  // A day after createTrade's trade, so the import is never a duplicate of it.
+  importTrades: [{ symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-02-02", quantity: 1, price: 1 }],
   createIncome: { holdingId: ids.holdingId, exDividendDate: "2024-02-14", paidDate: "2024-03-26", frankedAmount: 100 },
   updateIncome: { holdingId: ids.holdingId, exDividendDate: "2024-08-14", paidDate: "2024-09-26", frankedAmount: 216 },
   updateProRataDistributions: { financialYear: 2025, components: { otherIncome: 10 } },

@@ -101,7 +101,7 @@ export const CashMovementResponse = z
     id: z.number().int().nullable().describe("The cash transaction; null for a movement derived from a trade or income"),
     source: z.enum(CASH_MOVEMENT_SOURCES),
     sourceId: z.number().int().describe("Id of the cash transaction, trade or income record"),
-    type: z.string().describe("Deposit, Withdrawal, InterestPayment, Fee, InterestCharged; Buy, Sell; Income"),
+    type: z.enum([...CASH_TRANSACTION_TYPES, "Buy", "Sell", "Income"]).describe("Deposit, Withdrawal, InterestPayment, Fee, InterestCharged; Buy, Sell; Income"),
     date: dateOutput.describe("Settlement date of a trade, paid date of income"),
     amount: z.number().describe("Signed: positive in, negative out"),
     description: z.string(),

@@ -71,7 +71,7 @@ export const IncomeResponse = z
     foreignTaxPaid: z.number(),
     withholdingTax: z.number(),
     grossAmount: z.number().describe("franked + unfranked + foreign income"),
-    netAmount: z.number().describe("gross − withholding tax"),
+    netAmount: z.number().describe("gross − withholding tax − foreign tax paid: the cash that arrives"),
     currencyCode: z.string(),
     exchangeRate: z.number(),
     isTrustIncome: z.boolean(),

@@ -50,6 +50,7 @@ export const priceRoutes: Endpoint[] = [
     body: CustomPriceInput,
     response: CustomPriceResponse,
     status: 201,
+    location: (price) => `/prices/${price.id}`,
     errors: [403, 409],
     handler: (ctx, req) => addCustomPrice(ctx, req.params.holdingId, req.body),
   },

@@ -3,8 +3,8 @@ import { z } from "zod";
 import { FileResponse, WithStatus, type Endpoint } from "../../http/endpoint";
 import { ATTACHMENT_MAX_BYTES, deleteTradeAttachment, getTradeAttachment, uploadTradeAttachment } from "./trade-attachments.service";
 import { IMPORT_CSV, ImportQuery, importTrades } from "./trades-import.service";
-import { ListQuery, TradeInput, TradeResponse } from "./trades.schemas";
-import { createTrade, deleteTrade, getTrade, listHoldingTrades, updateTrade } from "./trades.service";
+import { ImportRow, ListQuery, TradeInput, TradeResponse } from "./trades.schemas";
+import { createTrade, deleteTrade, getTrade, listHoldingTradesPage, updateTrade } from "./trades.service";
 
 const tag = "Trades";
 
@@ -39,6 +39,7 @@ export const tradeRoutes: Endpoint[] = [
     body: TradeInput,
     response: TradeResponse,
     status: 201,
+    location: (trade) => `/trades/${trade.id}`,
     errors: [403, 422],
     handler: (ctx, req) => createTrade(ctx, req.body),
   },
@@ -85,7 +86,7 @@ export const tradeRoutes: Endpoint[] = [
       "A row equal to a recorded trade (same holding, trade date, type, quantity and price, compared exactly) is a duplicate: `duplicates=error` (default) answers 409 listing each such row with its line and `duplicateOf` (the trade's id) and writes nothing; `skip` imports the other rows and lists the left-out ones in `skipped`; `allow` imports every row. Each recorded trade answers for one row at most, and equal rows within the file are not duplicates of each other (identical fills happen). " +
       "dryRun=true runs every check a real import does (ledger rules included) and answers 200 without writing anything or using up ids; a real import answers 201. Up to 50,000 rows and 20 MiB.",
     query: ImportQuery,
-    body: z.array(TradeInput),
+    body: z.array(ImportRow),
     csv: IMPORT_CSV,
     response: ImportResponse,
     status: 201,
@@ -140,6 +141,7 @@ export const tradeRoutes: Endpoint[] = [
     summary: "List a holding's trades, oldest first",
     query: ListQuery,
     response: z.array(TradeResponse),
-    handler: (ctx, req) => listHoldingTrades(ctx, req.params.holdingId, req.query),
+    paged: true,
+    handler: (ctx, req) => listHoldingTradesPage(ctx, req.params.holdingId, req.query),
   },
 ];

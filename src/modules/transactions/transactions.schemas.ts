@@ -1,27 +1,34 @@
 import { z } from "zod";
 import { dateInput, dateOutput } from "../../lib/dates";
+import { crossField } from "../../lib/validation";
 import { TRADE_TYPES } from "../holdings/parcels";
 
 export const CASH_TYPES = ["Deposit", "Withdrawal", "InterestPayment", "Fee", "InterestCharged"] as const;
 export const LEDGER_KINDS = ["Trade", "Income", "Cash"] as const;
 export const TRANSACTION_TYPES = [...LEDGER_KINDS, ...TRADE_TYPES, ...CASH_TYPES] as const;
+/** What a ledger line's `type` says: its trade type, `Income` or `Reinvested`, or its cash type. */
+export const LINE_TYPES = [...TRADE_TYPES, "Income", "Reinvested", ...CASH_TYPES] as const;
 
 export const TransactionsQuery = z
-  .object({
+  .strictObject({
     from: dateInput.optional(),
     to: dateInput.optional(),
     type: z.enum(TRANSACTION_TYPES, { error: `must be one of ${TRANSACTION_TYPES.join(", ")}` }).optional().describe("Trade, Income, Cash, or one trade or cash transaction type"),
     limit: z.coerce.number().int("must be an integer").min(1).max(5000).default(500),
     offset: z.coerce.number().int("must be an integer").min(0).default(0),
   })
-  .refine((q) => !q.from || !q.to || q.from <= q.to, { path: ["to"], message: "must not be before from" });
+  .check(
+    crossField((q, ctx, valid) => {
+      if (valid("from") && valid("to") && q.from && q.to && q.from > q.to) ctx.addIssue({ code: "custom", path: ["to"], message: "must not be before from", input: q.to });
+    }),
+  );
 
 export const TransactionResponse = z
   .object({
     kind: z.enum(LEDGER_KINDS),
     id: z.number().int(),
     date: dateOutput,
-    type: z.string(),
+    type: z.enum(LINE_TYPES),
     holdingId: z.number().int().nullable(),
     symbol: z.string().nullable(),
     exchange: z.string().nullable(),
