@@ -15,7 +15,7 @@ import type { Database } from "./db";
 import { diskGuardPlugin } from "./graphql/disk-guard";
 import { createApolloServer, graphqlContext } from "./graphql/server";
 import { sendJson } from "./http/endpoint";
-import { errorHandler, notFoundHandler, problem } from "./http/errors";
+import { errorHandler, graphqlErrorHandler, notFoundHandler, problem } from "./http/errors";
 import { buildOpenApi } from "./http/openapi";
 import { authenticate } from "./http/auth";
 import { graphiqlRouter } from "./http/graphiql";
@@ -39,7 +39,7 @@ const BULK_LIMIT = "20mb";
 const BULK_PATHS = ["/portfolios/:portfolioId/trades/import", "/market-prices/bulk", "/fx-rates/bulk", "/holdings/:holdingId/prices/bulk"];
 
 /** What a browser on an allowed origin may send, and may read of the answer (README: CORS). */
-const CORS_ALLOWED_HEADERS = ["Authorization", "x-api-key", "Content-Type", "Idempotency-Key", "x-request-id", "apollo-require-preflight", "x-apollo-operation-name"];
+const CORS_ALLOWED_HEADERS = ["Authorization", "x-api-key", "Content-Type", "Idempotency-Key", "x-request-id", "apollo-require-preflight", "x-apollo-operation-name", "apollographql-client-name", "apollographql-client-version"];
 const CORS_EXPOSED_HEADERS = ["Location", "Idempotent-Replayed", "X-Total-Count", "Link", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After", "x-request-id", "Allow", "Accept-Post", "WWW-Authenticate", "Content-Disposition"];
 
 /**
@@ -183,14 +183,15 @@ export async function createApp(opts: {
   const bulk = express.Router();
   bulk.use(BULK_PATHS, express.json({ limit: BULK_LIMIT, type: ["application/json", "application/*+json"], verify: utf8Only }), express.text({ limit: BULK_LIMIT, type: ["text/csv"], verify: utf8Only }));
   const v1 = createV1Router();
-  const replay = idempotency(db.prisma);
+  const replay = idempotency(db.prisma, "rest");
+  const graphqlReplay = idempotency(db.prisma, "graphql");
   for (const prefix of ["/v1", "/api/v1"]) app.use(prefix, auth, bulk, json, replay, requireContext(db.prisma, log), v1);
 
   const apollo = createApolloServer({ httpServer, log, limits: config.graphqlLimits ?? DEFAULT_GRAPHQL_LIMITS });
   if (disk) apollo.addPlugin(diskGuardPlugin(disk));
   await apollo.start();
   app.use("/graphiql", graphiqlRouter());
-  app.use("/graphql", auth, json, replay, expressMiddleware(apollo, { context: graphqlContext(db.prisma, log) }));
+  app.use("/graphql", auth, json, graphqlReplay, expressMiddleware(apollo, { context: graphqlContext(db.prisma, log) }), graphqlErrorHandler);
 
   app.use(notFoundHandler);
   app.use(errorHandler);

@@ -44,6 +44,8 @@ export interface Endpoint {
   csv?: { columns: string[]; required: string[] };
   /** Documents a multipart/form-data body with one `file` field. */
   upload?: boolean;
+  /** The success answer holds a secret (a new API key): an Idempotency-Key never stores it. */
+  secretAnswer?: boolean;
   /** Documents a binary answer (the handler returns a FileResponse). */
   fileResponse?: boolean;
   handler: (ctx: Context, req: Request) => Promise<unknown>;
@@ -112,6 +114,7 @@ export function endpoint(spec: Endpoint) {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       assertStorableText(req);
+      if (spec.secretAnswer) res.locals.secretAnswer = true;
       let result = await spec.handler(req.ctx!, req);
       if (spec.paged) {
         if (!isPage(result)) throw new Error(`${spec.operationId} is paged but its handler returned no page`);

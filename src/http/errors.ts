@@ -63,7 +63,8 @@ function fromHttpError(error: HttpLikeError): DomainError | undefined {
   return undefined;
 }
 
-export function errorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
+/** Any error as a DomainError, logged once (5xx with its stack; an outage or a full disk in one line). */
+function logged(error: unknown, req: Request): DomainError {
   const domain = (error && typeof error === "object" ? fromHttpError(error as never) : undefined) ?? toDomainError(error);
   if (domain.code === "UNAVAILABLE" || domain.code === "INSUFFICIENT_STORAGE") {
     // The database gone or the disk full: one line per request, not a stack each (an outage of
@@ -71,8 +72,28 @@ export function errorHandler(error: unknown, req: Request, res: Response, _next:
     const cause = error instanceof Error ? error.message.trim().split("\n").pop() : undefined;
     req.log?.warn({ code: domain.code, cause }, "request refused");
   } else if (domain.status >= 500) req.log?.error({ err: error }, "request failed");
+  return domain;
+}
+
+export function errorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
+  const domain = logged(error, req);
   if (res.headersSent) return void res.end();
   problem(res, domain, req.id as string | undefined);
+}
+
+/**
+ * The GraphQL side of a refusal made before Apollo runs (405, 415, an unreadable or oversized
+ * body, a lost database, an Idempotency-Key problem): the same HTTP status, but a GraphQL response
+ * `{errors: [{message, extensions: {code, errors?, requestId}}]}` that GraphQL clients can read
+ * (API.md §3), not problem+json. 5xx messages are generic, as in problem().
+ */
+export function graphqlErrorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
+  const domain = logged(error, req);
+  if (res.headersSent) return void res.end();
+  const { status } = ERROR_CODES[domain.code];
+  for (const [name, value] of Object.entries(domain.headers ?? {})) res.setHeader(name, value);
+  const extensions = { code: domain.code, ...(domain.errors ? { errors: domain.errors } : {}), requestId: req.id };
+  res.status(status).type("application/json").send(stringify({ errors: [{ message: domain.message, extensions }] }));
 }
 
 export function notFoundHandler(req: Request, res: Response): void {

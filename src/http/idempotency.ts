@@ -27,8 +27,11 @@ import { graphqlMutationFields, parseIdempotencyKey, requestFingerprint } from "
 /** Headers that are part of the answer (not of this delivery: request id, rate limits, dates). */
 const REPLAYED_HEADERS = ["content-type", "content-disposition", "content-language", "location", "link", "x-total-count", "cache-control"];
 
-/** Operations whose success answer carries a secret (a new API key): never stored in the clear. */
-const SECRET_REST_PATH = /^\/clients\/[^/]+\/api-keys\/?$/;
+/**
+ * Operations whose success answer carries a secret (a new API key) are never stored in the clear:
+ * REST routes say so with `secretAnswer` (src/http/endpoint.ts sets `res.locals.secretAnswer`),
+ * GraphQL mutations are named here.
+ */
 const SECRET_MUTATIONS = new Set(["createClientApiKey"]);
 
 /** GraphQL answers 200 with these codes where REST answers 5xx, 409 or 429. */
@@ -39,7 +42,9 @@ const PURGE_EVERY_MS = 60_000;
 
 const HEADER = "Idempotency-Key";
 
-export function idempotency(db: PrismaClient): RequestHandler {
+/** One per transport: the mount says which, never the URL (Express matches paths in any case). */
+export function idempotency(db: PrismaClient, transport: "rest" | "graphql"): RequestHandler {
+  const isGraphql = transport === "graphql";
   let lastPurge = 0;
   const purgeDue = () => {
     const now = Date.now();
@@ -59,7 +64,6 @@ export function idempotency(db: PrismaClient): RequestHandler {
           { path: HEADER, message: "must be 1 to 255 printable ASCII characters" },
         ]);
       }
-      const isGraphql = req.baseUrl === "/graphql";
       const mutationFields = isGraphql ? graphqlMutationFields(req.body) : null;
       if (isGraphql && mutationFields === null) return next();
 
@@ -88,8 +92,8 @@ export function idempotency(db: PrismaClient): RequestHandler {
         return void res.end(Buffer.from(claim.answer.body));
       }
 
-      const secret = isGraphql ? mutationFields!.some((f) => SECRET_MUTATIONS.has(f)) : SECRET_REST_PATH.test(req.path);
       captureAnswer(res, async (answer) => {
+        const secret = isGraphql ? mutationFields!.some((f) => SECRET_MUTATIONS.has(f)) : res.locals.secretAnswer === true;
         try {
           if (keepsAnswer(answer, isGraphql)) {
             await completeKey(db, scope, key, claim.attempt, secret && answer.status < 300 ? { ...answer, body: null } : answer);

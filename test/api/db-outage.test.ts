@@ -102,6 +102,14 @@ const log = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
     expect(res.body).toMatchObject({ status: 503, code: "UNAVAILABLE" });
   }
 
+  /** GraphQL's side: the same status and Retry-After, as a GraphQL error. */
+  function expectGraphqlUnavailable(res: request.Response) {
+    expect(res.status).toBe(503);
+    expect(res.headers["content-type"]).toMatch(/^application\/json/);
+    expect(res.headers["retry-after"]).toBe("5");
+    expect(res.body.errors[0].extensions.code).toBe("UNAVAILABLE");
+  }
+
   async function expectServing() {
     expect((await http.get("/v1/portfolios").set("authorization", key)).status).toBe(200);
     expect((await gql("{ portfolios { id } }")).body).toEqual({ data: { portfolios: [] } });
@@ -114,8 +122,8 @@ const log = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
 
     expectUnavailable(await http.get("/v1/portfolios").set("authorization", key));
     expectUnavailable(await http.post("/v1/portfolios").set("authorization", key).send({ name: "Lost" }));
-    // The key is looked up before GraphQL runs, so a lost database is the same problem+json there.
-    expectUnavailable(await gql("{ portfolios { id } }"));
+    // The key is looked up before GraphQL runs: the same 503, as a GraphQL error.
+    expectGraphqlUnavailable(await gql("{ portfolios { id } }"));
     const ready = await http.get("/ready");
     expect(ready.status).toBe(503);
     expect(ready.body.code).toBe("UNAVAILABLE");

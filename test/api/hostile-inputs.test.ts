@@ -71,7 +71,8 @@ describe("a body that is not what its Content-Encoding says", () => {
     const zlib = await import("node:zlib");
     await unchanged(async () => {
       const res = await t.http.post("/graphql").set("authorization", key).set("content-type", "application/json").set("content-encoding", "gzip").send('{"query":"mutation { deletePortfolio(id: 1) }"}');
-      expectProblem(res, 400, "VALIDATION_FAILED");
+      expect(res.status).toBe(400);
+      expect(res.body.errors[0].extensions.code).toBe("VALIDATION_FAILED");
     });
     const ok = await rawJson("post", "/v1/custom-groups", zlib.gzipSync(JSON.stringify({ name: "Zipped", labels: ["A"] })), { "content-encoding": "gzip" });
     expect(ok.status).toBe(201);

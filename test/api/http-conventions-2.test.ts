@@ -43,6 +43,13 @@ function expectProblem(res: request.Response, status: number, code: string): voi
   expect(res.body).toMatchObject({ type: expect.any(String), title: expect.any(String), status, detail: expect.any(String), code });
 }
 
+/** A refusal on /graphql before Apollo runs: the same status and code, as a GraphQL response (API.md §3). */
+function expectGraphqlRefusal(res: request.Response, status: number, code: string): string {
+  expect({ status: res.status, type: res.headers["content-type"] }).toEqual({ status, type: expect.stringMatching(/^application\/json/) });
+  expect(res.body.errors).toEqual([{ message: expect.any(String), extensions: expect.objectContaining({ code }) }]);
+  return res.body.errors[0].message;
+}
+
 /** The answer and the SQL statements sent while it was computed. */
 async function measured(app: TestApp, send: () => request.Test) {
   const before = app.db.statementCount;
@@ -157,9 +164,9 @@ describe("405 with Allow for a wrong method (API.md §1 errors)", () => {
         if (k) req.set("authorization", k);
         return req.send("{}");
       });
-      expectProblem(res, 405, "METHOD_NOT_ALLOWED");
+      const detail = path === "/graphql" ? expectGraphqlRefusal(res, 405, "METHOD_NOT_ALLOWED") : (expectProblem(res, 405, "METHOD_NOT_ALLOWED"), res.body.detail);
       expect(res.headers["allow"]).toBe(allow);
-      expect(res.body.detail).toContain(allow);
+      expect(detail).toContain(allow);
       expect(statements).toBe(0);
     }
   });
@@ -243,12 +250,11 @@ describe("415 for a body of a type the route does not take (API.md §1 errors)",
     expect(res.headers["accept-post"]).toBeUndefined();
   });
 
-  it("GraphQL POST takes application/json only: 415 problem+json otherwise", async () => {
+  it("GraphQL POST takes application/json only: 415 otherwise, as a GraphQL error", async () => {
     const before = await ledgerSnapshot(t.db);
     for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/graphql"]) {
       const res = await t.http.post("/graphql").set("authorization", key).set("content-type", type).send('{"query":"mutation { createPortfolio(input: {name: \\"x\\"}) { id } }"}');
-      expectProblem(res, 415, "UNSUPPORTED_MEDIA_TYPE");
-      expect(res.body.detail).toContain("application/json");
+      expect(expectGraphqlRefusal(res, 415, "UNSUPPORTED_MEDIA_TYPE")).toContain("application/json");
     }
     expect(await ledgerSnapshot(t.db)).toBe(before);
     expect((await t.gql(key, "{ sources { id } }")).status).toBe(200);

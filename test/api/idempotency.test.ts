@@ -262,6 +262,14 @@ describe("REST", () => {
     expect(row).toEqual({ body: null, status: 201 });
   });
 
+  it("the route says its answer is secret, whatever the letter case of the path Express matched", async () => {
+    const client = await t.http.post("/v1/clients").set("authorization", key).send({ firstName: "Ann", lastName: "Lee" });
+    const first = await t.http.post(`/V1/Clients/${client.body.id}/API-Keys`).set("authorization", key).set("Idempotency-Key", "shouting");
+    expect(first.status).toBe(201);
+    expect(first.body.key).toMatch(/^pfk_/);
+    expect(await t.db.sql(`SELECT body FROM idempotency_key`)).toEqual([{ body: null }]);
+  });
+
   it("malformed keys answer 400 naming the header and write nothing; a quoted key is the bare key", async () => {
     for (const bad of ["x".repeat(256), "caf\u00e9", "a\tb", '"unterminated\\"']) {
       const res = await createPortfolio(bad);
@@ -322,14 +330,24 @@ describe("GraphQL", () => {
     expect(await count("portfolio")).toBe(1);
     const other = await gql("gql-create", CREATE, { input: { name: "Other" } });
     expect(other.status).toBe(422);
-    expect(other.body.code).toBe("IDEMPOTENCY_KEY_REUSED");
+    // A GraphQL response, as GraphQL clients read errors (API.md §3), not problem+json.
+    expect(other.headers["content-type"]).toMatch(/^application\/json/);
+    expect(other.body.errors).toEqual([{ message: expect.stringContaining("different request"), extensions: expect.objectContaining({ code: "IDEMPOTENCY_KEY_REUSED" }) }]);
     expect(await count("portfolio")).toBe(1);
+  });
+
+  it("the mount decides the transport, not the URL: /GraphQL is GraphQL too (a query is not stored, a secret never)", async () => {
+    const query = `{ portfolios { id } }`;
+    const res = await t.http.post("/GraphQL").set("authorization", key).set("content-type", "application/json").set("Idempotency-Key", "upper").send({ query });
+    expect(res.status).toBe(200);
+    expect(await count("idempotency_key")).toBe(0);
   });
 
   it("a REST key and a GraphQL key with the same string are one namespace, different requests", async () => {
     await createPortfolio("one-key");
     const res = await gql("one-key", CREATE, { input: { name: "Retirement" } });
     expect(res.status).toBe(422);
+    expect(res.body.errors[0].extensions.code).toBe("IDEMPOTENCY_KEY_REUSED");
     expect(await count("portfolio")).toBe(1);
   });
 

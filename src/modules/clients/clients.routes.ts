@@ -107,6 +107,7 @@ export const clientRoutes: Endpoint[] = [
     description: "The key acts as the client: it sees only the client's portfolios, with the client's permission. It is shown only in this answer.",
     response: ClientApiKeyResponse,
     status: 201,
+    secretAnswer: true,
     errors,
     handler: (ctx, req) => createClientApiKey(ctx, req.params.clientId),
   },
