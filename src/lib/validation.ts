@@ -232,3 +232,20 @@ export function text(opts: { min?: number; max: number; trim?: boolean }) {
     .regex(/^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]*$/, "must not contain control characters")
     .refine(isStorableText, UNSTORABLE_MESSAGE);
 }
+
+/**
+ * A write body that also takes the read-only fields of the resource's own answer (`id`,
+ * `dateCreated`, `balance`…), so a client can GET a resource, edit it and send it back: those
+ * fields are accepted whatever their value and dropped before the service sees them. Every other
+ * unknown field is still refused by name. Top-level only: nested objects of the answers that
+ * clients send back (buckets, classification, drp) have the same fields as their inputs.
+ */
+export function acceptingAnswerFields<I extends z.ZodObject, R extends z.ZodObject>(input: I, answer: R) {
+  const readOnly = Object.keys(answer.shape).filter((k) => !(k in input.shape));
+  const ignored = Object.fromEntries(readOnly.map((k) => [k, z.unknown().optional().describe("Read-only: accepted from the resource's own answer and ignored")]));
+  return input.safeExtend(ignored).transform((value) => {
+    const kept = { ...(value as Record<string, unknown>) };
+    for (const k of readOnly) delete kept[k];
+    return kept as z.output<I>;
+  });
+}

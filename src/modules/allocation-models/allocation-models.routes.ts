@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { WithStatus, type Endpoint } from "../../http/endpoint";
-import { AllocationModelResponse, SaveAllocationModelInput } from "./allocation-models.schemas";
+import { AllocationModelResponse, SaveAllocationModelInput, SaveAllocationModelBody } from "./allocation-models.schemas";
 import {
   activateAllocationModel,
   deleteAllocationModel,
@@ -31,7 +31,7 @@ export const allocationModelRoutes: Endpoint[] = [
     summary: "Create or update an allocation model",
     description:
       "An absent or empty publicId inserts a model (201); a present one updates that model (200), or answers 404 when the portfolio has no such model. Buckets are replaced as a whole. A `customGroup:{id}` dimension must name one of the account's custom groups (404 otherwise).",
-    body: SaveAllocationModelInput,
+    body: SaveAllocationModelBody,
     response: AllocationModelResponse,
     status: 201,
     location: (c) => `/allocation-models/${encodeURIComponent(String(c.publicId))}`,

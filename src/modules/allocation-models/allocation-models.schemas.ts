@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { Decimal, decimalInput, isDecimal, sum } from "../../lib/money";
-import { crossField, text } from "../../lib/validation";
+import { acceptingAnswerFields, crossField, text } from "../../lib/validation";
 
 /**
  * Dimensions a model divides a portfolio along (API.md §2 allocation model rules). A
@@ -96,3 +96,6 @@ export const AllocationModelResponse = z
     buckets: z.array(BucketResponse),
   })
   .meta({ id: "AllocationModel" });
+
+/** The update body: SaveAllocationModelInput, plus the read-only fields of a GET answer, accepted and ignored. */
+export const SaveAllocationModelBody = acceptingAnswerFields(SaveAllocationModelInput, AllocationModelResponse);

@@ -7,7 +7,7 @@ import type { Decimal } from "../../lib/money";
 import { parseId, parseInput } from "../../lib/validation";
 import { assertCanWrite, portfolioScope } from "../portfolios/access";
 import { getPortfolio } from "../portfolios/portfolios.service";
-import { customGroupIdOf, publicIdInput, SaveAllocationModelInput } from "./allocation-models.schemas";
+import { customGroupIdOf, publicIdInput, SaveAllocationModelInput, SaveAllocationModelBody } from "./allocation-models.schemas";
 
 export interface BucketView {
   label: string;
@@ -129,7 +129,7 @@ export async function saveAllocationModel(
   input: unknown,
 ): Promise<{ model: AllocationModelView; created: boolean }> {
   const id = parseId(portfolioId, "portfolioId");
-  const data = parseInput(SaveAllocationModelInput, input, "The allocation model");
+  const data = parseInput(SaveAllocationModelBody, input, "The allocation model");
   assertCanWrite(ctx);
   const publicId = data.publicId?.trim() || undefined;
   const portfolio = await getPortfolio(ctx, id);

@@ -1,15 +1,6 @@
 import { z } from "zod";
 import type { Endpoint } from "../../http/endpoint";
-import {
-  CashAccountResponse,
-  CashMovementResponse,
-  CashTransactionInput,
-  CashTransactionResponse,
-  CreateCashAccountInput,
-  LedgerQuery,
-  UpdateCashAccountInput,
-  UpdateCashTransactionInput,
-} from "./cash.schemas";
+import { CashAccountResponse, CashMovementResponse, CashTransactionInput, CashTransactionResponse, CreateCashAccountInput, LedgerQuery, UpdateCashAccountInput, UpdateCashTransactionInput, UpdateCashAccountBody, UpdateCashTransactionBody } from "./cash.schemas";
 import {
   createCashAccount,
   createCashTransaction,
@@ -66,7 +57,7 @@ export const cashRoutes: Endpoint[] = [
     tag,
     summary: "Update a cash account",
     description: "Absent fields stay. The account stays in its portfolio, and its currency is fixed once it has cash transactions (422).",
-    body: UpdateCashAccountInput,
+    body: UpdateCashAccountBody,
     response: CashAccountResponse,
     errors: [403, 422],
     handler: (ctx, req) => updateCashAccount(ctx, req.params.cashAccountId, req.body),
@@ -123,7 +114,7 @@ export const cashRoutes: Endpoint[] = [
     tag,
     summary: "Update a cash transaction",
     description: "Absent fields stay. A move to another cash account must keep the currency (422).",
-    body: UpdateCashTransactionInput,
+    body: UpdateCashTransactionBody,
     response: CashTransactionResponse,
     errors: [403, 422],
     handler: (ctx, req) => updateCashTransaction(ctx, req.params.cashTransactionId, req.body),

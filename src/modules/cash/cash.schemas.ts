@@ -2,7 +2,7 @@ import { z } from "zod";
 import { currencyCode } from "../../lib/codes";
 import { dateInput, dateOutput } from "../../lib/dates";
 import { decimalInput } from "../../lib/money";
-import { crossField, idSchema, text } from "../../lib/validation";
+import { acceptingAnswerFields, crossField, idSchema, text } from "../../lib/validation";
 
 export const CASH_TRANSACTION_TYPES = ["Deposit", "Withdrawal", "InterestPayment", "Fee", "InterestCharged"] as const;
 export const cashTransactionType = z.enum(CASH_TRANSACTION_TYPES);
@@ -119,3 +119,9 @@ export const CashTransactionResponse = z
     notes: z.string(),
   })
   .meta({ id: "CashTransaction" });
+
+/** The update body: UpdateCashAccountInput, plus the read-only fields of a GET answer, accepted and ignored. */
+export const UpdateCashAccountBody = acceptingAnswerFields(UpdateCashAccountInput, CashAccountResponse);
+
+/** The update body: UpdateCashTransactionInput, plus the read-only fields of a GET answer, accepted and ignored. */
+export const UpdateCashTransactionBody = acceptingAnswerFields(UpdateCashTransactionInput, CashTransactionResponse);

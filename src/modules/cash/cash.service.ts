@@ -8,14 +8,7 @@ import { pageOf, type Page } from "../../lib/page";
 import { incomeAmounts } from "../income/income.service";
 import { parseId, parseInput } from "../../lib/validation";
 import { assertCanWrite, portfolioScope } from "../portfolios/access";
-import {
-  CashTransactionInput,
-  CreateCashAccountInput,
-  LedgerQuery,
-  UpdateCashAccountInput,
-  UpdateCashTransactionInput,
-  type CashTransactionType,
-} from "./cash.schemas";
+import { CashTransactionInput, CreateCashAccountInput, LedgerQuery, UpdateCashAccountInput, UpdateCashTransactionInput, type CashTransactionType, UpdateCashAccountBody, UpdateCashTransactionBody } from "./cash.schemas";
 
 export interface CashAccountView {
   id: number;
@@ -265,7 +258,7 @@ export async function createCashAccount(ctx: Context, input: unknown): Promise<C
 
 export async function updateCashAccount(ctx: Context, cashAccountId: unknown, input: unknown): Promise<CashAccountView> {
   const id = parseId(cashAccountId, "cashAccountId");
-  const data = parseInput(UpdateCashAccountInput, input, "The cash account");
+  const data = parseInput(UpdateCashAccountBody, input, "The cash account");
   assertCanWrite(ctx);
   const row = await ctx.db.$transaction(async (tx) => {
     // Locked before it is read. FOR UPDATE also waits for transactions being added to the account
@@ -379,7 +372,7 @@ export async function createCashTransaction(ctx: Context, input: unknown): Promi
 
 export async function updateCashTransaction(ctx: Context, cashTransactionId: unknown, input: unknown): Promise<CashTransactionView> {
   const id = parseId(cashTransactionId, "cashTransactionId");
-  const data = parseInput(UpdateCashTransactionInput, input, "The cash transaction");
+  const data = parseInput(UpdateCashTransactionBody, input, "The cash transaction");
   assertCanWrite(ctx);
   const row = await ctx.db.$transaction(async (tx) => {
     const current = await getCashTransaction(ctx, id, tx);

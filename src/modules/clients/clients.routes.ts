@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Endpoint } from "../../http/endpoint";
 import { PortfolioResponse } from "../portfolios/portfolios.schemas";
-import { AssignClientPortfoliosInput, ClientApiKeyResponse, ClientResponse, CreateClientInput, UpdateClientInput } from "./clients.schemas";
+import { AssignClientPortfoliosInput, ClientApiKeyResponse, ClientResponse, CreateClientInput, UpdateClientInput, UpdateClientBody } from "./clients.schemas";
 import {
   assignClientPortfolios,
   createClient,
@@ -59,7 +59,7 @@ export const clientRoutes: Endpoint[] = [
     tag,
     summary: "Update a client",
     description: "Fields absent stay as they are; `email: null` removes the address.",
-    body: UpdateClientInput,
+    body: UpdateClientBody,
     response: ClientResponse,
     errors,
     handler: (ctx, req) => updateClient(ctx, req.params.clientId, req.body),

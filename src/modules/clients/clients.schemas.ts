@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { crossField, idSchema, text } from "../../lib/validation";
+import { acceptingAnswerFields, crossField, idSchema, text } from "../../lib/validation";
 
 export const PERMISSIONS = ["Read", "ReadWrite"] as const;
 export const permission = z.enum(PERMISSIONS);
@@ -66,3 +66,6 @@ export const ClientResponse = z
 export const ClientApiKeyResponse = z
   .object({ key: z.string().describe("The login key, shown only now: only its SHA-256 is stored") })
   .meta({ id: "ClientApiKey" });
+
+/** The update body: UpdateClientInput, plus the read-only fields of a GET answer, accepted and ignored. */
+export const UpdateClientBody = acceptingAnswerFields(UpdateClientInput, ClientResponse);

@@ -5,7 +5,7 @@ import { parseId, parseInput } from "../../lib/validation";
 import { generateKey, hashKey } from "../accounts/accounts.service";
 import { assertAdviser } from "../portfolios/access";
 import { PORTFOLIO_SELECT, toPortfolioView, type PortfolioView } from "../portfolios/portfolios.service";
-import { AssignClientPortfoliosInput, CreateClientInput, UpdateClientInput, type Permission } from "./clients.schemas";
+import { AssignClientPortfoliosInput, CreateClientInput, UpdateClientInput, type Permission, UpdateClientBody } from "./clients.schemas";
 
 /**
  * An adviser's clients (API.md §2 Clients). Clients, their portfolio assignments and their login
@@ -62,7 +62,7 @@ export async function createClient(ctx: Context, input: unknown): Promise<Client
 
 export async function updateClient(ctx: Context, id: unknown, input: unknown): Promise<ClientView> {
   const clientId = parseId(id, "clientId");
-  const data = parseInput(UpdateClientInput, input, "The client");
+  const data = parseInput(UpdateClientBody, input, "The client");
   assertAdviser(ctx, "change clients");
   const current = await getClient(ctx, clientId);
   return ctx.db.client.update({

@@ -1,12 +1,6 @@
 import { z } from "zod";
 import type { Endpoint } from "../../http/endpoint";
-import {
-  CreateCustomGroupInput,
-  CustomGroupAssignmentResponse,
-  CustomGroupResponse,
-  SetCustomGroupAssignmentsInput,
-  UpdateCustomGroupInput,
-} from "./custom-groups.schemas";
+import { CreateCustomGroupInput, CustomGroupAssignmentResponse, CustomGroupResponse, SetCustomGroupAssignmentsInput, UpdateCustomGroupInput, UpdateCustomGroupBody } from "./custom-groups.schemas";
 import {
   createCustomGroup,
   deleteCustomGroup,
@@ -59,7 +53,7 @@ export const customGroupRoutes: Endpoint[] = [
     tag,
     summary: "Update a custom group",
     description: "Renames the group or replaces its labels. A label still assigned to a holding cannot be removed (422).",
-    body: UpdateCustomGroupInput,
+    body: UpdateCustomGroupBody,
     response: CustomGroupResponse,
     errors: [403, 409, 422],
     handler: (ctx, req) => updateCustomGroup(ctx, req.params.groupId, req.body),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { crossField, idSchema, text } from "../../lib/validation";
+import { acceptingAnswerFields, crossField, idSchema, text } from "../../lib/validation";
 
 const name = text({ min: 1, max: 200 });
 
@@ -73,3 +73,6 @@ export const CustomGroupResponse = z
 export const CustomGroupAssignmentResponse = z
   .object({ holdingId: z.number().int(), label: z.string() })
   .meta({ id: "CustomGroupAssignment" });
+
+/** The update body: UpdateCustomGroupInput, plus the read-only fields of a GET answer, accepted and ignored. */
+export const UpdateCustomGroupBody = acceptingAnswerFields(UpdateCustomGroupInput, CustomGroupResponse);

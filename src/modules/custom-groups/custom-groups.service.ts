@@ -4,7 +4,7 @@ import { businessRule, DomainError, notFound, validationFailed } from "../../lib
 import { parseId, parseInput } from "../../lib/validation";
 import { holdingScope } from "../holdings/holdings.service";
 import { assertAdviser } from "../portfolios/access";
-import { CreateCustomGroupInput, SetCustomGroupAssignmentsInput, UpdateCustomGroupInput } from "./custom-groups.schemas";
+import { CreateCustomGroupInput, SetCustomGroupAssignmentsInput, UpdateCustomGroupInput, UpdateCustomGroupBody } from "./custom-groups.schemas";
 
 /**
  * Custom groups (API.md §2): the account's own classifications of holdings. They are account-wide,
@@ -74,7 +74,7 @@ export async function createCustomGroup(ctx: Context, input: unknown): Promise<C
  */
 export async function updateCustomGroup(ctx: Context, id: unknown, input: unknown): Promise<CustomGroupView> {
   const groupId = parseId(id, "groupId");
-  const data = parseInput(UpdateCustomGroupInput, input, "The custom group");
+  const data = parseInput(UpdateCustomGroupBody, input, "The custom group");
   assertAdviser(ctx, "change custom groups");
   return ctx.db.$transaction(async (tx) => {
     const group = await lockGroup(tx, ctx, groupId);

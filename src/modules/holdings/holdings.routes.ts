@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Endpoint } from "../../http/endpoint";
-import { ChangeSymbolInput, CreateHoldingInput, HoldingResponse, ListHoldingsQuery, UpdateHoldingInput } from "./holdings.schemas";
+import { ChangeSymbolInput, CreateHoldingInput, HoldingResponse, ListHoldingsQuery, UpdateHoldingInput, UpdateHoldingBody } from "./holdings.schemas";
 import { changeHoldingSymbol, createHolding, deleteHolding, getHolding, listHoldings, listSymbolChanges, updateHolding } from "./holdings.service";
 
 const tag = "Holdings";
@@ -46,7 +46,7 @@ export const holdingRoutes: Endpoint[] = [
     operationId: "updateHolding",
     tag,
     summary: "Update a holding's notes, classification and DRP setting",
-    body: UpdateHoldingInput,
+    body: UpdateHoldingBody,
     response: HoldingResponse,
     errors: [403],
     handler: (ctx, req) => updateHolding(ctx, req.params.holdingId, req.body),

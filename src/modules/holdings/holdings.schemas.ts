@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { currencyCode } from "../../lib/codes";
 import { dateInput, dateOutput } from "../../lib/dates";
-import { text } from "../../lib/validation";
+import { acceptingAnswerFields, text } from "../../lib/validation";
 import { exchange, SECURITY_TYPES, symbol } from "../securities/securities.schemas";
 
 const classificationField = text({ min: 1, max: 100 }).nullable().optional();
@@ -63,3 +63,6 @@ export const HoldingResponse = z
     notes: z.string(),
   })
   .meta({ id: "Holding" });
+
+/** The update body: UpdateHoldingInput, plus the read-only fields of a GET answer, accepted and ignored. */
+export const UpdateHoldingBody = acceptingAnswerFields(UpdateHoldingInput, HoldingResponse);

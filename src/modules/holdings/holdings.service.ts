@@ -7,7 +7,7 @@ import { parseId, parseInput } from "../../lib/validation";
 import { assertCanWrite, portfolioScope } from "../portfolios/access";
 import { EXCHANGE_CURRENCY } from "../securities/securities.schemas";
 import { findSecurity } from "../securities/securities.service";
-import { ChangeSymbolInput, CreateHoldingInput, ListHoldingsQuery, UpdateHoldingInput } from "./holdings.schemas";
+import { ChangeSymbolInput, CreateHoldingInput, ListHoldingsQuery, UpdateHoldingInput, UpdateHoldingBody } from "./holdings.schemas";
 import { foldHolding, loadLedgers, ParcelError, type PortfolioTaxInfo } from "./ledger";
 import { choosePrice, crossRate, valuePosition, type Position } from "./valuation";
 
@@ -233,7 +233,7 @@ export async function createHolding(ctx: Context, portfolioId: unknown, input: u
 
 export async function updateHolding(ctx: Context, holdingId: unknown, input: unknown): Promise<HoldingView> {
   const id = parseId(holdingId, "holdingId");
-  const data = parseInput(UpdateHoldingInput, input, "The holding");
+  const data = parseInput(UpdateHoldingBody, input, "The holding");
   assertCanWrite(ctx);
   await holdingWithPortfolio(ctx, id);
   await ctx.db.holding.update({

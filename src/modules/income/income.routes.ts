@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Endpoint } from "../../http/endpoint";
-import { IncomeInput, IncomeResponse, ProRataInput } from "./income.schemas";
+import { IncomeInput, IncomeResponse, ProRataInput, UpdateIncomeBody } from "./income.schemas";
 import { confirmIncome, createIncome, deleteIncome, getIncome, listHoldingIncome, updateIncome, updateProRataDistributions } from "./income.service";
 
 const tag = "StocksIncome";
@@ -35,7 +35,7 @@ export const incomeRoutes: Endpoint[] = [
     operationId: "updateIncome",
     tag,
     summary: "Update an income record",
-    body: IncomeInput,
+    body: UpdateIncomeBody,
     response: IncomeResponse,
     errors: [403, 422],
     handler: (ctx, req) => updateIncome(ctx, req.params.incomeId, req.body),

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { currencyCode } from "../../lib/codes";
 import { dateInput, dateOutput } from "../../lib/dates";
 import { decimalInput } from "../../lib/money";
-import { crossField, idSchema, text } from "../../lib/validation";
+import { acceptingAnswerFields, crossField, idSchema, text } from "../../lib/validation";
 
 /** DECIMAL(19,4): below 10^15. */
 const amount = decimalInput({ scale: 4, min: 0, max: 999_999_999_999_999 });
@@ -83,3 +83,6 @@ export const IncomeResponse = z
     isConfirmed: z.boolean(),
   })
   .meta({ id: "Income" });
+
+/** The update body: IncomeInput, plus the read-only fields of a GET answer, accepted and ignored. */
+export const UpdateIncomeBody = acceptingAnswerFields(IncomeInput, IncomeResponse);

@@ -8,7 +8,7 @@ import { holdingForTrade, holdingScope, holdingWithPortfolio, LEDGER_TX_OPTIONS,
 import { drpEvent, foldHolding, loadLedger, ParcelError } from "../holdings/ledger";
 import { assertCanWrite } from "../portfolios/access";
 import { tradeExchangeRate } from "../trades/trades.service";
-import { IncomeInput, ProRataInput } from "./income.schemas";
+import { IncomeInput, ProRataInput, UpdateIncomeBody } from "./income.schemas";
 import { frankingCredit, spreadProRata } from "./pro-rata";
 
 export interface IncomeView {
@@ -215,7 +215,7 @@ export async function incomeByHoldingIds(ctx: Context, holdingIds: readonly numb
 /** PUT /v1/income/{i}: replaces the record's content; it stays on its holding. */
 export async function updateIncome(ctx: Context, incomeId: unknown, input: unknown): Promise<IncomeView> {
   const id = parseId(incomeId, "incomeId");
-  const data = parseInput(IncomeInput, input, "The income");
+  const data = parseInput(UpdateIncomeBody, input, "The income");
   assertCanWrite(ctx);
   const existing = await ctx.db.income.findFirst({ where: { id, ...incomeScope(ctx) }, select: { holdingId: true } });
   if (!existing) throw notFound(`Income ${id}`);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Endpoint } from "../../http/endpoint";
-import { CreatePortfolioInput, PortfolioResponse, UpdatePortfolioInput } from "./portfolios.schemas";
+import { CreatePortfolioInput, PortfolioResponse, UpdatePortfolioInput, UpdatePortfolioBody } from "./portfolios.schemas";
 import { createPortfolio, deletePortfolio, getPortfolio, listPortfolios, updatePortfolio } from "./portfolios.service";
 
 const tag = "Portfolios";
@@ -43,7 +43,7 @@ export const portfolioRoutes: Endpoint[] = [
     tag,
     summary: "Update a portfolio",
     description: "Renames the portfolio or changes its tax details. The base currency is fixed: a different value answers 422.",
-    body: UpdatePortfolioInput,
+    body: UpdatePortfolioBody,
     response: PortfolioResponse,
     errors: [422],
     handler: (ctx, req) => updatePortfolio(ctx, req.params.portfolioId, req.body),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { countryCode, currencyCode } from "../../lib/codes";
-import { text } from "../../lib/validation";
+import { acceptingAnswerFields, text } from "../../lib/validation";
 
 export const ENTITY_TYPES = ["Individual", "Trust", "SMSF", "Company"] as const;
 export const entityType = z.enum(ENTITY_TYPES);
@@ -53,3 +53,6 @@ export const PortfolioResponse = z
 
 /** Where a financial year ends by default for a tax residency. */
 export const DEFAULT_YEAR_END: Record<string, string> = { AU: "06-30", NZ: "03-31", GB: "04-05", ZA: "02-28", IN: "03-31" };
+
+/** The update body: UpdatePortfolioInput, plus the read-only fields of a GET answer, accepted and ignored. */
+export const UpdatePortfolioBody = acceptingAnswerFields(UpdatePortfolioInput, PortfolioResponse);

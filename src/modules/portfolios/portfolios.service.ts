@@ -2,7 +2,7 @@ import type { Context } from "../../context";
 import { DomainError, notFound } from "../../lib/errors";
 import { parseId, parseInput } from "../../lib/validation";
 import { assertAdviser, assertCanWrite, portfolioScope } from "./access";
-import { CreatePortfolioInput, DEFAULT_YEAR_END, UpdatePortfolioInput } from "./portfolios.schemas";
+import { CreatePortfolioInput, DEFAULT_YEAR_END, UpdatePortfolioInput, UpdatePortfolioBody } from "./portfolios.schemas";
 
 export interface PortfolioView {
   id: number;
@@ -74,7 +74,7 @@ export async function createPortfolio(ctx: Context, input: unknown): Promise<Por
 
 export async function updatePortfolio(ctx: Context, id: unknown, input: unknown): Promise<PortfolioView> {
   const portfolioId = parseId(id, "portfolioId");
-  const data = parseInput(UpdatePortfolioInput, input, "The portfolio");
+  const data = parseInput(UpdatePortfolioBody, input, "The portfolio");
   assertCanWrite(ctx);
   const current = await getPortfolio(ctx, portfolioId);
   if (data.baseCurrencyCode && data.baseCurrencyCode !== current.baseCurrencyCode) {

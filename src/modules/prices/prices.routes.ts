@@ -1,20 +1,6 @@
 import { z } from "zod";
 import type { Endpoint } from "../../http/endpoint";
-import {
-  CustomPriceInput,
-  CustomPriceResponse,
-  CustomPricesInput,
-  FX_RATE_COLUMNS,
-  FxRateResponse,
-  FxRatesBulkInput,
-  FxRatesQuery,
-  MARKET_PRICE_COLUMNS,
-  MarketPriceResponse,
-  MarketPricesBulkInput,
-  MarketPricesQuery,
-  UpdateCustomPriceInput,
-  UpsertResponse,
-} from "./prices.schemas";
+import { CustomPriceInput, CustomPriceResponse, CustomPricesInput, FX_RATE_COLUMNS, FxRateResponse, FxRatesBulkInput, FxRatesQuery, MARKET_PRICE_COLUMNS, MarketPriceResponse, MarketPricesBulkInput, MarketPricesQuery, UpdateCustomPriceInput, UpsertResponse, UpdateCustomPriceBody } from "./prices.schemas";
 import {
   addCustomPrice,
   addCustomPrices,
@@ -85,7 +71,7 @@ export const priceRoutes: Endpoint[] = [
     tag,
     summary: "Update a custom price",
     description: "Absent fields stay; a date another price of the holding has answers 409.",
-    body: UpdateCustomPriceInput,
+    body: UpdateCustomPriceBody,
     response: CustomPriceResponse,
     errors: [403, 409],
     handler: (ctx, req) => updateCustomPrice(ctx, req.params.priceId, req.body),

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { currencyCode } from "../../lib/codes";
 import { dateInput, dateOutput } from "../../lib/dates";
 import { decimalInput } from "../../lib/money";
-import { crossField, upperCased } from "../../lib/validation";
+import { acceptingAnswerFields, crossField, upperCased } from "../../lib/validation";
 import { exchange, symbol } from "../securities/securities.schemas";
 
 /** Prices keep 8 decimals (DECIMAL(24, 8)), rates 10 (DECIMAL(20, 10)) (API.md §1 money). */
@@ -71,3 +71,6 @@ export const FxRateResponse = z
   .meta({ id: "FxRate" });
 
 export const UpsertResponse = z.object({ upserted: z.number().int().describe("Rows inserted or replaced") }).meta({ id: "UpsertResult" });
+
+/** The update body: UpdateCustomPriceInput, plus the read-only fields of a GET answer, accepted and ignored. */
+export const UpdateCustomPriceBody = acceptingAnswerFields(UpdateCustomPriceInput, CustomPriceResponse);

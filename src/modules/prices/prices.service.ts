@@ -8,18 +8,7 @@ import { Decimal } from "../../lib/money";
 import { closest, fieldErrors, parseId, parseInput } from "../../lib/validation";
 import { holdingScope, holdingWithPortfolio } from "../holdings/holdings.service";
 import { assertAdviser, assertCanWrite } from "../portfolios/access";
-import {
-  CustomPriceInput,
-  FX_RATE_COLUMNS,
-  FxRateRow,
-  FxRatesQuery,
-  MARKET_PRICE_COLUMNS,
-  MarketPriceRow,
-  MarketPricesQuery,
-  MAX_BULK_ROWS,
-  MAX_CUSTOM_PRICES,
-  UpdateCustomPriceInput,
-} from "./prices.schemas";
+import { CustomPriceInput, FX_RATE_COLUMNS, FxRateRow, FxRatesQuery, MARKET_PRICE_COLUMNS, MarketPriceRow, MarketPricesQuery, MAX_BULK_ROWS, MAX_CUSTOM_PRICES, UpdateCustomPriceInput, UpdateCustomPriceBody } from "./prices.schemas";
 
 export interface CustomPriceView {
   id: number;
@@ -191,7 +180,7 @@ export async function addCustomPrices(ctx: Context, holdingId: unknown, input: u
 
 export async function updateCustomPrice(ctx: Context, priceId: unknown, input: unknown): Promise<CustomPriceView> {
   const id = parseId(priceId, "priceId");
-  const data = parseInput(UpdateCustomPriceInput, input, "The price");
+  const data = parseInput(UpdateCustomPriceBody, input, "The price");
   assertCanWrite(ctx);
   const current = await getCustomPrice(ctx, id);
   if (data.date && data.date !== current.date) {

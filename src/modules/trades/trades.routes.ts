@@ -3,7 +3,7 @@ import { z } from "zod";
 import { FileResponse, WithStatus, type Endpoint } from "../../http/endpoint";
 import { ATTACHMENT_MAX_BYTES, deleteTradeAttachment, getTradeAttachment, uploadTradeAttachment } from "./trade-attachments.service";
 import { IMPORT_CSV, ImportQuery, importTrades } from "./trades-import.service";
-import { ImportRow, ListQuery, TradeInput, TradeResponse } from "./trades.schemas";
+import { ImportRow, ListQuery, TradeInput, TradeResponse, UpdateTradeBody } from "./trades.schemas";
 import { createTrade, deleteTrade, getTrade, listHoldingTradesPage, updateTrade } from "./trades.service";
 
 const tag = "Trades";
@@ -59,7 +59,7 @@ export const tradeRoutes: Endpoint[] = [
     tag,
     summary: "Update a trade",
     description: "Same body as create. Refused (422) when it would leave a later sell without units.",
-    body: TradeInput,
+    body: UpdateTradeBody,
     response: TradeResponse,
     errors: [403, 422],
     handler: (ctx, req) => updateTrade(ctx, req.params.tradeId, req.body),

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { currencyCode } from "../../lib/codes";
 import { dateInput, dateOutput } from "../../lib/dates";
 import { decimalInput } from "../../lib/money";
-import { crossField, idSchema, looseEnum, text, upperCased } from "../../lib/validation";
+import { acceptingAnswerFields, crossField, idSchema, looseEnum, text, upperCased } from "../../lib/validation";
 import { PARCEL_METHODS, TRADE_TYPES } from "../holdings/parcels";
 import { exchange, SECURITY_TYPES, symbol } from "../securities/securities.schemas";
 
@@ -134,3 +134,6 @@ export const ListQuery = z.strictObject({
 });
 
 export { OUTGOING };
+
+/** The update body: TradeInput, plus the read-only fields of a GET answer, accepted and ignored. */
+export const UpdateTradeBody = acceptingAnswerFields(TradeInput, TradeResponse);

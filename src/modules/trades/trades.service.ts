@@ -16,7 +16,7 @@ import { foldHolding, loadLedger, ParcelError, tradeEvent } from "../holdings/le
 import type { FoldResult, TradeType } from "../holdings/parcels";
 import { assertCanWrite } from "../portfolios/access";
 import type { Page } from "../../lib/page";
-import { ListQuery, OUTGOING, TradeInput } from "./trades.schemas";
+import { ListQuery, OUTGOING, TradeInput, UpdateTradeBody } from "./trades.schemas";
 
 export interface TradeView {
   id: number;
@@ -302,7 +302,7 @@ export async function tradesByHoldingIds(ctx: Context, holdingIds: readonly numb
  */
 export async function updateTrade(ctx: Context, tradeId: unknown, input: unknown): Promise<TradeView> {
   const id = parseId(tradeId, "tradeId");
-  const data = parseInput(TradeInput, input, "The trade");
+  const data = parseInput(UpdateTradeBody, input, "The trade");
   assertCanWrite(ctx);
   const existing = await ctx.db.trade.findFirst({ where: { id, ...tradeScope(ctx) }, select: { id: true, holdingId: true, portfolioId: true, holding: { select: { symbol: true, exchange: true } } } });
   if (!existing || !existing.holding) throw notFound(`Trade ${id}`);
