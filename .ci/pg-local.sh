@@ -53,6 +53,8 @@ case "${1:-}" in
     else
       DIR=$(mktemp -d "$PARENT/pg-local.XXXXXXXX")
     fi
+    # A start that fails half-way stops what it started and removes its directory.
+    trap 'as_pg "$BIN/pg_ctl" -D "$DIR/data" stop -m immediate >/dev/null 2>&1 || true; rm -rf "$DIR"' EXIT
     echo "port=$PORT" >"$DIR/$MARKER"
     mkdir "$DIR/data"
     if [ "$(id -u)" = 0 ]; then chown postgres "$DIR" "$DIR/data"; chmod 755 "$DIR"; fi
@@ -61,6 +63,7 @@ case "${1:-}" in
     as_pg "$BIN/pg_ctl" -D "$DIR/data" -l "$DIR/data/server.log" -w \
       -o "-p $PORT -k $DIR/data -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" start >/dev/null
     as_pg "$BIN/createdb" -h 127.0.0.1 -p "$PORT" -U postgres app
+    trap - EXIT
     echo "postgresql://postgres@127.0.0.1:$PORT/app"
     ;;
   stop)
