@@ -242,6 +242,16 @@ describe("CSV import", () => {
     ]);
   });
 
+  it("refuses rows with more cells than the header has columns (an unquoted comma), naming each line, writing nothing", async () => {
+    const p = await newPortfolio();
+    await unchanged(async () => {
+      const res = await importCsv(p, csv("2024-01-10,Buy,CBA,ASX,10,100,9.95,,,CommSec,first buy", "2024-01-11,Buy,NAB,ASX,20,30,,,,,note, with a comma", "2024-01-12,Buy,WBC,ASX,1,1,,,,,a,b,c"));
+      const errors = expectRejected(res, 400, "VALIDATION_FAILED");
+      expect(linesOf(errors)).toEqual([3, 4]);
+      expect(errors[0].message).toBe("has 12 cells for the header's 11 columns (quote a cell that holds a comma)");
+    });
+  });
+
   it("accepts the columns in any order and without the optional ones", async () => {
     const p = await newPortfolio();
     const res = await importCsv(p, "symbol,exchange,quantity,price,type,date\nCBA,ASX,10,100,Buy,2024-01-10\n");

@@ -100,6 +100,13 @@ function csvRows(text: string): Row[] {
   if (headerErrors.length) {
     throw new DomainError("VALIDATION_FAILED", `The CSV header must use the columns ${CSV_COLUMNS.join(",")} (in any order and case): ${headerErrors.map((e) => `${e.path.slice(7)} ${e.message}`).join("; ")}.`, headerErrors);
   }
+  // Fewer cells than columns leave the last ones empty; more cells mean the row does not fit its
+  // header (an unquoted comma in notes, say), and dropping them would import a different trade.
+  const overfull = records.slice(1).filter(({ record }) => record.length > header.length);
+  if (overfull.length) {
+    const errors = overfull.slice(0, 100).map(({ record, info }) => ({ path: `line ${info.lines}`, message: `has ${record.length} cells for the header's ${header.length} columns (quote a cell that holds a comma)`, line: info.lines }));
+    throw new DomainError("VALIDATION_FAILED", `The CSV has rows with more cells than its header has columns, first on line ${errors[0].line}.`, errors);
+  }
   return records.slice(1).map(({ record: cells, info }) => {
     const get = (c: string) => {
       const v = cells[header.indexOf(c)];
