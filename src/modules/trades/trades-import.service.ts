@@ -1,17 +1,17 @@
-import { parse as parseCsv } from "csv-parse/sync";
 import { z } from "zod";
 import type { Prisma } from "../../../generated/prisma/client";
 import type { Context } from "../../context";
 import { addDays, toDate } from "../../lib/dates";
 import { DomainError, type FieldError } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
-import { closest, fieldErrors, looseEnum, parseInput } from "../../lib/validation";
+import { fieldErrors, looseEnum, parseInput } from "../../lib/validation";
 import { holdingForTrade, LEDGER_TX_OPTIONS, lockPortfolioForLedger, portfolioForLedger, type PortfolioForLedger } from "../holdings/holdings.service";
 import { foldHolding, loadLedger, ParcelError, tradeEvent } from "../holdings/ledger";
 import type { LedgerEvent } from "../holdings/parcels";
 import { assertCanWrite } from "../portfolios/access";
 import { EXCHANGE_CURRENCY } from "../securities/securities.schemas";
 import { findSecurity } from "../securities/securities.service";
+import { csvRows, type Row } from "./trades-import.csv";
 import { ImportRow, OUTGOING } from "./trades.schemas";
 
 /**
@@ -26,10 +26,6 @@ import { ImportRow, OUTGOING } from "./trades.schemas";
  * included, so a dry run or a refused import writes nothing and uses up no ids.
  */
 export const MAX_IMPORT_ROWS = 50_000;
-const CSV_COLUMNS = ["date", "type", "symbol", "exchange", "quantity", "price", "brokerage", "currency", "exchangeRate", "source", "notes"];
-const REQUIRED_COLUMNS = ["date", "type", "quantity"];
-/** The CSV columns as the OpenAPI document describes the text/csv body. */
-export const IMPORT_CSV = { columns: CSV_COLUMNS, required: REQUIRED_COLUMNS };
 
 /**
  * What a row equal to a recorded trade (same holding, trade date, type, quantity and price) does:
@@ -70,67 +66,6 @@ export interface SkippedRow {
   line: number;
   /** The id of the recorded trade the row repeats. */
   duplicateOf: number;
-}
-
-interface Row {
-  line: number;
-  raw: Record<string, unknown>;
-}
-
-/** CSV text → rows with their line numbers (the header is line 1). Column names are read in any case. */
-function csvRows(text: string): Row[] {
-  let records: { record: string[]; info: { lines: number } }[];
-  try {
-    // One kind of line break, so the parser's line count is the file's (Excel writes CRLF).
-    records = parseCsv(text.replace(/\r\n?/g, "\n"), { bom: true, skip_empty_lines: true, trim: true, relax_column_count: true, info: true }) as never;
-  } catch (error) {
-    throw new DomainError("VALIDATION_FAILED", `The CSV cannot be read: ${(error as Error).message}`);
-  }
-  if (records.length === 0) throw new DomainError("VALIDATION_FAILED", "The CSV is empty; the first line must be the header.");
-  const byLowerCase = new Map(CSV_COLUMNS.map((c) => [c.toLowerCase(), c]));
-  const header = records[0].record.map((h) => byLowerCase.get(h.trim().toLowerCase()) ?? h.trim());
-  const headerErrors: FieldError[] = [];
-  header.forEach((h, i) => {
-    if (!CSV_COLUMNS.includes(h)) {
-      const near = closest(h, CSV_COLUMNS);
-      headerErrors.push({ path: `line 1.${h}`, message: `is not a known column${near ? `; did you mean ${near}?` : ""}`, line: 1 });
-    } else if (header.indexOf(h) !== i) headerErrors.push({ path: `line 1.${h}`, message: "repeats a column", line: 1 });
-  });
-  for (const c of REQUIRED_COLUMNS) if (!header.includes(c)) headerErrors.push({ path: `line 1.${c}`, message: "is a required column and is missing", line: 1 });
-  if (headerErrors.length) {
-    throw new DomainError("VALIDATION_FAILED", `The CSV header must use the columns ${CSV_COLUMNS.join(",")} (in any order and case): ${headerErrors.map((e) => `${e.path.slice(7)} ${e.message}`).join("; ")}.`, headerErrors);
-  }
-  // Fewer cells than columns leave the last ones empty; more cells mean the row does not fit its
-  // header (an unquoted comma in notes, say), and dropping them would import a different trade.
-  const overfull = records.slice(1).filter(({ record }) => record.length > header.length);
-  if (overfull.length) {
-    const errors = overfull.slice(0, 100).map(({ record, info }) => ({ path: `line ${info.lines}`, message: `has ${record.length} cells for the header's ${header.length} columns (quote a cell that holds a comma)`, line: info.lines }));
-    throw new DomainError("VALIDATION_FAILED", `The CSV has rows with more cells than its header has columns, first on line ${errors[0].line}.`, errors);
-  }
-  return records.slice(1).map(({ record: cells, info }) => {
-    const get = (c: string) => {
-      const v = cells[header.indexOf(c)];
-      return v === undefined || v === "" ? undefined : v;
-    };
-    // info.lines is the line a record ends on; a quoted cell may span lines.
-    const line = info.lines - cells.reduce((n, c) => n + (c.match(/\n/g)?.length ?? 0), 0);
-    return {
-      line,
-      raw: {
-        tradeDate: get("date"),
-        tradeType: get("type"),
-        symbol: get("symbol"),
-        exchange: get("exchange"),
-        quantity: get("quantity"),
-        price: get("price"),
-        brokerage: get("brokerage"),
-        currencyCode: get("currency"),
-        exchangeRate: get("exchangeRate"),
-        sourceId: get("source"),
-        notes: get("notes"),
-      },
-    };
-  });
 }
 
 const rowError = (line: number, path: string, message: string): FieldError => ({ path: `line ${line}${path ? "." + path : ""}`, message, line });

@@ -2,7 +2,8 @@ import multer from "multer";
 import { z } from "zod";
 import { FileResponse, WithStatus, type Endpoint } from "../../http/endpoint";
 import { ATTACHMENT_MAX_BYTES, deleteTradeAttachment, getTradeAttachment, uploadTradeAttachment } from "./trade-attachments.service";
-import { IMPORT_CSV, ImportQuery, importTrades } from "./trades-import.service";
+import { IMPORT_CSV } from "./trades-import.csv";
+import { ImportQuery, importTrades } from "./trades-import.service";
 import { ImportRow, ListQuery, TradeInput, TradeResponse, UpdateTradeBody } from "./trades.schemas";
 import { createTrade, deleteTrade, getTrade, listHoldingTradesPage, updateTrade } from "./trades.service";
 
