@@ -91,7 +91,7 @@ const CSV_SAMPLES: Record<string, string> = {
  */
 const OTHER_SUCCESS: Record<string, { status: number; description: string }> = {
   saveAllocationModel: { status: 200, description: "Updated (the body named an existing model's publicId)" },
-  importTrades: { status: 200, description: "Dry run (`dryRun=true`): every check passed; nothing was written" },
+  importTrades: { status: 200, description: "Nothing was created: a dry run (`dryRun=true`) whose every check passed, or a file whose every row was a skipped duplicate" },
 };
 
 const ref = (kind: "schemas" | "responses" | "headers" | "parameters", name: string) => ({ $ref: `#/components/${kind}/${name.replace(/~/g, "~0").replace(/\//g, "~1")}` });

@@ -94,7 +94,8 @@ export const tradeRoutes: Endpoint[] = [
     errors: [403, 409, 413, 422],
     handler: async (ctx, req) => {
       const result = await importTrades(ctx, req.params.portfolioId, req.body, req.query);
-      return new WithStatus(result.dryRun ? 200 : 201, result);
+      // 201 only when trades were created: a dry run, or a file whose rows were all skipped, creates none.
+      return new WithStatus(result.dryRun || result.imported === 0 ? 200 : 201, result);
     },
   },
   {
