@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { CASH_TRADE_TYPES } from "../../src/modules/ledger/cash-effects";
 import fs from "node:fs";
 import path from "node:path";
 import { getNamedType, isEnumType, isInputObjectType, isObjectType, type GraphQLField, type GraphQLSchema } from "graphql";
@@ -282,7 +283,7 @@ describe("(c) enums", () => {
   it("enums over values REST answers as plain strings hold exactly what the services produce", () => {
     // REST types these as strings (cash.schemas.ts, transactions.schemas.ts); their values are a
     // closed set the services write, so GraphQL names them.
-    expect(enumValues("CashMovementType")).toEqual(sorted([...CASH_TRANSACTION_TYPES, "Buy", "Sell", "Income"]));
+    expect(enumValues("CashMovementType")).toEqual(sorted([...CASH_TRANSACTION_TYPES, ...CASH_TRADE_TYPES, "Income"]));
     expect(enumValues("PortfolioTransactionType")).toEqual(sorted([...TRADE_TYPES, "Income", "Reinvested", ...CASH_TYPES]));
   });
 });

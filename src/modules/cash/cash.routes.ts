@@ -33,7 +33,7 @@ export const cashRoutes: Endpoint[] = [
     operationId: "createCashAccount",
     tag,
     summary: "Create a cash account",
-    description: "With syncTrades, settled Buy and Sell trades of the portfolio in the account's currency move its cash; with syncIncome, paid income that is not reinvested does.",
+    description: "With syncTrades, settled Buy and Sell trades and capital returns (ReturnOfCapital) of the portfolio in the account's currency move its cash; with syncIncome, paid income that is not reinvested does.",
     body: CreateCashAccountInput,
     response: CashAccountResponse,
     status: 201,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CASH_TRADE_TYPES } from "../ledger/cash-effects";
 import { currencyCode } from "../../lib/codes";
 import { dateInput, dateOutput } from "../../lib/dates";
 import { decimalInput } from "../../lib/money";
@@ -24,7 +25,7 @@ export const CreateCashAccountInput = z
     name,
     currencyCode,
     institution,
-    syncTrades: z.boolean().default(false).describe("Settled Buy and Sell trades in the account's currency move its cash"),
+    syncTrades: z.boolean().default(false).describe("Settled Buy and Sell trades and capital returns in the account's currency move its cash"),
     syncIncome: z.boolean().default(false).describe("Paid income in the account's currency that is not reinvested moves its cash"),
     settlementDays: settlementDays.default(2).describe("Business days (Monday to Friday) from trade date to settlement"),
   })
@@ -101,7 +102,7 @@ export const CashMovementResponse = z
     id: z.number().int().nullable().describe("The cash transaction; null for a movement derived from a trade or income"),
     source: z.enum(CASH_MOVEMENT_SOURCES),
     sourceId: z.number().int().describe("Id of the cash transaction, trade or income record"),
-    type: z.enum([...CASH_TRANSACTION_TYPES, "Buy", "Sell", "Income"]).describe("Deposit, Withdrawal, InterestPayment, Fee, InterestCharged; Buy, Sell; Income"),
+    type: z.enum([...CASH_TRANSACTION_TYPES, ...CASH_TRADE_TYPES, "Income"]).describe("Deposit, Withdrawal, InterestPayment, Fee, InterestCharged; Buy, Sell, ReturnOfCapital; Income"),
     date: dateOutput.describe("Settlement date of a trade, paid date of income"),
     amount: z.number().describe("Signed: positive in, negative out"),
     description: z.string(),

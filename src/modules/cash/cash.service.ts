@@ -5,7 +5,7 @@ import { fromDate, today, toDate } from "../../lib/dates";
 import { businessRule, notFound, orNull } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
 import { pageOf, type Page } from "../../lib/page";
-import { incomeAmounts } from "../income/income.service";
+import { CASH_TRADE_TYPES, incomeCashEffect, tradeCashEffect } from "../ledger/cash-effects";
 import { parseId, parseInput } from "../../lib/validation";
 import { assertCanWrite, portfolioScope } from "../portfolios/access";
 import { CashTransactionInput, CreateCashAccountInput, LedgerQuery, UpdateCashAccountInput, UpdateCashTransactionInput, type CashTransactionType, UpdateCashAccountBody, UpdateCashTransactionBody } from "./cash.schemas";
@@ -106,12 +106,14 @@ const storedMovement = (t: TransactionRow): Movement => ({
   description: t.notes,
 });
 
+
 /**
  * Movements derived from the portfolio's trades (syncTrades) and income (syncIncome) in each
- * account's currency, up to `asOf`: a Buy pays units × price + brokerage and a Sell receives
- * units × price − brokerage on the settlement date; income not reinvested pays its net amount
- * (incomeAmounts: gross − withholding tax − foreign tax paid) on its paid date. Two statements (and
- * Prisma's holding lookups) whatever the number of accounts.
+ * account's currency, up to `asOf`. The amounts are the ledger's cash effects (ledger/cash-effects:
+ * tradeCashEffect, incomeCashEffect), so this ledger and the portfolio transaction ledger agree: a
+ * synced Buy or Sell settles on its settlement date, a ReturnOfCapital is paid on its date, income not
+ * reinvested pays its net amount on its paid date. Two statements (and Prisma's holding lookups)
+ * whatever the number of accounts.
  */
 async function derivedMovements(db: Prisma.TransactionClient, accounts: AccountRow[], asOf: string): Promise<Map<number, Movement[]>> {
   const byAccount = new Map<number, Movement[]>(accounts.map((a) => [a.id, []]));
@@ -125,7 +127,7 @@ async function derivedMovements(db: Prisma.TransactionClient, accounts: AccountR
           where: {
             portfolioId: { in: [...new Set(tradeAccounts.map((a) => a.portfolioId))] },
             currencyCode: { in: [...new Set(tradeAccounts.map((a) => a.currencyCode))] },
-            tradeType: { in: ["Buy", "Sell"] },
+            tradeType: { in: [...CASH_TRADE_TYPES] },
             tradeDate: { lte: toDate(asOf) },
           },
           select: { id: true, portfolioId: true, tradeType: true, tradeDate: true, quantity: true, price: true, brokerage: true, currencyCode: true, holding },
@@ -137,7 +139,7 @@ async function derivedMovements(db: Prisma.TransactionClient, accounts: AccountR
           where: {
             portfolioId: { in: [...new Set(incomeAccounts.map((a) => a.portfolioId))] },
             currencyCode: { in: [...new Set(incomeAccounts.map((a) => a.currencyCode))] },
-            isReinvested: false,
+            isReinvested: false, // reinvested income moves no cash (incomeCashEffect); not worth a row
             paidDate: { lte: toDate(asOf) },
           },
           select: {
@@ -151,6 +153,7 @@ async function derivedMovements(db: Prisma.TransactionClient, accounts: AccountR
             foreignTaxPaid: true,
             currencyCode: true,
             isTrustIncome: true,
+            isReinvested: true,
             holding,
           },
           orderBy: { id: "asc" },
@@ -160,13 +163,13 @@ async function derivedMovements(db: Prisma.TransactionClient, accounts: AccountR
     const out = byAccount.get(a.id)!;
     for (const t of trades) {
       if (t.portfolioId !== a.portfolioId || t.currencyCode !== a.currencyCode) continue;
-      const date = settlementDate(fromDate(t.tradeDate), a.settlementDays);
+      // A capital return is a payment on its date; only exchange trades settle days later.
+      const date = t.tradeType === "ReturnOfCapital" ? fromDate(t.tradeDate) : settlementDate(fromDate(t.tradeDate), a.settlementDays);
       if (date > asOf) continue;
       const units = new Decimal(t.quantity).abs();
       const price = new Decimal(t.price);
       const brokerage = new Decimal(t.brokerage);
-      const value = units.times(price).toDecimalPlaces(4, Decimal.ROUND_HALF_UP);
-      const amount = t.tradeType === "Buy" ? value.plus(brokerage).neg() : value.minus(brokerage);
+      const amount = tradeCashEffect({ tradeType: t.tradeType, quantity: units, price, brokerage });
       const description = `${t.tradeType} ${units.toFixed()} ${t.holding.symbol}.${t.holding.exchange} @ ${price.toFixed()}`;
       out.push({ id: null, source: "Trade", sourceId: t.id, type: t.tradeType, date, amount, description });
     }
@@ -175,9 +178,9 @@ async function derivedMovements(db: Prisma.TransactionClient, accounts: AccountR
     const out = byAccount.get(a.id)!;
     for (const i of income) {
       if (i.portfolioId !== a.portfolioId || i.currencyCode !== a.currencyCode) continue;
-      const amount = incomeAmounts(i).netAmount;
+      const { date, amount } = incomeCashEffect(i);
       const description = `${i.isTrustIncome ? "Distribution" : "Dividend"} ${i.holding.symbol}.${i.holding.exchange}`;
-      out.push({ id: null, source: "Income", sourceId: i.id, type: "Income", date: fromDate(i.paidDate), amount, description });
+      out.push({ id: null, source: "Income", sourceId: i.id, type: "Income", date: fromDate(date), amount, description });
     }
   }
   return byAccount;

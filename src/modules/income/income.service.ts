@@ -6,6 +6,7 @@ import { Decimal } from "../../lib/money";
 import { parseId, parseInput } from "../../lib/validation";
 import { holdingForTrade, holdingScope, holdingWithPortfolio, LEDGER_TX_OPTIONS, lockPortfolioForLedger, type PortfolioForLedger } from "../holdings/holdings.service";
 import { drpEvent, foldHolding, loadLedger, ParcelError } from "../holdings/ledger";
+import { incomeAmounts } from "../ledger/cash-effects";
 import { assertCanWrite } from "../portfolios/access";
 import { tradeExchangeRate } from "../trades/trades.service";
 import { IncomeInput, ProRataInput, UpdateIncomeBody } from "./income.schemas";
@@ -64,15 +65,6 @@ const INCOME_SELECT = {
 type IncomeRow = Prisma.IncomeGetPayload<{ select: typeof INCOME_SELECT }>;
 
 const D = (v: Prisma.Decimal | Decimal | null | undefined) => new Decimal(v ?? 0);
-
-/**
- * Gross = franked + unfranked + foreign income; net = gross − withholding tax − foreign tax paid,
- * the cash that arrives (DOMAIN.md §1). The one definition: both cash ledgers use it.
- */
-export function incomeAmounts(i: { frankedAmount: Decimal.Value; unfrankedAmount: Decimal.Value; foreignIncome: Decimal.Value; withholdingTax: Decimal.Value; foreignTaxPaid: Decimal.Value }) {
-  const grossAmount = new Decimal(i.frankedAmount).plus(i.unfrankedAmount).plus(i.foreignIncome);
-  return { grossAmount, netAmount: grossAmount.minus(i.withholdingTax).minus(i.foreignTaxPaid) };
-}
 
 export function toIncomeView(r: IncomeRow): IncomeView {
   const amounts = { frankedAmount: D(r.frankedAmount), unfrankedAmount: D(r.unfrankedAmount), foreignIncome: D(r.foreignIncome), withholdingTax: D(r.withholdingTax), foreignTaxPaid: D(r.foreignTaxPaid) };

@@ -7,7 +7,7 @@ import { Decimal } from "../../lib/money";
 import { parseInput } from "../../lib/validation";
 import { portfolioForLedger } from "../holdings/holdings.service";
 import { portfolioScope } from "../portfolios/access";
-import { incomeAmounts } from "../income/income.service";
+import { incomeCashEffect, tradeCashEffect } from "../ledger/cash-effects";
 import { CASH_TYPES, TransactionsQuery } from "./transactions.schemas";
 
 export interface PortfolioTransactionView {
@@ -28,16 +28,6 @@ export interface PortfolioTransactionView {
 
 const CASH_IN = new Set(["Deposit", "InterestPayment"]);
 const KIND_ORDER = { Cash: 0, Trade: 1, Income: 2 };
-
-/** Cash effect of a trade in its currency: a Buy pays price × units + brokerage, a Sell receives the rest, a return of capital pays out. */
-export function tradeCashAmount(type: string, quantity: Decimal, price: Decimal, brokerage: Decimal): Decimal {
-  const gross = quantity.abs().times(price);
-  if (type === "Buy") return gross.plus(brokerage).neg();
-  if (type === "Sell") return gross.minus(brokerage);
-  if (type === "ReturnOfCapital") return gross; // capital paid back to the investor
-  return new Decimal(0);
-}
-
 
 /**
  * GET /v1/portfolios/{p}/transactions: one ledger of trades, income and cash transactions, newest
@@ -194,13 +184,13 @@ const tradeLine = (t: TradeLine): PortfolioTransactionView => ({
   cashAccountId: null,
   quantity: new Decimal(t.quantity),
   price: new Decimal(t.price),
-  amount: tradeCashAmount(t.tradeType, new Decimal(t.quantity), new Decimal(t.price), new Decimal(t.brokerage)),
+  amount: tradeCashEffect(t),
   currencyCode: t.currencyCode,
   description: `${t.tradeType} ${new Decimal(t.quantity).abs().toFixed()} ${t.symbol}.${t.exchange}${t.notes ? " — " + t.notes : ""}`,
 });
 
 function incomeLine(i: IncomeLine): PortfolioTransactionView {
-  const { netAmount } = incomeAmounts(i);
+  const { amount } = incomeCashEffect(i);
   return {
     kind: "Income",
     id: i.id,
@@ -212,7 +202,7 @@ function incomeLine(i: IncomeLine): PortfolioTransactionView {
     cashAccountId: null,
     quantity: null,
     price: null,
-    amount: i.isReinvested ? new Decimal(0) : netAmount,
+    amount,
     currencyCode: i.currencyCode,
     description: `${i.isReinvested ? "Reinvested income" : "Income"} from ${i.symbol}.${i.exchange}${i.notes ? " — " + i.notes : ""}`,
   };

@@ -1,0 +1,106 @@
+import { Decimal } from "../../lib/money";
+
+/**
+ * The cash effect of a trade and of an income record (DOMAIN.md §1, §3): the one definition both
+ * cash ledgers read (the cash account's derived movements and the portfolio transaction ledger).
+ * Pure: no Prisma, no clock. Signs: + money in, − money out, in the record's own currency.
+ */
+
+/** Money columns are DECIMAL(19,4) (trade.brokerage, income amounts, cash_transaction.amount). */
+export const MONEY_DP = 4;
+
+/** A money amount as it would be stored: 4 decimals, half-up (the rounding decimal.js is configured with). */
+export function roundMoney(amount: Decimal.Value): Decimal {
+  return new Decimal(amount).toDecimalPlaces(MONEY_DP, Decimal.ROUND_HALF_UP);
+}
+
+export type CashTradeType =
+  | "Buy"
+  | "Sell"
+  | "Split"
+  | "Consolidation"
+  | "Bonus"
+  | "ReturnOfCapital"
+  | "CostBaseIncrease"
+  | "CostBaseDecrease"
+  | "OpeningBalance"
+  | "Cancellation"
+  | "TransferIn"
+  | "TransferOut";
+
+export interface TradeCashInput {
+  tradeType: string;
+  /** Units; the sign is ignored (a Sell may be entered with negative units). */
+  quantity: Decimal.Value;
+  /** Per unit in the trade's currency; for ReturnOfCapital the amount paid per unit. */
+  price: Decimal.Value;
+  brokerage: Decimal.Value;
+}
+
+/** The trade types that move cash; the rest move none (see tradeCashEffect). */
+export const CASH_TRADE_TYPES = ["Buy", "Sell", "ReturnOfCapital"] as const satisfies readonly CashTradeType[];
+
+/**
+ * Signed cash amount of a trade in its currency. The value |units| × price is rounded to 4 dp
+ * first (half-up), as the cash it settles is stored with 4 decimals; brokerage is already 4 dp.
+ *
+ * - Buy: −(value + brokerage): the investor pays the price and the broker (DOMAIN §1 cost base,
+ *   §3 "Buy in (units × price + brokerage)").
+ * - Sell: value − brokerage (DOMAIN §3 "Sell out (units × price − brokerage)").
+ * - ReturnOfCapital: +value, the cash paid back per unit × units (DOMAIN §3 "ReturnOfCapital out
+ *   (the cash paid)"). Brokerage is not part of it: the parcel fold ignores brokerage on a capital
+ *   return too, and a company paying capital back charges none.
+ * - OpeningBalance, TransferIn, TransferOut: 0. Units cross the portfolio's boundary, not money;
+ *   that is why DOMAIN §3 counts them as external flows at units × price even when a synced cash
+ *   account exists, and why the price on them is a valuation, never a payment.
+ * - Split, Consolidation, Bonus, CostBaseIncrease, CostBaseDecrease, Cancellation: 0. They change
+ *   units or cost base only (DOMAIN §1); §3 lists them as "not flows: they are returns".
+ *   A CostBaseIncrease/Decrease records a tax adjustment (e.g. AMIT), not a payment; a
+ *   Cancellation disposes of the units "for nothing".
+ * Any other (unknown) type moves no cash.
+ */
+export function tradeCashEffect(t: TradeCashInput): Decimal {
+  const value = () => roundMoney(new Decimal(t.quantity).abs().times(t.price));
+  switch (t.tradeType) {
+    case "Buy":
+      return value().plus(t.brokerage).neg();
+    case "Sell":
+      return value().minus(t.brokerage);
+    case "ReturnOfCapital":
+      return value();
+    default:
+      return new Decimal(0);
+  }
+}
+
+/** Whether a trade type moves cash at all (a synced cash account lists only these). */
+export function movesCash(tradeType: string): boolean {
+  return (CASH_TRADE_TYPES as readonly string[]).includes(tradeType);
+}
+
+export interface IncomeAmountsInput {
+  frankedAmount: Decimal.Value;
+  unfrankedAmount: Decimal.Value;
+  foreignIncome: Decimal.Value;
+  withholdingTax: Decimal.Value;
+  foreignTaxPaid: Decimal.Value;
+}
+
+/**
+ * Gross = franked + unfranked + foreign income; net = gross − withholding tax − foreign tax paid,
+ * the cash that arrives (DOMAIN.md §1).
+ */
+export function incomeAmounts(i: IncomeAmountsInput): { grossAmount: Decimal; netAmount: Decimal } {
+  const grossAmount = new Decimal(i.frankedAmount).plus(i.unfrankedAmount).plus(i.foreignIncome);
+  return { grossAmount, netAmount: grossAmount.minus(i.withholdingTax).minus(i.foreignTaxPaid) };
+}
+
+/**
+ * Cash effect of an income record: its net amount, in its currency, on its paid date. Reinvested
+ * (DRP) income moves no cash: the DRP units replace the receivable (DOMAIN §1 "DRP income creates a
+ * parcel", §3 "DRP units replace the receivable with no flow"). Every part is stored with 4
+ * decimals, so the net needs no rounding; it is rounded anyway so the rule holds for any input.
+ */
+export function incomeCashEffect<D>(i: IncomeAmountsInput & { paidDate: D; isReinvested: boolean }): { date: D; amount: Decimal } {
+  return { date: i.paidDate, amount: i.isReinvested ? new Decimal(0) : roundMoney(incomeAmounts(i).netAmount) };
+}
