@@ -1,4 +1,5 @@
 import { Decimal } from "../../lib/money";
+import type { TradeType } from "../holdings/parcels";
 
 /**
  * The cash effect of a trade and of an income record (DOMAIN.md §1, §3): the one definition both
@@ -14,20 +15,6 @@ export function roundMoney(amount: Decimal.Value): Decimal {
   return new Decimal(amount).toDecimalPlaces(MONEY_DP, Decimal.ROUND_HALF_UP);
 }
 
-export type CashTradeType =
-  | "Buy"
-  | "Sell"
-  | "Split"
-  | "Consolidation"
-  | "Bonus"
-  | "ReturnOfCapital"
-  | "CostBaseIncrease"
-  | "CostBaseDecrease"
-  | "OpeningBalance"
-  | "Cancellation"
-  | "TransferIn"
-  | "TransferOut";
-
 export interface TradeCashInput {
   tradeType: string;
   /** Units; the sign is ignored (a Sell may be entered with negative units). */
@@ -38,7 +25,7 @@ export interface TradeCashInput {
 }
 
 /** The trade types that move cash; the rest move none (see tradeCashEffect). */
-export const CASH_TRADE_TYPES = ["Buy", "Sell", "ReturnOfCapital"] as const satisfies readonly CashTradeType[];
+export const CASH_TRADE_TYPES = ["Buy", "Sell", "ReturnOfCapital"] as const satisfies readonly TradeType[];
 
 /**
  * Signed cash amount of a trade in its currency. The value |units| × price is rounded to 4 dp
