@@ -36,7 +36,8 @@ export interface App {
 
 const JSON_LIMIT = "1mb";
 const BULK_LIMIT = "20mb";
-const BULK_PATHS = ["/portfolios/:portfolioId/trades/import", "/market-prices/bulk", "/fx-rates/bulk", "/holdings/:holdingId/prices/bulk"];
+/** The bulk endpoints are those that also take CSV (their `csv` columns document it). */
+const BULK_PATHS = endpoints.filter((e) => e.csv).map((e) => e.path);
 
 /** What a browser on an allowed origin may send, and may read of the answer (README: CORS). */
 const CORS_ALLOWED_HEADERS = ["Authorization", "x-api-key", "Content-Type", "Idempotency-Key", "x-request-id", "apollo-require-preflight", "x-apollo-operation-name", "apollographql-client-name", "apollographql-client-version"];
@@ -148,7 +149,7 @@ export async function createApp(opts: {
   app.get("/", index(version));
   // CORS, then the method and content-type checks: all before authentication, none touches the database.
   if (config.corsOrigins?.length) app.use(["/v1", "/api/v1", "/graphql"], crossOrigin(config.corsOrigins));
-  app.use(["/v1", "/api/v1"], restGuard({ bulkPaths: BULK_PATHS, extraGets: ["/openapi.json"] }));
+  app.use(["/v1", "/api/v1"], restGuard({ extraGets: ["/openapi.json"] }));
   app.use("/graphql", graphqlGuard);
 
   app.get("/health", (_req, res) => sendJson(res, 200, { status: "ok" }));
@@ -178,10 +179,10 @@ export async function createApp(opts: {
     perKey: new TokenBuckets(config.rateLimitPerSecond, config.rateLimitBurst),
     perAddress: new TokenBuckets(config.rateLimitPerSecond, config.rateLimitBurst),
   });
-  const json = express.json({ limit: JSON_LIMIT, type: ["application/json", "application/*+json"], verify: utf8Only });
+  const json = express.json({ limit: JSON_LIMIT, type: [...MEDIA.json.accept], verify: utf8Only });
   // Bulk endpoints take up to 20 MiB, as JSON or text/csv (20,000 trades do not fit in 1 MiB).
   const bulk = express.Router();
-  bulk.use(BULK_PATHS, express.json({ limit: BULK_LIMIT, type: ["application/json", "application/*+json"], verify: utf8Only }), express.text({ limit: BULK_LIMIT, type: ["text/csv"], verify: utf8Only }));
+  bulk.use(BULK_PATHS, express.json({ limit: BULK_LIMIT, type: [...MEDIA.json.accept], verify: utf8Only }), express.text({ limit: BULK_LIMIT, type: ["text/csv"], verify: utf8Only }));
   const v1 = createV1Router();
   const replay = idempotency(db.prisma, "rest");
   const graphqlReplay = idempotency(db.prisma, "graphql");

@@ -1,3 +1,4 @@
+import { fragmentsOf, rootFields } from "./root-fields";
 import {
   getNamedType,
   getNullableType,
@@ -59,8 +60,7 @@ export function operationCost(
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables, { maxErrors: 1 });
   // Invalid variables fail in execution anyway; the estimate then reads them as not given.
   const values = coerced.coerced ?? {};
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  const fragments = fragmentsOf(document);
   const memo = new Map<string, number>();
 
   const rows = (parent: GraphQLCompositeType, field: GraphQLField<unknown, unknown>, node: FieldNode): number => {
@@ -135,20 +135,5 @@ function fieldDefinition(schema: GraphQLSchema, parent: GraphQLCompositeType, na
 
 /** The distinct response names at the root, through fragments: the fields that will execute. */
 function rootResponseNames(operation: OperationDefinitionNode, fragments: Map<string, FragmentDefinitionNode>): number {
-  const names = new Set<string>();
-  const seen = new Set<string>();
-  const pending: SelectionSetNode[] = [operation.selectionSet];
-  for (let set = pending.pop(); set; set = pending.pop()) {
-    for (const s of set.selections) {
-      if (s.kind === Kind.FIELD) {
-        if (s.name.value !== "__typename") names.add((s.alias ?? s.name).value);
-      } else if (s.kind === Kind.INLINE_FRAGMENT) pending.push(s.selectionSet);
-      else if (!seen.has(s.name.value)) {
-        seen.add(s.name.value);
-        const fragment = fragments.get(s.name.value);
-        if (fragment) pending.push(fragment.selectionSet);
-      }
-    }
-  }
-  return names.size;
+  return new Set(rootFields(operation, fragments).filter((f) => f.name.value !== "__typename").map((f) => (f.alias ?? f.name).value)).size;
 }

@@ -1,4 +1,5 @@
-import { getOperationAST, Kind, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from "graphql";
+import { getOperationAST, Kind, type DocumentNode, type SelectionSetNode } from "graphql";
+import { fragmentsOf } from "./root-fields";
 
 /**
  * True when the operation only asks for __schema / __type / __typename (schema exploration), the
@@ -9,8 +10,7 @@ import { getOperationAST, Kind, type DocumentNode, type FragmentDefinitionNode, 
 export function isIntrospectionOnly(document: DocumentNode, operationName?: string | null): boolean {
   const operation = getOperationAST(document, operationName);
   if (!operation || operation.operation !== "query") return false;
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  const fragments = fragmentsOf(document);
   const seen = new Set<string>();
   const pending: SelectionSetNode[] = [operation.selectionSet];
   for (let set = pending.pop(); set; set = pending.pop()) {

@@ -90,7 +90,7 @@ const METHOD_ORDER = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
  * The endpoint table as resources: every path with the methods it answers, matched as Express's
  * router matches (case-insensitive, optional trailing slash).
  */
-function resources(table: Endpoint[], opts: { bulkPaths: string[]; extraGets: string[] }): Resource[] {
+function resources(table: Endpoint[], opts: { extraGets: string[] }): Resource[] {
   const byPath = new Map<string, Resource>();
   const resourceOf = (path: string) => {
     let r = byPath.get(path);
@@ -102,7 +102,7 @@ function resources(table: Endpoint[], opts: { bulkPaths: string[]; extraGets: st
     return r;
   };
   for (const e of table) {
-    const media = e.upload ? MEDIA.upload : e.csv || opts.bulkPaths.includes(e.path) ? MEDIA.bulk : e.body ? MEDIA.json : undefined;
+    const media = e.upload ? MEDIA.upload : e.csv ? MEDIA.bulk : e.body ? MEDIA.json : undefined;
     const r = resourceOf(e.path);
     const method = e.method.toUpperCase();
     if (!r.routes.has(method)) r.routes.set(method, { endpoint: e, media });
@@ -123,7 +123,7 @@ function resources(table: Endpoint[], opts: { bulkPaths: string[]; extraGets: st
  *   without a body (none, or Content-Length: 0) is left to the route, as is a body on a route that
  *   reads none.
  */
-export function restGuard(opts: { bulkPaths: string[]; extraGets: string[] }) {
+export function restGuard(opts: { extraGets: string[] }) {
   const table = resources(endpoints, opts);
   return (req: Request, res: Response, next: NextFunction) => {
     const found = table.filter((r) => r.matches(req.path));

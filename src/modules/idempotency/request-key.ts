@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { Kind, getOperationAST, parse, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from "graphql";
+import { getOperationAST, parse, type DocumentNode } from "graphql";
+import { fragmentsOf, rootFields } from "../../graphql/root-fields";
 
 /**
  * Pure helpers of the `Idempotency-Key` header (IETF draft "The Idempotency-Key HTTP Header
@@ -66,21 +67,5 @@ export function graphqlMutationFields(body: unknown): string[] | null {
   }
   const operation = getOperationAST(document, typeof operationName === "string" ? operationName : undefined);
   if (!operation || operation.operation !== "mutation") return null;
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
-  const fields = new Set<string>();
-  const seen = new Set<string>();
-  const collect = (set: SelectionSetNode) => {
-    for (const s of set.selections) {
-      if (s.kind === Kind.FIELD) fields.add(s.name.value);
-      else if (s.kind === Kind.INLINE_FRAGMENT) collect(s.selectionSet);
-      else if (!seen.has(s.name.value)) {
-        seen.add(s.name.value);
-        const fragment = fragments.get(s.name.value);
-        if (fragment) collect(fragment.selectionSet);
-      }
-    }
-  };
-  collect(operation.selectionSet);
-  return [...fields];
+  return [...new Set(rootFields(operation, fragmentsOf(document)).map((f) => f.name.value))];
 }
