@@ -46,8 +46,8 @@ export interface Endpoint {
   upload?: boolean;
   /** The success answer holds a secret (a new API key): an Idempotency-Key never stores it. */
   secretAnswer?: boolean;
-  /** Documents a binary answer (the handler returns a FileResponse). */
-  fileResponse?: boolean;
+  /** Documents a binary answer of one of these content types (the handler returns a FileResponse). */
+  fileResponse?: { types: readonly string[] };
   handler: (ctx: Context, req: Request) => Promise<unknown>;
 }
 

@@ -66,9 +66,6 @@ const HEADERS: Record<string, { description: string; required?: boolean; schema:
 /** A header's name on the wire (the components key may say more, as "Retry-After.optional"). */
 const wireName = (key: string) => key.replace(/\.optional$/, "");
 
-/** The types a trade attachment may have (src/modules/trades/trade-attachments.service.ts TYPES). */
-const ATTACHMENT_TYPES = ["application/pdf", "image/png", "image/jpeg", "text/csv"];
-
 /** Sample cells for the example row of a CSV body, by column name. */
 const CSV_SAMPLES: Record<string, string> = {
   date: "2024-06-28",
@@ -202,7 +199,7 @@ export function buildOpenApi(endpoints: Endpoint[], info: { version: string }) {
       if (code === 204) return { description: "Done; no body", headers };
       if (e.fileResponse) {
         headers["Content-Disposition"] = { description: 'attachment; filename="…"', required: true, schema: { type: "string" } };
-        return { description, headers, content: Object.fromEntries(ATTACHMENT_TYPES.map((type) => [type, { schema: { type: "string", contentMediaType: type } }])) };
+        return { description, headers, content: Object.fromEntries(e.fileResponse.types.map((type) => [type, { schema: { type: "string", contentMediaType: type } }])) };
       }
       return { description, headers, content: { "application/json": { schema: e.response ? toSchema(e.response, "output") : {} } } };
     };

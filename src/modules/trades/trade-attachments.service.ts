@@ -14,6 +14,8 @@ const TYPES: Record<string, { extension: string; matches: (b: Uint8Array) => boo
   "image/jpeg": { extension: "jpg", matches: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
   "text/csv": { extension: "csv", matches: (b) => !b.subarray(0, 4096).includes(0) },
 };
+/** The content types an attachment may have, and so its download. */
+export const ATTACHMENT_TYPES = Object.keys(TYPES);
 
 export interface UploadedFile {
   originalName: string;

@@ -1,7 +1,7 @@
 import multer from "multer";
 import { z } from "zod";
 import { FileResponse, WithStatus, type Endpoint } from "../../http/endpoint";
-import { ATTACHMENT_MAX_BYTES, deleteTradeAttachment, getTradeAttachment, uploadTradeAttachment } from "./trade-attachments.service";
+import { ATTACHMENT_MAX_BYTES, ATTACHMENT_TYPES, deleteTradeAttachment, getTradeAttachment, uploadTradeAttachment } from "./trade-attachments.service";
 import { IMPORT_CSV } from "./trades-import.csv";
 import { ImportQuery, importTrades } from "./trades-import.service";
 import { ImportRow, ListQuery, TradeInput, TradeResponse, UpdateTradeBody } from "./trades.schemas";
@@ -119,7 +119,7 @@ export const tradeRoutes: Endpoint[] = [
     tag,
     summary: "Download a trade's attachment",
     description: "The file with its content type; 404 when the trade has none.",
-    fileResponse: true,
+    fileResponse: { types: ATTACHMENT_TYPES },
     handler: async (ctx, req) => {
       const file = await getTradeAttachment(ctx, req.params.tradeId);
       return new FileResponse(file.contentType, file.fileName, file.data);
