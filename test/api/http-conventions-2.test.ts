@@ -3,7 +3,7 @@ import { loadConfig, parseCorsOrigins } from "../../src/config";
 import { buildContext } from "../../src/context";
 import { endpoints } from "../../src/http/router";
 import { authenticateKey } from "../../src/modules/accounts/accounts.service";
-import { listHoldingTradesPage } from "../../src/modules/trades/trades.service";
+import { listHoldingTrades } from "../../src/modules/trades/trades.service";
 import { ledgerSnapshot, startTestApp, type TestApp } from "../support/app";
 import pino from "pino";
 
@@ -483,7 +483,7 @@ describe("paging headers (API.md §1 lists)", () => {
     const { holdingId } = await ledger(5);
     const auth = await authenticateKey(t.db.prisma, key);
     const ctx = buildContext({ db: t.db.prisma, auth, log: pino({ level: "silent" }) });
-    const page = await listHoldingTradesPage(ctx, holdingId, { limit: "2", offset: "3" });
+    const page = await listHoldingTrades(ctx, holdingId, { limit: "2", offset: "3" });
     expect({ total: page.total, limit: page.limit, offset: page.offset, dates: page.items.map((x) => x.tradeDate) }).toEqual({ total: 5, limit: 2, offset: 3, dates: ["2024-01-04", "2024-01-05"] });
     // Once the REST route is paged, its headers say the same.
     if (endpoints.find((e) => e.operationId === "listHoldingTrades")?.paged) {

@@ -9,7 +9,7 @@ import {
   getCashAccount,
   getCashTransaction,
   listCashAccounts,
-  listCashMovementsPage,
+  listCashMovements,
   updateCashAccount,
   updateCashTransaction,
 } from "./cash.service";
@@ -83,7 +83,7 @@ export const cashRoutes: Endpoint[] = [
     query: LedgerQuery,
     response: z.array(CashMovementResponse),
     paged: true,
-    handler: (ctx, req) => listCashMovementsPage(ctx, req.params.cashAccountId, req.query),
+    handler: (ctx, req) => listCashMovements(ctx, req.params.cashAccountId, req.query),
   },
   {
     method: "post",

@@ -303,16 +303,12 @@ export async function deleteCashAccount(ctx: Context, cashAccountId: unknown): P
 }
 
 /**
- * GET /v1/cash-accounts/{c}/transactions: every movement oldest first with its running balance.
- * The balance runs over the whole ledger, so a page or a date range shows the true balances.
- * Stored transactions are listed whatever their date; derived ones once settled or paid.
+ * GET /v1/cash-accounts/{c}/transactions: every movement oldest first with its running balance,
+ * paged, with the number of movements in the date range (REST: X-Total-Count, Link). The balance
+ * runs over the whole ledger, so a page or a date range shows the true balances. Stored
+ * transactions are listed whatever their date; derived ones once settled or paid.
  */
-export async function listCashMovements(ctx: Context, cashAccountId: unknown, query: unknown = {}): Promise<CashMovementView[]> {
-  return (await listCashMovementsPage(ctx, cashAccountId, query)).items;
-}
-
-/** The same, with the number of movements in the date range (REST: X-Total-Count, Link). */
-export async function listCashMovementsPage(ctx: Context, cashAccountId: unknown, query: unknown = {}): Promise<Page<CashMovementView>> {
+export async function listCashMovements(ctx: Context, cashAccountId: unknown, query: unknown = {}): Promise<Page<CashMovementView>> {
   const q = parseInput(LedgerQuery, query ?? {}, "The query");
   const account = await accountRow(ctx, cashAccountId);
   return (await ledgersOf(ctx, [account], q)).get(account.id)!;

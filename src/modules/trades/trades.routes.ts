@@ -5,7 +5,7 @@ import { ATTACHMENT_MAX_BYTES, ATTACHMENT_TYPES, deleteTradeAttachment, getTrade
 import { IMPORT_CSV } from "./trades-import.csv";
 import { ImportQuery, importTrades } from "./trades-import.service";
 import { ImportRow, ListQuery, TradeInput, TradeResponse, UpdateTradeBody } from "./trades.schemas";
-import { createTrade, deleteTrade, getTrade, listHoldingTradesPage, updateTrade } from "./trades.service";
+import { createTrade, deleteTrade, getTrade, listHoldingTrades, updateTrade } from "./trades.service";
 
 const tag = "Trades";
 
@@ -144,6 +144,6 @@ export const tradeRoutes: Endpoint[] = [
     query: ListQuery,
     response: z.array(TradeResponse),
     paged: true,
-    handler: (ctx, req) => listHoldingTradesPage(ctx, req.params.holdingId, req.query),
+    handler: (ctx, req) => listHoldingTrades(ctx, req.params.holdingId, req.query),
   },
 ];

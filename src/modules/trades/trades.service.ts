@@ -259,16 +259,8 @@ export async function getTrade(ctx: Context, tradeId: unknown, db: Prisma.Transa
   return toTradeView(row);
 }
 
-/** A holding's trades, oldest first (same day: entry order), paged. */
-export async function listHoldingTrades(ctx: Context, holdingId: unknown, query: unknown = {}): Promise<TradeView[]> {
-  const { limit, offset } = parseInput(ListQuery, query ?? {}, "The query");
-  const h = await holdingWithPortfolio(ctx, holdingId);
-  const rows = await ctx.db.trade.findMany({ where: { holdingId: h.id }, select: TRADE_VIEW_SELECT, orderBy: [{ tradeDate: "asc" }, { id: "asc" }], take: limit, skip: offset });
-  return rows.map(toTradeView);
-}
-
-/** The same page with the number of trades the holding has (REST: X-Total-Count and Link). */
-export async function listHoldingTradesPage(ctx: Context, holdingId: unknown, query: unknown = {}): Promise<Page<TradeView>> {
+/** A holding's trades, oldest first (same day: entry order), paged, with the number of trades it has (REST: X-Total-Count and Link). */
+export async function listHoldingTrades(ctx: Context, holdingId: unknown, query: unknown = {}): Promise<Page<TradeView>> {
   const { limit, offset } = parseInput(ListQuery, query ?? {}, "The query");
   const h = await holdingWithPortfolio(ctx, holdingId);
   const [rows, total] = await Promise.all([

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Endpoint } from "../../http/endpoint";
 import { TransactionResponse, TransactionsQuery } from "./transactions.schemas";
-import { listPortfolioTransactionsPage } from "./transactions.service";
+import { listPortfolioTransactions } from "./transactions.service";
 
 export const transactionRoutes: Endpoint[] = [
   {
@@ -13,6 +13,6 @@ export const transactionRoutes: Endpoint[] = [
     query: TransactionsQuery,
     response: z.array(TransactionResponse),
     paged: true,
-    handler: (ctx, req) => listPortfolioTransactionsPage(ctx, req.params.portfolioId, req.query),
+    handler: (ctx, req) => listPortfolioTransactions(ctx, req.params.portfolioId, req.query),
   },
 ];

@@ -31,20 +31,12 @@ const KIND_ORDER = { Cash: 0, Trade: 1, Income: 2 };
 
 /**
  * GET /v1/portfolios/{p}/transactions: one ledger of trades, income and cash transactions, newest
- * first (same day: income, trades, cash; then newest entry first), filtered and paged.
+ * first (same day: income, trades, cash; then newest entry first), filtered and paged, with the
+ * number of rows the filters match (REST: X-Total-Count and Link). The count is one more
+ * statement, run beside the page's; under concurrent writes the two may see different moments
+ * (READ COMMITTED), which paging by offset cannot avoid anyway.
  */
-export async function listPortfolioTransactions(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<PortfolioTransactionView[]> {
-  const q = parseInput(TransactionsQuery, query ?? {}, "The query");
-  const portfolio = await portfolioForLedger(ctx, portfolioId);
-  return (await pagesOf(ctx, [portfolio.id], q)).get(portfolio.id) ?? [];
-}
-
-/**
- * The same page with the number of rows the filters match (REST: X-Total-Count and Link). The
- * count is one more statement, run beside the page's; under concurrent writes the two may see
- * different moments (READ COMMITTED), which paging by offset cannot avoid anyway.
- */
-export async function listPortfolioTransactionsPage(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<Page<PortfolioTransactionView>> {
+export async function listPortfolioTransactions(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<Page<PortfolioTransactionView>> {
   const q = parseInput(TransactionsQuery, query ?? {}, "The query");
   const portfolio = await portfolioForLedger(ctx, portfolioId);
   const [pages, total] = await Promise.all([pagesOf(ctx, [portfolio.id], q), countOf(ctx, portfolio.id, q)]);
