@@ -218,13 +218,18 @@ it("different writes at once on one portfolio: no 5xx, no deadlock, and the ledg
   const mixed = ["createTrade", "updateTrade", "importTrades", "changeHoldingSymbol", "updateTaxSettings", "createIncome", "updateIncome", "updateProRataDistributions", "updateHolding", "setCustomGroupAssignments", "saveAllocationModel", "activateAllocationModel", "createCashTransaction"];
   const requests = mixed.flatMap((id) => Array.from({ length: 3 }, () => writes.find((e) => e.operationId === id)!));
   const results = await Promise.all(requests.map((e) => f.send(e).then((r) => `${e.operationId} ${r.status}${r.status >= 300 ? " " + r.text.slice(0, 200) : ""}`)));
-  // Three equal imports: one imports, two are refused as duplicates of it (409).
+  // Three equal imports of CBA.ASX: each one either imports or is refused as a duplicate (409) of
+  // one before it. Which happens depends on the interleaving with the ticker change (CBA → CBA2):
+  // an import after it names no recorded holding, so it opens a new CBA holding, rightly.
   expect(results.filter((r) => !/ 20[01]$/.test(r) && !/^importTrades 409 /.test(r))).toEqual([]);
-  expect(results.filter((r) => /^importTrades 20[01]$/.test(r))).toHaveLength(1);
+  const imported = results.filter((r) => /^importTrades 20[01]$/.test(r)).length;
+  expect(imported).toBeGreaterThanOrEqual(1);
+  const duplicates = await f.value("SELECT count(*)::int FROM (SELECT holding_id FROM trade WHERE portfolio_id = $1 AND trade_date = '2024-02-02' GROUP BY holding_id HAVING count(*) > 1) d", f.ids.portfolioId);
+  expect(duplicates).toBe(0);
   // Every holding still folds and values: the ledger stayed consistent under the interleaving.
   const { body: holdings } = await t.http.get(`/v1/portfolios/${f.ids.portfolioId}/holdings?includeClosed=true`).set("authorization", f.key).expect(200);
   const total = holdings.filter((h: { exchange: string }) => h.exchange === "ASX").reduce((s: number, h: { quantity: number }) => s + h.quantity, 0);
-  expect(total).toBe(100 + 3 + 1);
+  expect(total).toBe(100 + 3 + imported);
 });
 
 // PGlite has one connection: its transactions queue and cannot deadlock.
