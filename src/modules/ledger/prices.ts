@@ -1,0 +1,60 @@
+import { Decimal } from "../../lib/money";
+import { DatedSeries } from "./dated-series";
+
+/**
+ * The one price rule (DOMAIN.md §3): a holding's price on day d is the latest price dated ≤ d
+ * from the custom investment's own prices first, else the imported market prices of its symbol,
+ * else the price of its last trade in the holding's currency. Pure: series loaded once, each
+ * question answered by binary search.
+ */
+export type PriceSource = "Custom" | "Market" | "LastTrade" | "None";
+
+export interface PriceOn {
+  price: Decimal | null;
+  date: string | null;
+  source: PriceSource;
+}
+
+/** The trade types whose price is a market price of the holding (not a per-unit adjustment). */
+export const PRICED_TRADE_TYPES = ["Buy", "Sell", "OpeningBalance", "TransferIn"] as const;
+
+export interface HoldingPriceRows {
+  custom: { date: string; price: Decimal.Value }[];
+  market: { date: string; price: Decimal.Value }[];
+  /** The holding's trades, any order; only priced ones in the holding's currency count. */
+  trades: { date: string; seq: number; tradeType: string; price: Decimal.Value; currencyCode: string }[];
+  currencyCode: string;
+}
+
+export class HoldingPrices {
+  private readonly custom: DatedSeries<Decimal.Value>;
+  private readonly market: DatedSeries<Decimal.Value>;
+  private readonly lastTrade: DatedSeries<Decimal.Value>;
+
+  constructor(rows: HoldingPriceRows) {
+    this.custom = DatedSeries.of(rows.custom.map((p) => ({ date: p.date, value: p.price })));
+    this.market = DatedSeries.of(rows.market.map((p) => ({ date: p.date, value: p.price })));
+    const priced = rows.trades
+      .filter((t) => (PRICED_TRADE_TYPES as readonly string[]).includes(t.tradeType) && t.currencyCode === rows.currencyCode && new Decimal(t.price).gt(0))
+      .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.seq - b.seq));
+    // Of one day's trades the last entered is the day's last trade (DatedSeries keeps the last).
+    this.lastTrade = DatedSeries.of(priced.map((t) => ({ date: t.date, value: t.price })));
+  }
+
+  priceOn(date: string): PriceOn {
+    for (const [series, source] of [
+      [this.custom, "Custom"],
+      [this.market, "Market"],
+      [this.lastTrade, "LastTrade"],
+    ] as const) {
+      const hit = series.on(date);
+      if (hit) return { price: new Decimal(hit.value), date: hit.date, source };
+    }
+    return { price: null, date: null, source: "None" };
+  }
+
+  /** The raw series, for the daily engine's walk. */
+  get series(): { custom: DatedSeries<Decimal.Value>; market: DatedSeries<Decimal.Value>; lastTrade: DatedSeries<Decimal.Value> } {
+    return { custom: this.custom, market: this.market, lastTrade: this.lastTrade };
+  }
+}
