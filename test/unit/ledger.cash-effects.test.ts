@@ -1,6 +1,6 @@
 import { Decimal } from "../../src/lib/money";
 import { CASH_TRADE_TYPES, incomeAmounts, incomeCashEffect, movesCash, roundMoney, tradeCashEffect } from "../../src/modules/ledger/cash-effects";
-import { TRADE_TYPES } from "../../src/modules/holdings/parcels";
+import { TRADE_TYPES } from "../../src/modules/ledger";
 
 /**
  * The cash effect of a trade and of an income record (DOMAIN.md §1, §3), the one rule both cash

@@ -1,4 +1,4 @@
-import { foldParcels, isDiscountEligible } from "../../src/modules/holdings/parcels";
+import { foldParcels, isDiscountEligible } from "../../src/modules/ledger";
 import { d, s, t } from "./parcels.helpers";
 
 describe("CGT discount eligibility (ITAA 1997 s115-25: both end days excluded)", () => {
@@ -22,7 +22,7 @@ test("MinimiseCGT sells loss parcels first, then discount-eligible gains, then o
     t(4, "Sell", "2024-09-01", 25, 10),
   ];
   const r = foldParcels(events, { methodFor: () => "MinimiseCGT", discountRate: d("0.5") });
-  expect(r.disposals.map((x) => [x.parcelTradeId, s(x.units), s(x.gain)])).toEqual([
+  expect(r.disposals.map((x) => [x.parcelTradeId, s(x.units), s(x.gainInBaseCurrency)])).toEqual([
     [3, "10", "-20"],
     [2, "10", "60"],
     [1, "5", "25"],
@@ -45,7 +45,7 @@ test("a 20,000-trade holding folds with FIFO, every sell served from the oldest 
 test("MinimiseCGT for a company (no discount) takes the smallest gain, not the oldest parcel", () => {
   const events = [t(1, "Buy", "2020-01-02", 100, 1), t(2, "Buy", "2024-05-01", 100, "9.90"), t(3, "Sell", "2024-06-03", 100, 10)];
   const company = foldParcels(events, { methodFor: () => "MinimiseCGT", discountRate: d(0) });
-  expect(company.disposals.map((x) => [x.parcelTradeId, s(x.gain)])).toEqual([[2, "10"]]);
+  expect(company.disposals.map((x) => [x.parcelTradeId, s(x.gainInBaseCurrency)])).toEqual([[2, "10"]]);
   // With a discount, DOMAIN.md §2's order takes discount-eligible gains before other gains.
   const individual = foldParcels(events, { methodFor: () => "MinimiseCGT", discountRate: d("0.5") });
   expect(individual.disposals.map((x) => x.parcelTradeId)).toEqual([1]);

@@ -1,5 +1,5 @@
 import { Decimal } from "../../src/lib/money";
-import type { LedgerEvent, TradeType } from "../../src/modules/holdings/parcels";
+import type { LedgerEvent, TradeType } from "../../src/modules/ledger";
 
 let seq = 0;
 

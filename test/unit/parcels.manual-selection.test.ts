@@ -1,4 +1,4 @@
-import { foldParcels, ParcelError } from "../../src/modules/holdings/parcels";
+import { foldParcels, ParcelError } from "../../src/modules/ledger";
 import { d, s, t } from "./parcels.helpers";
 
 const buys = () => [t(1, "Buy", "2024-01-10", 10, 1), t(2, "Buy", "2024-02-10", 10, 2), t(3, "Buy", "2024-03-10", 10, 3)];
@@ -6,7 +6,7 @@ const buys = () => [t(1, "Buy", "2024-01-10", 10, 1), t(2, "Buy", "2024-02-10", 
 test("manual parcels override the method and may span parcels", () => {
   const sell = t(4, "Sell", "2024-04-10", 12, 4, { parcels: [{ tradeId: 3, units: d(10) }, { tradeId: 1, units: d(2) }] });
   const r = foldParcels([...buys(), sell], { methodFor: () => "FIFO" });
-  expect(r.disposals.map((x) => [x.parcelTradeId, s(x.units), s(x.costBase), s(x.gain)])).toEqual([
+  expect(r.disposals.map((x) => [x.parcelTradeId, s(x.units), s(x.costBaseInBaseCurrency), s(x.gainInBaseCurrency)])).toEqual([
     [3, "10", "30", "10"],
     [1, "2", "2", "6"],
   ]);

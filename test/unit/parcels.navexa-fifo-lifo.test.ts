@@ -1,4 +1,4 @@
-import { foldParcels } from "../../src/modules/holdings/parcels";
+import { foldParcels } from "../../src/modules/ledger";
 import { s, t } from "./parcels.helpers";
 
 // DOMAIN.md §2, Navexa's own example: buy 10 @ $1, buy 10 @ $2, sell 7 @ $3.
@@ -6,18 +6,18 @@ const trades = () => [t(1, "Buy", "2024-01-10", 10, 1), t(2, "Buy", "2024-02-10"
 
 test("FIFO sells the oldest parcel first: gain $14", () => {
   const r = foldParcels(trades(), { methodFor: () => "FIFO" });
-  expect(r.disposals.map((x) => [x.parcelTradeId, s(x.units), s(x.costBase), s(x.proceeds), s(x.gain)])).toEqual([[1, "7", "7", "21", "14"]]);
+  expect(r.disposals.map((x) => [x.parcelTradeId, s(x.units), s(x.costBaseInBaseCurrency), s(x.proceedsInBaseCurrency), s(x.gainInBaseCurrency)])).toEqual([[1, "7", "7", "21", "14"]]);
   expect(s(r.units)).toBe("13");
-  expect(s(r.costBase)).toBe("23"); // 3 × $1 + 10 × $2
+  expect(s(r.costBaseInBaseCurrency)).toBe("23"); // 3 × $1 + 10 × $2
 });
 
 test("LIFO sells the newest parcel first: gain $7", () => {
   const r = foldParcels(trades(), { methodFor: () => "LIFO" });
-  expect(r.disposals.map((x) => [x.parcelTradeId, s(x.units), s(x.costBase), s(x.gain)])).toEqual([[2, "7", "14", "7"]]);
-  expect(s(r.costBase)).toBe("16"); // 10 × $1 + 3 × $2
+  expect(r.disposals.map((x) => [x.parcelTradeId, s(x.units), s(x.costBaseInBaseCurrency), s(x.gainInBaseCurrency)])).toEqual([[2, "7", "14", "7"]]);
+  expect(s(r.costBaseInBaseCurrency)).toBe("16"); // 10 × $1 + 3 × $2
 });
 
 test("MaximiseGain takes the cheapest units, MinimiseGain the dearest", () => {
-  expect(s(foldParcels(trades(), { methodFor: () => "MaximiseGain" }).disposals[0].gain)).toBe("14");
-  expect(s(foldParcels(trades(), { methodFor: () => "MinimiseGain" }).disposals[0].gain)).toBe("7");
+  expect(s(foldParcels(trades(), { methodFor: () => "MaximiseGain" }).disposals[0].gainInBaseCurrency)).toBe("14");
+  expect(s(foldParcels(trades(), { methodFor: () => "MinimiseGain" }).disposals[0].gainInBaseCurrency)).toBe("7");
 });

@@ -1,16 +1,16 @@
-import { foldParcels, ParcelError } from "../../src/modules/holdings/parcels";
+import { foldParcels, ParcelError } from "../../src/modules/ledger";
 import { s, t } from "./parcels.helpers";
 
 describe("each trade type's effect on parcels (DOMAIN.md §1)", () => {
   test("Buy: cost base is price × units + brokerage", () => {
     const r = foldParcels([t(1, "Buy", "2024-01-02", 100, "12.34", { brokerage: "9.95" })]);
-    expect(r.parcels.map((p) => [p.tradeId, p.acquisitionDate, s(p.units), s(p.costBase)])).toEqual([[1, "2024-01-02", "100", "1243.95"]]);
+    expect(r.parcels.map((p) => [p.tradeId, p.acquisitionDate, s(p.units), s(p.costBaseInBaseCurrency)])).toEqual([[1, "2024-01-02", "100", "1243.95"]]);
   });
 
   test("Sell: proceeds are price × units − brokerage; partial parcel cost base pro rata", () => {
     const r = foldParcels([t(1, "Buy", "2024-01-02", 100, 10, { brokerage: 10 }), t(2, "Sell", "2024-06-01", 40, 12, { brokerage: 8 })]);
-    expect(r.disposals.map((x) => [s(x.units), s(x.costBase), s(x.proceeds), s(x.gain), x.isCgtEvent])).toEqual([["40", "404", "472", "68", true]]);
-    expect(r.parcels.map((p) => [s(p.units), s(p.costBase)])).toEqual([["60", "606"]]);
+    expect(r.disposals.map((x) => [s(x.units), s(x.costBaseInBaseCurrency), s(x.proceedsInBaseCurrency), s(x.gainInBaseCurrency), x.isCgtEvent])).toEqual([["40", "404", "472", "68", true]]);
+    expect(r.parcels.map((p) => [s(p.units), s(p.costBaseInBaseCurrency)])).toEqual([["60", "606"]]);
   });
 
   test("OpeningBalance and TransferIn create parcels like a Buy; TransferIn may keep an earlier acquisition date", () => {
@@ -18,7 +18,7 @@ describe("each trade type's effect on parcels (DOMAIN.md §1)", () => {
       t(1, "OpeningBalance", "2024-07-01", 50, 4),
       t(2, "TransferIn", "2024-08-01", 20, 5, { acquisitionDate: "2019-03-04" }),
     ]);
-    expect(r.parcels.map((p) => [p.acquisitionDate, s(p.units), s(p.costBase)])).toEqual([
+    expect(r.parcels.map((p) => [p.acquisitionDate, s(p.units), s(p.costBaseInBaseCurrency)])).toEqual([
       ["2024-07-01", "50", "200"],
       ["2019-03-04", "20", "100"],
     ]);
@@ -26,7 +26,7 @@ describe("each trade type's effect on parcels (DOMAIN.md §1)", () => {
 
   test("Bonus adds units at zero cost, acquired on the bonus date by default", () => {
     const r = foldParcels([t(1, "Buy", "2024-01-02", 100, 2), t(2, "Bonus", "2024-05-01", 10)]);
-    expect(r.parcels.map((p) => [p.acquisitionDate, s(p.units), s(p.costBase)])).toEqual([
+    expect(r.parcels.map((p) => [p.acquisitionDate, s(p.units), s(p.costBaseInBaseCurrency)])).toEqual([
       ["2024-01-02", "100", "200"],
       ["2024-05-01", "10", "0"],
     ]);
@@ -35,7 +35,7 @@ describe("each trade type's effect on parcels (DOMAIN.md §1)", () => {
 
   test("DRP allotment creates a parcel at the DRP price", () => {
     const r = foldParcels([t(1, "Buy", "2024-01-02", 100, 2), t(2, "DrpAllotment", "2024-03-20", "3.5", "2.10")]);
-    expect(r.parcels.map((p) => [s(p.units), s(p.costBase)])).toEqual([
+    expect(r.parcels.map((p) => [s(p.units), s(p.costBaseInBaseCurrency)])).toEqual([
       ["100", "200"],
       ["3.5", "7.35"],
     ]);
@@ -43,12 +43,12 @@ describe("each trade type's effect on parcels (DOMAIN.md §1)", () => {
 
   test("Split and Consolidation scale every open parcel's units; cost base and dates stay", () => {
     const split = foldParcels([t(1, "Buy", "2024-01-02", 100, 3), t(2, "Buy", "2024-02-02", 50, 4), t(3, "Split", "2024-03-01", 150)]);
-    expect(split.parcels.map((p) => [p.acquisitionDate, s(p.units), s(p.costBase)])).toEqual([
+    expect(split.parcels.map((p) => [p.acquisitionDate, s(p.units), s(p.costBaseInBaseCurrency)])).toEqual([
       ["2024-01-02", "200", "300"],
       ["2024-02-02", "100", "200"],
     ]);
     const consolidation = foldParcels([t(1, "Buy", "2024-01-02", 100, 3), t(2, "Buy", "2024-02-02", 50, 4), t(3, "Consolidation", "2024-03-01", 135)]);
-    expect(consolidation.parcels.map((p) => [s(p.units), s(p.costBase)])).toEqual([
+    expect(consolidation.parcels.map((p) => [s(p.units), s(p.costBaseInBaseCurrency)])).toEqual([
       ["10", "300"],
       ["5", "200"],
     ]);
@@ -63,27 +63,27 @@ describe("each trade type's effect on parcels (DOMAIN.md §1)", () => {
   test("ReturnOfCapital and CostBaseDecrease reduce cost base pro rata by units; CostBaseIncrease raises it", () => {
     const events = [t(1, "Buy", "2024-01-02", 100, 10), t(2, "Buy", "2024-02-02", 300, 20), t(3, "ReturnOfCapital", "2024-06-30", 400, "0.5")];
     const r = foldParcels(events);
-    expect(r.parcels.map((p) => s(p.costBase))).toEqual(["950", "5850"]);
+    expect(r.parcels.map((p) => s(p.costBaseInBaseCurrency))).toEqual(["950", "5850"]);
     expect(r.disposals).toEqual([]);
     const dec = foldParcels([...events.slice(0, 2), t(4, "CostBaseDecrease", "2024-06-30", 400, "0.5")]);
-    expect(dec.parcels.map((p) => s(p.costBase))).toEqual(["950", "5850"]);
+    expect(dec.parcels.map((p) => s(p.costBaseInBaseCurrency))).toEqual(["950", "5850"]);
     const inc = foldParcels([...events.slice(0, 2), t(5, "CostBaseIncrease", "2024-06-30", 400, "0.25")]);
-    expect(inc.parcels.map((p) => s(p.costBase))).toEqual(["1025", "6075"]);
+    expect(inc.parcels.map((p) => s(p.costBaseInBaseCurrency))).toEqual(["1025", "6075"]);
   });
 
   test("Cancellation disposes of every unit for nothing: a capital loss", () => {
     const r = foldParcels([t(1, "Buy", "2023-01-02", 100, 1, { brokerage: 10 }), t(2, "Buy", "2024-01-02", 50, 2), t(3, "Cancellation", "2024-09-01", 0)]);
-    expect(r.disposals.map((x) => [x.kind, x.parcelTradeId, s(x.units), s(x.proceeds), s(x.gain)])).toEqual([
+    expect(r.disposals.map((x) => [x.kind, x.parcelTradeId, s(x.units), s(x.proceedsInBaseCurrency), s(x.gainInBaseCurrency)])).toEqual([
       ["Cancellation", 1, "100", "0", "-110"],
       ["Cancellation", 2, "50", "0", "-100"],
     ]);
     expect(s(r.units)).toBe("0");
-    expect(s(r.costBase)).toBe("0");
+    expect(s(r.costBaseInBaseCurrency)).toBe("0");
   });
 
   test("TransferOut removes parcels without a CGT event", () => {
     const r = foldParcels([t(1, "Buy", "2024-01-02", 100, 1), t(2, "TransferOut", "2024-09-01", 60)]);
-    expect(r.disposals.map((x) => [x.kind, s(x.units), s(x.costBase), s(x.gain), x.isCgtEvent])).toEqual([["TransferOut", "60", "60", "0", false]]);
+    expect(r.disposals.map((x) => [x.kind, s(x.units), s(x.costBaseInBaseCurrency), s(x.gainInBaseCurrency), x.isCgtEvent])).toEqual([["TransferOut", "60", "60", "0", false]]);
     expect(s(r.units)).toBe("40");
   });
 

@@ -8,45 +8,9 @@ import { assertCanWrite, portfolioScope } from "../portfolios/access";
 import { EXCHANGE_CURRENCY } from "../securities/securities.schemas";
 import { findSecurity } from "../securities/securities.service";
 import { ChangeSymbolInput, CreateHoldingInput, ListHoldingsQuery, UpdateHoldingInput, UpdateHoldingBody } from "./holdings.schemas";
-import { foldHolding, loadLedgers, ParcelError, type PortfolioTaxInfo } from "./ledger";
-import { choosePrice, crossRate, valuePosition, type Position } from "./valuation";
+import { HOLDING_SELECT, PORTFOLIO_TAX_SELECT, valueHoldings, valuePortfolioHoldings, type HoldingRow, type HoldingTypeName, type HoldingView, type PortfolioForLedger } from "./holding-values";
 
-export type HoldingTypeName = "Stock" | "Etf" | "Fund" | "Crypto" | "Custom" | "Cash";
-
-export interface HoldingView extends Position {
-  id: number;
-  portfolioId: number;
-  symbol: string;
-  exchange: string;
-  name: string;
-  currencyCode: string;
-  holdingType: HoldingTypeName;
-  classification: { assetClass: string | null; sector: string | null; industry: string | null };
-  drp: { enabled: boolean; rounding: "Down" | "Nearest" | "Up" };
-  notes: string;
-  /** Cost base and market value are in this currency (the portfolio's base). */
-  baseCurrencyCode: string;
-}
-
-export const HOLDING_SELECT = {
-  id: true,
-  portfolioId: true,
-  symbol: true,
-  exchange: true,
-  name: true,
-  currencyCode: true,
-  holdingType: true,
-  assetClass: true,
-  sector: true,
-  industry: true,
-  drpEnabled: true,
-  drpRounding: true,
-  notes: true,
-} as const;
-type HoldingRow = Prisma.HoldingGetPayload<{ select: typeof HOLDING_SELECT }>;
-
-export const PORTFOLIO_TAX_SELECT = { id: true, baseCurrencyCode: true, financialYearEnd: true, defaultMethod: true, entityType: true, accountId: true } as const;
-export type PortfolioForLedger = PortfolioTaxInfo & { baseCurrencyCode: string; accountId: number };
+export { HOLDING_SELECT, PORTFOLIO_TAX_SELECT, valueHoldings, type HoldingRow, type HoldingTypeName, type HoldingView, type PortfolioForLedger } from "./holding-values";
 
 /** Holdings the caller may see: those of its portfolios (API.md §1 tenancy). */
 export const holdingScope = (ctx: Context): Prisma.HoldingWhereInput => ({ portfolio: portfolioScope(ctx) });
@@ -84,91 +48,6 @@ export async function holdingWithPortfolio(ctx: Context, holdingId: unknown, db:
   const h = await db.holding.findFirst({ where: { id, ...holdingScope(ctx) }, select: { ...HOLDING_SELECT, portfolio: { select: PORTFOLIO_TAX_SELECT } } });
   if (!h) throw notFound(`Holding ${id}`);
   return h;
-}
-
-/**
- * Values holdings in a fixed number of statements whatever their number. With a date, the
- * position and prices are those of that date; without one, the whole ledger (trades dated
- * later than today's UTC date included: it is already tomorrow in Sydney) at the latest prices.
- */
-export async function valueHoldings(db: Prisma.TransactionClient, portfolio: PortfolioForLedger, holdings: HoldingRow[], date?: string): Promise<HoldingView[]> {
-  return valuePortfolioHoldings(db, [portfolio], holdings, date);
-}
-
-/** valueHoldings over the holdings of several portfolios of one account, in the same statements. */
-async function valuePortfolioHoldings(db: Prisma.TransactionClient, portfolios: PortfolioForLedger[], holdings: HoldingRow[], date?: string): Promise<HoldingView[]> {
-  if (holdings.length === 0) return [];
-  const accountIds = [...new Set(portfolios.map((p) => p.accountId))];
-  if (accountIds.length !== 1) throw new Error("valuePortfolioHoldings: portfolios of one account only");
-  const accountId = accountIds[0];
-  const portfolioIds = portfolios.map((p) => p.id);
-  const portfolioBy = new Map(portfolios.map((p) => [p.id, p]));
-  const ids = holdings.map((h) => h.id);
-  const asOf = toDate(date ?? "9999-12-31");
-  const ledgers = await loadLedgers(db, portfolios, ids, date);
-  const [market, custom, lastTrades, fx] = await Promise.all([
-    db.$queryRaw<{ symbol: string; exchange: string; date: Date; close: Decimal }[]>`
-      SELECT DISTINCT ON (symbol, exchange) symbol, exchange, date, close FROM market_price
-      WHERE account_id = ${accountId} AND date <= ${asOf}
-        AND (symbol, exchange) IN (SELECT symbol, exchange FROM holding WHERE id = ANY(${ids}::int[]))
-      ORDER BY symbol, exchange, date DESC`,
-    db.$queryRaw<{ holding_id: number; date: Date; price: Decimal }[]>`
-      SELECT DISTINCT ON (holding_id) holding_id, date, price FROM custom_price
-      WHERE holding_id = ANY(${ids}::int[]) AND date <= ${asOf}
-      ORDER BY holding_id, date DESC`,
-    db.$queryRaw<{ holding_id: number; trade_date: Date; price: Decimal; exchange_rate: Decimal; currency_code: string }[]>`
-      SELECT DISTINCT ON (holding_id) holding_id, trade_date, price, exchange_rate, currency_code FROM trade
-      WHERE portfolio_id = ANY(${portfolioIds}::int[]) AND holding_id = ANY(${ids}::int[]) AND trade_date <= ${asOf} AND price > 0
-        AND trade_type IN ('Buy', 'Sell', 'OpeningBalance', 'TransferIn')
-      ORDER BY holding_id, trade_date DESC, id DESC`,
-    db.$queryRaw<{ base: string; quote: string; rate: Decimal }[]>`
-      SELECT DISTINCT ON (base, quote) base, quote, rate FROM fx_rate
-      WHERE account_id = ${accountId} AND date <= ${asOf}
-      ORDER BY base, quote, date DESC`,
-  ]);
-  const marketBy = new Map(market.map((m) => [`${m.symbol}|${m.exchange}`, { date: fromDate(m.date), price: new Decimal(m.close) }]));
-  const customBy = new Map(custom.map((c) => [c.holding_id, { date: fromDate(c.date), price: new Decimal(c.price) }]));
-  const lastBy = new Map(lastTrades.map((t) => [t.holding_id, t]));
-  const rates = new Map(fx.map((r) => [`${r.base}/${r.quote}`, new Decimal(r.rate)]));
-
-  return holdings.map((h) => {
-    const portfolio = portfolioBy.get(h.portfolioId)!;
-    const fold = foldOrExplain(() => foldHolding(ledgers.get(portfolio.id)!, h.id));
-    const last = lastBy.get(h.id);
-    const lastPrice = last && last.currency_code === h.currencyCode ? { date: fromDate(last.trade_date), price: new Decimal(last.price) } : undefined;
-    const price = choosePrice(customBy.get(h.id), marketBy.get(`${h.symbol}|${h.exchange}`), lastPrice);
-    // The last trade's rate converts its own currency: a fallback only when that is the holding's.
-    const rate = crossRate(h.currencyCode, portfolio.baseCurrencyCode, rates) ?? (last && last.currency_code === h.currencyCode ? new Decimal(last.exchange_rate) : undefined);
-    return toView(h, portfolio, valuePosition({ quantity: fold.units, costBase: fold.costBase, price, rate }));
-  });
-}
-
-function foldOrExplain<T>(fold: () => T): T {
-  try {
-    return fold();
-  } catch (error) {
-    // Stored ledgers are validated on every write; reaching this means data was changed behind
-    // the service's back (or a tax setting change slipped through), which is our fault.
-    if (error instanceof ParcelError) throw new DomainError("INTERNAL", `The stored ledger is inconsistent: ${error.message}`);
-    throw error;
-  }
-}
-
-function toView(h: HoldingRow, portfolio: PortfolioForLedger, position: Position): HoldingView {
-  return {
-    id: h.id,
-    portfolioId: h.portfolioId,
-    symbol: h.symbol,
-    exchange: h.exchange,
-    name: h.name,
-    currencyCode: h.currencyCode,
-    holdingType: h.holdingType,
-    ...position,
-    baseCurrencyCode: portfolio.baseCurrencyCode,
-    classification: { assetClass: h.assetClass, sector: h.sector, industry: h.industry },
-    drp: { enabled: h.drpEnabled, rounding: h.drpRounding },
-    notes: h.notes,
-  };
 }
 
 /** GET /v1/portfolios/{p}/holdings: open holdings (all with includeClosed) valued on a date. */

@@ -5,7 +5,7 @@ import { businessRule, notFound, orNull, validationFailed } from "../../lib/erro
 import { Decimal } from "../../lib/money";
 import { parseId, parseInput } from "../../lib/validation";
 import { holdingForTrade, holdingScope, holdingWithPortfolio, LEDGER_TX_OPTIONS, lockPortfolioForLedger, type PortfolioForLedger } from "../holdings/holdings.service";
-import { drpEvent, foldHolding, loadLedger, ParcelError } from "../holdings/ledger";
+import { drpEvent, foldHolding, loadLedger, ParcelError } from "../ledger";
 import { incomeAmounts } from "../ledger/cash-effects";
 import { assertCanWrite } from "../portfolios/access";
 import { tradeExchangeRate } from "../trades/trades.service";

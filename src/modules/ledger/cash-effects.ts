@@ -1,5 +1,6 @@
 import { Decimal } from "../../lib/money";
-import type { TradeType } from "../holdings/parcels";
+import type { TradeType } from "./events";
+import { roundMoney } from "./rounding";
 
 /**
  * The cash effect of a trade and of an income record (DOMAIN.md §1, §3): the one definition both
@@ -7,13 +8,7 @@ import type { TradeType } from "../holdings/parcels";
  * Pure: no Prisma, no clock. Signs: + money in, − money out, in the record's own currency.
  */
 
-/** Money columns are DECIMAL(19,4) (trade.brokerage, income amounts, cash_transaction.amount). */
-export const MONEY_DP = 4;
-
-/** A money amount as it would be stored: 4 decimals, half-up (the rounding decimal.js is configured with). */
-export function roundMoney(amount: Decimal.Value): Decimal {
-  return new Decimal(amount).toDecimalPlaces(MONEY_DP, Decimal.ROUND_HALF_UP);
-}
+export { MONEY_DP, roundMoney } from "./rounding";
 
 export interface TradeCashInput {
   tradeType: string;

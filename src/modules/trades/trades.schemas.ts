@@ -3,7 +3,7 @@ import { currencyCode } from "../../lib/codes";
 import { dateInput, dateOutput } from "../../lib/dates";
 import { decimalInput } from "../../lib/money";
 import { acceptingAnswerFields, crossField, idSchema, looseEnum, text, upperCased } from "../../lib/validation";
-import { PARCEL_METHODS, TRADE_TYPES } from "../holdings/parcels";
+import { PARCEL_METHODS, TRADE_TYPES } from "../ledger";
 import { exchange, SECURITY_TYPES, symbol } from "../securities/securities.schemas";
 
 export const tradeType = z.enum(TRADE_TYPES);

@@ -12,8 +12,8 @@ import {
   lockPortfolioForLedger,
   type PortfolioForLedger,
 } from "../holdings/holdings.service";
-import { foldHolding, loadLedger, ParcelError, tradeEvent } from "../holdings/ledger";
-import type { FoldResult, TradeType } from "../holdings/parcels";
+import { foldHolding, loadLedger, ParcelError, tradeEvent } from "../ledger";
+import type { FoldResult, TradeType } from "../ledger";
 import { assertCanWrite } from "../portfolios/access";
 import type { Page } from "../../lib/page";
 import { ListQuery, OUTGOING, TradeInput, UpdateTradeBody } from "./trades.schemas";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { dateInput, dateOutput } from "../../lib/dates";
 import { crossField } from "../../lib/validation";
-import { TRADE_TYPES } from "../holdings/parcels";
+import { TRADE_TYPES } from "../ledger";
 
 export const CASH_TYPES = ["Deposit", "Withdrawal", "InterestPayment", "Fee", "InterestCharged"] as const;
 export const LEDGER_KINDS = ["Trade", "Income", "Cash"] as const;

@@ -1,0 +1,105 @@
+import { fromDate } from "../../lib/dates";
+import { Decimal } from "../../lib/money";
+
+/**
+ * The events of a holding (DOMAIN.md §1): its trades and the units a reinvested distribution
+ * allots, in the order the ledger applies them. Pure: rows in, events out.
+ */
+export const TRADE_TYPES = [
+  "Buy",
+  "Sell",
+  "Split",
+  "Consolidation",
+  "Bonus",
+  "ReturnOfCapital",
+  "CostBaseIncrease",
+  "CostBaseDecrease",
+  "OpeningBalance",
+  "Cancellation",
+  "TransferIn",
+  "TransferOut",
+] as const;
+export type TradeType = (typeof TRADE_TYPES)[number];
+
+/** One event of a holding's ledger: a trade, or the units a reinvested distribution allots. */
+export interface LedgerEvent {
+  /** Identifies the event in errors and results ("trade 12"); unique within the fold. */
+  key: string;
+  /** The trade id, when the event is a trade (manual parcel selection refers to it). */
+  tradeId?: number;
+  type: TradeType | "DrpAllotment";
+  /** YYYY-MM-DD */
+  date: string;
+  /** Entry order, breaking ties between events of the same day. */
+  seq: number;
+  /** Units, always ≥ 0 (the type says which way they go). For Split/Consolidation: units gained/lost. */
+  units: Decimal;
+  /** Per unit, in the trade's currency. For cost base adjustments: the amount per unit. */
+  price: Decimal;
+  /** In the trade's currency. */
+  brokerage: Decimal;
+  /** Base-currency units per one unit of the trade's currency (1 for base-currency trades). */
+  exchangeRate: Decimal;
+  /** Manual parcel selection for a Sell or TransferOut: acquiring trade id → units. */
+  parcels?: { tradeId: number; units: Decimal }[];
+  /** Acquisition date a Bonus or TransferIn parcel keeps, when not the event's own date. */
+  acquisitionDate?: string;
+}
+
+/** Orders events as the ledger does: date, then entry order. */
+export function sortEvents(events: LedgerEvent[]): LedgerEvent[] {
+  return [...events].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.seq - b.seq));
+}
+
+/** A trade as the fold needs it; decimals as text or Decimal, dates as YYYY-MM-DD. */
+export interface TradeRow {
+  id: number;
+  holdingId: number;
+  tradeType: TradeType;
+  tradeDate: string;
+  quantity: Decimal.Value;
+  price: Decimal.Value;
+  brokerage: Decimal.Value;
+  exchangeRate: Decimal.Value;
+  acquisitionDate: string | null;
+}
+
+/** DRP allotments come before the same day's trades: the units exist once the distribution is paid. */
+const DRP_SEQ_OFFSET = -1_000_000_000;
+
+export function tradeEvent(t: TradeRow, parcels?: { tradeId: number; units: Decimal }[]): LedgerEvent {
+  return {
+    key: `trade ${t.id}`,
+    tradeId: t.id,
+    type: t.tradeType,
+    date: t.tradeDate,
+    seq: t.id,
+    units: new Decimal(t.quantity).abs(),
+    price: new Decimal(t.price),
+    brokerage: new Decimal(t.brokerage),
+    exchangeRate: new Decimal(t.exchangeRate),
+    acquisitionDate: t.acquisitionDate ?? undefined,
+    parcels,
+  };
+}
+
+export interface DrpRow {
+  id: number;
+  paidDate: Date | string;
+  drpQuantity: Decimal.Value;
+  drpPrice: Decimal.Value | null;
+  exchangeRate: Decimal.Value;
+}
+
+export function drpEvent(i: DrpRow): LedgerEvent {
+  return {
+    key: `income ${i.id}`,
+    type: "DrpAllotment",
+    date: typeof i.paidDate === "string" ? i.paidDate : fromDate(i.paidDate),
+    seq: DRP_SEQ_OFFSET + i.id,
+    units: new Decimal(i.drpQuantity),
+    price: new Decimal(i.drpPrice ?? 0),
+    brokerage: new Decimal(0),
+    exchangeRate: new Decimal(i.exchangeRate),
+  };
+}

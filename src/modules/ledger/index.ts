@@ -1,0 +1,15 @@
+/**
+ * The ledger core (DOMAIN.md §1–3): every rule the services and reports read about units, cost
+ * base, prices, rates, cash and flows, each defined once in the file named for it.
+ */
+export * from "./cash-effects";
+export * from "./dated-series";
+export * from "./discount";
+export * from "./events";
+export * from "./fold";
+export * from "./fx";
+export * from "./load";
+export * from "./parcel-selection";
+export * from "./prices";
+export * from "./rounding";
+export * from "./valuation";
