@@ -13,3 +13,6 @@ export * from "./parcel-selection";
 export * from "./prices";
 export * from "./rounding";
 export * from "./valuation";
+export * from "./flows";
+export * from "./daily-valuation";
+export * from "./range-load";

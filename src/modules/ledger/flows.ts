@@ -1,0 +1,127 @@
+import { Decimal } from "../../lib/money";
+import { incomeCashEffect, tradeCashEffect, type IncomeAmountsInput } from "./cash-effects";
+import { roundMoney } from "./rounding";
+
+/**
+ * External flows (DOMAIN.md §3): money crossing the boundary of a portfolio or of one holding, in
+ * the currency of the record; the daily engine converts each at its day's rate. Pure.
+ *
+ * Portfolio: a cash account's Deposit (in) and Withdrawal (out); every trade or income not settled
+ * through a synced cash account: Buy in (units × price + brokerage), OpeningBalance and TransferIn
+ * in (units × price), Sell out (units × price − brokerage), TransferOut out (units × price),
+ * ReturnOfCapital out (the cash paid), income out on its paid date (net; reinvested: none). Units
+ * that cross the boundary (OpeningBalance, TransferIn, TransferOut) are flows even when a cash
+ * account is synced: no money moved through it. Interest, fees, splits, bonuses, cost base
+ * adjustments and cancellations are returns, not flows.
+ *
+ * Holding: its acquiring trades in, its disposing trades and capital returns out, its income out
+ * on the paid date (DRP excepted), whatever the cash accounts do.
+ */
+export interface Flow {
+  date: string;
+  /** Positive; `direction` says which way. */
+  amount: Decimal;
+  direction: "in" | "out";
+  currencyCode: string;
+  /** The holding the flow belongs to; absent for cash account deposits and withdrawals. */
+  holdingId?: number;
+}
+
+export interface FlowTrade {
+  holdingId: number;
+  tradeType: string;
+  date: string;
+  quantity: Decimal.Value;
+  price: Decimal.Value;
+  brokerage: Decimal.Value;
+  currencyCode: string;
+}
+
+export interface FlowIncome extends IncomeAmountsInput {
+  holdingId: number;
+  paidDate: string;
+  isReinvested: boolean;
+  currencyCode: string;
+}
+
+export interface FlowCashTransaction {
+  type: string;
+  date: string;
+  /** Positive, as stored. */
+  amount: Decimal.Value;
+  currencyCode: string;
+}
+
+/** The units × price of a trade that moves units across the boundary without cash. */
+const unitsValue = (t: FlowTrade) => roundMoney(new Decimal(t.quantity).abs().times(t.price));
+
+/** A holding's flows from one trade (none for splits, bonuses, adjustments, cancellations). */
+export function holdingTradeFlow(t: FlowTrade): Flow | undefined {
+  const at = (amount: Decimal, direction: "in" | "out"): Flow => ({ date: t.date, amount, direction, currencyCode: t.currencyCode, holdingId: t.holdingId });
+  switch (t.tradeType) {
+    case "Buy":
+    case "Sell":
+    case "ReturnOfCapital": {
+      // The cash the trade moves, seen from the holding: paid in on a buy, taken out otherwise.
+      const cash = tradeCashEffect(t);
+      return at(cash.abs(), cash.isNegative() ? "in" : "out");
+    }
+    case "OpeningBalance":
+    case "TransferIn":
+      return at(unitsValue(t), "in");
+    case "TransferOut":
+      return at(unitsValue(t), "out");
+    default:
+      return undefined;
+  }
+}
+
+/** A holding's flow from one income record: its net amount out on the paid date, DRP excepted. */
+export function holdingIncomeFlow(i: FlowIncome): Flow | undefined {
+  if (i.isReinvested) return undefined;
+  const { amount } = incomeCashEffect(i);
+  return amount.isZero() ? undefined : { date: i.paidDate, amount: amount.abs(), direction: amount.isNegative() ? "in" : "out", currencyCode: i.currencyCode, holdingId: i.holdingId };
+}
+
+export interface PortfolioFlowInput {
+  trades: FlowTrade[];
+  income: FlowIncome[];
+  cashTransactions: FlowCashTransaction[];
+  /** Currencies in which a cash account syncs trades / income (they settle there: no flow). */
+  tradeSyncedCurrencies: ReadonlySet<string>;
+  incomeSyncedCurrencies: ReadonlySet<string>;
+}
+
+/** Every external flow of a portfolio, in record order. */
+export function portfolioFlows(input: PortfolioFlowInput): Flow[] {
+  const flows: Flow[] = [];
+  for (const c of input.cashTransactions) {
+    if (c.type === "Deposit" || c.type === "Withdrawal") flows.push({ date: c.date, amount: new Decimal(c.amount), direction: c.type === "Deposit" ? "in" : "out", currencyCode: c.currencyCode });
+  }
+  for (const t of input.trades) {
+    const crossesWithUnits = t.tradeType === "OpeningBalance" || t.tradeType === "TransferIn" || t.tradeType === "TransferOut";
+    if (!crossesWithUnits && input.tradeSyncedCurrencies.has(t.currencyCode)) continue;
+    const flow = holdingTradeFlow(t);
+    if (flow) flows.push(flow);
+  }
+  for (const i of input.income) {
+    if (input.incomeSyncedCurrencies.has(i.currencyCode)) continue;
+    const flow = holdingIncomeFlow(i);
+    if (flow) flows.push(flow);
+  }
+  return flows;
+}
+
+/** Every flow of one holding. */
+export function holdingFlows(holdingId: number, trades: FlowTrade[], income: FlowIncome[]): Flow[] {
+  const flows: Flow[] = [];
+  for (const t of trades) if (t.holdingId === holdingId) {
+    const f = holdingTradeFlow(t);
+    if (f) flows.push(f);
+  }
+  for (const i of income) if (i.holdingId === holdingId) {
+    const f = holdingIncomeFlow(i);
+    if (f) flows.push(f);
+  }
+  return flows;
+}

@@ -1,0 +1,135 @@
+import type { Prisma } from "../../../generated/prisma/client";
+import { fromDate, toDate } from "../../lib/dates";
+import type { Decimal } from "../../lib/money";
+import type { ValuationInput } from "./daily-valuation";
+import { FxTable } from "./fx";
+import { foldHolding, loadLedger, type PortfolioTaxInfo } from "./load";
+import { HoldingPrices } from "./prices";
+
+/**
+ * Range loading: everything the daily valuation engine needs for a portfolio and a period, in a
+ * fixed number of statements whatever the number of days or holdings. Positions need the whole
+ * history up to `to`; prices and rates need the latest point on or before `from` (the first day's
+ * value) and every point after it. Long series come back as one text row per series, parsed here.
+ */
+export interface RangePortfolio extends PortfolioTaxInfo {
+  accountId: number;
+  baseCurrencyCode: string;
+}
+
+/** "date:value,date:value" → points. */
+function points(text: string | null): { date: string; price: string }[] {
+  if (!text) return [];
+  return text.split(",").map((p) => {
+    const [date, price] = p.split(":");
+    return { date, price };
+  });
+}
+
+export async function loadValuationRange(db: Prisma.TransactionClient, portfolio: RangePortfolio, from: string, to: string): Promise<ValuationInput> {
+  const { id: portfolioId, accountId } = portfolio;
+  const fromDay = toDate(from);
+  const toDay = toDate(to);
+  const [ledger, holdings, market, custom, fx, accounts, cashRows, income] = await Promise.all([
+    loadLedger(db, portfolio, undefined, to),
+    db.$queryRaw<{ id: number; symbol: string; exchange: string; currency_code: string }[]>`
+      SELECT id, symbol, exchange, currency_code FROM holding WHERE portfolio_id = ${portfolioId} ORDER BY id`,
+    db.$queryRaw<{ symbol: string; exchange: string; points: string }[]>`
+      SELECT symbol, exchange, string_agg(date::text || ':' || close::text, ',' ORDER BY date) AS points FROM (
+        (SELECT DISTINCT ON (symbol, exchange) symbol, exchange, date, close FROM market_price
+         WHERE account_id = ${accountId} AND date <= ${fromDay}
+           AND (symbol, exchange) IN (SELECT symbol, exchange FROM holding WHERE portfolio_id = ${portfolioId})
+         ORDER BY symbol, exchange, date DESC)
+        UNION ALL
+        (SELECT symbol, exchange, date, close FROM market_price
+         WHERE account_id = ${accountId} AND date > ${fromDay} AND date <= ${toDay}
+           AND (symbol, exchange) IN (SELECT symbol, exchange FROM holding WHERE portfolio_id = ${portfolioId}))
+      ) p GROUP BY symbol, exchange`,
+    db.$queryRaw<{ holding_id: number; points: string }[]>`
+      SELECT holding_id, string_agg(date::text || ':' || price::text, ',' ORDER BY date) AS points FROM (
+        (SELECT DISTINCT ON (holding_id) holding_id, date, price FROM custom_price
+         WHERE date <= ${fromDay} AND holding_id IN (SELECT id FROM holding WHERE portfolio_id = ${portfolioId})
+         ORDER BY holding_id, date DESC)
+        UNION ALL
+        (SELECT holding_id, date, price FROM custom_price
+         WHERE date > ${fromDay} AND date <= ${toDay} AND holding_id IN (SELECT id FROM holding WHERE portfolio_id = ${portfolioId}))
+      ) p GROUP BY holding_id`,
+    db.$queryRaw<{ base: string; quote: string; points: string }[]>`
+      SELECT base, quote, string_agg(date::text || ':' || rate::text, ',' ORDER BY date) AS points FROM (
+        (SELECT DISTINCT ON (base, quote) base, quote, date, rate FROM fx_rate
+         WHERE account_id = ${accountId} AND date <= ${fromDay} ORDER BY base, quote, date DESC)
+        UNION ALL
+        (SELECT base, quote, date, rate FROM fx_rate WHERE account_id = ${accountId} AND date > ${fromDay} AND date <= ${toDay})
+      ) r GROUP BY base, quote`,
+    db.$queryRaw<{ id: number; currency_code: string; sync_trades: boolean; sync_income: boolean }[]>`
+      SELECT id, currency_code, sync_trades, sync_income FROM cash_account WHERE portfolio_id = ${portfolioId} ORDER BY id`,
+    db.$queryRaw<{ cash_account_id: number; rows: string }[]>`
+      SELECT cash_account_id, string_agg(type::text || ':' || date::text || ':' || amount::text, ',' ORDER BY date, id) AS rows
+      FROM cash_transaction WHERE date <= ${toDay} AND cash_account_id IN (SELECT id FROM cash_account WHERE portfolio_id = ${portfolioId})
+      GROUP BY cash_account_id`,
+    db.$queryRaw<
+      { holding_id: number; ex_dividend_date: Date; paid_date: Date; franked_amount: Decimal; unfranked_amount: Decimal; foreign_income: Decimal; withholding_tax: Decimal; foreign_tax_paid: Decimal; is_reinvested: boolean; currency_code: string }[]
+    >`
+      SELECT holding_id, ex_dividend_date, paid_date, franked_amount, unfranked_amount, foreign_income, withholding_tax, foreign_tax_paid, is_reinvested, currency_code
+      FROM income WHERE portfolio_id = ${portfolioId} AND ex_dividend_date <= ${toDay} ORDER BY paid_date, id`,
+  ]);
+
+  const marketBy = new Map(market.map((m) => [`${m.symbol}|${m.exchange}`, points(m.points)]));
+  const customBy = new Map(custom.map((c) => [c.holding_id, points(c.points)]));
+  const fxRows = fx.flatMap((r) => points(r.points).map((p) => ({ base: r.base, quote: r.quote, date: p.date, rate: p.price })));
+  const trades = ledger.trades.map((t) => ({
+    holdingId: t.holdingId,
+    tradeType: t.tradeType,
+    date: t.tradeDate,
+    seq: t.id,
+    quantity: t.quantity,
+    price: t.price,
+    brokerage: t.brokerage,
+    currencyCode: t.currencyCode!,
+  }));
+  const tradesBy = new Map<number, typeof trades>();
+  for (const t of trades) {
+    const list = tradesBy.get(t.holdingId) ?? [];
+    list.push(t);
+    tradesBy.set(t.holdingId, list);
+  }
+  const cashBy = new Map(cashRows.map((c) => [c.cash_account_id, c.rows]));
+  return {
+    from,
+    to,
+    baseCurrencyCode: portfolio.baseCurrencyCode,
+    holdings: holdings.map((h) => ({
+      id: h.id,
+      currencyCode: h.currency_code,
+      timeline: foldHolding(ledger, h.id).timeline,
+      prices: new HoldingPrices({ currencyCode: h.currency_code, custom: customBy.get(h.id) ?? [], market: marketBy.get(`${h.symbol}|${h.exchange}`) ?? [], trades: tradesBy.get(h.id) ?? [] }),
+    })),
+    trades,
+    income: income.map((i) => ({
+      holdingId: i.holding_id,
+      exDividendDate: fromDate(i.ex_dividend_date),
+      paidDate: fromDate(i.paid_date),
+      frankedAmount: i.franked_amount,
+      unfrankedAmount: i.unfranked_amount,
+      foreignIncome: i.foreign_income,
+      withholdingTax: i.withholding_tax,
+      foreignTaxPaid: i.foreign_tax_paid,
+      isReinvested: i.is_reinvested,
+      currencyCode: i.currency_code,
+    })),
+    cashAccounts: accounts.map((a) => ({
+      id: a.id,
+      currencyCode: a.currency_code,
+      syncTrades: a.sync_trades,
+      syncIncome: a.sync_income,
+      transactions: (cashBy.get(a.id) ?? "")
+        .split(",")
+        .filter(Boolean)
+        .map((row) => {
+          const [type, date, amount] = row.split(":");
+          return { type, date, amount, currencyCode: a.currency_code };
+        }),
+    })),
+    fx: new FxTable(fxRows, { base: portfolio.baseCurrencyCode, rates: ledger.trades.map((t) => ({ currencyCode: t.currencyCode!, date: t.tradeDate, exchangeRate: t.exchangeRate })) }),
+  };
+}
