@@ -4,6 +4,8 @@
  *   B2  GET /v1/sources                         vs raw node:http + raw SQL
  *   B4  GraphQL portfolios{models{buckets}}     vs raw node:http + 3 raw SQL + hand-built tree
  *   B10 import 20,000 trades (JSON)             vs raw node:http + one unnest INSERT, no checks
+ *   B12 daily valuation, 50 holdings × 20,000 trades × 10 years (in-process: bench/daily-valuation.ts)
+ *                                               vs plain SELECTs + a hand-written Float64 pass
  *   B13 holdings of a 20,000-trade portfolio    vs raw node:http + raw SQL + Float64 FIFO
  *   B14 GET /health p99 while abusive GraphQL   (bench/abuse.ts) hammers the service; target ≤ 100 ms
  *
@@ -23,6 +25,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { openDatabase } from "../src/db";
 import { aliasedCreates, aliasedNestedLists, fragmentChain } from "./abuse";
+import { dailyValuationWorkload, seedDailyValuation } from "./daily-valuation";
 import { seedBench } from "./seed";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -99,6 +102,10 @@ async function main() {
     ledgerPortfolioId,
     2 * ROUNDS,
   );
+  if (selected("B12")) {
+    const [{ account_id: accountId }] = await db.prisma.$queryRawUnsafe<{ account_id: number }[]>(`SELECT account_id FROM portfolio WHERE id = $1`, ledgerPortfolioId);
+    await dailyValuationWorkload(db, await seedDailyValuation(db, accountId), ROUNDS, url ? "postgresql" : "pglite");
+  }
   await db.close();
   const copy = (name: string) => {
     if (!seedDir) return undefined;

@@ -2,7 +2,7 @@ import { Decimal } from "../../lib/money";
 import { tradeCashEffect, incomeCashEffect } from "./cash-effects";
 import type { DatedSeries } from "./dated-series";
 import type { FoldTimeline } from "./fold";
-import { portfolioFlows, holdingFlows, type Flow, type FlowCashTransaction, type FlowIncome, type FlowTrade } from "./flows";
+import { allFlows, type Flow, type FlowCashTransaction, type FlowIncome, type FlowTrade } from "./flows";
 import type { FxTable } from "./fx";
 import type { HoldingPrices } from "./prices";
 import { roundMoney } from "./rounding";
@@ -105,7 +105,16 @@ export interface DailyValuation {
 }
 
 const DAY_MS = 86_400_000;
-const dayNumber = (date: string) => Date.parse(date + "T00:00:00Z") / DAY_MS;
+const dayNumbers = new Map<string, number>();
+/** Days since 1970-01-01; memoised, as the same dates recur across every series of a portfolio. */
+function dayNumber(date: string): number {
+  let n = dayNumbers.get(date);
+  if (n === undefined) {
+    n = Date.parse(date + "T00:00:00Z") / DAY_MS;
+    if (dayNumbers.size < 200_000) dayNumbers.set(date, n);
+  }
+  return n;
+}
 
 /** Every calendar day from `from` to `to`, inclusive. */
 export function calendarDays(from: string, to: string): string[] {
@@ -189,8 +198,8 @@ export function dailyValuation(input: ValuationInput): DailyValuation {
   const tradeSynced = new Set(input.cashAccounts.filter((a) => a.syncTrades).map((a) => a.currencyCode));
   const incomeSynced = new Set(input.cashAccounts.filter((a) => a.syncIncome).map((a) => a.currencyCode));
   const cashTransactions = input.cashAccounts.flatMap((a) => a.transactions);
-  const allFlows = portfolioFlows({ trades: input.trades, income: input.income, cashTransactions, tradeSyncedCurrencies: tradeSynced, incomeSyncedCurrencies: incomeSynced });
-  addFlows(allFlows, flowIn, flowOut);
+  const flows = allFlows({ trades: input.trades, income: input.income, cashTransactions, tradeSyncedCurrencies: tradeSynced, incomeSyncedCurrencies: incomeSynced });
+  addFlows(flows.portfolio, flowIn, flowOut);
 
   const total = new Float64Array(n);
   const holdings: HoldingSeries[] = input.holdings.map((h) => {
@@ -215,7 +224,7 @@ export function dailyValuation(input: ValuationInput): DailyValuation {
     }
     const hIn = new Float64Array(n);
     const hOut = new Float64Array(n);
-    addFlows(holdingFlows(h.id, input.trades, input.income), hIn, hOut);
+    addFlows(flows.byHolding.get(h.id) ?? [], hIn, hOut);
     return { id: h.id, currencyCode: h.currencyCode, units, price, rate: rate.slice(), value, flowIn: hIn, flowOut: hOut };
   });
 
@@ -260,7 +269,7 @@ export function dailyValuation(input: ValuationInput): DailyValuation {
     flowIn,
     flowOut,
     total,
-    exactOn: (date) => exactDay(input, date, allFlows, movements),
+    exactOn: (date) => exactDay(input, date, flows.portfolio, movements),
   };
 }
 

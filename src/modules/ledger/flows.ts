@@ -92,36 +92,50 @@ export interface PortfolioFlowInput {
   incomeSyncedCurrencies: ReadonlySet<string>;
 }
 
-/** Every external flow of a portfolio, in record order. */
-export function portfolioFlows(input: PortfolioFlowInput): Flow[] {
-  const flows: Flow[] = [];
+/** Whether a holding's flow is also the portfolio's: not when it settled through a synced cash account. */
+function crossesPortfolio(kind: "trade" | "income", tradeType: string | undefined, currencyCode: string, input: Pick<PortfolioFlowInput, "tradeSyncedCurrencies" | "incomeSyncedCurrencies">): boolean {
+  if (kind === "income") return !input.incomeSyncedCurrencies.has(currencyCode);
+  const crossesWithUnits = tradeType === "OpeningBalance" || tradeType === "TransferIn" || tradeType === "TransferOut";
+  return crossesWithUnits || !input.tradeSyncedCurrencies.has(currencyCode);
+}
+
+/** A cash account's deposit or withdrawal as a flow; other transactions are returns. */
+export function cashTransactionFlow(c: FlowCashTransaction): Flow | undefined {
+  if (c.type !== "Deposit" && c.type !== "Withdrawal") return undefined;
+  return { date: c.date, amount: new Decimal(c.amount), direction: c.type === "Deposit" ? "in" : "out", currencyCode: c.currencyCode };
+}
+
+/**
+ * Every flow of the portfolio and of each of its holdings, each record's flow computed once: the
+ * holding flows are all trade and income flows; the portfolio's are those that did not settle
+ * through a synced cash account, plus deposits and withdrawals.
+ */
+export function allFlows(input: PortfolioFlowInput): { portfolio: Flow[]; byHolding: Map<number, Flow[]> } {
+  const portfolio: Flow[] = [];
+  const byHolding = new Map<number, Flow[]>();
+  const add = (flow: Flow | undefined, toPortfolio: boolean) => {
+    if (!flow) return;
+    if (toPortfolio) portfolio.push(flow);
+    const list = byHolding.get(flow.holdingId!);
+    if (list) list.push(flow);
+    else byHolding.set(flow.holdingId!, [flow]);
+  };
   for (const c of input.cashTransactions) {
-    if (c.type === "Deposit" || c.type === "Withdrawal") flows.push({ date: c.date, amount: new Decimal(c.amount), direction: c.type === "Deposit" ? "in" : "out", currencyCode: c.currencyCode });
+    const flow = cashTransactionFlow(c);
+    if (flow) portfolio.push(flow);
   }
-  for (const t of input.trades) {
-    const crossesWithUnits = t.tradeType === "OpeningBalance" || t.tradeType === "TransferIn" || t.tradeType === "TransferOut";
-    if (!crossesWithUnits && input.tradeSyncedCurrencies.has(t.currencyCode)) continue;
-    const flow = holdingTradeFlow(t);
-    if (flow) flows.push(flow);
-  }
-  for (const i of input.income) {
-    if (input.incomeSyncedCurrencies.has(i.currencyCode)) continue;
-    const flow = holdingIncomeFlow(i);
-    if (flow) flows.push(flow);
-  }
-  return flows;
+  for (const t of input.trades) add(holdingTradeFlow(t), crossesPortfolio("trade", t.tradeType, t.currencyCode, input));
+  for (const i of input.income) add(holdingIncomeFlow(i), crossesPortfolio("income", undefined, i.currencyCode, input));
+  return { portfolio, byHolding };
+}
+
+/** Every external flow of a portfolio. */
+export function portfolioFlows(input: PortfolioFlowInput): Flow[] {
+  return allFlows(input).portfolio;
 }
 
 /** Every flow of one holding. */
 export function holdingFlows(holdingId: number, trades: FlowTrade[], income: FlowIncome[]): Flow[] {
-  const flows: Flow[] = [];
-  for (const t of trades) if (t.holdingId === holdingId) {
-    const f = holdingTradeFlow(t);
-    if (f) flows.push(f);
-  }
-  for (const i of income) if (i.holdingId === holdingId) {
-    const f = holdingIncomeFlow(i);
-    if (f) flows.push(f);
-  }
-  return flows;
+  const none = new Set<string>();
+  return allFlows({ trades: trades.filter((t) => t.holdingId === holdingId), income: income.filter((i) => i.holdingId === holdingId), cashTransactions: [], tradeSyncedCurrencies: none, incomeSyncedCurrencies: none }).byHolding.get(holdingId) ?? [];
 }
