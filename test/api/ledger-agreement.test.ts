@@ -1,4 +1,5 @@
 import { Decimal } from "../../src/lib/money";
+import { dailyValuation, loadValuationRange, type RangePortfolio } from "../../src/modules/ledger";
 import { tradeCashEffect } from "../../src/modules/ledger/cash-effects";
 import { startTestApp, type TestApp } from "../support/app";
 
@@ -7,7 +8,8 @@ import { startTestApp, type TestApp } from "../support/app";
  * the portfolio transaction ledger (GET /v1/portfolios/{p}/transactions, Portfolio.transactions)
  * show the same cash amount for the same trade or income record: both read ledger/cash-effects.
  * One story over every trade type, including values that need rounding to 4 decimals, foreign
- * income net of foreign tax, and reinvested income; checked over REST and GraphQL.
+ * income net of foreign tax, and reinvested income; checked over REST and GraphQL. The daily
+ * valuation engine over the same story agrees with both (cash balance, units, flows).
  */
 
 let t: TestApp;
@@ -188,5 +190,42 @@ describe.each([
       // the portfolio ledger lists it at 0; the cash account has no row for it
       reinvested: { portfolio: "0", cash: undefined },
     });
+  });
+});
+
+describe("valuation agrees with the cash ledgers and the holdings", () => {
+  test("the daily engine's cash balance, units and external flows over the story of every trade type", async () => {
+    const s = await story(key);
+    const portfolio = (await t.db.prisma.portfolio.findUniqueOrThrow({ where: { id: s.portfolioId } })) as unknown as RangePortfolio;
+    const v = dailyValuation(await loadValuationRange(t.db.prisma, portfolio, "2024-01-01", "2024-06-30"));
+    const last = v.days.length - 1;
+
+    // Every movement has settled by 30 June: the engine's balance (trade-date accounting) is the
+    // cash account's balance, which sums the same cash effects on settlement dates.
+    const account = await t.http.get(`/v1/cash-accounts/${s.cashAccountId}`).set(auth(key));
+    expect(account.status).toBe(200);
+    const exact = v.exactOn("2024-06-30");
+    expect(exact.cash[0].balance.toFixed()).toBe(dec(account.body.balance));
+    expect(v.cash[0].balance[last]).toBeCloseTo(Number(account.body.balance), 6);
+
+    // Units of each holding agree with GET /holdings on the same day.
+    const holdings = await t.http.get(`/v1/portfolios/${s.portfolioId}/holdings`).query({ date: "2024-06-30", includeClosed: true }).set(auth(key));
+    expect(holdings.status).toBe(200);
+    for (const h of holdings.body as { id: number; quantity: number }[]) {
+      expect([h.id, exact.holdings.find((x) => x.id === h.id)?.units.toNumber()]).toEqual([h.id, h.quantity]);
+    }
+
+    // External flows (DOMAIN §3): Buys, Sells, the capital return and the income all settled
+    // through the synced account, so only units crossing the boundary are flows: OpeningBalance
+    // 1,000 × 10 = 10,000 in (01-02), TransferIn 100 × 11 = 1,100 in (01-05), TransferOut 50 × 12
+    // = 600 out (01-17).
+    const flowsOn = (date: string) => v.exactOn(date);
+    expect([flowsOn("2024-01-02").inflowsInBaseCurrency.toFixed(), flowsOn("2024-01-05").inflowsInBaseCurrency.toFixed(), flowsOn("2024-01-17").outflowsInBaseCurrency.toFixed()]).toEqual([
+      "10000",
+      "1100",
+      "600",
+    ]);
+    expect(v.flowIn.reduce((a, b) => a + b, 0)).toBe(11_100);
+    expect(v.flowOut.reduce((a, b) => a + b, 0)).toBe(600);
   });
 });
