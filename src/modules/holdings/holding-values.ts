@@ -1,8 +1,9 @@
+import { createHash } from "node:crypto";
 import type { Prisma } from "../../../generated/prisma/client";
 import { fromDate, toDate } from "../../lib/dates";
 import { DomainError } from "../../lib/errors";
 import type { Decimal } from "../../lib/money";
-import { foldHolding, FxTable, HoldingPrices, loadLedgers, ParcelError, valuePosition, type PortfolioTaxInfo, type PriceSource } from "../ledger";
+import { foldHolding, FxTable, HoldingPrices, loadLedgers, ParcelError, PRICED_TRADE_TYPES, valuePosition, type Ledger, type PortfolioTaxInfo, type PriceSource } from "../ledger";
 
 /**
  * A portfolio's holdings valued on a date (DOMAIN.md §3), in a fixed number of statements whatever
@@ -89,11 +90,13 @@ export async function valuePortfolioHoldings(db: Prisma.TransactionClient, portf
       SELECT DISTINCT ON (base, quote) base, quote, date, rate FROM fx_rate
       WHERE account_id = ${accountId} AND date <= ${asOf}
       ORDER BY base, quote, date DESC`,
-    // The rule's fallback: the last trade in each currency, of any holding of the portfolio.
+    // The rule's fallback: the last trade in each foreign currency, of any holding of the portfolio
+    // (base-currency trades need no rate, and skipping them spares sorting the whole ledger).
     db.$queryRaw<{ portfolio_id: number; currency_code: string; trade_date: Date; exchange_rate: Decimal }[]>`
-      SELECT DISTINCT ON (portfolio_id, currency_code) portfolio_id, currency_code, trade_date, exchange_rate FROM trade
-      WHERE portfolio_id = ANY(${portfolioIds}::int[]) AND trade_date <= ${asOf}
-      ORDER BY portfolio_id, currency_code, trade_date DESC, id DESC`,
+      SELECT DISTINCT ON (t.portfolio_id, t.currency_code) t.portfolio_id, t.currency_code, t.trade_date, t.exchange_rate
+      FROM trade t JOIN portfolio p ON p.id = t.portfolio_id
+      WHERE t.portfolio_id = ANY(${portfolioIds}::int[]) AND t.trade_date <= ${asOf} AND t.currency_code <> p.base_currency_code
+      ORDER BY t.portfolio_id, t.currency_code, t.trade_date DESC, t.id DESC`,
   ]);
   const marketBy = new Map(market.map((m) => [`${m.symbol}|${m.exchange}`, { date: fromDate(m.date), price: m.close }]));
   const customBy = new Map(custom.map((c) => [c.holding_id, { date: fromDate(c.date), price: c.price }]));
@@ -108,24 +111,18 @@ export async function valuePortfolioHoldings(db: Prisma.TransactionClient, portf
     ]),
   );
   const portfolioBy = new Map(portfolios.map((p) => [p.id, p]));
-  const tradesByHolding = new Map<number, { date: string; seq: number; tradeType: string; price: Decimal.Value; currencyCode: string }[]>();
-  for (const ledger of ledgers.values()) {
-    for (const t of ledger.trades) {
-      const list = tradesByHolding.get(t.holdingId) ?? [];
-      list.push({ date: t.tradeDate, seq: t.id, tradeType: t.tradeType, price: t.price, currencyCode: t.currencyCode ?? "" });
-      tradesByHolding.set(t.holdingId, list);
-    }
-  }
+  const positions = new Map<number, Map<number, HeldPosition>>();
+  for (const p of portfolios) positions.set(p.id, positionsOf(ledgers.get(p.id)!, holdings.filter((h) => h.portfolioId === p.id)));
 
   return holdings.map((h) => {
     const portfolio = portfolioBy.get(h.portfolioId)!;
-    const fold = foldOrExplain(() => foldHolding(ledgers.get(portfolio.id)!, h.id));
+    const held = positions.get(portfolio.id)!.get(h.id)!;
     const custom = customBy.get(h.id);
     const market = marketBy.get(`${h.symbol}|${h.exchange}`);
-    const prices = new HoldingPrices({ currencyCode: h.currencyCode, custom: custom ? [custom] : [], market: market ? [market] : [], trades: tradesByHolding.get(h.id) ?? [] });
+    const prices = new HoldingPrices({ currencyCode: h.currencyCode, custom: custom ? [custom] : [], market: market ? [market] : [], trades: held.lastTrade ? [held.lastTrade] : [] });
     const position = valuePosition({
-      quantity: fold.units,
-      costBaseInBaseCurrency: fold.costBaseInBaseCurrency,
+      quantity: held.units,
+      costBaseInBaseCurrency: held.costBaseInBaseCurrency,
       price: prices.priceOn(day),
       rate: tables.get(portfolio.id)!.rateOn(h.currencyCode, portfolio.baseCurrencyCode, day),
     });
@@ -151,6 +148,53 @@ export async function valuePortfolioHoldings(db: Prisma.TransactionClient, portf
       notes: h.notes,
     };
   });
+}
+
+/** What valuation needs of a holding's fold: its position, and its last trade priced in its own currency. */
+interface HeldPosition {
+  units: Decimal;
+  costBaseInBaseCurrency: Decimal;
+  lastTrade?: { date: string; seq: number; tradeType: string; price: Decimal.Value; currencyCode: string };
+}
+
+/**
+ * Positions by ledger fingerprint, per process: the fingerprint is the ledger's own rows as this
+ * request read them, so a hit is never stale, whichever process wrote since (a write changes the
+ * rows, hence the fingerprint). Repeated reads of a large unchanged ledger skip the parse and the
+ * fold. Keyed by a SHA-256 of the fingerprint; bounded, the least recently used entries go first.
+ */
+const MEMO_ENTRIES = 32;
+const memo = new Map<string, Map<number, HeldPosition>>();
+
+function positionsOf(ledger: Ledger, holdings: HoldingRow[]): Map<number, HeldPosition> {
+  const key =
+    ledger.fingerprint === undefined
+      ? undefined
+      : createHash("sha256").update(holdings.map((h) => `${h.id}:${h.currencyCode}`).join(",")).update("\u0000").update(ledger.fingerprint).digest("base64");
+  const known = key === undefined ? undefined : memo.get(key);
+  if (known) {
+    memo.delete(key!);
+    memo.set(key!, known);
+    return known;
+  }
+  const last = new Map<number, HeldPosition["lastTrade"]>();
+  const currencyOf = new Map(holdings.map((h) => [h.id, h.currencyCode]));
+  for (const t of ledger.trades) {
+    if (t.currencyCode !== currencyOf.get(t.holdingId) || !(PRICED_TRADE_TYPES as readonly string[]).includes(t.tradeType) || !(Number(t.price) > 0)) continue;
+    // Trades come in ledger order (date, then entry): the last one seen is the last trade.
+    last.set(t.holdingId, { date: t.tradeDate, seq: t.id, tradeType: t.tradeType, price: t.price, currencyCode: t.currencyCode ?? "" });
+  }
+  const positions = new Map(
+    holdings.map((h) => {
+      const fold = foldOrExplain(() => foldHolding(ledger, h.id));
+      return [h.id, { units: fold.units, costBaseInBaseCurrency: fold.costBaseInBaseCurrency, lastTrade: last.get(h.id) }];
+    }),
+  );
+  if (key !== undefined) {
+    memo.set(key, positions);
+    if (memo.size > MEMO_ENTRIES) memo.delete(memo.keys().next().value!);
+  }
+  return positions;
 }
 
 function foldOrExplain<T>(fold: () => T): T {

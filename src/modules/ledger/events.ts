@@ -64,8 +64,28 @@ export interface TradeRow {
   acquisitionDate: string | null;
 }
 
+/**
+ * Decimals of a ledger's text rows, shared by value: prices, brokerage, rates and quantities
+ * repeat across thousands of trades, and a Decimal is immutable, so one object per distinct text
+ * spares the fold most of its allocations.
+ */
+const decimals = new Map<string, Decimal>();
+function decimalOf(value: Decimal.Value): Decimal {
+  if (value instanceof Decimal) return value;
+  const text = String(value);
+  let d = decimals.get(text);
+  if (!d) {
+    d = new Decimal(text);
+    if (decimals.size > 50_000) decimals.clear();
+    decimals.set(text, d);
+  }
+  return d;
+}
+
 /** DRP allotments come before the same day's trades: the units exist once the distribution is paid. */
 const DRP_SEQ_OFFSET = -1_000_000_000;
+
+const absolute = (d: Decimal) => (d.isNegative() ? d.abs() : d);
 
 export function tradeEvent(t: TradeRow, parcels?: { tradeId: number; units: Decimal }[]): LedgerEvent {
   return {
@@ -74,10 +94,10 @@ export function tradeEvent(t: TradeRow, parcels?: { tradeId: number; units: Deci
     type: t.tradeType,
     date: t.tradeDate,
     seq: t.id,
-    units: new Decimal(t.quantity).abs(),
-    price: new Decimal(t.price),
-    brokerage: new Decimal(t.brokerage),
-    exchangeRate: new Decimal(t.exchangeRate),
+    units: absolute(decimalOf(t.quantity)),
+    price: decimalOf(t.price),
+    brokerage: decimalOf(t.brokerage),
+    exchangeRate: decimalOf(t.exchangeRate),
     acquisitionDate: t.acquisitionDate ?? undefined,
     parcels,
   };

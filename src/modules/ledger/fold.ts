@@ -189,6 +189,9 @@ export function foldParcels(events: LedgerEvent[], options: FoldOptions = {}): F
     book.recost();
   };
 
+  /** An amount in the trade's currency, in the base currency (most trades are in it: rate 1). */
+  const toBase = (amount: Decimal, rate: Decimal) => (rate.eq(1) ? amount : amount.times(rate));
+
   for (const e of sortEvents(events)) {
     const rate = e.exchangeRate;
     switch (e.type) {
@@ -196,13 +199,13 @@ export function foldParcels(events: LedgerEvent[], options: FoldOptions = {}): F
       case "OpeningBalance":
       case "TransferIn":
       case "DrpAllotment":
-        acquire(e, roundMoney(e.units.times(e.price).plus(e.brokerage).times(rate)));
+        acquire(e, roundMoney(toBase(e.units.times(e.price).plus(e.brokerage), rate)));
         break;
       case "Bonus":
         acquire(e, ZERO);
         break;
       case "Sell":
-        dispose(e, "Sell", e.units, roundMoney(e.units.times(e.price).minus(e.brokerage).times(rate)));
+        dispose(e, "Sell", e.units, roundMoney(toBase(e.units.times(e.price).minus(e.brokerage), rate)));
         break;
       case "TransferOut":
         dispose(e, "TransferOut", e.units, ZERO);
@@ -220,10 +223,10 @@ export function foldParcels(events: LedgerEvent[], options: FoldOptions = {}): F
         break;
       case "ReturnOfCapital":
       case "CostBaseDecrease":
-        adjustCostBase(e, roundMoney(e.units.times(e.price).times(rate)), -1);
+        adjustCostBase(e, roundMoney(toBase(e.units.times(e.price), rate)), -1);
         break;
       case "CostBaseIncrease":
-        adjustCostBase(e, roundMoney(e.units.times(e.price).times(rate)), 1);
+        adjustCostBase(e, roundMoney(toBase(e.units.times(e.price), rate)), 1);
         break;
     }
     afterEvent.push({ key: e.key, date: e.date, units: held, costBaseInBaseCurrency: cost });

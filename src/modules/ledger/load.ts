@@ -18,6 +18,11 @@ export interface PortfolioTaxInfo {
 }
 
 export interface Ledger {
+  /**
+   * The loaded rows as text (trades, parcel selections, DRP units, methods, the owner's settings):
+   * two ledgers with one fingerprint fold to the same parcels, whichever process loaded them.
+   */
+  fingerprint?: string;
   eventsByHolding: Map<number, LedgerEvent[]>;
   /** The trades the events came from, in ledger order (date, then entry). */
   trades: (TradeRow & { currencyCode?: string })[];
@@ -77,7 +82,33 @@ export async function loadLedgers(db: Prisma.TransactionClient, portfolios: Port
   const drpOf = of(drp, (r) => r.portfolioId);
   const yearMethodsOf = of(yearMethods, (r) => r.portfolioId);
   const holdingMethodsOf = of(holdingMethods, (r) => r.portfolioId);
-  return new Map(portfolios.map((p) => [p.id, buildLedger(p, tradesOf(p.id), selectionsOf(p.id), drpOf(p.id), yearMethodsOf(p.id), holdingMethodsOf(p.id))]));
+  return new Map(
+    portfolios.map((p) => {
+      const parts = [selectionsOf(p.id), drpOf(p.id), yearMethodsOf(p.id), holdingMethodsOf(p.id)] as const;
+      // Everything the fold reads, as text: equal fingerprints fold to equal results.
+      const fingerprint = [tradeText.get(p.id) ?? "", JSON.stringify(parts), p.defaultMethod, p.entityType ?? "", p.financialYearEnd].join("\u0000");
+      return [p.id, lazyLedger(fingerprint, () => buildLedger(p, tradesOf(p.id), ...parts))];
+    }),
+  );
+}
+
+/** A ledger whose rows are parsed into events only when first read (a memo may make that needless). */
+function lazyLedger(fingerprint: string, build: () => Ledger): Ledger {
+  let built: Ledger | undefined;
+  const ledger = () => (built ??= build());
+  return {
+    fingerprint,
+    get eventsByHolding() {
+      return ledger().eventsByHolding;
+    },
+    get trades() {
+      return ledger().trades;
+    },
+    get discountRate() {
+      return ledger().discountRate;
+    },
+    methodFor: (holdingId, event) => ledger().methodFor(holdingId, event),
+  };
 }
 
 /** A trade of the ledger with the currency it was made in (the FX and price rules read it). */

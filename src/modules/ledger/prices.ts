@@ -26,6 +26,9 @@ export interface HoldingPriceRows {
   currencyCode: string;
 }
 
+/** A sign check needs no exact arithmetic: any positive decimal text is a positive number. */
+const isPositive = (v: Decimal.Value) => (v instanceof Decimal ? v.gt(0) : Number(v) > 0);
+
 export class HoldingPrices {
   private readonly custom: DatedSeries<Decimal.Value>;
   private readonly market: DatedSeries<Decimal.Value>;
@@ -35,7 +38,7 @@ export class HoldingPrices {
     this.custom = DatedSeries.of(rows.custom.map((p) => ({ date: p.date, value: p.price })));
     this.market = DatedSeries.of(rows.market.map((p) => ({ date: p.date, value: p.price })));
     const priced = rows.trades
-      .filter((t) => (PRICED_TRADE_TYPES as readonly string[]).includes(t.tradeType) && t.currencyCode === rows.currencyCode && new Decimal(t.price).gt(0))
+      .filter((t) => (PRICED_TRADE_TYPES as readonly string[]).includes(t.tradeType) && t.currencyCode === rows.currencyCode && isPositive(t.price))
       .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.seq - b.seq));
     // Of one day's trades the last entered is the day's last trade (DatedSeries keeps the last).
     this.lastTrade = DatedSeries.of(priced.map((t) => ({ date: t.date, value: t.price })));

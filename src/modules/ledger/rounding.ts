@@ -10,12 +10,12 @@ export const UNITS_DP = 8;
 
 /** A money amount as it would be stored: 4 decimals, half-up. */
 export function roundMoney(amount: Decimal.Value): Decimal {
-  return new Decimal(amount).toDecimalPlaces(MONEY_DP, Decimal.ROUND_HALF_UP);
+  return (amount instanceof Decimal ? amount : new Decimal(amount)).toDecimalPlaces(MONEY_DP, Decimal.ROUND_HALF_UP);
 }
 
 /** Units as they would be stored: 8 decimals, half-up. */
 export function roundUnits(units: Decimal.Value): Decimal {
-  return new Decimal(units).toDecimalPlaces(UNITS_DP, Decimal.ROUND_HALF_UP);
+  return (units instanceof Decimal ? units : new Decimal(units)).toDecimalPlaces(UNITS_DP, Decimal.ROUND_HALF_UP);
 }
 
 /** Splits `total` over `weights`, each part rounded with `round`, the last taking the remainder. */
