@@ -1,7 +1,7 @@
 import { Decimal } from "../../lib/money";
 import { tradeCashEffect, incomeCashEffect } from "./cash-effects";
 import type { DatedSeries } from "./dated-series";
-import type { FoldTimeline } from "./fold";
+import type { UnitsTimeline } from "./fold";
 import { allFlows, type Flow, type FlowCashTransaction, type FlowIncome, type FlowTrade } from "./flows";
 import type { FxTable } from "./fx";
 import type { HoldingPrices } from "./prices";
@@ -21,8 +21,8 @@ import { roundMoney } from "./rounding";
 export interface ValuationHolding {
   id: number;
   currencyCode: string;
-  /** The holding's fold (its timeline gives units after each day). */
-  timeline: FoldTimeline;
+  /** Units after each day: the fold's timeline, or the lighter units timeline (fold.ts). */
+  timeline: UnitsTimeline;
   prices: HoldingPrices;
 }
 

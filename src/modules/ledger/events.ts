@@ -46,6 +46,33 @@ export interface LedgerEvent {
   acquisitionDate?: string;
 }
 
+/**
+ * Units held after an event (DOMAIN.md §1), the one rule the parcel fold and the units timeline
+ * share: acquisitions, bonuses and splits add, disposals and consolidations take away, a
+ * cancellation leaves none; cost base adjustments and capital returns leave units alone.
+ */
+export function unitsAfter(e: LedgerEvent, held: Decimal): Decimal {
+  switch (e.type) {
+    case "Buy":
+    case "OpeningBalance":
+    case "TransferIn":
+    case "DrpAllotment":
+    case "Bonus":
+    case "Split":
+      return held.plus(e.units);
+    case "Sell":
+    case "TransferOut":
+    case "Consolidation":
+      return held.minus(e.units);
+    case "Cancellation":
+      return new Decimal(0);
+    case "ReturnOfCapital":
+    case "CostBaseIncrease":
+    case "CostBaseDecrease":
+      return held;
+  }
+}
+
 /** Orders events as the ledger does: date, then entry order. */
 export function sortEvents(events: LedgerEvent[]): LedgerEvent[] {
   return [...events].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.seq - b.seq));

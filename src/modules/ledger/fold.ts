@@ -1,6 +1,6 @@
 import { Decimal } from "../../lib/money";
 import { DatedSeries } from "./dated-series";
-import { sortEvents, type LedgerEvent } from "./events";
+import { sortEvents, unitsAfter, type LedgerEvent } from "./events";
 import { OpenParcels, ParcelError, type Parcel, type ParcelMethod } from "./parcel-selection";
 import { apportion, roundMoney, roundUnits } from "./rounding";
 
@@ -70,6 +70,33 @@ export class FoldTimeline {
   }
 }
 
+/** What the daily engine reads of a holding: units after each day, and on any date. */
+export interface UnitsTimeline {
+  readonly days: DatedSeries<{ units: Decimal }>;
+  on(date: string): { units: Decimal };
+}
+
+/**
+ * Units after every day, without parcels or cost base: the fold's units by the same rule
+ * (unitsAfter), for valuation over long periods where only units matter. It trusts the ledger
+ * (stored ledgers are checked by the fold on every write).
+ */
+export function unitsTimeline(events: LedgerEvent[]): UnitsTimeline {
+  const dates: string[] = [];
+  const points: { units: Decimal }[] = [];
+  let held = ZERO;
+  for (const e of sortEvents(events)) {
+    held = unitsAfter(e, held);
+    if (dates.length > 0 && dates[dates.length - 1] === e.date) points[points.length - 1] = { units: held };
+    else {
+      dates.push(e.date);
+      points.push({ units: held });
+    }
+  }
+  const days = DatedSeries.sorted(dates, points);
+  return { days, on: (date) => days.on(date)?.value ?? { units: ZERO } };
+}
+
 export interface FoldResult {
   /** Every parcel, open (units > 0) and closed, in creation order. */
   parcels: Parcel[];
@@ -102,7 +129,6 @@ export function foldParcels(events: LedgerEvent[], options: FoldOptions = {}): F
     const parcel: Parcel = { key: e.key, tradeId: e.tradeId, acquisitionDate: e.acquisitionDate ?? e.date, originalUnits: e.units, units: e.units, costBaseInBaseCurrency: costBase, order: parcels.length };
     parcels.push(parcel);
     book.add(parcel);
-    held = held.plus(e.units);
     cost = cost.plus(costBase);
   };
 
@@ -134,7 +160,6 @@ export function foldParcels(events: LedgerEvent[], options: FoldOptions = {}): F
         isCgtEvent,
       });
     });
-    held = held.minus(units);
   };
 
   /** Spreads `amount` over open parcels by units (+ raises, − lowers the cost base). */
@@ -185,7 +210,6 @@ export function foldParcels(events: LedgerEvent[], options: FoldOptions = {}): F
       if (parts[i].lte(0)) throw new ParcelError(e.key, `${e.type} on ${e.date} would leave a parcel with no units.`);
       p.units = parts[i];
     });
-    held = newTotal;
     book.recost();
   };
 
@@ -194,6 +218,7 @@ export function foldParcels(events: LedgerEvent[], options: FoldOptions = {}): F
 
   for (const e of sortEvents(events)) {
     const rate = e.exchangeRate;
+    const next = unitsAfter(e, held);
     switch (e.type) {
       case "Buy":
       case "OpeningBalance":
@@ -215,11 +240,11 @@ export function foldParcels(events: LedgerEvent[], options: FoldOptions = {}): F
         dispose(e, "Cancellation", held, ZERO);
         break;
       case "Split":
-        rescale(e, held.plus(e.units));
+        rescale(e, next);
         break;
       case "Consolidation":
         if (e.units.gte(held)) throw new ParcelError(e.key, `Consolidation of ${e.units.toFixed()} units on ${e.date} would remove all ${held.toFixed()} units held.`);
-        rescale(e, held.minus(e.units));
+        rescale(e, next);
         break;
       case "ReturnOfCapital":
       case "CostBaseDecrease":
@@ -229,6 +254,7 @@ export function foldParcels(events: LedgerEvent[], options: FoldOptions = {}): F
         adjustCostBase(e, roundMoney(toBase(e.units.times(e.price), rate)), 1);
         break;
     }
+    held = next;
     afterEvent.push({ key: e.key, date: e.date, units: held, costBaseInBaseCurrency: cost });
   }
 

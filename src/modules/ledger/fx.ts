@@ -61,7 +61,7 @@ export class FxTable {
       this.neighbours.get(from)!.add(to);
     };
     for (const r of rows) {
-      if (r.base === r.quote || new Decimal(r.rate).lte(0)) continue;
+      if (r.base === r.quote || !(Number(r.rate) > 0)) continue;
       add(r.base, r.quote, r.date, r.rate, false);
       add(r.quote, r.base, r.date, r.rate, true);
     }
@@ -69,6 +69,7 @@ export class FxTable {
     for (const [key, list] of points) this.legs.set(key, DatedSeries.of(list.sort((a, b) => Number(b.value.inverse) - Number(a.value.inverse))));
     const byCurrency = new Map<string, { date: string; value: Decimal.Value }[]>();
     for (const t of trades?.rates ?? []) {
+      if (t.currencyCode === trades!.base) continue; // the base converts at 1, never by a trade
       const list = byCurrency.get(t.currencyCode) ?? [];
       list.push({ date: t.date, value: t.exchangeRate });
       byCurrency.set(t.currencyCode, list);

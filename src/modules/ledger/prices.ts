@@ -19,8 +19,9 @@ export interface PriceOn {
 export const PRICED_TRADE_TYPES = ["Buy", "Sell", "OpeningBalance", "TransferIn"] as const;
 
 export interface HoldingPriceRows {
-  custom: { date: string; price: Decimal.Value }[];
-  market: { date: string; price: Decimal.Value }[];
+  /** Points, or a series already in date order with one point per date. */
+  custom: { date: string; price: Decimal.Value }[] | DatedSeries<Decimal.Value>;
+  market: { date: string; price: Decimal.Value }[] | DatedSeries<Decimal.Value>;
   /** The holding's trades, any order; only priced ones in the holding's currency count. */
   trades: { date: string; seq: number; tradeType: string; price: Decimal.Value; currencyCode: string }[];
   currencyCode: string;
@@ -35,8 +36,9 @@ export class HoldingPrices {
   private readonly lastTrade: DatedSeries<Decimal.Value>;
 
   constructor(rows: HoldingPriceRows) {
-    this.custom = DatedSeries.of(rows.custom.map((p) => ({ date: p.date, value: p.price })));
-    this.market = DatedSeries.of(rows.market.map((p) => ({ date: p.date, value: p.price })));
+    const seriesOf = (x: HoldingPriceRows["custom"]) => (x instanceof DatedSeries ? x : DatedSeries.of(x.map((p) => ({ date: p.date, value: p.price }))));
+    this.custom = seriesOf(rows.custom);
+    this.market = seriesOf(rows.market);
     const priced = rows.trades
       .filter((t) => (PRICED_TRADE_TYPES as readonly string[]).includes(t.tradeType) && t.currencyCode === rows.currencyCode && isPositive(t.price))
       .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.seq - b.seq));

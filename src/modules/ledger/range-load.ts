@@ -2,8 +2,10 @@ import type { Prisma } from "../../../generated/prisma/client";
 import { fromDate, toDate } from "../../lib/dates";
 import type { Decimal } from "../../lib/money";
 import type { ValuationInput } from "./daily-valuation";
+import { DatedSeries } from "./dated-series";
 import { FxTable } from "./fx";
-import { foldHolding, loadLedger, type PortfolioTaxInfo } from "./load";
+import { unitsTimeline } from "./fold";
+import { loadLedger, type PortfolioTaxInfo } from "./load";
 import { HoldingPrices } from "./prices";
 
 /**
@@ -17,13 +19,12 @@ export interface RangePortfolio extends PortfolioTaxInfo {
   baseCurrencyCode: string;
 }
 
-/** "date:value,date:value" → points. */
-function points(text: string | null): { date: string; price: string }[] {
-  if (!text) return [];
-  return text.split(",").map((p) => {
-    const [date, price] = p.split(":");
-    return { date, price };
-  });
+/**
+ * A series aggregated as two texts, "d1,d2,…" and "v1,v2,…", both in date order, one point per
+ * date (the tables' keys say so): two splits, no object per point.
+ */
+function series(dates: string | null, values: string | null): DatedSeries<string> {
+  return dates && values ? DatedSeries.sorted(dates.split(","), values.split(",")) : DatedSeries.sorted([], []);
 }
 
 export async function loadValuationRange(db: Prisma.TransactionClient, portfolio: RangePortfolio, from: string, to: string): Promise<ValuationInput> {
@@ -34,8 +35,8 @@ export async function loadValuationRange(db: Prisma.TransactionClient, portfolio
     loadLedger(db, portfolio, undefined, to),
     db.$queryRaw<{ id: number; symbol: string; exchange: string; currency_code: string }[]>`
       SELECT id, symbol, exchange, currency_code FROM holding WHERE portfolio_id = ${portfolioId} ORDER BY id`,
-    db.$queryRaw<{ symbol: string; exchange: string; points: string }[]>`
-      SELECT symbol, exchange, string_agg(date::text || ':' || close::text, ',' ORDER BY date) AS points FROM (
+    db.$queryRaw<{ symbol: string; exchange: string; dates: string; values: string }[]>`
+      SELECT symbol, exchange, string_agg(date::text, ',' ORDER BY date) AS dates, string_agg(close::text, ',' ORDER BY date) AS "values" FROM (
         (SELECT DISTINCT ON (symbol, exchange) symbol, exchange, date, close FROM market_price
          WHERE account_id = ${accountId} AND date <= ${fromDay}
            AND (symbol, exchange) IN (SELECT symbol, exchange FROM holding WHERE portfolio_id = ${portfolioId})
@@ -45,8 +46,8 @@ export async function loadValuationRange(db: Prisma.TransactionClient, portfolio
          WHERE account_id = ${accountId} AND date > ${fromDay} AND date <= ${toDay}
            AND (symbol, exchange) IN (SELECT symbol, exchange FROM holding WHERE portfolio_id = ${portfolioId}))
       ) p GROUP BY symbol, exchange`,
-    db.$queryRaw<{ holding_id: number; points: string }[]>`
-      SELECT holding_id, string_agg(date::text || ':' || price::text, ',' ORDER BY date) AS points FROM (
+    db.$queryRaw<{ holding_id: number; dates: string; values: string }[]>`
+      SELECT holding_id, string_agg(date::text, ',' ORDER BY date) AS dates, string_agg(price::text, ',' ORDER BY date) AS "values" FROM (
         (SELECT DISTINCT ON (holding_id) holding_id, date, price FROM custom_price
          WHERE date <= ${fromDay} AND holding_id IN (SELECT id FROM holding WHERE portfolio_id = ${portfolioId})
          ORDER BY holding_id, date DESC)
@@ -54,8 +55,8 @@ export async function loadValuationRange(db: Prisma.TransactionClient, portfolio
         (SELECT holding_id, date, price FROM custom_price
          WHERE date > ${fromDay} AND date <= ${toDay} AND holding_id IN (SELECT id FROM holding WHERE portfolio_id = ${portfolioId}))
       ) p GROUP BY holding_id`,
-    db.$queryRaw<{ base: string; quote: string; points: string }[]>`
-      SELECT base, quote, string_agg(date::text || ':' || rate::text, ',' ORDER BY date) AS points FROM (
+    db.$queryRaw<{ base: string; quote: string; dates: string; values: string }[]>`
+      SELECT base, quote, string_agg(date::text, ',' ORDER BY date) AS dates, string_agg(rate::text, ',' ORDER BY date) AS "values" FROM (
         (SELECT DISTINCT ON (base, quote) base, quote, date, rate FROM fx_rate
          WHERE account_id = ${accountId} AND date <= ${fromDay} ORDER BY base, quote, date DESC)
         UNION ALL
@@ -74,9 +75,12 @@ export async function loadValuationRange(db: Prisma.TransactionClient, portfolio
       FROM income WHERE portfolio_id = ${portfolioId} AND ex_dividend_date <= ${toDay} ORDER BY paid_date, id`,
   ]);
 
-  const marketBy = new Map(market.map((m) => [`${m.symbol}|${m.exchange}`, points(m.points)]));
-  const customBy = new Map(custom.map((c) => [c.holding_id, points(c.points)]));
-  const fxRows = fx.flatMap((r) => points(r.points).map((p) => ({ base: r.base, quote: r.quote, date: p.date, rate: p.price })));
+  const marketBy = new Map(market.map((m) => [`${m.symbol}|${m.exchange}`, series(m.dates, m.values)]));
+  const customBy = new Map(custom.map((c) => [c.holding_id, series(c.dates, c.values)]));
+  const fxRows = fx.flatMap((r) => {
+    const s = series(r.dates, r.values);
+    return s.dates.map((date, i) => ({ base: r.base, quote: r.quote, date, rate: s.values[i] }));
+  });
   const trades = ledger.trades.map((t) => ({
     holdingId: t.holdingId,
     tradeType: t.tradeType,
@@ -93,6 +97,7 @@ export async function loadValuationRange(db: Prisma.TransactionClient, portfolio
     list.push(t);
     tradesBy.set(t.holdingId, list);
   }
+  const none = series(null, null);
   const cashBy = new Map(cashRows.map((c) => [c.cash_account_id, c.rows]));
   return {
     from,
@@ -101,8 +106,8 @@ export async function loadValuationRange(db: Prisma.TransactionClient, portfolio
     holdings: holdings.map((h) => ({
       id: h.id,
       currencyCode: h.currency_code,
-      timeline: foldHolding(ledger, h.id).timeline,
-      prices: new HoldingPrices({ currencyCode: h.currency_code, custom: customBy.get(h.id) ?? [], market: marketBy.get(`${h.symbol}|${h.exchange}`) ?? [], trades: tradesBy.get(h.id) ?? [] }),
+      timeline: unitsTimeline(ledger.eventsByHolding.get(h.id) ?? []),
+      prices: new HoldingPrices({ currencyCode: h.currency_code, custom: customBy.get(h.id) ?? none, market: marketBy.get(`${h.symbol}|${h.exchange}`) ?? none, trades: tradesBy.get(h.id) ?? [] }),
     })),
     trades,
     income: income.map((i) => ({
