@@ -16,3 +16,4 @@ export * from "./valuation";
 export * from "./flows";
 export * from "./daily-valuation";
 export * from "./range-load";
+export * from "./valuation-exact";
