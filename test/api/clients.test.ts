@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import type request from "supertest";
 import { ledgerSnapshot, startTestApp, type TestApp } from "../support/app";
+import { newPortfolioBody } from "../support/kit";
+import { expectAbsent, expectError, expectInvalid, gqlOutcome, restCall, withApp, type Outcome } from "../support/outcomes";
 
 /**
  * Clients (API.md §2 Clients, §1 tenancy): every operation over REST and over GraphQL on the same
@@ -9,6 +11,7 @@ import { ledgerSnapshot, startTestApp, type TestApp } from "../support/app";
  */
 
 let t: TestApp;
+const { count } = withApp(() => t);
 let key: string;
 
 beforeAll(async () => {
@@ -34,19 +37,6 @@ interface Portfolio {
   [field: string]: unknown;
 }
 
-interface FieldError {
-  path: string;
-  message: string;
-}
-
-interface Outcome<T> {
-  status: number;
-  data?: T;
-  code?: string;
-  errors?: FieldError[];
-  res: request.Response;
-}
-
 interface Transport {
   name: "REST" | "GraphQL";
   list(key: string): Promise<Outcome<Client[]>>;
@@ -65,32 +55,6 @@ interface Transport {
 const CLIENT_FIELDS = "id firstName lastName email permission";
 const PORTFOLIO_FIELDS = "id name dateCreated baseCurrencyCode taxResidency entityType financialYearEnd";
 
-function restOutcome<T>(res: request.Response, success: number, map: (body: never) => T = (b) => b): Outcome<T> {
-  if (res.status >= 400) {
-    expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
-    expect(res.body).toMatchObject({ status: res.status, code: expect.any(String), title: expect.any(String), detail: expect.any(String) });
-    return { status: res.status, code: res.body.code, errors: res.body.errors, res };
-  }
-  expect(res.status).toBe(success);
-  if (success === 204) {
-    expect(res.text ?? "").toBe("");
-    return { status: res.status, data: true as T, res };
-  }
-  expect(res.headers["content-type"]).toMatch(/^application\/json/);
-  return { status: res.status, data: map(res.body as never), res };
-}
-
-function gqlOutcome<T>(res: request.Response, field: string, map: (v: never) => T = (v) => v): Outcome<T> {
-  const errors = res.body.errors as { extensions?: { code?: string; errors?: FieldError[] } }[] | undefined;
-  if (errors?.length) {
-    expect(errors).toHaveLength(1);
-    expect(res.body.data?.[field] ?? null).toBeNull();
-    return { status: res.status, code: errors[0].extensions?.code, errors: errors[0].extensions?.errors, res };
-  }
-  expect(res.status).toBe(200);
-  return { status: res.status, data: map(res.body.data[field] as never), res };
-}
-
 /** GraphQL ids are strings on the wire; the REST numbers are the same ids. */
 const numericId = <T extends { id: unknown }>(v: T): T & { id: number } => {
   expect(String(v.id)).toMatch(/^\d+$/);
@@ -100,19 +64,19 @@ const fromGraphQL = (c: Client | null) => (c ? numericId(c) : null);
 
 const rest: Transport = {
   name: "REST",
-  list: async (k) => restOutcome(await t.http.get("/v1/clients").set("authorization", k), 200),
-  get: async (k, id) => restOutcome(await t.http.get(`/v1/clients/${id}`).set("authorization", k), 200),
-  create: async (k, input) => restOutcome(await t.http.post("/v1/clients").set("authorization", k).send(input as object), 201),
-  update: async (k, id, input) => restOutcome(await t.http.put(`/v1/clients/${id}`).set("authorization", k).send(input as object), 200),
-  remove: async (k, id) => restOutcome(await t.http.delete(`/v1/clients/${id}`).set("authorization", k), 204),
-  portfolios: async (k, id) => restOutcome(await t.http.get(`/v1/clients/${id}/portfolios`).set("authorization", k), 200),
-  assign: async (k, id, body) => restOutcome(await t.http.put(`/v1/clients/${id}/portfolios`).set("authorization", k).send(body), 200),
+  list: async (k) => restCall(await t.http.get("/v1/clients").set("authorization", k), 200),
+  get: async (k, id) => restCall(await t.http.get(`/v1/clients/${id}`).set("authorization", k), 200),
+  create: async (k, input) => restCall(await t.http.post("/v1/clients").set("authorization", k).send(input as object), 201),
+  update: async (k, id, input) => restCall(await t.http.put(`/v1/clients/${id}`).set("authorization", k).send(input as object), 200),
+  remove: async (k, id) => restCall(await t.http.delete(`/v1/clients/${id}`).set("authorization", k), 204),
+  portfolios: async (k, id) => restCall(await t.http.get(`/v1/clients/${id}/portfolios`).set("authorization", k), 200),
+  assign: async (k, id, body) => restCall(await t.http.put(`/v1/clients/${id}/portfolios`).set("authorization", k).send(body), 200),
   createKey: async (k, id) => {
     const res = await t.http.post(`/v1/clients/${id}/api-keys`).set("authorization", k);
     if (res.status === 201) expect(Object.keys(res.body)).toEqual(["key"]);
-    return restOutcome(res, 201, (b: { key: string }) => b.key);
+    return restCall(res, 201, (b: { key: string }) => b.key);
   },
-  revokeKeys: async (k, id) => restOutcome(await t.http.delete(`/v1/clients/${id}/api-keys`).set("authorization", k), 204),
+  revokeKeys: async (k, id) => restCall(await t.http.delete(`/v1/clients/${id}/api-keys`).set("authorization", k), 204),
 };
 
 const graphql: Transport = {
@@ -146,39 +110,9 @@ const graphql: Transport = {
   revokeKeys: async (k, id) => gqlOutcome(await t.gql(k, `mutation ($id: ID!) { revokeClientApiKeys(id: $id) }`, { id: String(id) }), "revokeClientApiKeys"),
 };
 
-function expectFailure(tr: Transport, o: Outcome<unknown>, code: string, status: number): void {
-  expect({ code: o.code, data: o.data }).toEqual({ code, data: undefined });
-  if (tr.name === "REST") expect(o.status).toBe(status);
-}
-
-/** VALIDATION_FAILED whose `errors` name exactly these paths. */
-function expectInvalid(tr: Transport, o: Outcome<unknown>, ...paths: string[]): void {
-  expectFailure(tr, o, "VALIDATION_FAILED", 400);
-  expect([...new Set(o.errors!.map((e) => e.path))].sort()).toEqual([...paths].sort());
-  for (const e of o.errors!) expect(e).toEqual({ path: expect.any(String), message: expect.any(String) });
-}
-
-/** Reads that find nothing: REST 404 NOT_FOUND, GraphQL null without error. */
-function expectAbsent(tr: Transport, o: Outcome<unknown>): void {
-  if (tr.name === "REST") return expectFailure(tr, o, "NOT_FOUND", 404);
-  expect(o.code).toBeUndefined();
-  expect(o.data).toBeNull();
-}
-
-async function newPortfolio(k: string, name: string): Promise<Portfolio> {
-  const res = await t.http.post("/v1/portfolios").set("authorization", k).send({ name });
-  expect(res.status).toBe(201);
-  return res.body;
-}
-
 async function portfolioClient(id: number): Promise<number | null> {
   const [row] = await t.db.sql<{ client_id: number | null }>(`SELECT client_id FROM portfolio WHERE id = $1`, [id]);
   return row.client_id === null ? null : Number(row.client_id);
-}
-
-async function count(table: string): Promise<number> {
-  const [row] = await t.db.sql<{ n: unknown }>(`SELECT count(*) AS n FROM "${table}"`);
-  return Number(row.n);
 }
 
 const BAD_FIELDS: [string, Record<string, unknown>, string][] = [
@@ -226,7 +160,7 @@ describe.each([rest, graphql])("clients over $name", (tr) => {
 
     it.each(BAD_FIELDS)("rejects %s with VALIDATION_FAILED naming the field, writing nothing", async (_label, fields, path) => {
       const before = await ledgerSnapshot(t.db);
-      expectInvalid(tr, await tr.create(key, { firstName: "Ana", lastName: "Silva", ...fields }), path);
+      expectInvalid(await tr.create(key, { firstName: "Ana", lastName: "Silva", ...fields }), path);
       expect(await ledgerSnapshot(t.db)).toBe(before);
     });
 
@@ -234,15 +168,15 @@ describe.each([rest, graphql])("clients over $name", (tr) => {
       const before = await ledgerSnapshot(t.db);
       const o = await tr.create(key, { firstName: "Ana", lastName: "Silva", permission: "Admin" });
       // GraphQL: Permission is an enum, so the schema refuses it before the service.
-      if (tr.name === "REST") expectInvalid(tr, o, "permission");
+      if (tr.name === "REST") expectInvalid(o, "permission");
       else expect(o.code).toBe("BAD_USER_INPUT");
       expect(await ledgerSnapshot(t.db)).toBe(before);
     });
 
     it("answers a missing client as absent and rejects a malformed id", async () => {
-      expectAbsent(tr, await tr.get(key, 999999));
-      expectInvalid(tr, await tr.get(key, "abc"), "clientId");
-      expectInvalid(tr, await tr.get(key, "0"), "clientId");
+      expectAbsent(await tr.get(key, 999999));
+      expectInvalid(await tr.get(key, "abc"), "clientId");
+      expectInvalid(await tr.get(key, "0"), "clientId");
     });
   });
 
@@ -261,14 +195,14 @@ describe.each([rest, graphql])("clients over $name", (tr) => {
     it.each(BAD_FIELDS)("rejects %s, writing nothing", async (_label, fields, path) => {
       const c = await created(key, { firstName: "Ana", lastName: "Silva" });
       const before = await ledgerSnapshot(t.db);
-      expectInvalid(tr, await tr.update(key, c.id, fields), path);
+      expectInvalid(await tr.update(key, c.id, fields), path);
       expect(await ledgerSnapshot(t.db)).toBe(before);
     });
 
     it("answers NOT_FOUND for a missing client and rejects a malformed id", async () => {
       const before = await ledgerSnapshot(t.db);
-      expectFailure(tr, await tr.update(key, 999999, { firstName: "X" }), "NOT_FOUND", 404);
-      expectInvalid(tr, await tr.update(key, "abc", { firstName: "X" }), "clientId");
+      expectError(await tr.update(key, 999999, { firstName: "X" }), "NOT_FOUND", 404);
+      expectInvalid(await tr.update(key, "abc", { firstName: "X" }), "clientId");
       expect(await ledgerSnapshot(t.db)).toBe(before);
     });
   });
@@ -277,8 +211,8 @@ describe.each([rest, graphql])("clients over $name", (tr) => {
     it("removes the client and its login keys, and unassigns its portfolios without deleting them", async () => {
       const c = await created(key, { firstName: "Ana", lastName: "Silva" });
       const keep = await created(key, { firstName: "Bo", lastName: "Lee" });
-      const p = await newPortfolio(key, "Hers");
-      const q = await newPortfolio(key, "His");
+      const p = await newPortfolioBody<Portfolio>(t, key, { name: "Hers" });
+      const q = await newPortfolioBody<Portfolio>(t, key, { name: "His" });
       expect((await tr.assign(key, c.id, { portfolioIds: [p.id] })).code).toBeUndefined();
       expect((await tr.assign(key, keep.id, { portfolioIds: [q.id] })).code).toBeUndefined();
       const login = (await tr.createKey(key, c.id)).data!;
@@ -288,8 +222,8 @@ describe.each([rest, graphql])("clients over $name", (tr) => {
       expect(o.code).toBeUndefined();
       expect(o.data).toBe(true);
 
-      expectAbsent(tr, await tr.get(key, c.id));
-      expectFailure(tr, await tr.remove(key, c.id), "NOT_FOUND", 404);
+      expectAbsent(await tr.get(key, c.id));
+      expectError(await tr.remove(key, c.id), "NOT_FOUND", 404);
       expect((await tr.list(key)).data).toEqual([keep]);
       expect(await count("portfolio")).toBe(2);
       expect(await portfolioClient(p.id)).toBeNull();
@@ -300,8 +234,8 @@ describe.each([rest, graphql])("clients over $name", (tr) => {
     it("answers NOT_FOUND for a missing client and rejects a malformed id, deleting nothing", async () => {
       await created(key, { firstName: "Ana", lastName: "Silva" });
       const before = await ledgerSnapshot(t.db);
-      expectFailure(tr, await tr.remove(key, 999999), "NOT_FOUND", 404);
-      expectInvalid(tr, await tr.remove(key, "abc"), "clientId");
+      expectError(await tr.remove(key, 999999), "NOT_FOUND", 404);
+      expectInvalid(await tr.remove(key, "abc"), "clientId");
       expect(await ledgerSnapshot(t.db)).toBe(before);
     });
   });
@@ -309,7 +243,7 @@ describe.each([rest, graphql])("clients over $name", (tr) => {
   describe("portfolio assignment", () => {
     it("replaces the client's portfolios and sets its permission; answers them by id", async () => {
       const c = await created(key, { firstName: "Ana", lastName: "Silva" });
-      const [p1, p2, p3] = [await newPortfolio(key, "P1"), await newPortfolio(key, "P2"), await newPortfolio(key, "P3")];
+      const [p1, p2, p3] = [await newPortfolioBody<Portfolio>(t, key, { name: "P1" }), await newPortfolioBody<Portfolio>(t, key, { name: "P2" }), await newPortfolioBody<Portfolio>(t, key, { name: "P3" })];
       expect((await tr.portfolios(key, c.id)).data).toEqual([]);
 
       const first = await tr.assign(key, c.id, { portfolioIds: [p2.id, p1.id], permission: "ReadWrite" });
@@ -334,7 +268,7 @@ describe.each([rest, graphql])("clients over $name", (tr) => {
     it("moves a portfolio assigned to another client", async () => {
       const a = await created(key, { firstName: "A", lastName: "One" });
       const b = await created(key, { firstName: "B", lastName: "Two" });
-      const p = await newPortfolio(key, "Shared");
+      const p = await newPortfolioBody<Portfolio>(t, key, { name: "Shared" });
       await tr.assign(key, a.id, { portfolioIds: [p.id] });
       expect((await tr.assign(key, b.id, { portfolioIds: [p.id] })).data).toEqual([p]);
       expect((await tr.portfolios(key, a.id)).data).toEqual([]);
@@ -343,13 +277,13 @@ describe.each([rest, graphql])("clients over $name", (tr) => {
 
     it("answers NOT_FOUND naming a portfolio that is missing or another account's, assigning nothing", async () => {
       const c = await created(key, { firstName: "Ana", lastName: "Silva" });
-      const mine = await newPortfolio(key, "Mine");
-      const theirs = await newPortfolio(await t.newAccount(), "Theirs");
+      const mine = await newPortfolioBody<Portfolio>(t, key, { name: "Mine" });
+      const theirs = await newPortfolioBody<Portfolio>(t, await t.newAccount(), { name: "Theirs" });
       await tr.assign(key, c.id, { portfolioIds: [mine.id] });
       const before = await ledgerSnapshot(t.db);
       for (const missing of [999999, theirs.id]) {
         const o = await tr.assign(key, c.id, { portfolioIds: [mine.id, missing], permission: "ReadWrite" });
-        expectFailure(tr, o, "NOT_FOUND", 404);
+        expectError(o, "NOT_FOUND", 404);
         expect(o.res.body.detail ?? o.res.body.errors[0].message).toContain(`Portfolio ${missing}`);
       }
       expect(await ledgerSnapshot(t.db)).toBe(before);
@@ -357,24 +291,24 @@ describe.each([rest, graphql])("clients over $name", (tr) => {
 
     it("rejects duplicate and malformed ids with their paths, assigning nothing", async () => {
       const c = await created(key, { firstName: "Ana", lastName: "Silva" });
-      const p = await newPortfolio(key, "P");
+      const p = await newPortfolioBody<Portfolio>(t, key, { name: "P" });
       const before = await ledgerSnapshot(t.db);
-      expectInvalid(tr, await tr.assign(key, c.id, { portfolioIds: [p.id, p.id] }), "portfolioIds[1]");
-      expectInvalid(tr, await tr.assign(key, c.id, { portfolioIds: ["abc"] }), "portfolioIds[0]");
-      if (tr.name === "REST") expectInvalid(tr, await tr.assign(key, c.id, { portfolioIds: [p.id], permission: "Admin" }), "permission");
-      expectFailure(tr, await tr.assign(key, 999999, { portfolioIds: [p.id] }), "NOT_FOUND", 404);
+      expectInvalid(await tr.assign(key, c.id, { portfolioIds: [p.id, p.id] }), "portfolioIds[1]");
+      expectInvalid(await tr.assign(key, c.id, { portfolioIds: ["abc"] }), "portfolioIds[0]");
+      if (tr.name === "REST") expectInvalid(await tr.assign(key, c.id, { portfolioIds: [p.id], permission: "Admin" }), "permission");
+      expectError(await tr.assign(key, 999999, { portfolioIds: [p.id] }), "NOT_FOUND", 404);
       expect(await ledgerSnapshot(t.db)).toBe(before);
     });
 
     it("GET of a missing client's portfolios is absent", async () => {
-      expectAbsent(tr, await tr.portfolios(key, 999999));
+      expectAbsent(await tr.portfolios(key, 999999));
     });
   });
 
   describe("login keys", () => {
     it("a key made for the client sees only its portfolios; with Read it cannot change them; revoked it answers 401", async () => {
       const c = await created(key, { firstName: "Ana", lastName: "Silva" });
-      const [p1, p2] = [await newPortfolio(key, "Hers"), await newPortfolio(key, "Not hers")];
+      const [p1, p2] = [await newPortfolioBody<Portfolio>(t, key, { name: "Hers" }), await newPortfolioBody<Portfolio>(t, key, { name: "Not hers" })];
       await tr.assign(key, c.id, { portfolioIds: [p1.id] });
 
       const o = await tr.createKey(key, c.id);
@@ -415,9 +349,9 @@ describe.each([rest, graphql])("clients over $name", (tr) => {
 
     it("answers NOT_FOUND for a missing client, making and revoking nothing", async () => {
       const before = await ledgerSnapshot(t.db);
-      expectFailure(tr, await tr.createKey(key, 999999), "NOT_FOUND", 404);
-      expectFailure(tr, await tr.revokeKeys(key, 999999), "NOT_FOUND", 404);
-      expectInvalid(tr, await tr.createKey(key, "abc"), "clientId");
+      expectError(await tr.createKey(key, 999999), "NOT_FOUND", 404);
+      expectError(await tr.revokeKeys(key, 999999), "NOT_FOUND", 404);
+      expectInvalid(await tr.createKey(key, "abc"), "clientId");
       expect(await ledgerSnapshot(t.db)).toBe(before);
     });
   });
@@ -426,17 +360,17 @@ describe.each([rest, graphql])("clients over $name", (tr) => {
     it("hides another account's client exactly like a missing one, on every operation, changing nothing", async () => {
       const other = await t.newAccount();
       const mine = await created(key, { firstName: "Ana", lastName: "Silva" });
-      const otherPortfolio = await newPortfolio(other, "Theirs");
+      const otherPortfolio = await newPortfolioBody<Portfolio>(t, other, { name: "Theirs" });
       const before = await ledgerSnapshot(t.db);
 
       expect((await tr.list(other)).data).toEqual([]);
-      expectAbsent(tr, await tr.get(other, mine.id));
-      expectAbsent(tr, await tr.portfolios(other, mine.id));
-      expectFailure(tr, await tr.update(other, mine.id, { firstName: "Hijacked" }), "NOT_FOUND", 404);
-      expectFailure(tr, await tr.assign(other, mine.id, { portfolioIds: [otherPortfolio.id] }), "NOT_FOUND", 404);
-      expectFailure(tr, await tr.createKey(other, mine.id), "NOT_FOUND", 404);
-      expectFailure(tr, await tr.revokeKeys(other, mine.id), "NOT_FOUND", 404);
-      expectFailure(tr, await tr.remove(other, mine.id), "NOT_FOUND", 404);
+      expectAbsent(await tr.get(other, mine.id));
+      expectAbsent(await tr.portfolios(other, mine.id));
+      expectError(await tr.update(other, mine.id, { firstName: "Hijacked" }), "NOT_FOUND", 404);
+      expectError(await tr.assign(other, mine.id, { portfolioIds: [otherPortfolio.id] }), "NOT_FOUND", 404);
+      expectError(await tr.createKey(other, mine.id), "NOT_FOUND", 404);
+      expectError(await tr.revokeKeys(other, mine.id), "NOT_FOUND", 404);
+      expectError(await tr.remove(other, mine.id), "NOT_FOUND", 404);
 
       expect(await ledgerSnapshot(t.db)).toBe(before);
       expect((await tr.get(key, mine.id)).data).toEqual(mine);
@@ -445,20 +379,20 @@ describe.each([rest, graphql])("clients over $name", (tr) => {
 
   describe("client login keys", () => {
     it.each(["Read", "ReadWrite"] as const)("a client key with %s is refused every client operation (FORBIDDEN), changing nothing", async (permission) => {
-      const p = await newPortfolio(key, "Hers");
+      const p = await newPortfolioBody<Portfolio>(t, key, { name: "Hers" });
       const c = await created(key, { firstName: "Ana", lastName: "Silva" });
       const login = await t.newClientKey(key, permission, [p.id]);
       const before = await ledgerSnapshot(t.db);
 
-      expectFailure(tr, await tr.list(login), "FORBIDDEN", 403);
-      expectFailure(tr, await tr.get(login, c.id), "FORBIDDEN", 403);
-      expectFailure(tr, await tr.create(login, { firstName: "New", lastName: "Client" }), "FORBIDDEN", 403);
-      expectFailure(tr, await tr.update(login, c.id, { firstName: "X" }), "FORBIDDEN", 403);
-      expectFailure(tr, await tr.portfolios(login, c.id), "FORBIDDEN", 403);
-      expectFailure(tr, await tr.assign(login, c.id, { portfolioIds: [p.id], permission: "ReadWrite" }), "FORBIDDEN", 403);
-      expectFailure(tr, await tr.createKey(login, c.id), "FORBIDDEN", 403);
-      expectFailure(tr, await tr.revokeKeys(login, c.id), "FORBIDDEN", 403);
-      expectFailure(tr, await tr.remove(login, c.id), "FORBIDDEN", 403);
+      expectError(await tr.list(login), "FORBIDDEN", 403);
+      expectError(await tr.get(login, c.id), "FORBIDDEN", 403);
+      expectError(await tr.create(login, { firstName: "New", lastName: "Client" }), "FORBIDDEN", 403);
+      expectError(await tr.update(login, c.id, { firstName: "X" }), "FORBIDDEN", 403);
+      expectError(await tr.portfolios(login, c.id), "FORBIDDEN", 403);
+      expectError(await tr.assign(login, c.id, { portfolioIds: [p.id], permission: "ReadWrite" }), "FORBIDDEN", 403);
+      expectError(await tr.createKey(login, c.id), "FORBIDDEN", 403);
+      expectError(await tr.revokeKeys(login, c.id), "FORBIDDEN", 403);
+      expectError(await tr.remove(login, c.id), "FORBIDDEN", 403);
 
       expect(await ledgerSnapshot(t.db)).toBe(before);
     });
@@ -466,7 +400,7 @@ describe.each([rest, graphql])("clients over $name", (tr) => {
 
   it("reads the same client on both transports", async () => {
     const c = await created(key, { firstName: "Ana", lastName: "Silva", email: "ana@example.com", permission: "ReadWrite" });
-    const p = await newPortfolio(key, "Hers");
+    const p = await newPortfolioBody<Portfolio>(t, key, { name: "Hers" });
     await tr.assign(key, c.id, { portfolioIds: [p.id] });
     for (const reader of [rest, graphql]) {
       expect((await reader.get(key, c.id)).data).toEqual(c);
@@ -481,7 +415,7 @@ describe("GraphQL specifics", () => {
     const seed = async (k: string, clients: number) => {
       for (let i = 0; i < clients; i++) {
         const c = (await rest.create(k, { firstName: "C", lastName: String(i) })).data!;
-        const ps = [await newPortfolio(k, `P${i}a`), await newPortfolio(k, `P${i}b`)];
+        const ps = [await newPortfolioBody<Portfolio>(t, k, { name: `P${i}a` }), await newPortfolioBody<Portfolio>(t, k, { name: `P${i}b` })];
         await rest.assign(k, c.id, { portfolioIds: ps.map((p) => p.id) });
       }
     };

@@ -1,5 +1,7 @@
 import type request from "supertest";
 import { ledgerSnapshot, startTestApp, type TestApp } from "../support/app";
+import { newCustomHolding, newPortfolio } from "../support/kit";
+import { expectAbsent, expectError, expectInvalid, failureMessage, gqlOutcome, restCall, type Outcome } from "../support/outcomes";
 
 /**
  * Custom groups (API.md §2 Custom groups): every operation over REST and over GraphQL on the same
@@ -30,19 +32,6 @@ interface Assignment {
   label: string;
 }
 
-interface FieldError {
-  path: string;
-  message: string;
-}
-
-interface Outcome<T> {
-  status: number;
-  data?: T;
-  code?: string;
-  errors?: FieldError[];
-  res: request.Response;
-}
-
 interface Transport {
   name: "REST" | "GraphQL";
   list(key: string): Promise<Outcome<Group[]>>;
@@ -58,31 +47,8 @@ interface Transport {
 
 const FIELDS = "id name labels";
 
-function restOutcome<T>(res: request.Response, success: number): Outcome<T> {
-  if (res.status >= 400) {
-    expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
-    expect(res.body).toMatchObject({ status: res.status, code: expect.any(String), title: expect.any(String), detail: expect.any(String) });
-    return { status: res.status, code: res.body.code, errors: res.body.errors, res };
-  }
-  expect(res.status).toBe(success);
-  if (success === 204) {
-    expect(res.text ?? "").toBe("");
-    return { status: res.status, data: true as T, res };
-  }
-  expect(res.headers["content-type"]).toMatch(/^application\/json/);
-  return { status: res.status, data: res.body, res };
-}
-
-function gqlOutcome<T>(res: request.Response, field: string, map: (v: never) => T = (v) => v): Outcome<T> {
-  const errors = res.body.errors as { extensions?: { code?: string; errors?: FieldError[] } }[] | undefined;
-  if (errors?.length) {
-    expect(errors).toHaveLength(1);
-    expect(res.body.data?.[field] ?? null).toBeNull();
-    return { status: res.status, code: errors[0].extensions?.code, errors: errors[0].extensions?.errors, res };
-  }
-  expect(res.status).toBe(200);
-  return { status: res.status, data: map(res.body.data[field] as never), res };
-}
+/** A custom investment named "<symbol> fund" in the portfolio, over REST; returns its id. */
+const newHolding = (k: string, portfolioId: number, symbol: string) => newCustomHolding(t, k, portfolioId, { symbol, name: `${symbol} fund` });
 
 /** GraphQL ids are strings on the wire; the REST numbers are the same ids. */
 const group = (g: Group | null) => {
@@ -99,13 +65,13 @@ const gqlId = (v: unknown) => (typeof v === "number" ? String(v) : v);
 
 const rest: Transport = {
   name: "REST",
-  list: async (k) => restOutcome(await t.http.get("/v1/custom-groups").set("authorization", k), 200),
-  get: async (k, id) => restOutcome(await t.http.get(`/v1/custom-groups/${id}`).set("authorization", k), 200),
-  create: async (k, input) => restOutcome(await t.http.post("/v1/custom-groups").set("authorization", k).send(input as object), 201),
-  update: async (k, id, input) => restOutcome(await t.http.put(`/v1/custom-groups/${id}`).set("authorization", k).send(input as object), 200),
-  remove: async (k, id) => restOutcome(await t.http.delete(`/v1/custom-groups/${id}`).set("authorization", k), 204),
-  assignments: async (k, id) => restOutcome(await t.http.get(`/v1/custom-groups/${id}/assignments`).set("authorization", k), 200),
-  assign: async (k, id, list) => restOutcome(await t.http.put(`/v1/custom-groups/${id}/assignments`).set("authorization", k).send(list), 200),
+  list: async (k) => restCall(await t.http.get("/v1/custom-groups").set("authorization", k), 200),
+  get: async (k, id) => restCall(await t.http.get(`/v1/custom-groups/${id}`).set("authorization", k), 200),
+  create: async (k, input) => restCall(await t.http.post("/v1/custom-groups").set("authorization", k).send(input as object), 201),
+  update: async (k, id, input) => restCall(await t.http.put(`/v1/custom-groups/${id}`).set("authorization", k).send(input as object), 200),
+  remove: async (k, id) => restCall(await t.http.delete(`/v1/custom-groups/${id}`).set("authorization", k), 204),
+  assignments: async (k, id) => restCall(await t.http.get(`/v1/custom-groups/${id}/assignments`).set("authorization", k), 200),
+  assign: async (k, id, list) => restCall(await t.http.put(`/v1/custom-groups/${id}/assignments`).set("authorization", k).send(list), 200),
 };
 
 const graphql: Transport = {
@@ -135,39 +101,6 @@ const graphql: Transport = {
       (as: Assignment[]) => as.map(assignment),
     ),
 };
-
-function expectFailure(tr: Transport, o: Outcome<unknown>, code: string, status: number): void {
-  expect({ code: o.code, data: o.data }).toEqual({ code, data: undefined });
-  if (tr.name === "REST") expect(o.status).toBe(status);
-}
-
-/** VALIDATION_FAILED whose `errors` name exactly these paths. */
-function expectInvalid(tr: Transport, o: Outcome<unknown>, ...paths: string[]): void {
-  expectFailure(tr, o, "VALIDATION_FAILED", 400);
-  expect([...new Set(o.errors!.map((e) => e.path))].sort()).toEqual([...paths].sort());
-  for (const e of o.errors!) expect(e).toEqual({ path: expect.any(String), message: expect.any(String) });
-}
-
-function expectAbsent(tr: Transport, o: Outcome<unknown>): void {
-  if (tr.name === "REST") return expectFailure(tr, o, "NOT_FOUND", 404);
-  expect(o.code).toBeUndefined();
-  expect(o.data).toBeNull();
-}
-
-/** The detail of a failure: problem+json `detail`, or the GraphQL error's message. */
-const message = (o: Outcome<unknown>): string => o.res.body.detail ?? o.res.body.errors[0].message;
-
-async function newPortfolio(k: string, name = "P"): Promise<number> {
-  const res = await t.http.post("/v1/portfolios").set("authorization", k).send({ name });
-  expect(res.status).toBe(201);
-  return res.body.id;
-}
-
-async function newHolding(k: string, portfolioId: number, symbol: string): Promise<number> {
-  const res = await t.http.post(`/v1/portfolios/${portfolioId}/holdings`).set("authorization", k).send({ symbol, name: `${symbol} fund` });
-  expect(res.status).toBe(201);
-  return res.body.id;
-}
 
 const STRATEGY = { name: "Strategy", labels: ["Core", "Satellite"] };
 
@@ -210,7 +143,7 @@ describe.each([rest, graphql])("custom groups over $name", (tr) => {
 
     it.each(BAD_GROUPS)("rejects %s with VALIDATION_FAILED naming the path, writing nothing", async (_label, input, paths) => {
       const before = await ledgerSnapshot(t.db);
-      expectInvalid(tr, await tr.create(key, input), ...paths);
+      expectInvalid(await tr.create(key, input), ...paths);
       expect(await ledgerSnapshot(t.db)).toBe(before);
     });
 
@@ -218,15 +151,15 @@ describe.each([rest, graphql])("custom groups over $name", (tr) => {
       await created(key);
       const before = await ledgerSnapshot(t.db);
       const o = await tr.create(key, { name: "Strategy", labels: ["X"] });
-      expectFailure(tr, o, "CONFLICT", 409);
+      expectError(o, "CONFLICT", 409);
       expect(await ledgerSnapshot(t.db)).toBe(before);
       expect((await tr.create(await t.newAccount(), STRATEGY)).code).toBeUndefined();
     });
 
     it("answers a missing group as absent and rejects a malformed id", async () => {
-      expectAbsent(tr, await tr.get(key, 999999));
-      expectAbsent(tr, await tr.assignments(key, 999999));
-      expectInvalid(tr, await tr.get(key, "abc"), "groupId");
+      expectAbsent(await tr.get(key, 999999));
+      expectAbsent(await tr.assignments(key, 999999));
+      expectInvalid(await tr.get(key, "abc"), "groupId");
     });
   });
 
@@ -245,21 +178,21 @@ describe.each([rest, graphql])("custom groups over $name", (tr) => {
       await created(key);
       const other = await created(key, { name: "Style", labels: ["Growth"] });
       const before = await ledgerSnapshot(t.db);
-      expectFailure(tr, await tr.update(key, other.id, { name: "Strategy" }), "CONFLICT", 409);
+      expectError(await tr.update(key, other.id, { name: "Strategy" }), "CONFLICT", 409);
       expect(await ledgerSnapshot(t.db)).toBe(before);
     });
 
     it("refuses (BUSINESS_RULE) to drop a label still assigned, naming it; an unassigned label may go", async () => {
       const g = await created(key, { name: "Strategy", labels: ["Core", "Satellite", "Spare"] });
-      const p = await newPortfolio(key);
+      const p = await newPortfolio(t, key);
       const h = await newHolding(key, p, "AAA");
       expect((await tr.assign(key, g.id, [{ holdingId: h, label: "Satellite" }])).code).toBeUndefined();
       const before = await ledgerSnapshot(t.db);
 
       const o = await tr.update(key, g.id, { name: "Renamed", labels: ["Core"] });
-      expectFailure(tr, o, "BUSINESS_RULE", 422);
-      expect(message(o)).toContain('"Satellite"');
-      expect(message(o)).not.toContain('"Spare"');
+      expectError(o, "BUSINESS_RULE", 422);
+      expect(failureMessage(o)).toContain('"Satellite"');
+      expect(failureMessage(o)).not.toContain('"Spare"');
       expect(await ledgerSnapshot(t.db)).toBe(before);
 
       expect((await tr.update(key, g.id, { labels: ["Satellite", "Core"] })).data!.labels).toEqual(["Satellite", "Core"]);
@@ -268,13 +201,13 @@ describe.each([rest, graphql])("custom groups over $name", (tr) => {
     it.each(BAD_GROUPS)("rejects %s, writing nothing", async (_label, input, paths) => {
       const g = await created(key);
       const before = await ledgerSnapshot(t.db);
-      expectInvalid(tr, await tr.update(key, g.id, input), ...paths);
+      expectInvalid(await tr.update(key, g.id, input), ...paths);
       expect(await ledgerSnapshot(t.db)).toBe(before);
     });
 
     it("answers NOT_FOUND for a missing group", async () => {
       const before = await ledgerSnapshot(t.db);
-      expectFailure(tr, await tr.update(key, 999999, { name: "X" }), "NOT_FOUND", 404);
+      expectError(await tr.update(key, 999999, { name: "X" }), "NOT_FOUND", 404);
       expect(await ledgerSnapshot(t.db)).toBe(before);
     });
   });
@@ -283,15 +216,15 @@ describe.each([rest, graphql])("custom groups over $name", (tr) => {
     it("removes the group with its assignments, and only those", async () => {
       const g = await created(key);
       const keep = await created(key, { name: "Style", labels: ["Growth"] });
-      const h = await newHolding(key, await newPortfolio(key), "AAA");
+      const h = await newHolding(key, await newPortfolio(t, key), "AAA");
       await tr.assign(key, g.id, [{ holdingId: h, label: "Core" }]);
       await tr.assign(key, keep.id, [{ holdingId: h, label: "Growth" }]);
 
       const o = await tr.remove(key, g.id);
       expect(o.code).toBeUndefined();
       expect(o.data).toBe(true);
-      expectAbsent(tr, await tr.get(key, g.id));
-      expectFailure(tr, await tr.remove(key, g.id), "NOT_FOUND", 404);
+      expectAbsent(await tr.get(key, g.id));
+      expectError(await tr.remove(key, g.id), "NOT_FOUND", 404);
       expect((await tr.list(key)).data).toEqual([keep]);
       expect((await tr.assignments(key, keep.id)).data).toEqual([{ holdingId: h, label: "Growth" }]);
       const [row] = await t.db.sql<{ n: unknown }>("SELECT count(*) AS n FROM custom_group_assignment");
@@ -304,8 +237,8 @@ describe.each([rest, graphql])("custom groups over $name", (tr) => {
   describe("assignments", () => {
     it("replaces the group's assignments as a whole, answering them by holding", async () => {
       const g = await created(key);
-      const p = await newPortfolio(key);
-      const q = await newPortfolio(key, "Q");
+      const p = await newPortfolio(t, key);
+      const q = await newPortfolio(t, key, { name: "Q" });
       const [h1, h2, h3] = [await newHolding(key, p, "AAA"), await newHolding(key, p, "BBB"), await newHolding(key, q, "CCC")];
 
       const first = await tr.assign(key, g.id, [
@@ -336,39 +269,39 @@ describe.each([rest, graphql])("custom groups over $name", (tr) => {
 
     it("rejects a label the group does not have at [i].label, a holding listed twice, and malformed input, writing nothing", async () => {
       const g = await created(key);
-      const p = await newPortfolio(key);
+      const p = await newPortfolio(t, key);
       const [h1, h2] = [await newHolding(key, p, "AAA"), await newHolding(key, p, "BBB")];
       await tr.assign(key, g.id, [{ holdingId: h1, label: "Core" }]);
       const before = await ledgerSnapshot(t.db);
 
-      expectInvalid(tr, await tr.assign(key, g.id, [{ holdingId: h1, label: "Core" }, { holdingId: h2, label: "Income" }]), "[1].label");
+      expectInvalid(await tr.assign(key, g.id, [{ holdingId: h1, label: "Core" }, { holdingId: h2, label: "Income" }]), "[1].label");
       // Labels match exactly: "core" is not "Core".
-      expectInvalid(tr, await tr.assign(key, g.id, [{ holdingId: h1, label: "core" }, { holdingId: h2, label: "Nope" }]), "[0].label", "[1].label");
-      expectInvalid(tr, await tr.assign(key, g.id, [{ holdingId: h1, label: "Core" }, { holdingId: h1, label: "Satellite" }]), "[1].holdingId");
-      expectInvalid(tr, await tr.assign(key, g.id, [{ holdingId: "abc", label: "Core" }]), "[0].holdingId");
-      expectInvalid(tr, await tr.assign(key, g.id, [{ holdingId: h1, label: "" }]), "[0].label");
+      expectInvalid(await tr.assign(key, g.id, [{ holdingId: h1, label: "core" }, { holdingId: h2, label: "Nope" }]), "[0].label", "[1].label");
+      expectInvalid(await tr.assign(key, g.id, [{ holdingId: h1, label: "Core" }, { holdingId: h1, label: "Satellite" }]), "[1].holdingId");
+      expectInvalid(await tr.assign(key, g.id, [{ holdingId: "abc", label: "Core" }]), "[0].holdingId");
+      expectInvalid(await tr.assign(key, g.id, [{ holdingId: h1, label: "" }]), "[0].label");
       expect(await ledgerSnapshot(t.db)).toBe(before);
     });
 
     it("answers NOT_FOUND naming a holding that is missing or another account's, writing nothing", async () => {
       const g = await created(key);
-      const h = await newHolding(key, await newPortfolio(key), "AAA");
+      const h = await newHolding(key, await newPortfolio(t, key), "AAA");
       const other = await t.newAccount();
-      const theirs = await newHolding(other, await newPortfolio(other), "ZZZ");
+      const theirs = await newHolding(other, await newPortfolio(t, other), "ZZZ");
       await tr.assign(key, g.id, [{ holdingId: h, label: "Core" }]);
       const before = await ledgerSnapshot(t.db);
       for (const missing of [999999, theirs]) {
         const o = await tr.assign(key, g.id, [{ holdingId: h, label: "Satellite" }, { holdingId: missing, label: "Core" }]);
-        expectFailure(tr, o, "NOT_FOUND", 404);
-        expect(message(o)).toContain(`Holding ${missing}`);
+        expectError(o, "NOT_FOUND", 404);
+        expect(failureMessage(o)).toContain(`Holding ${missing}`);
       }
-      expectFailure(tr, await tr.assign(key, 999999, [{ holdingId: h, label: "Core" }]), "NOT_FOUND", 404);
+      expectError(await tr.assign(key, 999999, [{ holdingId: h, label: "Core" }]), "NOT_FOUND", 404);
       expect(await ledgerSnapshot(t.db)).toBe(before);
     });
 
     it("a holding's assignments go with it", async () => {
       const g = await created(key);
-      const p = await newPortfolio(key);
+      const p = await newPortfolio(t, key);
       const [h1, h2] = [await newHolding(key, p, "AAA"), await newHolding(key, p, "BBB")];
       await tr.assign(key, g.id, [{ holdingId: h1, label: "Core" }, { holdingId: h2, label: "Core" }]);
       expect((await t.http.delete(`/v1/holdings/${h1}`).set("authorization", key)).status).toBe(204);
@@ -380,15 +313,15 @@ describe.each([rest, graphql])("custom groups over $name", (tr) => {
     it("hides another account's group exactly like a missing one, changing nothing", async () => {
       const other = await t.newAccount();
       const mine = await created(key);
-      const theirHolding = await newHolding(other, await newPortfolio(other), "ZZZ");
+      const theirHolding = await newHolding(other, await newPortfolio(t, other), "ZZZ");
       const before = await ledgerSnapshot(t.db);
 
       expect((await tr.list(other)).data).toEqual([]);
-      expectAbsent(tr, await tr.get(other, mine.id));
-      expectAbsent(tr, await tr.assignments(other, mine.id));
-      expectFailure(tr, await tr.update(other, mine.id, { name: "Hijacked" }), "NOT_FOUND", 404);
-      expectFailure(tr, await tr.assign(other, mine.id, [{ holdingId: theirHolding, label: "Core" }]), "NOT_FOUND", 404);
-      expectFailure(tr, await tr.remove(other, mine.id), "NOT_FOUND", 404);
+      expectAbsent(await tr.get(other, mine.id));
+      expectAbsent(await tr.assignments(other, mine.id));
+      expectError(await tr.update(other, mine.id, { name: "Hijacked" }), "NOT_FOUND", 404);
+      expectError(await tr.assign(other, mine.id, [{ holdingId: theirHolding, label: "Core" }]), "NOT_FOUND", 404);
+      expectError(await tr.remove(other, mine.id), "NOT_FOUND", 404);
 
       expect(await ledgerSnapshot(t.db)).toBe(before);
       expect((await tr.get(key, mine.id)).data).toEqual(mine);
@@ -398,8 +331,8 @@ describe.each([rest, graphql])("custom groups over $name", (tr) => {
   describe("client login keys", () => {
     it.each(["Read", "ReadWrite"] as const)("a client key with %s reads groups and its own holdings' labels, and may change nothing (FORBIDDEN)", async (permission) => {
       const g = await created(key);
-      const hers = await newPortfolio(key, "Hers");
-      const notHers = await newPortfolio(key, "Not hers");
+      const hers = await newPortfolio(t, key, { name: "Hers" });
+      const notHers = await newPortfolio(t, key, { name: "Not hers" });
       const [h1, h2] = [await newHolding(key, hers, "AAA"), await newHolding(key, notHers, "BBB")];
       await tr.assign(key, g.id, [{ holdingId: h1, label: "Core" }, { holdingId: h2, label: "Satellite" }]);
       const login = await t.newClientKey(key, permission, [hers]);
@@ -410,17 +343,17 @@ describe.each([rest, graphql])("custom groups over $name", (tr) => {
       // Only the labels of holdings the key may see.
       expect((await tr.assignments(login, g.id)).data).toEqual([{ holdingId: h1, label: "Core" }]);
 
-      expectFailure(tr, await tr.create(login, { name: "Mine", labels: ["A"] }), "FORBIDDEN", 403);
-      expectFailure(tr, await tr.update(login, g.id, { name: "Renamed" }), "FORBIDDEN", 403);
-      expectFailure(tr, await tr.assign(login, g.id, [{ holdingId: h1, label: "Satellite" }]), "FORBIDDEN", 403);
-      expectFailure(tr, await tr.remove(login, g.id), "FORBIDDEN", 403);
+      expectError(await tr.create(login, { name: "Mine", labels: ["A"] }), "FORBIDDEN", 403);
+      expectError(await tr.update(login, g.id, { name: "Renamed" }), "FORBIDDEN", 403);
+      expectError(await tr.assign(login, g.id, [{ holdingId: h1, label: "Satellite" }]), "FORBIDDEN", 403);
+      expectError(await tr.remove(login, g.id), "FORBIDDEN", 403);
       expect(await ledgerSnapshot(t.db)).toBe(before);
     });
   });
 
   it("reads the same group on both transports", async () => {
     const g = await created(key);
-    const h = await newHolding(key, await newPortfolio(key), "AAA");
+    const h = await newHolding(key, await newPortfolio(t, key), "AAA");
     await tr.assign(key, g.id, [{ holdingId: h, label: "Core" }]);
     for (const reader of [rest, graphql]) {
       expect((await reader.get(key, g.id)).data).toEqual(g);
@@ -433,7 +366,7 @@ describe.each([rest, graphql])("custom groups over $name", (tr) => {
 describe("GraphQL specifics", () => {
   it("customGroups { assignments } costs the same few statements for 1 group as for 10", async () => {
     const seed = async (k: string, groups: number) => {
-      const p = await newPortfolio(k);
+      const p = await newPortfolio(t, k);
       const holdings = [await newHolding(k, p, "AAA"), await newHolding(k, p, "BBB"), await newHolding(k, p, "CCC")];
       for (let i = 0; i < groups; i++) {
         const g = (await rest.create(k, { name: `G${i}`, labels: ["A", "B"] })).data!;

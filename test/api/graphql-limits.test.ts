@@ -3,6 +3,7 @@ import type request from "supertest";
 import { aliasedCreates, aliasedNestedLists, fragmentChain } from "../../bench/abuse";
 import { DEFAULT_GRAPHQL_LIMITS } from "../../src/config";
 import { startTestApp, type TestApp } from "../support/app";
+import { measured } from "../support/kit";
 
 /**
  * OWASP API4 on GraphQL: an operation too big to run is refused before it runs (HTTP 400, no
@@ -18,13 +19,6 @@ afterAll(() => t.close());
 beforeEach(() => t.db.reset());
 
 const portfolioCount = async () => Number((await t.db.sql<{ n: string }>("SELECT count(*) AS n FROM portfolio"))[0].n);
-
-/** The answer, and the SQL statements sent while it was computed. */
-async function measured(db: TestApp["db"], send: () => request.Test) {
-  const before = db.statementCount;
-  const res = await send();
-  return { res, statements: db.statementCount - before };
-}
 
 function expectRefused(res: request.Response, code: string, limit?: string): void {
   expect(res.status).toBe(400);

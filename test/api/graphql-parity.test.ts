@@ -9,9 +9,10 @@ import { buildSchema } from "../../src/graphql/schema";
 import { endpoints } from "../../src/http/router";
 import { PROJECT_ROOT } from "../../src/lib/paths";
 import { CASH_TRANSACTION_TYPES } from "../../src/modules/cash/cash.schemas";
-import { TRADE_TYPES } from "../../src/modules/holdings/parcels";
+import { TRADE_TYPES } from "../../src/modules/ledger";
 import { CASH_TYPES } from "../../src/modules/transactions/transactions.schemas";
 import { ledgerFingerprint, startTestApp, type TestApp } from "../support/app";
+import { newPortfolio } from "../support/kit";
 
 /**
  * REST and GraphQL are two adapters over one set of service functions (API.md §3, STYLE.md "one
@@ -304,12 +305,6 @@ beforeEach(async () => {
   key = await t.newAccount();
 });
 
-async function newPortfolio(): Promise<number> {
-  const res = await t.http.post("/v1/portfolios").set("authorization", key).send({ name: "Parity" });
-  expect(res.status).toBe(201);
-  return res.body.id as number;
-}
-
 /** A GraphQL answer: its data field, or the first error's code and field errors. */
 async function gql(query: string, variables: Json, field: string): Promise<{ data?: unknown; code?: string; errors?: unknown }> {
   const res = await t.gql(key, query, variables);
@@ -360,7 +355,7 @@ const CSV = "date,type,symbol,exchange,quantity,price,brokerage,currency,exchang
 
 describe("(d) trade import and symbol changes over both transports", () => {
   it("the same JSON rows import alike: the same answer and the same trades", async () => {
-    const [a, b] = [await newPortfolio(), await newPortfolio()];
+    const [a, b] = [await newPortfolio(t, key, { name: "Parity" }), await newPortfolio(t, key, { name: "Parity" })];
     const viaRest = rest(await importRest(a, ROWS));
     const viaGraphql = await gql(IMPORT, { p: String(b), input: { rows: ROWS } }, "importTrades");
     expect(viaRest.data).toMatchObject({ dryRun: false, imported: 3, valid: 3 });
@@ -370,7 +365,7 @@ describe("(d) trade import and symbol changes over both transports", () => {
   });
 
   it("the same CSV text imports alike", async () => {
-    const [a, b] = [await newPortfolio(), await newPortfolio()];
+    const [a, b] = [await newPortfolio(t, key, { name: "Parity" }), await newPortfolio(t, key, { name: "Parity" })];
     const viaRest = rest(await importRest(a, CSV, "", true));
     const viaGraphql = await gql(IMPORT, { p: String(b), input: { csv: CSV } }, "importTrades");
     expect(viaRest.data).toMatchObject({ imported: 2 });
@@ -379,7 +374,7 @@ describe("(d) trade import and symbol changes over both transports", () => {
   });
 
   it("a dry run answers alike and writes nothing on either", async () => {
-    const [a, b] = [await newPortfolio(), await newPortfolio()];
+    const [a, b] = [await newPortfolio(t, key, { name: "Parity" }), await newPortfolio(t, key, { name: "Parity" })];
     const before = await ledgerFingerprint(t.db);
     const viaRest = rest(await importRest(a, ROWS, "?dryRun=true"));
     const viaGraphql = await gql(IMPORT, { p: String(b), input: { rows: ROWS, dryRun: true } }, "importTrades");
@@ -389,7 +384,7 @@ describe("(d) trade import and symbol changes over both transports", () => {
   });
 
   it("duplicates: skip leaves out the same rows on both", async () => {
-    const [a, b] = [await newPortfolio(), await newPortfolio()];
+    const [a, b] = [await newPortfolio(t, key, { name: "Parity" }), await newPortfolio(t, key, { name: "Parity" })];
     expect(rest(await importRest(a, ROWS)).data).toBeTruthy();
     expect((await gql(IMPORT, { p: String(b), input: { rows: ROWS } }, "importTrades")).data).toBeTruthy();
     const again = [...ROWS, { symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-03-01", quantity: 1, price: 1 }];
@@ -401,7 +396,7 @@ describe("(d) trade import and symbol changes over both transports", () => {
   });
 
   it("a refused import names the same rows with the same messages and writes nothing", async () => {
-    const [a, b] = [await newPortfolio(), await newPortfolio()];
+    const [a, b] = [await newPortfolio(t, key, { name: "Parity" }), await newPortfolio(t, key, { name: "Parity" })];
     const bad = [ROWS[0], { ...ROWS[1], quantity: "lots" }, { ...ROWS[2], price: "-1" }];
     const before = await ledgerFingerprint(t.db);
     const viaRest = rest(await importRest(a, bad));
@@ -414,7 +409,7 @@ describe("(d) trade import and symbol changes over both transports", () => {
   });
 
   it("the symbol-change list answers alike; an unknown or foreign holding is NOT_FOUND on both", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key, { name: "Parity" });
     const holdingId = (await t.http.post("/v1/trades").set("authorization", key).send({ portfolioId: p, symbol: "AAA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 1, price: 1 })).body.holdingId as number;
     const SYMBOL_CHANGES = `query($h: ID!) { symbolChanges(holdingId: $h) { fromSymbol fromExchange toSymbol toExchange changedAt } }`;
     expect(await gql(SYMBOL_CHANGES, { h: String(holdingId) }, "symbolChanges")).toEqual({ data: [] });
@@ -446,7 +441,7 @@ describe("(e) pro-rata components: one JSON body for both transports", () => {
   }`;
 
   async function seed(): Promise<number> {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key, { name: "Parity" });
     const holdingId = (await t.http.post("/v1/trades").set("authorization", key).send({ portfolioId: p, symbol: "VAS", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 100, price: 90 })).body.holdingId as number;
     for (const [exDividendDate, paidDate, unfrankedAmount] of [["2024-09-30", "2024-10-15", 100], ["2025-03-31", "2025-04-15", 300]] as const) {
       expect((await t.http.post("/v1/income").set("authorization", key).send({ holdingId, exDividendDate, paidDate, unfrankedAmount })).status).toBe(201);

@@ -1,7 +1,12 @@
 import type { Response } from "supertest";
+
 import { endpoints } from "../../src/http/router";
-import { ledgerSnapshot, startTestApp, type TestApp } from "../support/app";
+
+import { startTestApp, type TestApp } from "../support/app";
+import { expectProblem, withApp } from "../support/outcomes";
+
 import { fixtureUrl, seedWriteFixture, writeBodies, type FixtureIds } from "../support/write-fixture";
+
 
 /**
  * Bad input of every kind answers 4xx problem+json (GraphQL: an error with extensions.code) and
@@ -11,6 +16,7 @@ import { fixtureUrl, seedWriteFixture, writeBodies, type FixtureIds } from "../s
  * Each case was a 500 or a silent write once.
  */
 let t: TestApp;
+const { unchanged } = withApp(() => t);
 let key: string;
 let otherKey: string;
 let ids: FixtureIds;
@@ -23,25 +29,11 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-function expectProblem(res: Response, status: number, code: string): void {
-  expect({ status: res.status, type: res.headers["content-type"], code: res.body?.code }).toEqual({
-    status,
-    type: expect.stringMatching(/^application\/problem\+json/),
-    code,
-  });
-}
-
 /** The first GraphQL error's code; the operation's field is null. */
 function gqlCode(res: Response, field?: string): string | undefined {
   expect(res.status).toBeLessThan(500);
   if (field) expect(res.body.data?.[field] ?? null).toBeNull();
   return res.body.errors?.[0]?.extensions?.code;
-}
-
-async function unchanged(action: () => Promise<void>): Promise<void> {
-  const before = await ledgerSnapshot(t.db);
-  await action();
-  expect(await ledgerSnapshot(t.db)).toBe(before);
 }
 
 const rawJson = (method: "post" | "put", url: string, body: string | Buffer, headers: Record<string, string> = {}) => {

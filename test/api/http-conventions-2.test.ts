@@ -5,6 +5,8 @@ import { endpoints } from "../../src/http/router";
 import { authenticateKey } from "../../src/modules/accounts/accounts.service";
 import { listHoldingTrades } from "../../src/modules/trades/trades.service";
 import { ledgerSnapshot, startTestApp, type TestApp } from "../support/app";
+import { measured } from "../support/kit";
+import { expectProblem } from "../support/outcomes";
 import pino from "pino";
 
 /**
@@ -37,24 +39,11 @@ beforeEach(async () => {
   key = await t.newAccount();
 });
 
-function expectProblem(res: request.Response, status: number, code: string): void {
-  expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
-  expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
-  expect(res.body).toMatchObject({ type: expect.any(String), title: expect.any(String), status, detail: expect.any(String), code });
-}
-
 /** A refusal on /graphql before Apollo runs: the same status and code, as a GraphQL response (API.md §3). */
 function expectGraphqlRefusal(res: request.Response, status: number, code: string): string {
   expect({ status: res.status, type: res.headers["content-type"] }).toEqual({ status, type: expect.stringMatching(/^application\/json/) });
   expect(res.body.errors).toEqual([{ message: expect.any(String), extensions: expect.objectContaining({ code }) }]);
   return res.body.errors[0].message;
-}
-
-/** The answer and the SQL statements sent while it was computed. */
-async function measured(app: TestApp, send: () => request.Test) {
-  const before = app.db.statementCount;
-  const res = await send();
-  return { res, statements: app.db.statementCount - before };
 }
 
 const listOf = (header: string | undefined) => (header ?? "").split(",").map((h) => h.trim().toLowerCase()).filter(Boolean);
@@ -65,7 +54,7 @@ describe("CORS (API.md §1 browsers: CORS_ORIGINS)", () => {
     app.http.options(path).set("origin", origin).set("access-control-request-method", method).set("access-control-request-headers", "authorization, content-type, idempotency-key");
 
   it.each(["/v1/portfolios", "/api/v1/portfolios", "/graphql", "/v1/portfolios/123/transactions"])("answers the preflight of %s with 204, without a key and without a statement", async (path) => {
-    const { res, statements } = await measured(browser, () => preflight(browser, path, ALLOWED));
+    const { res, statements } = await measured(browser.db, () => preflight(browser, path, ALLOWED));
     expect(res.status).toBe(204);
     expect(statements).toBe(0);
     expect(res.headers["access-control-allow-origin"]).toBe(ALLOWED);
@@ -159,7 +148,7 @@ describe("405 with Allow for a wrong method (API.md §1 errors)", () => {
     ["patch", "/graphql", "GET, POST"],
   ] as const)("%s %s → 405 Allow: %s, before authentication and the database", async (method, path, allow) => {
     for (const k of [key, undefined]) {
-      const { res, statements } = await measured(t, () => {
+      const { res, statements } = await measured(t.db, () => {
         const req = t.http[method](path).set("content-type", "application/json");
         if (k) req.set("authorization", k);
         return req.send("{}");

@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import type request from "supertest";
 import { ledgerSnapshot, startTestApp, type TestApp } from "../support/app";
+import { UUID } from "../support/kit";
+import { expectProblem } from "../support/outcomes";
 
 /**
  * The cross-cutting HTTP conventions of API.md §1 and §3: authentication, key storage, the
@@ -24,14 +26,6 @@ beforeEach(async () => {
   await t.db.reset();
   key = await t.newAccount();
 });
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-function expectProblem(res: request.Response, status: number, code: string): void {
-  expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
-  expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
-  expect(res.body).toMatchObject({ type: expect.any(String), title: expect.any(String), status, detail: expect.any(String), code });
-}
 
 function expectGraphQLUnauthenticated(res: request.Response): void {
   expect(res.status).toBe(401);

@@ -1,5 +1,6 @@
-import type { Response } from "supertest";
 import { startTestApp, type TestApp } from "../support/app";
+import { newPortfolio, newTrade, utcDate } from "../support/kit";
+import { expectAbsent, expectInvalid, expectOk, gqlDecimal, gqlId, restCall, restDecimal, restId, withApp, type Json, type Outcome, type TransportName } from "../support/outcomes";
 
 /**
  * A portfolio's transactions (API.md §2 Analytics: GET /v1/portfolios/{p}/transactions; GraphQL
@@ -13,6 +14,7 @@ import { startTestApp, type TestApp } from "../support/app";
  */
 
 let t: TestApp;
+const { gqlCall } = withApp(() => t);
 let key: string;
 
 beforeAll(async () => {
@@ -23,9 +25,6 @@ beforeEach(async () => {
   await t.db.reset();
   key = await t.newAccount();
 });
-
-type Json = Record<string, unknown>;
-type TransportName = "REST" | "GraphQL";
 
 /** One ledger line as both transports show it: decimals as their digits, ids as numbers. */
 interface Line {
@@ -45,11 +44,6 @@ interface Line {
 }
 
 const LINE_KEYS = ["amount", "cashAccountId", "currencyCode", "date", "description", "exchange", "holdingId", "id", "kind", "price", "quantity", "symbol", "type"];
-
-const restDecimal = (v: unknown) => (typeof v === "number" ? String(v) : `<REST decimal must be a JSON number, got ${JSON.stringify(v)}>`);
-const gqlDecimal = (v: unknown) => (typeof v === "string" ? v : `<GraphQL Decimal must be a string, got ${JSON.stringify(v)}>`);
-const restId = (v: unknown) => (Number.isInteger(v) ? (v as number) : (`<REST id must be an integer, got ${JSON.stringify(v)}>` as never));
-const gqlId = (v: unknown) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : (`<GraphQL id must be a digit string, got ${JSON.stringify(v)}>` as never));
 
 function toLine(raw: Json, transport: TransportName): Line {
   const decimal = transport === "REST" ? restDecimal : gqlDecimal;
@@ -72,15 +66,6 @@ function toLine(raw: Json, transport: TransportName): Line {
   };
 }
 
-interface FieldError {
-  path: string;
-  message: string;
-}
-
-type Outcome<T> =
-  | { ok: true; transport: TransportName; status: number; value: T; raw: string }
-  | { ok: false; transport: TransportName; status: number; code: string; errors?: FieldError[]; raw: string };
-
 /** Query parameters: the REST query string, or the GraphQL field's arguments. */
 type Params = { from?: string | null; to?: string | null; type?: string | null; limit?: number | null; offset?: number | null };
 
@@ -94,17 +79,10 @@ const rest: Transport = {
   name: "REST",
   list: async (k, p, params = {}) => {
     const query = Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined && v !== null).map(([n, v]) => [n, String(v)]));
-    const res: Response = await t.http.get(`/v1/portfolios/${p}/transactions`).query(query).set("authorization", k);
-    if (res.status >= 400) {
-      expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
-      expect(res.body).toMatchObject({ status: res.status, code: expect.any(String), title: expect.any(String), detail: expect.any(String) });
-      return { ok: false, transport: "REST", status: res.status, code: res.body.code, errors: res.body.errors, raw: res.text };
-    }
-    expect(res.status).toBe(200);
-    expect(res.headers["content-type"]).toMatch(/^application\/json/);
-    const body = JSON.parse(res.text) as Json[];
-    for (const line of body) expect(Object.keys(line).sort()).toEqual(LINE_KEYS);
-    return { ok: true, transport: "REST", status: res.status, value: body.map((l) => toLine(l, "REST")), raw: res.text };
+    return restCall(t.http.get(`/v1/portfolios/${p}/transactions`).query(query).set("authorization", k), 200, (body: Json[]) => {
+      for (const line of body) expect(Object.keys(line).sort()).toEqual(LINE_KEYS);
+      return body.map((l) => toLine(l, "REST"));
+    });
   },
 };
 
@@ -122,56 +100,11 @@ const graphql: Transport = {
     // Absent parameters are left out of the variables (not sent as null).
     const variables: Json = { p: String(p) };
     for (const [n, v] of Object.entries(params)) if (v !== undefined) variables[n] = v;
-    const res = await t.gql(k, QUERY, variables);
-    const errors = res.body.errors as { extensions?: { code?: string; errors?: FieldError[] } }[] | undefined;
-    if (errors?.length) {
-      expect(errors).toHaveLength(1);
-      expect(res.body.data?.portfolio ?? null).toBeNull();
-      return { ok: false, transport: "GraphQL", status: res.status, code: errors[0].extensions?.code ?? "<no code>", errors: errors[0].extensions?.errors, raw: res.text };
-    }
-    expect(res.status).toBe(200);
-    const portfolio = res.body.data.portfolio as { transactions: Json[] } | null;
-    return { ok: true, transport: "GraphQL", status: 200, value: portfolio === null ? null : portfolio.transactions.map((l) => toLine(l, "GraphQL")), raw: res.text };
+    return gqlCall(k, QUERY, variables, "portfolio", (portfolio: { transactions: Json[] } | null) => (portfolio === null ? null : portfolio.transactions.map((l) => toLine(l, "GraphQL"))));
   },
 };
 
-function expectOk<T>(o: Outcome<T>): T {
-  if (!o.ok) throw new Error(`expected success over ${o.transport}, got ${o.status} ${o.code}: ${o.raw}`);
-  return o.value;
-}
-
-/** VALIDATION_FAILED (REST 400) naming exactly this path. */
-function expectInvalid(o: Outcome<unknown>, path: string): void {
-  if (o.ok) throw new Error(`expected VALIDATION_FAILED over ${o.transport}, got success: ${o.raw}`);
-  expect(o.code).toBe("VALIDATION_FAILED");
-  if (o.transport === "REST") expect(o.status).toBe(400);
-  expect(Array.isArray(o.errors)).toBe(true);
-  expect(o.errors!.length).toBeGreaterThanOrEqual(1);
-  for (const e of o.errors!) expect(e).toEqual({ path, message: expect.any(String) });
-}
-
-/** An absent portfolio: REST 404 NOT_FOUND, GraphQL portfolio null. */
-function expectAbsent(o: Outcome<Line[] | null>): void {
-  if (o.transport === "REST") {
-    if (o.ok) throw new Error(`expected 404 over REST, got success: ${o.raw}`);
-    expect(o.code).toBe("NOT_FOUND");
-    expect(o.status).toBe(404);
-  } else expect(expectOk(o)).toBeNull();
-}
-
 // Setup -----------------------------------------------------------------------------------------
-
-async function newPortfolio(k: string, name = "Portfolio"): Promise<number> {
-  const res = await t.http.post("/v1/portfolios").set("authorization", k).send({ name });
-  expect(res.status).toBe(201);
-  return res.body.id as number;
-}
-
-async function trade(k: string, body: Json): Promise<{ id: number; holdingId: number }> {
-  const res = await t.http.post("/v1/trades").set("authorization", k).send(body);
-  if (res.status !== 201) throw new Error(`trade failed: ${res.status} ${res.text}`);
-  return res.body;
-}
 
 async function income(k: string, body: Json): Promise<{ id: number }> {
   const res = await t.http.post("/v1/income").set("authorization", k).send(body);
@@ -179,14 +112,12 @@ async function income(k: string, body: Json): Promise<{ id: number }> {
   return res.body;
 }
 
-const day = (d: string) => new Date(`${d}T00:00:00.000Z`);
-
 async function cashAccount(portfolioId: number, name: string, currencyCode: string): Promise<number> {
   return (await t.db.prisma.cashAccount.create({ data: { portfolioId, name, currencyCode }, select: { id: true } })).id;
 }
 
 async function cash(cashAccountId: number, type: "Deposit" | "Withdrawal" | "InterestPayment" | "Fee" | "InterestCharged", date: string, amount: string, notes = ""): Promise<number> {
-  return (await t.db.prisma.cashTransaction.create({ data: { cashAccountId, type, date: day(date), amount, notes }, select: { id: true } })).id;
+  return (await t.db.prisma.cashTransaction.create({ data: { cashAccountId, type, date: utcDate(date), amount, notes }, select: { id: true } })).id;
 }
 
 /**
@@ -195,30 +126,30 @@ async function cash(cashAccountId: number, type: "Deposit" | "Withdrawal" | "Int
  * never show. Returns the portfolio and its full ledger as the service must answer it.
  */
 async function seedLedger(k: string): Promise<{ portfolioId: number; ledger: Line[] }> {
-  const p = await newPortfolio(k);
+  const p = await newPortfolio(t, k);
   const everyday = await cashAccount(p, "Everyday", "AUD");
   const broker = await cashAccount(p, "USD broker", "USD");
 
-  const t1 = await trade(k, { portfolioId: p, symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 100, price: 100, brokerage: "9.95" });
+  const t1 = await newTrade(t, k, { portfolioId: p, symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 100, price: 100, brokerage: "9.95" });
   const cba = t1.holdingId;
   const c1 = await cash(everyday, "Deposit", "2024-01-10", "20000", "Opening deposit");
-  const t2 = await trade(k, { portfolioId: p, symbol: "BHP", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-02-15", quantity: 50, price: "45.5" });
+  const t2 = await newTrade(t, k, { portfolioId: p, symbol: "BHP", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-02-15", quantity: 50, price: "45.5" });
   const bhp = t2.holdingId;
-  const t6 = await trade(k, { portfolioId: p, symbol: "AAPL", exchange: "NASDAQ", tradeType: "Buy", tradeDate: "2024-02-20", quantity: 10, price: 150, brokerage: 5, exchangeRate: "1.5" });
-  const t3 = await trade(k, { portfolioId: p, holdingId: cba, tradeType: "Sell", tradeDate: "2024-03-01", quantity: 40, price: 110, brokerage: "9.95" });
-  const t4 = await trade(k, { portfolioId: p, holdingId: bhp, tradeType: "Buy", tradeDate: "2024-03-01", quantity: 10, price: 46 });
+  const t6 = await newTrade(t, k, { portfolioId: p, symbol: "AAPL", exchange: "NASDAQ", tradeType: "Buy", tradeDate: "2024-02-20", quantity: 10, price: 150, brokerage: 5, exchangeRate: "1.5" });
+  const t3 = await newTrade(t, k, { portfolioId: p, holdingId: cba, tradeType: "Sell", tradeDate: "2024-03-01", quantity: 40, price: 110, brokerage: "9.95" });
+  const t4 = await newTrade(t, k, { portfolioId: p, holdingId: bhp, tradeType: "Buy", tradeDate: "2024-03-01", quantity: 10, price: 46 });
   const i1 = await income(k, { holdingId: cba, exDividendDate: "2024-02-14", paidDate: "2024-03-01", frankedAmount: 70, unfrankedAmount: 30, withholdingTax: 10 });
   const i3 = await income(k, { holdingId: cba, exDividendDate: "2024-02-14", paidDate: "2024-03-01", unfrankedAmount: 5 });
   const c2 = await cash(everyday, "Fee", "2024-03-01", "15");
   const i2 = await income(k, { holdingId: bhp, exDividendDate: "2024-03-07", paidDate: "2024-04-01", unfrankedAmount: 46, isReinvested: true, drpQuantity: 1 });
   const c3 = await cash(everyday, "Withdrawal", "2024-04-15", "500");
   const c4 = await cash(broker, "InterestPayment", "2024-04-15", "1.23");
-  const t5 = await trade(k, { portfolioId: p, holdingId: cba, tradeType: "Split", tradeDate: "2024-05-01", quantity: 60 });
+  const t5 = await newTrade(t, k, { portfolioId: p, holdingId: cba, tradeType: "Split", tradeDate: "2024-05-01", quantity: 60 });
   const c5 = await cash(everyday, "InterestCharged", "2024-05-01", "2.5");
 
   // Another portfolio of the same account: none of it belongs in p's ledger.
-  const other = await newPortfolio(k, "Other");
-  await trade(k, { portfolioId: other, symbol: "WES", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-03-01", quantity: 1, price: 50 });
+  const other = await newPortfolio(t, k, { name: "Other" });
+  await newTrade(t, k, { portfolioId: other, symbol: "WES", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-03-01", quantity: 1, price: 50 });
   await cash(await cashAccount(other, "Other cash", "AUD"), "Deposit", "2024-03-01", "999");
 
   const tradeLine = (id: number, date: string, type: string, holdingId: number, symbol: string, exchange: string, quantity: string, price: string, amount: string, currencyCode = "AUD"): Line => ({
@@ -267,7 +198,7 @@ describe.each([rest, graphql])("portfolio transactions over $name", (tr) => {
   });
 
   it("an empty portfolio has an empty ledger", async () => {
-    const p = await newPortfolio(key);
+    const p = await newPortfolio(t, key);
     expect(expectOk(await tr.list(key, p))).toEqual([]);
   });
 
@@ -351,7 +282,7 @@ describe.each([rest, graphql])("portfolio transactions over $name", (tr) => {
       ["to that is not a date", { to: "01/03/2024" }, "to"],
     ];
     it.each(BAD)("%s", async (_label, params, path) => {
-      const p = await newPortfolio(key);
+      const p = await newPortfolio(t, key);
       const o = await tr.list(key, p, params);
       // GraphQL's PortfolioTransactionFilter enum refuses an unknown type before the service: BAD_USER_INPUT (API.md §3).
       if (o.transport === "GraphQL" && path === "type") expect(!o.ok && o.code).toBe("BAD_USER_INPUT");
@@ -363,14 +294,14 @@ describe.each([rest, graphql])("portfolio transactions over $name", (tr) => {
     it("another account's portfolio, or one that does not exist, is absent", async () => {
       const { portfolioId } = await seedLedger(key);
       const intruder = await t.newAccount();
-      await newPortfolio(intruder);
+      await newPortfolio(t, intruder);
       expectAbsent(await tr.list(intruder, portfolioId));
       expectAbsent(await tr.list(key, 999999));
     });
 
     it("a Read client key reads the ledger of its portfolio, and no other", async () => {
       const { portfolioId, ledger } = await seedLedger(key);
-      const hidden = await newPortfolio(key, "Not assigned");
+      const hidden = await newPortfolio(t, key, { name: "Not assigned" });
       const reader = await t.newClientKey(key, "Read", [portfolioId]);
       expect(expectOk(await tr.list(reader, portfolioId))).toEqual(ledger);
       expectAbsent(await tr.list(reader, hidden));
@@ -380,7 +311,7 @@ describe.each([rest, graphql])("portfolio transactions over $name", (tr) => {
 
 describe("portfolio transactions over REST only", () => {
   it.each([["limit=abc", "limit"], ["limit=1.5", "limit"], ["offset=x", "offset"]])("rejects %s with 400 naming the parameter", async (query, path) => {
-    const p = await newPortfolio(key);
+    const p = await newPortfolio(t, key);
     const res = await t.http.get(`/v1/portfolios/${p}/transactions?${query}`).set("authorization", key);
     expect(res.status).toBe(400);
     expect(res.body.code).toBe("VALIDATION_FAILED");
@@ -388,7 +319,7 @@ describe("portfolio transactions over REST only", () => {
   });
 
   it("answers 401 without a key", async () => {
-    const p = await newPortfolio(key);
+    const p = await newPortfolio(t, key);
     expect((await t.http.get(`/v1/portfolios/${p}/transactions`)).status).toBe(401);
   });
 });

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { startTestApp, type TestApp } from "../support/app";
+import { UUID } from "../support/kit";
 
 let t: TestApp;
 let key: string;
@@ -10,8 +11,6 @@ beforeAll(async () => {
   key = await t.newAccount();
 });
 afterAll(() => t.close());
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe("GET /v1/sources (seed 4.1)", () => {
   it("answers 200 application/json with every source as {id: uuid, name}", async () => {

@@ -1,5 +1,9 @@
-import type { Response } from "supertest";
 import { ledgerSnapshot, startTestApp, type TestApp } from "../support/app";
+
+import { newPortfolio, newTrade } from "../support/kit";
+
+import { expectRejected, type FieldError } from "../support/outcomes";
+
 
 /**
  * Inputs a financial ledger must not take silently (issue 7, API.md §1): a field the schema does
@@ -20,53 +24,32 @@ beforeEach(async () => {
   key = await t.newAccount();
 });
 
-interface FieldError {
-  path: string;
-  message: string;
-}
-
-function expect400(res: Response): FieldError[] {
-  expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: "VALIDATION_FAILED" });
-  return res.body.errors as FieldError[];
-}
-
 const byPath = (errors: FieldError[]) => [...errors].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 
-async function newPortfolio(): Promise<number> {
-  const res = await t.http.post("/v1/portfolios").set("authorization", key).send({ name: "Portfolio" });
-  expect(res.status).toBe(201);
-  return res.body.id as number;
-}
-
 async function newHolding(p: number): Promise<number> {
-  const res = await t.http
-    .post("/v1/trades")
-    .set("authorization", key)
-    .send({ portfolioId: p, symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 10, price: 100 });
-  expect(res.status).toBe(201);
-  return res.body.holdingId as number;
+  return (await newTrade(t, key, { portfolioId: p, symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 10, price: 100 })).holdingId;
 }
 
 describe("unknown fields are refused, each named by its full path", () => {
   it("a misspelt trade field answers 400 naming it and the field it resembles; nothing is written", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     const before = await ledgerSnapshot(t.db);
     const res = await t.http
       .post("/v1/trades")
       .set("authorization", key)
       .send({ portfolioId: p, symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 10, price: 100, brokrage: "9.95" });
-    expect(expect400(res)).toEqual([{ path: "brokrage", message: "is not a known field; did you mean brokerage?" }]);
+    expect(expectRejected(res, 400, "VALIDATION_FAILED")).toEqual([{ path: "brokrage", message: "is not a known field; did you mean brokerage?" }]);
     expect(res.body.detail).toContain("brokrage");
     expect(await ledgerSnapshot(t.db)).toBe(before);
   });
 
   it("nested objects and list entries are strict too: buckets[1].labell, parcels[0].qty, classification.sectr", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     const model = await t.http
       .post(`/v1/portfolios/${p}/allocation-models`)
       .set("authorization", key)
       .send({ name: "M", dimension: "assetClass", buckets: [{ label: "A", targetPct: 60 }, { label: "B", targetPct: 40, labell: "x" }] });
-    expect(expect400(model)).toEqual([{ path: "buckets[1].labell", message: "is not a known field; did you mean label?" }]);
+    expect(expectRejected(model, 400, "VALIDATION_FAILED")).toEqual([{ path: "buckets[1].labell", message: "is not a known field; did you mean label?" }]);
 
     const h = await newHolding(p);
     const [buy] = (await t.http.get(`/v1/holdings/${h}/trades`).set("authorization", key)).body;
@@ -74,15 +57,15 @@ describe("unknown fields are refused, each named by its full path", () => {
       .post("/v1/trades")
       .set("authorization", key)
       .send({ portfolioId: p, holdingId: h, tradeType: "Sell", tradeDate: "2024-02-01", quantity: 1, price: 1, parcels: [{ tradeId: buy.id, qty: 1, quantity: 1 }] });
-    expect(expect400(sell).map((e) => e.path)).toEqual(["parcels[0].qty"]);
+    expect(expectRejected(sell, 400, "VALIDATION_FAILED").map((e) => e.path)).toEqual(["parcels[0].qty"]);
 
     const update = await t.http.put(`/v1/holdings/${h}`).set("authorization", key).send({ classification: { sectr: "Banks" } });
-    expect(expect400(update)).toEqual([{ path: "classification.sectr", message: "is not a known field; did you mean sector?" }]);
+    expect(expectRejected(update, 400, "VALIDATION_FAILED")).toEqual([{ path: "classification.sectr", message: "is not a known field; did you mean sector?" }]);
   });
 
   it("several unknown fields are one error each; a name far from every field gets no suggestion", async () => {
     const res = await t.http.post("/v1/portfolios").set("authorization", key).send({ name: "P", colour: "red", nmae: "x" });
-    expect(byPath(expect400(res))).toEqual([
+    expect(byPath(expectRejected(res, 400, "VALIDATION_FAILED"))).toEqual([
       { path: "colour", message: "is not a known field" },
       { path: "nmae", message: "is not a known field; did you mean name?" },
     ]);
@@ -94,29 +77,29 @@ describe("unknown fields are refused, each named by its full path", () => {
     ["/v1/holdings/{h}/trades?limt=5", "limit"],
     ["/v1/market-prices?symbol=CBA&exchange=ASX&form=2024-01-01", "from"],
   ])("a misspelt query parameter is refused, not ignored: %s", async (url, near) => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     const h = await newHolding(p);
     const res = await t.http.get(url.replace("{p}", String(p)).replace("{h}", String(h))).set("authorization", key);
-    const [error] = expect400(res);
+    const [error] = expectRejected(res, 400, "VALIDATION_FAILED");
     expect(error.message).toBe(`is not a known field; did you mean ${near}?`);
   });
 
   it("trade import rows are strict: line N.field names the unknown field", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     const res = await t.http
       .post(`/v1/portfolios/${p}/trades/import`)
       .set("authorization", key)
       .send([{ symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 1, price: 1, pirce: 2 }]);
-    expect(expect400(res)).toEqual([{ path: "line 1.pirce", message: "is not a known field; did you mean price?", line: 1 }]);
+    expect(expectRejected(res, 400, "VALIDATION_FAILED")).toEqual([{ path: "line 1.pirce", message: "is not a known field; did you mean price?", line: 1 }]);
   });
 
   it("bulk price rows are strict: [i].field names the unknown field", async () => {
     const res = await t.http.post("/v1/fx-rates/bulk").set("authorization", key).send([{ base: "USD", quote: "AUD", date: "2024-01-02", rate: "1.5", rte: 2 }]);
-    expect(expect400(res)).toEqual([{ path: "[0].rte", message: "is not a known field; did you mean rate?" }]);
+    expect(expectRejected(res, 400, "VALIDATION_FAILED")).toEqual([{ path: "[0].rte", message: "is not a known field; did you mean rate?" }]);
   });
 
   it("GraphQL refuses unknown input fields itself, and services still take what resolvers pass", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     const bad = await t.gql(key, `mutation($p: ID!) { saveAllocationModel(portfolioId: $p, input: { name: "M", dimension: "assetClass", buckets: [{ label: "A", targetPct: "100", labell: "x" }] }) { publicId } }`, { p: String(p) });
     expect(bad.body.errors?.[0]?.message).toMatch(/labell/);
     const ok = await t.gql(key, `mutation($p: ID!) { createTrade(input: { portfolioId: $p, symbol: "CBA", exchange: "ASX", tradeType: Buy, tradeDate: "2024-01-10", quantity: "10", price: "100" }) { id } }`, { p: String(p) });
@@ -142,13 +125,13 @@ describe("every validation error of a request comes in one answer", () => {
   ];
 
   it("REST: an out-of-range tolerance, a duplicate label and a sum ≠ 100 are all named at once", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     const res = await t.http.post(`/v1/portfolios/${p}/allocation-models`).set("authorization", key).send(body);
-    expect(byPath(expect400(res))).toEqual(expected);
+    expect(byPath(expectRejected(res, 400, "VALIDATION_FAILED"))).toEqual(expected);
   });
 
   it("GraphQL: the same three errors in one answer", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     const res = await t.gql(key, `mutation($p: ID!, $input: AllocationModelInput!) { saveAllocationModel(portfolioId: $p, input: $input) { publicId } }`, {
       p: String(p),
       input: { ...body, buckets: body.buckets.map((b) => ({ ...b, targetPct: String(b.targetPct), ...(b.tolerancePct ? { tolerancePct: String(b.tolerancePct) } : {}) })) },
@@ -158,35 +141,35 @@ describe("every validation error of a request comes in one answer", () => {
   });
 
   it("an unknown field comes with the other errors, not before them", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     const res = await t.http.post(`/v1/portfolios/${p}/allocation-models`).set("authorization", key).send({ ...body, colour: "red" });
-    expect(byPath(expect400(res)).map((e) => e.path)).toEqual(["buckets", "buckets[0].tolerancePct", "buckets[1].label", "colour"]);
+    expect(byPath(expectRejected(res, 400, "VALIDATION_FAILED")).map((e) => e.path)).toEqual(["buckets", "buckets[0].tolerancePct", "buckets[1].label", "colour"]);
   });
 
   it("a trade: a bad date, a field rule and an unknown field together", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     const res = await t.http
       .post("/v1/trades")
       .set("authorization", key)
       .send({ portfolioId: p, symbol: "CBA", exchange: "ASX", tradeType: "Split", tradeDate: "2024-02-30", quantity: 10, price: 5, brokerage: "abc", note: "x" });
-    expect(byPath(expect400(res)).map((e) => e.path)).toEqual(["brokerage", "note", "price", "tradeDate"]);
+    expect(byPath(expectRejected(res, 400, "VALIDATION_FAILED")).map((e) => e.path)).toEqual(["brokerage", "note", "price", "tradeDate"]);
   });
 
   it("income: a bad amount and a paid date before the ex-date together", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     const h = await newHolding(p);
     const res = await t.http
       .post("/v1/income")
       .set("authorization", key)
       .send({ holdingId: h, exDividendDate: "2024-03-01", paidDate: "2024-02-01", frankedAmount: "-1", isReinvested: true });
-    expect(byPath(expect400(res)).map((e) => e.path)).toEqual(["drpQuantity", "frankedAmount", "paidDate"]);
+    expect(byPath(expectRejected(res, 400, "VALIDATION_FAILED")).map((e) => e.path)).toEqual(["drpQuantity", "frankedAmount", "paidDate"]);
   });
 
   it("a query: a bad limit and an unknown parameter together", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     const h = await newHolding(p);
     const res = await t.http.get(`/v1/holdings/${h}/trades?limit=0&ofset=1`).set("authorization", key);
-    expect(byPath(expect400(res)).map((e) => e.path)).toEqual(["limit", "ofset"]);
+    expect(byPath(expectRejected(res, 400, "VALIDATION_FAILED")).map((e) => e.path)).toEqual(["limit", "ofset"]);
   });
 });
 
@@ -208,14 +191,14 @@ describe("bulk price CSV reads headers and codes in any case", () => {
     const market = await t.http.post("/v1/market-prices/bulk").set("authorization", key).set("content-type", "text/csv").send("Date,Symbol,Exchange,Close\n2024-01-02,cba,asx,120.5\n");
     expect(market.status).toBe(200);
     expect((await t.http.get("/v1/market-prices?symbol=CBA&exchange=ASX").set("authorization", key)).body).toEqual([{ symbol: "CBA", exchange: "ASX", date: "2024-01-02", close: 120.5 }]);
-    const h = await newHolding(await newPortfolio());
+    const h = await newHolding(await newPortfolio(t, key));
     const custom = await t.http.post(`/v1/holdings/${h}/prices/bulk`).set("authorization", key).set("content-type", "text/csv").send("PRICE,Date\n101,2024-01-03\n");
     expect(custom.status).toBe(201);
   });
 
   it("an unknown column is refused, naming the column it resembles", async () => {
     const res = await t.http.post("/v1/fx-rates/bulk").set("authorization", key).set("content-type", "text/csv").send("base,quote,date,rte\nUSD,AUD,2024-01-02,1.5\n");
-    const [error] = expect400(res);
+    const [error] = expectRejected(res, 400, "VALIDATION_FAILED");
     expect(error).toEqual({ path: "line 1", message: expect.stringContaining("rte (did you mean rate?)") });
   });
 });

@@ -1,5 +1,7 @@
 import type request from "supertest";
 import { ledgerSnapshot, startTestApp, type TestApp } from "../support/app";
+import { newPortfolio, newTrade } from "../support/kit";
+import { expectAbsent, expectError, expectInvalid, failureMessage, gqlOutcome, restCall, type Outcome } from "../support/outcomes";
 
 /**
  * Tax settings (API.md §2 Tax settings): over REST and over GraphQL on the same scenarios. They
@@ -28,19 +30,6 @@ interface TaxSettings {
   holdingOverrides: { holdingId: number; financialYear: number; method: string }[];
   /** Amounts as decimal strings on both transports, for comparison. */
   carriedForwardLosses: { financialYear: number; amount: string }[];
-}
-
-interface FieldError {
-  path: string;
-  message: string;
-}
-
-interface Outcome<T> {
-  status: number;
-  data?: T;
-  code?: string;
-  errors?: FieldError[];
-  res: request.Response;
 }
 
 interface Transport {
@@ -72,28 +61,6 @@ function normalise(s: Wire | null): TaxSettings | null {
   };
 }
 
-function restOutcome<T>(res: request.Response, map: (body: never) => T): Outcome<T> {
-  if (res.status >= 400) {
-    expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
-    expect(res.body).toMatchObject({ status: res.status, code: expect.any(String), title: expect.any(String), detail: expect.any(String) });
-    return { status: res.status, code: res.body.code, errors: res.body.errors, res };
-  }
-  expect(res.status).toBe(200);
-  expect(res.headers["content-type"]).toMatch(/^application\/json/);
-  return { status: res.status, data: map(res.body as never), res };
-}
-
-function gqlOutcome<T>(res: request.Response, field: string, map: (v: never) => T): Outcome<T> {
-  const errors = res.body.errors as { extensions?: { code?: string; errors?: FieldError[] } }[] | undefined;
-  if (errors?.length) {
-    expect(errors).toHaveLength(1);
-    expect(res.body.data?.[field] ?? null).toBeNull();
-    return { status: res.status, code: errors[0].extensions?.code, errors: errors[0].extensions?.errors, res };
-  }
-  expect(res.status).toBe(200);
-  return { status: res.status, data: map(res.body.data[field] as never), res };
-}
-
 /** GraphQL's ID takes strings; Int and Decimal take what they are given. */
 function toGraphQLInput(input: Record<string, unknown>): Record<string, unknown> {
   const overrides = input.holdingOverrides as Record<string, unknown>[] | undefined;
@@ -101,11 +68,14 @@ function toGraphQLInput(input: Record<string, unknown>): Record<string, unknown>
   return { ...input, holdingOverrides: overrides.map((o) => ({ ...o, holdingId: typeof o.holdingId === "number" ? String(o.holdingId) : o.holdingId })) };
 }
 
+/** A trade over REST: 10 CBA on the ASX at $1 unless `body` says otherwise. */
+const trade = (k: string, body: Record<string, unknown>) => newTrade(t, k, { symbol: "CBA", exchange: "ASX", quantity: 10, price: 1, ...body });
+
 const rest: Transport = {
   name: "REST",
-  list: async (k) => restOutcome(await t.http.get("/v1/tax-settings").set("authorization", k), (ss: Wire[]) => ss.map((s) => normalise(s)!)),
-  get: async (k, p) => restOutcome(await t.http.get(`/v1/portfolios/${p}/tax-settings`).set("authorization", k), (s: Wire) => normalise(s)),
-  update: async (k, p, input) => restOutcome(await t.http.put(`/v1/portfolios/${p}/tax-settings`).set("authorization", k).send(input as object), (s: Wire) => normalise(s)!),
+  list: async (k) => restCall(await t.http.get("/v1/tax-settings").set("authorization", k), 200, (ss: Wire[]) => ss.map((s) => normalise(s)!)),
+  get: async (k, p) => restCall(await t.http.get(`/v1/portfolios/${p}/tax-settings`).set("authorization", k), 200, (s: Wire) => normalise(s)),
+  update: async (k, p, input) => restCall(await t.http.put(`/v1/portfolios/${p}/tax-settings`).set("authorization", k).send(input as object), 200, (s: Wire) => normalise(s)!),
 };
 
 const graphql: Transport = {
@@ -123,37 +93,6 @@ const graphql: Transport = {
       (s: Wire) => normalise(s)!,
     ),
 };
-
-function expectFailure(tr: Transport, o: Outcome<unknown>, code: string, status: number): void {
-  expect({ code: o.code, data: o.data }).toEqual({ code, data: undefined });
-  if (tr.name === "REST") expect(o.status).toBe(status);
-}
-
-function expectInvalid(tr: Transport, o: Outcome<unknown>, ...paths: string[]): void {
-  expectFailure(tr, o, "VALIDATION_FAILED", 400);
-  expect([...new Set(o.errors!.map((e) => e.path))].sort()).toEqual([...paths].sort());
-  for (const e of o.errors!) expect(e).toEqual({ path: expect.any(String), message: expect.any(String) });
-}
-
-function expectAbsent(tr: Transport, o: Outcome<unknown>): void {
-  if (tr.name === "REST") return expectFailure(tr, o, "NOT_FOUND", 404);
-  expect(o.code).toBeUndefined();
-  expect(o.data).toBeNull();
-}
-
-const message = (o: Outcome<unknown>): string => o.res.body.detail ?? o.res.body.errors[0].message;
-
-async function newPortfolio(k: string, body: Record<string, unknown> = {}): Promise<number> {
-  const res = await t.http.post("/v1/portfolios").set("authorization", k).send({ name: "P", ...body });
-  expect(res.status).toBe(201);
-  return res.body.id;
-}
-
-async function trade(k: string, body: Record<string, unknown>): Promise<{ id: number; holdingId: number }> {
-  const res = await t.http.post("/v1/trades").set("authorization", k).send({ symbol: "CBA", exchange: "ASX", quantity: 10, price: 1, ...body });
-  expect({ status: res.status, body: res.status === 201 ? "ok" : res.body }).toEqual({ status: 201, body: "ok" });
-  return res.body;
-}
 
 const defaults = (portfolioId: number): TaxSettings => ({
   portfolioId,
@@ -179,7 +118,7 @@ async function manualPickScenario(k: string, portfolioId: number) {
 
 describe.each([rest, graphql])("tax settings over $name", (tr) => {
   it("a new portfolio has the defaults: Individual, FIFO, empty lists", async () => {
-    const p = await newPortfolio(key);
+    const p = await newPortfolio(t, key);
     const o = await tr.get(key, p);
     expect(o.code).toBeUndefined();
     expect(o.data).toEqual(defaults(p));
@@ -190,8 +129,8 @@ describe.each([rest, graphql])("tax settings over $name", (tr) => {
   });
 
   it("stores every field, answers the lists sorted, and reads them back the same", async () => {
-    const p = await newPortfolio(key);
-    const other = await newPortfolio(key, { name: "Other", entityType: "SMSF" });
+    const p = await newPortfolio(t, key);
+    const other = await newPortfolio(t, key, { name: "Other", entityType: "SMSF" });
     const a = (await trade(key, { portfolioId: p, tradeType: "Buy", tradeDate: "2024-01-10" })).holdingId;
     const b = (await trade(key, { portfolioId: p, symbol: "BHP", tradeType: "Buy", tradeDate: "2024-01-10" })).holdingId;
     const o = await tr.update(key, p, {
@@ -240,7 +179,7 @@ describe.each([rest, graphql])("tax settings over $name", (tr) => {
   });
 
   it("replaces only the lists given; an empty list clears one", async () => {
-    const p = await newPortfolio(key);
+    const p = await newPortfolio(t, key);
     await tr.update(key, p, { yearMethods: [{ financialYear: 2025, method: "LIFO" }], carriedForwardLosses: [{ financialYear: 2025, amount: 10 }] });
     const o = await tr.update(key, p, { carriedForwardLosses: [{ financialYear: 2026, amount: 20 }] });
     expect(o.data).toEqual({ ...defaults(p), yearMethods: [{ financialYear: 2025, method: "LIFO" }], carriedForwardLosses: [{ financialYear: 2026, amount: "20" }] });
@@ -251,7 +190,7 @@ describe.each([rest, graphql])("tax settings over $name", (tr) => {
   });
 
   it("keeps amounts exact to 4 decimals", async () => {
-    const p = await newPortfolio(key);
+    const p = await newPortfolio(t, key);
     const o = await tr.update(key, p, { carriedForwardLosses: [{ financialYear: 2025, amount: "123456789012345.1234" }] });
     expect(o.code).toBeUndefined();
     if (tr.name === "REST") expect(o.res.text).toContain('"amount":123456789012345.1234');
@@ -278,18 +217,18 @@ describe.each([rest, graphql])("tax settings over $name", (tr) => {
   ];
 
   it.each(BAD)("rejects %s with VALIDATION_FAILED naming the path, writing nothing", async (_label, input, paths, where) => {
-    const p = await newPortfolio(key);
+    const p = await newPortfolio(t, key);
     await tr.update(key, p, { yearMethods: [{ financialYear: 2020, method: "LIFO" }], carriedForwardLosses: [{ financialYear: 2020, amount: 5 }] });
     const before = await ledgerSnapshot(t.db);
     const o = await tr.update(key, p, { entityType: "Company", ...input });
     // GraphQL's own types (enums, Int, lists) refuse some values before the service sees them.
-    if (where === "both" || tr.name === "REST") expectInvalid(tr, o, ...paths);
+    if (where === "both" || tr.name === "REST") expectInvalid(o, ...paths);
     else expect(["BAD_USER_INPUT", "VALIDATION_FAILED"]).toContain(o.code);
     expect(await ledgerSnapshot(t.db)).toBe(before);
   });
 
   it("rejects a holding override repeated for the same holding and year, writing nothing", async () => {
-    const p = await newPortfolio(key);
+    const p = await newPortfolio(t, key);
     const h = (await trade(key, { portfolioId: p, tradeType: "Buy", tradeDate: "2024-01-10" })).holdingId;
     const before = await ledgerSnapshot(t.db);
     const o = await tr.update(key, p, {
@@ -299,22 +238,22 @@ describe.each([rest, graphql])("tax settings over $name", (tr) => {
         { holdingId: h, financialYear: 2025, method: "FIFO" },
       ],
     });
-    expectInvalid(tr, o, "holdingOverrides[2].financialYear");
+    expectInvalid(o, "holdingOverrides[2].financialYear");
     expect(await ledgerSnapshot(t.db)).toBe(before);
   });
 
   it("answers NOT_FOUND for an override of a holding of another portfolio, another account, or none, writing nothing", async () => {
-    const p = await newPortfolio(key);
-    const q = await newPortfolio(key, { name: "Q" });
+    const p = await newPortfolio(t, key);
+    const q = await newPortfolio(t, key, { name: "Q" });
     const mine = (await trade(key, { portfolioId: p, tradeType: "Buy", tradeDate: "2024-01-10" })).holdingId;
     const elsewhere = (await trade(key, { portfolioId: q, tradeType: "Buy", tradeDate: "2024-01-10" })).holdingId;
     const other = await t.newAccount();
-    const theirs = (await trade(other, { portfolioId: await newPortfolio(other), tradeType: "Buy", tradeDate: "2024-01-10" })).holdingId;
+    const theirs = (await trade(other, { portfolioId: await newPortfolio(t, other), tradeType: "Buy", tradeDate: "2024-01-10" })).holdingId;
     const before = await ledgerSnapshot(t.db);
     for (const holdingId of [elsewhere, theirs, 999999]) {
       const o = await tr.update(key, p, { defaultMethod: "LIFO", holdingOverrides: [{ holdingId: mine, financialYear: 2025, method: "LIFO" }, { holdingId, financialYear: 2025, method: "LIFO" }] });
-      expectFailure(tr, o, "NOT_FOUND", 404);
-      expect(message(o)).toContain(`Holding ${holdingId}`);
+      expectError(o, "NOT_FOUND", 404);
+      expect(failureMessage(o)).toContain(`Holding ${holdingId}`);
     }
     expect(await ledgerSnapshot(t.db)).toBe(before);
   });
@@ -325,22 +264,22 @@ describe.each([rest, graphql])("tax settings over $name", (tr) => {
       ["FY2024's method LIFO", { yearMethods: [{ financialYear: 2024, method: "LIFO" }] }],
       ["a holding override LIFO for FY2024", "override"],
     ] as const)("refuses %s (BUSINESS_RULE) when an earlier sell would take the parcel a later pick needs; nothing is written", async (_label, change) => {
-      const p = await newPortfolio(key);
+      const p = await newPortfolio(t, key);
       const { holdingId } = await manualPickScenario(key, p);
       const settings = (await tr.get(key, p)).data;
       const before = await ledgerSnapshot(t.db);
 
       const input = change === "override" ? { holdingOverrides: [{ holdingId, financialYear: 2024, method: "LIFO" }] } : change;
       const o = await tr.update(key, p, { entityType: "SMSF", carriedForwardLosses: [{ financialYear: 2025, amount: 100 }], ...input });
-      expectFailure(tr, o, "BUSINESS_RULE", 422);
-      expect(message(o)).toContain(`holding ${holdingId}`);
+      expectError(o, "BUSINESS_RULE", 422);
+      expect(failureMessage(o)).toContain(`holding ${holdingId}`);
 
       expect(await ledgerSnapshot(t.db)).toBe(before);
       expect((await tr.get(key, p)).data).toEqual(settings);
     });
 
     it("accepts methods that leave every pick possible: another year's, or a year's FIFO under a LIFO default", async () => {
-      const p = await newPortfolio(key);
+      const p = await newPortfolio(t, key);
       const { holdingId } = await manualPickScenario(key, p);
       expect((await tr.update(key, p, { yearMethods: [{ financialYear: 2025, method: "LIFO" }], holdingOverrides: [{ holdingId, financialYear: 2023, method: "LIFO" }] })).code).toBeUndefined();
       // Precedence (DOMAIN.md §2): the year's FIFO beats the default LIFO, so FY2024's sells are unchanged.
@@ -355,44 +294,44 @@ describe.each([rest, graphql])("tax settings over $name", (tr) => {
   describe("tenant isolation and client keys", () => {
     it("hides another account's portfolio exactly like a missing one, changing nothing", async () => {
       const other = await t.newAccount();
-      const mine = await newPortfolio(key);
+      const mine = await newPortfolio(t, key);
       const before = await ledgerSnapshot(t.db);
       expect((await tr.list(other)).data).toEqual([]);
-      expectAbsent(tr, await tr.get(other, mine));
-      expectAbsent(tr, await tr.get(key, 999999));
-      expectFailure(tr, await tr.update(other, mine, { defaultMethod: "LIFO" }), "NOT_FOUND", 404);
-      expectFailure(tr, await tr.update(key, 999999, { defaultMethod: "LIFO" }), "NOT_FOUND", 404);
-      expectInvalid(tr, await tr.update(key, "abc", { defaultMethod: "LIFO" }), "portfolioId");
+      expectAbsent(await tr.get(other, mine));
+      expectAbsent(await tr.get(key, 999999));
+      expectError(await tr.update(other, mine, { defaultMethod: "LIFO" }), "NOT_FOUND", 404);
+      expectError(await tr.update(key, 999999, { defaultMethod: "LIFO" }), "NOT_FOUND", 404);
+      expectInvalid(await tr.update(key, "abc", { defaultMethod: "LIFO" }), "portfolioId");
       expect(await ledgerSnapshot(t.db)).toBe(before);
     });
 
     it("a client key with Read reads its portfolios' settings only, and may change none (FORBIDDEN)", async () => {
-      const hers = await newPortfolio(key, { name: "Hers" });
-      const notHers = await newPortfolio(key, { name: "Not hers" });
+      const hers = await newPortfolio(t, key, { name: "Hers" });
+      const notHers = await newPortfolio(t, key, { name: "Not hers" });
       const login = await t.newClientKey(key, "Read", [hers]);
       const before = await ledgerSnapshot(t.db);
       expect((await tr.list(login)).data).toEqual([defaults(hers)]);
       expect((await tr.get(login, hers)).data).toEqual(defaults(hers));
-      expectAbsent(tr, await tr.get(login, notHers));
-      expectFailure(tr, await tr.update(login, hers, { defaultMethod: "LIFO" }), "FORBIDDEN", 403);
+      expectAbsent(await tr.get(login, notHers));
+      expectError(await tr.update(login, hers, { defaultMethod: "LIFO" }), "FORBIDDEN", 403);
       expect(await ledgerSnapshot(t.db)).toBe(before);
     });
 
     it("a client key with ReadWrite changes its portfolios' settings, and another portfolio's answers NOT_FOUND", async () => {
-      const hers = await newPortfolio(key, { name: "Hers" });
-      const notHers = await newPortfolio(key, { name: "Not hers" });
+      const hers = await newPortfolio(t, key, { name: "Hers" });
+      const notHers = await newPortfolio(t, key, { name: "Not hers" });
       const login = await t.newClientKey(key, "ReadWrite", [hers]);
       const o = await tr.update(login, hers, { defaultMethod: "LIFO" });
       expect(o.code).toBeUndefined();
       expect(o.data).toEqual({ ...defaults(hers), defaultMethod: "LIFO" });
       const before = await ledgerSnapshot(t.db);
-      expectFailure(tr, await tr.update(login, notHers, { defaultMethod: "LIFO" }), "NOT_FOUND", 404);
+      expectError(await tr.update(login, notHers, { defaultMethod: "LIFO" }), "NOT_FOUND", 404);
       expect(await ledgerSnapshot(t.db)).toBe(before);
     });
   });
 
   it("reads the same settings on both transports", async () => {
-    const p = await newPortfolio(key);
+    const p = await newPortfolio(t, key);
     const h = (await trade(key, { portfolioId: p, tradeType: "Buy", tradeDate: "2024-01-10" })).holdingId;
     const o = await tr.update(key, p, {
       defaultMethod: "MaximiseGain",
@@ -423,7 +362,7 @@ describe("REST specifics", () => {
   });
 
   it("PUT ignores the read-only portfolioId of a body copied from GET", async () => {
-    const p = await newPortfolio(key);
+    const p = await newPortfolio(t, key);
     const got = (await t.http.get(`/v1/portfolios/${p}/tax-settings`).set("authorization", key)).body;
     const res = await t.http.put(`/v1/portfolios/${p}/tax-settings`).set("authorization", key).send({ ...got, defaultMethod: "LIFO" });
     expect(res.status).toBe(200);

@@ -1,5 +1,8 @@
-import type { Response, Test } from "supertest";
-import { ledgerSnapshot, startTestApp, type TestApp } from "../support/app";
+import type { Test } from "supertest";
+import { startTestApp, type TestApp } from "../support/app";
+import { ISO_UTC, newPortfolio, newTrade as kitTrade, PNG } from "../support/kit";
+
+import { expectProblem, withApp } from "../support/outcomes";
 
 /**
  * Trade attachments (API.md §2 Trades, §1 bodies): PUT /v1/trades/{t}/attachment takes one
@@ -10,6 +13,7 @@ import { ledgerSnapshot, startTestApp, type TestApp } from "../support/app";
  */
 
 let t: TestApp;
+const { unchanged } = withApp(() => t);
 let key: string;
 
 beforeAll(async () => {
@@ -34,8 +38,6 @@ const PDF = Buffer.from(
   ].join("\n"),
   "latin1",
 );
-/** A 1×1 red PNG. */
-const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010802000000907753de0000000c49444154789c63f8cfc0000003010100c9fe92ef0000000049454e44ae426082", "hex");
 /** JPEG start of image, a JFIF APP0 segment, end of image. */
 const JPEG = Buffer.from("ffd8ffe000104a46494600010100000100010000ffd9", "hex");
 const CSV = Buffer.from("date,description,amount\n2024-01-10,Buy 10 CBA,1009.95\n", "utf8");
@@ -49,18 +51,11 @@ interface Attachment {
   createdAt: string;
 }
 
-async function newPortfolio(k = key): Promise<number> {
-  const res = await t.http.post("/v1/portfolios").set("authorization", k).send({ name: "Portfolio" });
-  expect(res.status).toBe(201);
-  return res.body.id as number;
-}
-
 /** A portfolio with one CBA buy; answers the trade's ids. */
 async function newTrade(k = key, portfolioId?: number): Promise<{ portfolioId: number; tradeId: number }> {
-  const p = portfolioId ?? (await newPortfolio(k));
-  const res = await t.http.post("/v1/trades").set("authorization", k).send({ portfolioId: p, symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 10, price: 100 });
-  expect(res.status).toBe(201);
-  return { portfolioId: p, tradeId: res.body.id };
+  const p = portfolioId ?? (await newPortfolio(t, k));
+  const trade = await kitTrade(t, k, { portfolioId: p, symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 10, price: 100 });
+  return { portfolioId: p, tradeId: trade.id };
 }
 
 const upload = (tradeId: number | string, data: Buffer, filename: string, contentType: string, k = key) =>
@@ -79,30 +74,11 @@ function download(tradeId: number | string, k = key): Test {
     });
 }
 
-function expectProblem(res: Response, status: number, code: string): { path: string; message: string }[] | undefined {
-  expect({ status: res.status, code: problemOf(res).code }).toEqual({ status, code });
-  expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
-  return problemOf(res).errors;
-}
-
-/** The problem+json of an answer, whether supertest parsed it or kept the bytes. */
-function problemOf(res: Response): { code: string; errors?: { path: string; message: string }[] } {
-  return Buffer.isBuffer(res.body) ? JSON.parse(res.body.toString("utf8")) : res.body;
-}
-
 async function hasAttachment(tradeId: number, k = key): Promise<{ rest: boolean; graphql: boolean }> {
   const restRes = await t.http.get(`/v1/trades/${tradeId}`).set("authorization", k);
   const gql = await t.gql(k, `query($id: ID!) { trade(id: $id) { hasAttachment } }`, { id: String(tradeId) });
   return { rest: restRes.body.hasAttachment, graphql: gql.body.data.trade.hasAttachment };
 }
-
-async function unchanged(action: () => Promise<void>): Promise<void> {
-  const before = await ledgerSnapshot(t.db);
-  await action();
-  expect(await ledgerSnapshot(t.db)).toBe(before);
-}
-
-const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 
 // =============================================================================================
 

@@ -1,5 +1,9 @@
-import type { Response } from "supertest";
 import { ledgerSnapshot, startTestApp, type TestApp } from "../support/app";
+
+import { importTradesCsv, importTradesJson, newPortfolio, tradeCsv } from "../support/kit";
+
+import { expectRejected } from "../support/outcomes";
+
 
 /**
  * Trade import (POST /v1/portfolios/{p}/trades/import) against the ledger it lands in (issue 7):
@@ -24,18 +28,6 @@ beforeEach(async () => {
 
 type Json = Record<string, unknown>;
 
-const HEADER = "date,type,symbol,exchange,quantity,price,brokerage,currency,exchangeRate,source,notes";
-const csv = (...lines: string[]) => [HEADER, ...lines].join("\n") + "\n";
-
-async function newPortfolio(): Promise<number> {
-  const res = await t.http.post("/v1/portfolios").set("authorization", key).send({ name: "Portfolio" });
-  expect(res.status).toBe(201);
-  return res.body.id as number;
-}
-
-const importJson = (p: number, rows: unknown, query = "") => t.http.post(`/v1/portfolios/${p}/trades/import${query}`).set("authorization", key).send(rows as object);
-const importCsv = (p: number, text: string, query = "") =>
-  t.http.post(`/v1/portfolios/${p}/trades/import${query}`).set("authorization", key).set("content-type", "text/csv").send(text);
 const buy = (symbol: string, tradeDate: string, quantity: number | string, price: number | string, extra: Json = {}): Json => ({ symbol, exchange: "ASX", tradeType: "Buy", tradeDate, quantity, price, ...extra });
 
 async function tradeCount(p: number): Promise<number> {
@@ -43,21 +35,20 @@ async function tradeCount(p: number): Promise<number> {
   return Number(row.n);
 }
 
-function rejected(res: Response, status: number, code: string): Json[] {
-  expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
-  return res.body.errors as Json[];
-}
+/** The import over JSON or CSV, with this suite's key unless given. */
+const importJson = (p: number, rows: unknown, query = "") => importTradesJson(t, key, p, rows, query);
+const importCsv = (p: number, text: string, query = "") => importTradesCsv(t, key, p, text, query);
 
 describe("rows equal to a recorded trade", () => {
   it("importing the same file twice answers 409 naming every row with its line and the trade it repeats, and writes nothing", async () => {
-    const p = await newPortfolio();
-    const file = csv("2024-01-10,Buy,CBA,ASX,10,100.50,9.95,,,,", "2024-01-11,Buy,NAB,ASX,5,30,,,,,", "2024-02-01,Sell,CBA,ASX,4,110,,,,,");
+    const p = await newPortfolio(t, key);
+    const file = tradeCsv("2024-01-10,Buy,CBA,ASX,10,100.50,9.95,,,,", "2024-01-11,Buy,NAB,ASX,5,30,,,,,", "2024-02-01,Sell,CBA,ASX,4,110,,,,,");
     const first = await importCsv(p, file);
     expect(first.status).toBe(201);
     const ids = first.body.tradeIds as number[];
     const before = await ledgerSnapshot(t.db);
     const again = await importCsv(p, file);
-    expect(rejected(again, 409, "CONFLICT")).toEqual([
+    expect(expectRejected(again, 409, "CONFLICT")).toEqual([
       { path: "line 2", line: 2, duplicateOf: ids[0], message: expect.stringContaining(`repeats trade ${ids[0]}`) },
       { path: "line 3", line: 3, duplicateOf: ids[1], message: expect.stringContaining(`repeats trade ${ids[1]}`) },
       { path: "line 4", line: 4, duplicateOf: ids[2], message: expect.stringContaining(`repeats trade ${ids[2]}`) },
@@ -67,7 +58,7 @@ describe("rows equal to a recorded trade", () => {
   });
 
   it("duplicates=skip imports the other rows and lists the skipped lines", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     const recorded = await importJson(p, [buy("CBA", "2024-01-10", 10, 100)]);
     const res = await importJson(p, [buy("CBA", "2024-01-11", 1, 100), buy("CBA", "2024-01-10", "10.000", "100.00"), buy("NAB", "2024-01-10", 10, 100)], "?duplicates=skip");
     expect(res.status).toBe(201);
@@ -76,7 +67,7 @@ describe("rows equal to a recorded trade", () => {
   });
 
   it("a skipped duplicate sell is not folded again: the rest of the file still fits the ledger", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     await importJson(p, [buy("CBA", "2024-01-10", 10, 100), { symbol: "CBA", exchange: "ASX", tradeType: "Sell", tradeDate: "2024-02-01", quantity: 10, price: 120 }]);
     const res = await importJson(p, [{ symbol: "CBA", exchange: "ASX", tradeType: "Sell", tradeDate: "2024-02-01", quantity: -10, price: 120 }], "?duplicates=skip");
     // Nothing was created, so 200 rather than 201.
@@ -85,7 +76,7 @@ describe("rows equal to a recorded trade", () => {
   });
 
   it("duplicates=allow imports every row", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     await importJson(p, [buy("CBA", "2024-01-10", 10, 100)]);
     const res = await importJson(p, [buy("CBA", "2024-01-10", 10, 100)], "?duplicates=allow");
     expect(res.status).toBe(201);
@@ -94,7 +85,7 @@ describe("rows equal to a recorded trade", () => {
   });
 
   it("equal rows within one file are not duplicates (identical fills); each recorded trade answers for one row at most", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     const fills = [buy("CBA", "2024-01-10", 10, 100), buy("CBA", "2024-01-10", 10, 100)];
     const first = await importJson(p, fills);
     expect(first.body).toMatchObject({ imported: 2, skipped: [] });
@@ -104,7 +95,7 @@ describe("rows equal to a recorded trade", () => {
   });
 
   it("a different price, quantity, type, date or holding is not a duplicate; decimals compare exactly", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     await importJson(p, [buy("CBA", "2024-01-10", 10, "100.5")]);
     const res = await importJson(p, [
       buy("CBA", "2024-01-10", 10, "100.50000001"),
@@ -118,16 +109,16 @@ describe("rows equal to a recorded trade", () => {
   });
 
   it("an unknown duplicates mode is 400 naming it; upper case is read", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     await importJson(p, [buy("CBA", "2024-01-10", 10, 100)]);
-    expect(rejected(await importJson(p, [buy("CBA", "2024-01-10", 10, 100)], "?duplicates=ignore"), 400, "VALIDATION_FAILED").map((e) => e.path)).toEqual(["duplicates"]);
+    expect(expectRejected(await importJson(p, [buy("CBA", "2024-01-10", 10, 100)], "?duplicates=ignore"), 400, "VALIDATION_FAILED").map((e) => e.path)).toEqual(["duplicates"]);
     expect((await importJson(p, [buy("CBA", "2024-01-10", 10, 100)], "?duplicates=SKIP")).body).toMatchObject({ imported: 0, skipped: [{ line: 1 }] });
   });
 });
 
 describe("dry run", () => {
   it("answers 200, writes nothing and uses up no ids: the next import's first trade follows the trade made before it", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     const made = await t.http
       .post("/v1/trades")
       .set("authorization", key)
@@ -149,17 +140,17 @@ describe("dry run", () => {
   });
 
   it("folds the ledger in memory: a sell beyond the units held is refused as a real import would be", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     const rows = [buy("NEWCO", "2024-01-10", 5, 1), { symbol: "NEWCO", exchange: "ASX", tradeType: "Sell", tradeDate: "2024-01-11", quantity: 6, price: 1 }];
-    const dry = rejected(await importJson(p, rows, "?dryRun=true"), 422, "BUSINESS_RULE");
+    const dry = expectRejected(await importJson(p, rows, "?dryRun=true"), 422, "BUSINESS_RULE");
     expect(dry.map((e) => e.line)).toEqual([2]);
-    expect(rejected(await importJson(p, rows), 422, "BUSINESS_RULE")).toEqual(dry);
+    expect(expectRejected(await importJson(p, rows), 422, "BUSINESS_RULE")).toEqual(dry);
   });
 
   it("reports duplicates as a real import would, and lists skipped rows", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     await importJson(p, [buy("CBA", "2024-01-10", 10, 100)]);
-    rejected(await importJson(p, [buy("CBA", "2024-01-10", 10, 100)], "?dryRun=true"), 409, "CONFLICT");
+    expectRejected(await importJson(p, [buy("CBA", "2024-01-10", 10, 100)], "?dryRun=true"), 409, "CONFLICT");
     const skip = await importJson(p, [buy("CBA", "2024-01-10", 10, 100), buy("CBA", "2024-01-11", 1, 100)], "?dryRun=true&duplicates=skip");
     expect(skip.status).toBe(200);
     expect(skip.body).toMatchObject({ dryRun: true, imported: 0, valid: 1, skipped: [{ line: 1 }] });
@@ -167,7 +158,7 @@ describe("dry run", () => {
   });
 
   it("a refused import uses up no ids either", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     const first = await importJson(p, [buy("CBA", "2024-01-10", 10, 100)]);
     const refused = await importJson(p, [buy("NEWCO", "2024-01-10", 5, 1), { symbol: "NEWCO", exchange: "ASX", tradeType: "Sell", tradeDate: "2024-01-11", quantity: 6, price: 1 }]);
     expect(refused.status).toBe(422);
@@ -178,7 +169,7 @@ describe("dry run", () => {
 
 describe("CSV in any case", () => {
   it("headers Date,Type,Symbol… and types buy, SELL, Return of capital; currency codes in lower case", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     const text = [
       "Date,TYPE,Symbol,Exchange,Quantity,Price,Brokerage,Currency,ExchangeRate,Source,Notes",
       "2024-01-10,buy,cba,asx,10,100,,aud,,,",
@@ -197,10 +188,10 @@ describe("CSV in any case", () => {
   });
 
   it("an unknown column is named with the column it resembles; an unknown type is named by its line", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     const header = await importCsv(p, "date,type,symbol,exchange,quantity,price,brokrage\n2024-01-10,Buy,CBA,ASX,1,1,1\n");
-    expect(rejected(header, 400, "VALIDATION_FAILED")).toEqual([{ path: "line 1.brokrage", message: "is not a known column; did you mean brokerage?", line: 1 }]);
-    const type = await importCsv(p, csv("2024-01-10,Purchase,CBA,ASX,1,1,,,,,"));
-    expect(rejected(type, 400, "VALIDATION_FAILED").map((e) => e.path)).toEqual(["line 2.tradeType"]);
+    expect(expectRejected(header, 400, "VALIDATION_FAILED")).toEqual([{ path: "line 1.brokrage", message: "is not a known column; did you mean brokerage?", line: 1 }]);
+    const type = await importCsv(p, tradeCsv("2024-01-10,Purchase,CBA,ASX,1,1,,,,,"));
+    expect(expectRejected(type, 400, "VALIDATION_FAILED").map((e) => e.path)).toEqual(["line 2.tradeType"]);
   });
 });

@@ -1,5 +1,9 @@
-import type { Response } from "supertest";
 import { ledgerSnapshot, startTestApp, type TestApp } from "../support/app";
+
+import { importTradesCsv, importTradesJson, newPortfolio, TRADE_CSV_HEADER, tradeCsv } from "../support/kit";
+
+import { expectRejected, withApp, type FieldError } from "../support/outcomes";
+
 
 /**
  * Bulk trade import (API.md §2 Trades: POST /v1/portfolios/{p}/trades/import), REST only (GraphQL
@@ -13,6 +17,7 @@ import { ledgerSnapshot, startTestApp, type TestApp } from "../support/app";
  */
 
 let t: TestApp;
+const { unchanged, count } = withApp(() => t);
 let key: string;
 
 beforeAll(async () => {
@@ -26,35 +31,10 @@ beforeEach(async () => {
 
 type Json = Record<string, unknown>;
 
-interface RowError {
-  path: string;
-  message: string;
-  line?: number;
-}
-
-const HEADER = "date,type,symbol,exchange,quantity,price,brokerage,currency,exchangeRate,source,notes";
 const COMMSEC = "212ff1a3-1ef4-4922-8231-42d910fa54ff";
 
-async function newPortfolio(k = key): Promise<number> {
-  const res = await t.http.post("/v1/portfolios").set("authorization", k).send({ name: "Portfolio" });
-  expect(res.status).toBe(201);
-  return res.body.id as number;
-}
-
-const importJson = (p: number, rows: unknown, query = "", k = key) => t.http.post(`/v1/portfolios/${p}/trades/import${query}`).set("authorization", k).send(rows as object);
-const importCsv = (p: number, csv: string, query = "", k = key) =>
-  t.http.post(`/v1/portfolios/${p}/trades/import${query}`).set("authorization", k).set("content-type", "text/csv").send(csv);
-const csv = (...lines: string[]) => [HEADER, ...lines].join("\n") + "\n";
-
-/** The import was refused with this status and code, as problem+json. */
-function expectRejected(res: Response, status: number, code: string): RowError[] {
-  expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
-  expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
-  return (res.body.errors ?? []) as RowError[];
-}
-
 /** Every error names a line (`line N` or `line N.field`, with `line: N`); answers the lines named. */
-function linesOf(errors: RowError[]): number[] {
+function linesOf(errors: FieldError[]): number[] {
   for (const e of errors) {
     expect(e).toEqual({ path: expect.stringMatching(/^line \d+(\.[\w.[\]]+)?$/), message: expect.any(String), line: expect.any(Number) });
     expect(e.path.startsWith(`line ${e.line}`)).toBe(true);
@@ -74,17 +54,6 @@ async function tradesOf(holdingId: number): Promise<Json[]> {
   return res.body;
 }
 
-async function count(table: string): Promise<number> {
-  const [row] = await t.db.sql<{ n: unknown }>(`SELECT count(*) AS n FROM "${table}"`);
-  return Number(row.n);
-}
-
-async function unchanged(action: () => Promise<void>): Promise<void> {
-  const before = await ledgerSnapshot(t.db);
-  await action();
-  expect(await ledgerSnapshot(t.db)).toBe(before);
-}
-
 /** A holding and its trades without the ids that differ between two portfolios. */
 async function portfolioContents(p: number): Promise<(Json & { trades: Json[] })[]> {
   const list = await holdings(p);
@@ -101,9 +70,13 @@ const buyRow = (symbol: string, tradeDate: string, quantity: number | string, pr
 
 // =============================================================================================
 
+/** The import over JSON or CSV, with this suite's key unless given. */
+const importJson = (p: number, rows: unknown, query = "", k = key) => importTradesJson(t, k, p, rows, query);
+const importCsv = (p: number, csv: string, query = "", k = key) => importTradesCsv(t, k, p, csv, query);
+
 describe("JSON import", () => {
   it("imports every row, creating holdings, and answers 201 with the new trade ids in file order", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     const res = await importJson(p, [buyRow("CBA", "2024-01-10", 10, 100), buyRow("nab", "2024-01-11", 20, 30, { sourceId: COMMSEC }), buyRow("CBA", "2024-01-12", 5, 101)]);
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ dryRun: false, imported: 3, valid: 3, newHoldings: [{ symbol: "CBA", exchange: "ASX" }, { symbol: "NAB", exchange: "ASX" }], tradeIds: expect.any(Array), skipped: [] });
@@ -124,7 +97,7 @@ describe("JSON import", () => {
   });
 
   it("a sell may use units bought earlier in the same file, whatever the rows' order in the file", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     const res = await importJson(p, [
       { symbol: "CBA", exchange: "ASX", tradeType: "Sell", tradeDate: "2024-03-01", quantity: 7, price: 3 },
       buyRow("CBA", "2024-01-01", 10, 1),
@@ -136,14 +109,14 @@ describe("JSON import", () => {
   });
 
   it("a sell may use units the portfolio already held", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     expect((await importJson(p, [buyRow("CBA", "2024-01-01", 10, 1)])).status).toBe(201);
     expect((await importJson(p, [{ symbol: "CBA", exchange: "ASX", tradeType: "Sell", tradeDate: "2024-02-01", quantity: 10, price: 2 }])).status).toBe(201);
     expect((await holdings(p)).map((h) => [h.quantity, h.costBase])).toEqual([[0, 0]]);
   });
 
   it("same-day rows keep file order: a sell before the same day's buy has no units (422)", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     const sellFirst = [{ symbol: "CBA", exchange: "ASX", tradeType: "Sell", tradeDate: "2024-01-10", quantity: 5, price: 2 }, buyRow("CBA", "2024-01-10", 10, 1)];
     await unchanged(async () => {
       const errors = expectRejected(await importJson(p, sellFirst), 422, "BUSINESS_RULE");
@@ -178,12 +151,12 @@ describe("JSON import", () => {
       { symbol: "AAPL", exchange: "NASDAQ", tradeType: "Sell", tradeDate: "2024-04-08", quantity: -2, price: 180, exchangeRate: "1.55" },
       { symbol: "ZQIMP", exchange: "ASX", name: "Imported Unknown", holdingType: "Fund", tradeType: "Buy", tradeDate: "2024-01-02", quantity: 3, price: "1.5" },
     ];
-    const imported = await newPortfolio();
+    const imported = await newPortfolio(t, key);
     const res = await importJson(imported, rows);
     expect(res.status).toBe(201);
     expect(res.body.imported).toBe(rows.length);
 
-    const oneByOne = await newPortfolio();
+    const oneByOne = await newPortfolio(t, key);
     for (const row of rows) {
       const r = await t.http.post("/v1/trades").set("authorization", key).send({ portfolioId: oneByOne, ...row });
       expect({ row, status: r.status }).toEqual({ row, status: 201 });
@@ -203,8 +176,8 @@ describe("JSON import", () => {
   });
 
   it("the path names the portfolio: a row naming the same one is fine, a row naming another is refused by its line", async () => {
-    const p = await newPortfolio();
-    const q = await newPortfolio();
+    const p = await newPortfolio(t, key);
+    const q = await newPortfolio(t, key);
     const before = await ledgerSnapshot(t.db);
     const res = await importJson(p, [buyRow("CBA", "2024-01-10", 1, 1), { ...buyRow("CBA", "2024-01-11", 1, 1), portfolioId: q }]);
     expect(res.status).toBe(400);
@@ -218,10 +191,10 @@ describe("JSON import", () => {
 
 describe("CSV import", () => {
   it("reads the documented header; source may be a Source name or id; optional cells may be empty", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     const res = await importCsv(
       p,
-      csv(
+      tradeCsv(
         "2024-01-10,Buy,CBA,ASX,10,100,9.95,,,CommSec,first buy",
         `2024-01-11,Buy,nab,asx,20,30,,,,${COMMSEC},`,
         '2024-01-12,Buy,AAPL,NASDAQ,5,170,0,USD,1.52,,"note, with a comma"',
@@ -243,9 +216,9 @@ describe("CSV import", () => {
   });
 
   it("refuses rows with more cells than the header has columns (an unquoted comma), naming each line, writing nothing", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     await unchanged(async () => {
-      const res = await importCsv(p, csv("2024-01-10,Buy,CBA,ASX,10,100,9.95,,,CommSec,first buy", "2024-01-11,Buy,NAB,ASX,20,30,,,,,note, with a comma", "2024-01-12,Buy,WBC,ASX,1,1,,,,,a,b,c"));
+      const res = await importCsv(p, tradeCsv("2024-01-10,Buy,CBA,ASX,10,100,9.95,,,CommSec,first buy", "2024-01-11,Buy,NAB,ASX,20,30,,,,,note, with a comma", "2024-01-12,Buy,WBC,ASX,1,1,,,,,a,b,c"));
       const errors = expectRejected(res, 400, "VALIDATION_FAILED");
       expect(linesOf(errors)).toEqual([3, 4]);
       expect(errors[0].message).toBe("has 12 cells for the header's 11 columns (quote a cell that holds a comma)");
@@ -253,18 +226,18 @@ describe("CSV import", () => {
   });
 
   it("accepts the columns in any order and without the optional ones", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     const res = await importCsv(p, "symbol,exchange,quantity,price,type,date\nCBA,ASX,10,100,Buy,2024-01-10\n");
     expect(res.status).toBe(201);
     expect((await holdings(p)).map((h) => [h.symbol, h.quantity])).toEqual([["CBA", 10]]);
   });
 
   it("rejects a header with unknown or missing columns, and a file without rows, writing nothing", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     await unchanged(async () => {
       expectRejected(await importCsv(p, "date,type,ticker,exchange,quantity,price\n2024-01-10,Buy,CBA,ASX,1,1\n"), 400, "VALIDATION_FAILED");
       expectRejected(await importCsv(p, "date,symbol,exchange,quantity,price\n2024-01-10,CBA,ASX,1,1\n"), 400, "VALIDATION_FAILED");
-      expectRejected(await importCsv(p, HEADER + "\n"), 400, "VALIDATION_FAILED");
+      expectRejected(await importCsv(p, TRADE_CSV_HEADER + "\n"), 400, "VALIDATION_FAILED");
       expectRejected(await importCsv(p, ""), 400, "VALIDATION_FAILED");
     });
   });
@@ -272,12 +245,12 @@ describe("CSV import", () => {
 
 describe("all or nothing: every bad row is listed with its line, nothing is written", () => {
   it("CSV: bad rows are named by file line (the header is line 1) and field, valid rows are not written", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     await unchanged(async () => {
       const errors = expectRejected(
         await importCsv(
           p,
-          csv(
+          tradeCsv(
             "2024-01-10,Buy,CBA,ASX,10,100,,,,,", // line 2: fine
             "2024-02-30,Buy,CBA,ASX,10,100,,,,,", // line 3: no such date
             "2024-01-11,Buy,NAB,ASX,10,30,,,,,", // line 4: fine
@@ -302,23 +275,23 @@ describe("all or nothing: every bad row is listed with its line, nothing is writ
   });
 
   it("CSV line numbers are the file's own lines, blank lines included", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     await unchanged(async () => {
-      const errors = expectRejected(await importCsv(p, `${HEADER}\n2024-01-10,Buy,CBA,ASX,10,100,,,,,\n\n2024-02-30,Buy,CBA,ASX,10,100,,,,,\n`), 400, "VALIDATION_FAILED");
+      const errors = expectRejected(await importCsv(p, `${TRADE_CSV_HEADER}\n2024-01-10,Buy,CBA,ASX,10,100,,,,,\n\n2024-02-30,Buy,CBA,ASX,10,100,,,,,\n`), 400, "VALIDATION_FAILED");
       expect(linesOf(errors)).toEqual([4]);
     });
   });
 
   it("CSV line numbers count the lines of a quoted multi-line note", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     await unchanged(async () => {
-      const errors = expectRejected(await importCsv(p, `${HEADER}\n2024-01-10,Buy,CBA,ASX,10,100,,,,,"two\nlines"\n2024-02-30,Buy,CBA,ASX,10,100,,,,,\n`), 400, "VALIDATION_FAILED");
+      const errors = expectRejected(await importCsv(p, `${TRADE_CSV_HEADER}\n2024-01-10,Buy,CBA,ASX,10,100,,,,,"two\nlines"\n2024-02-30,Buy,CBA,ASX,10,100,,,,,\n`), 400, "VALIDATION_FAILED");
       expect(linesOf(errors)).toEqual([4]);
     });
   });
 
   it("JSON: a row's line is its position in the array + 1", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     await unchanged(async () => {
       const errors = expectRejected(
         await importJson(p, [buyRow("CBA", "2024-01-10", 10, 100), buyRow("CBA", "2024-01-10", -1, 100), 42, { tradeType: "Buy", tradeDate: "2024-01-10", quantity: 1, price: 1 }, buyRow("CBA", "2024-01-10", 1, 100, { parcels: [{ tradeId: 1, quantity: 1 }] })]),
@@ -333,8 +306,8 @@ describe("all or nothing: every bad row is listed with its line, nothing is writ
   });
 
   it("a holdingId that is not a holding of the portfolio is named on its line", async () => {
-    const p = await newPortfolio();
-    const q = await newPortfolio();
+    const p = await newPortfolio(t, key);
+    const q = await newPortfolio(t, key);
     const elsewhere = (await importJson(q, [buyRow("CBA", "2024-01-10", 1, 1)])).body.tradeIds[0];
     const holdingId = (await t.http.get(`/v1/trades/${elsewhere}`).set("authorization", key)).body.holdingId;
     await unchanged(async () => {
@@ -344,12 +317,12 @@ describe("all or nothing: every bad row is listed with its line, nothing is writ
   });
 
   it("a sell beyond the units anywhere in the file is 422 naming its line; holdings the file created are not kept", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     await unchanged(async () => {
       const errors = expectRejected(
         await importCsv(
           p,
-          csv(
+          tradeCsv(
             "2024-01-10,Buy,CBA,ASX,10,100,,,,,",
             "2024-01-11,Buy,NAB,ASX,10,30,,,,,",
             "2024-01-12,Sell,CBA,ASX,5,110,,,,,",
@@ -367,7 +340,7 @@ describe("all or nothing: every bad row is listed with its line, nothing is writ
   });
 
   it("short sells in two holdings are both listed", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     await unchanged(async () => {
       const errors = expectRejected(
         await importJson(p, [
@@ -383,10 +356,10 @@ describe("all or nothing: every bad row is listed with its line, nothing is writ
   });
 
   it("a foreign row without a rate in reach is 422 naming line N.exchangeRate", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     await unchanged(async () => {
       const errors = expectRejected(
-        await importCsv(p, csv("2024-03-08,Buy,CBA,ASX,1,100,,,,,", "2024-03-08,Buy,AAPL,NASDAQ,5,170,,,,,", "2024-03-08,Buy,MSFT,NASDAQ,1,400,,USD,1.5,,")),
+        await importCsv(p, tradeCsv("2024-03-08,Buy,CBA,ASX,1,100,,,,,", "2024-03-08,Buy,AAPL,NASDAQ,5,170,,,,,", "2024-03-08,Buy,MSFT,NASDAQ,1,400,,USD,1.5,,")),
         422,
         "BUSINESS_RULE",
       );
@@ -395,30 +368,30 @@ describe("all or nothing: every bad row is listed with its line, nothing is writ
   });
 
   it("a foreign row takes the FX table's rate on or before its date (within 10 days), the inverse too", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     const [{ account_id }] = await t.db.sql<{ account_id: number }>("SELECT account_id FROM portfolio WHERE id = $1", [p]);
     await t.db.prisma.fxRate.create({ data: { accountId: Number(account_id), base: "USD", quote: "AUD", date: new Date("2024-03-08T00:00:00Z"), rate: "1.5" } });
     await t.db.prisma.fxRate.create({ data: { accountId: Number(account_id), base: "AUD", quote: "GBP", date: new Date("2024-03-08T00:00:00Z"), rate: "0.5" } });
-    const res = await importCsv(p, csv("2024-03-10,Buy,AAPL,NASDAQ,5,170,,,,,", "2024-03-18,Buy,AAPL,NASDAQ,5,170,,,,,", "2024-03-11,Buy,VOD,LSE,10,1,,,,,"));
+    const res = await importCsv(p, tradeCsv("2024-03-10,Buy,AAPL,NASDAQ,5,170,,,,,", "2024-03-18,Buy,AAPL,NASDAQ,5,170,,,,,", "2024-03-11,Buy,VOD,LSE,10,1,,,,,"));
     expect(res.status).toBe(201);
     const rates = await Promise.all((res.body.tradeIds as number[]).map(async (id) => (await t.http.get(`/v1/trades/${id}`).set("authorization", key)).body.exchangeRate));
     expect(rates).toEqual([1.5, 1.5, 2]);
     await unchanged(async () => {
-      const errors = expectRejected(await importCsv(p, csv("2024-03-19,Buy,AAPL,NASDAQ,5,170,,,,,")), 422, "BUSINESS_RULE");
+      const errors = expectRejected(await importCsv(p, tradeCsv("2024-03-19,Buy,AAPL,NASDAQ,5,170,,,,,")), 422, "BUSINESS_RULE");
       expect(errors).toEqual([{ path: "line 2.exchangeRate", message: expect.any(String), line: 2 }]);
     });
   });
 
   it("a base-currency row with an exchange rate other than 1 is refused like POST /v1/trades refuses it (400, line N.exchangeRate)", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     await unchanged(async () => {
-      const errors = expectRejected(await importCsv(p, csv("2024-03-08,Buy,CBA,ASX,1,100,,,1.5,,")), 400, "VALIDATION_FAILED");
+      const errors = expectRejected(await importCsv(p, tradeCsv("2024-03-08,Buy,CBA,ASX,1,100,,,1.5,,")), 400, "VALIDATION_FAILED");
       expect(errors).toEqual([{ path: "line 2.exchangeRate", message: expect.any(String), line: 2 }]);
     });
   });
 
   it("a body that is neither a JSON array nor CSV, or an empty array, is 400", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     await unchanged(async () => {
       expect(expectRejected(await importJson(p, buyRow("CBA", "2024-01-10", 1, 1)), 400, "VALIDATION_FAILED")).toEqual([{ path: "(body)", message: expect.any(String) }]);
       expect(expectRejected(await importJson(p, []), 400, "VALIDATION_FAILED")).toEqual([{ path: "(body)", message: expect.any(String) }]);
@@ -428,10 +401,10 @@ describe("all or nothing: every bad row is listed with its line, nothing is writ
 
 describe("dryRun=true validates and writes nothing", () => {
   it("answers the valid count and the holdings it would create, and keeps nothing", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     await importJson(p, [buyRow("CBA", "2024-01-01", 1, 1)]);
     await unchanged(async () => {
-      const res = await importCsv(p, csv("2024-01-10,Buy,CBA,ASX,10,100,,,,,", "2024-01-11,Buy,NAB,ASX,10,30,,,,,", "2024-01-12,Buy,ZQDRY,ASX,1,1,,,,,"), "?dryRun=true");
+      const res = await importCsv(p, tradeCsv("2024-01-10,Buy,CBA,ASX,10,100,,,,,", "2024-01-11,Buy,NAB,ASX,10,30,,,,,", "2024-01-12,Buy,ZQDRY,ASX,1,1,,,,,"), "?dryRun=true");
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ dryRun: true, imported: 0, valid: 3, newHoldings: [{ symbol: "NAB", exchange: "ASX" }, { symbol: "ZQDRY", exchange: "ASX" }], tradeIds: [], skipped: [] });
     });
@@ -440,7 +413,7 @@ describe("dryRun=true validates and writes nothing", () => {
   });
 
   it("reports bad rows exactly as a real import would", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     const rows = [buyRow("CBA", "2024-01-10", 1, 1), { symbol: "CBA", exchange: "ASX", tradeType: "Sell", tradeDate: "2024-01-11", quantity: 2, price: 1 }];
     await unchanged(async () => {
       const dry = expectRejected(await importJson(p, rows, "?dryRun=true"), 422, "BUSINESS_RULE");
@@ -451,7 +424,7 @@ describe("dryRun=true validates and writes nothing", () => {
   });
 
   it("dryRun=false imports; any other value is 400 naming dryRun", async () => {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     await unchanged(async () => {
       const res = await importJson(p, [buyRow("CBA", "2024-01-10", 1, 1)], "?dryRun=yes");
       expect(expectRejected(res, 400, "VALIDATION_FAILED").map((e) => e.path)).toEqual(["dryRun"]);
@@ -472,7 +445,7 @@ describe("set-based insert", () => {
   }
 
   async function statementsFor(n: number): Promise<number> {
-    const p = await newPortfolio();
+    const p = await newPortfolio(t, key);
     const before = t.db.statementCount;
     const res = await importJson(p, rows(n));
     const used = t.db.statementCount - before;

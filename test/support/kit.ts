@@ -1,0 +1,63 @@
+import type { TestApp } from "./app";
+import type { Json } from "./outcomes";
+
+/**
+ * Setup factories the API suites share. Each writes over REST (never the transport under test)
+ * and fails the test, with the response, when the write is refused.
+ */
+
+/** POSTs `body` to `path` with the key and returns the body of the expected status (201 unless given). */
+export async function postCreated<T = Json>(t: TestApp, key: string, path: string, body: unknown, status = 201): Promise<T> {
+  const res = await t.http.post(path).set("authorization", key).send(body as object);
+  if (res.status !== status) throw new Error(`setup POST ${path} failed: expected ${status}, got ${res.status} ${res.text}`);
+  return res.body as T;
+}
+
+/** A portfolio of the key's account (name "Portfolio" unless `overrides` says otherwise); returns its id. */
+export async function newPortfolio(t: TestApp, key: string, overrides: Json = {}): Promise<number> {
+  return (await newPortfolioBody(t, key, overrides)).id;
+}
+
+/** newPortfolio, returning the whole REST portfolio rather than its id. */
+export async function newPortfolioBody<T extends { id: number } = { id: number } & Json>(t: TestApp, key: string, overrides: Json = {}): Promise<T> {
+  const body = await postCreated<T>(t, key, "/v1/portfolios", { name: "Portfolio", ...overrides });
+  expect(Number.isInteger(body.id)).toBe(true);
+  return body;
+}
+
+/** A trade recorded over POST /v1/trades exactly as `body` says; returns the REST trade (id, holdingId, …). */
+export async function newTrade<T extends { id: number; holdingId: number } = { id: number; holdingId: number } & Json>(t: TestApp, key: string, body: Json): Promise<T> {
+  return postCreated<T>(t, key, "/v1/trades", body);
+}
+
+/** A custom investment (a holding without market prices) in the portfolio; returns its id. */
+export async function newCustomHolding(t: TestApp, key: string, portfolioId: number, body: Json = { symbol: "HOUSE", name: "Beach house" }): Promise<number> {
+  return (await postCreated<{ id: number }>(t, key, `/v1/portfolios/${portfolioId}/holdings`, body)).id;
+}
+
+/** An ISO 8601 UTC timestamp as the API writes one (milliseconds optional). */
+export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
+/** A lower-case RFC 9562 UUID. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** A valid 1×1 PNG, for attachment uploads. */
+export const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010802000000907753de0000000c49444154789c63f8cfc0000003010100c9fe92ef0000000049454e44ae426082", "hex");
+/** Midnight UTC of a YYYY-MM-DD date, for rows written straight to the database. */
+export const utcDate = (d: string): Date => new Date(`${d}T00:00:00.000Z`);
+
+/** Sends a request and counts the SQL statements the database ran for it. */
+export async function measured<R>(db: TestApp["db"], send: () => PromiseLike<R>): Promise<{ res: R; statements: number }> {
+  const before = db.statementCount;
+  const res = await send();
+  return { res, statements: db.statementCount - before };
+}
+
+/** The trade-import CSV header (API.md "Import trades"). */
+export const TRADE_CSV_HEADER = "date,type,symbol,exchange,quantity,price,brokerage,currency,exchangeRate,source,notes";
+/** A trade-import CSV file: the header, these lines, a final newline. */
+export const tradeCsv = (...lines: string[]): string => [TRADE_CSV_HEADER, ...lines].join("\n") + "\n";
+/** POST /v1/portfolios/{p}/trades/import with JSON rows (a supertest request). */
+export const importTradesJson = (t: TestApp, key: string, portfolioId: number, rows: unknown, query = "") =>
+  t.http.post(`/v1/portfolios/${portfolioId}/trades/import${query}`).set("authorization", key).send(rows as object);
+/** POST /v1/portfolios/{p}/trades/import with a CSV body (a supertest request). */
+export const importTradesCsv = (t: TestApp, key: string, portfolioId: number, csv: string, query = "") =>
+  t.http.post(`/v1/portfolios/${portfolioId}/trades/import${query}`).set("authorization", key).set("content-type", "text/csv").send(csv);
