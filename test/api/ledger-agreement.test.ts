@@ -2,6 +2,7 @@ import { Decimal } from "../../src/lib/money";
 import { dailyValuation, loadValuationRange, type RangePortfolio } from "../../src/modules/ledger";
 import { tradeCashEffect } from "../../src/modules/ledger/cash-effects";
 import { startTestApp, type TestApp } from "../support/app";
+import { newPortfolio, newTrade as recordTrade, postCreated, utcDate } from "../support/kit";
 
 /**
  * The cash account ledger (GET /v1/cash-accounts/{c}/transactions, CashAccount.transactions) and
@@ -35,17 +36,7 @@ interface Row {
   amount: string;
 }
 
-async function newPortfolio(k: string): Promise<number> {
-  const res = await t.http.post("/v1/portfolios").set(auth(k)).send({ name: "Agreement" });
-  expect(res.status).toBe(201);
-  return res.body.id;
-}
-
-async function newTrade(k: string, portfolioId: number, body: Record<string, unknown>): Promise<number> {
-  const res = await t.http.post("/v1/trades").set(auth(k)).send({ portfolioId, symbol: "CBA", exchange: "ASX", ...body });
-  expect({ status: res.status, body: res.status === 201 ? null : res.body }).toEqual({ status: 201, body: null });
-  return res.body.id;
-}
+const newTrade = async (k: string, portfolioId: number, body: Record<string, unknown>): Promise<number> => (await recordTrade(t, k, { portfolioId, symbol: "CBA", exchange: "ASX", ...body })).id;
 
 async function holdingOf(tradeId: number): Promise<number> {
   return (await t.db.prisma.trade.findUniqueOrThrow({ where: { id: tradeId }, select: { holdingId: true } })).holdingId;
@@ -53,16 +44,15 @@ async function holdingOf(tradeId: number): Promise<number> {
 
 async function newIncome(portfolioId: number, holdingId: number, fields: Record<string, unknown>): Promise<number> {
   const row = await t.db.prisma.income.create({
-    data: { portfolioId, holdingId, exDividendDate: new Date("2024-05-01T00:00:00Z"), paidDate: new Date("2024-05-20T00:00:00Z"), currencyCode: "AUD", ...fields },
+    data: { portfolioId, holdingId, exDividendDate: utcDate("2024-05-01"), paidDate: utcDate("2024-05-20"), currencyCode: "AUD", ...fields },
   });
   return row.id;
 }
 
 /** Every trade type, in an order the parcel fold accepts; amounts that need rounding marked. */
 async function story(k: string) {
-  const portfolioId = await newPortfolio(k);
-  const acct = await t.http.post("/v1/cash-accounts").set(auth(k)).send({ portfolioId, name: "Broker cash", currencyCode: "AUD", syncTrades: true, syncIncome: true, settlementDays: 2 });
-  expect(acct.status).toBe(201);
+  const portfolioId = await newPortfolio(t, k, { name: "Agreement" });
+  const acct = { body: await postCreated<{ id: number }>(t, k, "/v1/cash-accounts", { portfolioId, name: "Broker cash", currencyCode: "AUD", syncTrades: true, syncIncome: true, settlementDays: 2 }) };
   const trades: Record<string, { id: number; quantity: string; price: string; brokerage: string }> = {};
   const add = async (name: string, tradeType: string, tradeDate: string, quantity: string, price = "0", brokerage = "0", extra: Record<string, unknown> = {}) => {
     const body: Record<string, unknown> = { tradeType, tradeDate, quantity, ...extra };
@@ -92,10 +82,10 @@ async function story(k: string) {
     // DOMAIN §1: 700 franked → 700 cash (the franking credit is not cash)
     franked: await newIncome(portfolioId, holdingId, { frankedAmount: "700", frankingCredits: "300" }),
     // gross 1.5 foreign income, 0.225 foreign tax paid → 1.275 arrives
-    foreign: await newIncome(portfolioId, holdingId, { foreignIncome: "1.5", foreignTaxPaid: "0.225", paidDate: new Date("2024-05-21T00:00:00Z") }),
+    foreign: await newIncome(portfolioId, holdingId, { foreignIncome: "1.5", foreignTaxPaid: "0.225", paidDate: utcDate("2024-05-21") }),
     // 60 unfranked + 40 franked, 28.5 withheld → 71.5
-    withheld: await newIncome(portfolioId, holdingId, { unfrankedAmount: "60", frankedAmount: "40", withholdingTax: "28.5", paidDate: new Date("2024-05-22T00:00:00Z") }),
-    reinvested: await newIncome(portfolioId, holdingId, { frankedAmount: "50", isReinvested: true, drpQuantity: "4", drpPrice: "12.5", paidDate: new Date("2024-05-23T00:00:00Z") }),
+    withheld: await newIncome(portfolioId, holdingId, { unfrankedAmount: "60", frankedAmount: "40", withholdingTax: "28.5", paidDate: utcDate("2024-05-22") }),
+    reinvested: await newIncome(portfolioId, holdingId, { frankedAmount: "50", isReinvested: true, drpQuantity: "4", drpPrice: "12.5", paidDate: utcDate("2024-05-23") }),
   };
   return { portfolioId, cashAccountId: acct.body.id as number, trades, income };
 }

@@ -1,4 +1,5 @@
 import { startTestApp, type TestApp } from "../support/app";
+import { newPortfolio, newTrade, utcDate } from "../support/kit";
 
 /**
  * Holdings' positions are memoised per process by the ledger's fingerprint (the rows the request
@@ -20,24 +21,21 @@ const holdings = async (key: string, portfolioId: number) => {
 
 it("a trade, a method change and a deleted trade written behind the app's back all show on the next read", async () => {
   const key = await t.newAccount();
-  const p = await t.http.post("/v1/portfolios").set("authorization", key).send({ name: "Memo" });
-  const portfolioId = p.body.id as number;
+  const portfolioId = await newPortfolio(t, key, { name: "Memo" });
   for (const [tradeDate, price] of [
     ["2024-01-02", 10],
     ["2024-01-03", 20],
   ] as const) {
-    const res = await t.http.post("/v1/trades").set("authorization", key).send({ portfolioId, symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate, quantity: 10, price });
-    expect(res.status).toBe(201);
+    await newTrade(t, key, { portfolioId, symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate, quantity: 10, price });
   }
-  const sell = await t.http.post("/v1/trades").set("authorization", key).send({ portfolioId, symbol: "CBA", exchange: "ASX", tradeType: "Sell", tradeDate: "2024-01-04", quantity: 5, price: 30 });
-  expect(sell.status).toBe(201);
+  await newTrade(t, key, { portfolioId, symbol: "CBA", exchange: "ASX", tradeType: "Sell", tradeDate: "2024-01-04", quantity: 5, price: 30 });
   // FIFO: 5 of the 10 @ 10 sold → 5 × 10 + 10 × 20 = 250 left.
   expect(await holdings(key, portfolioId)).toEqual([{ quantity: 15, costBase: 250 }]);
   expect(await holdings(key, portfolioId)).toEqual([{ quantity: 15, costBase: 250 }]);
 
   const holding = await t.db.prisma.holding.findFirstOrThrow({ where: { portfolioId } });
   const written = await t.db.prisma.trade.create({
-    data: { portfolioId, holdingId: holding.id, tradeType: "Buy", tradeDate: new Date("2024-01-05T00:00:00Z"), quantity: "2", price: "50", brokerage: "0", currencyCode: "AUD", exchangeRate: "1" },
+    data: { portfolioId, holdingId: holding.id, tradeType: "Buy", tradeDate: utcDate("2024-01-05"), quantity: "2", price: "50", brokerage: "0", currencyCode: "AUD", exchangeRate: "1" },
   });
   // + 2 × 50.
   expect(await holdings(key, portfolioId)).toEqual([{ quantity: 17, costBase: 350 }]);

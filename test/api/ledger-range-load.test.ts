@@ -1,5 +1,6 @@
 import { loadValuationRange, dailyValuation, type RangePortfolio } from "../../src/modules/ledger";
 import { startTestApp, type TestApp } from "../support/app";
+import { importTradesJson, measured, newPortfolio, postCreated, utcDate } from "../support/kit";
 
 /**
  * Range loading (src/modules/ledger/range-load.ts) in a fixed number of statements whatever the
@@ -18,9 +19,7 @@ const day = (offset: number) => new Date(Date.UTC(2020, 0, 1) + offset * 86_400_
 /** A portfolio with `holdings` holdings (every other one in USD), `days` days of prices and rates, a cash account and income. */
 async function seed(size: { holdings: number; days: number }) {
   const key = await t.newAccount();
-  const created = await t.http.post("/v1/portfolios").set("authorization", key).send({ name: `${size.holdings} × ${size.days}` });
-  expect(created.status).toBe(201);
-  const portfolioId = created.body.id as number;
+  const portfolioId = await newPortfolio(t, key, { name: `${size.holdings} × ${size.days}` });
   const portfolio = await t.db.prisma.portfolio.findUniqueOrThrow({ where: { id: portfolioId } });
   const rows = [];
   for (let h = 0; h < size.holdings; h++) {
@@ -28,29 +27,26 @@ async function seed(size: { holdings: number; days: number }) {
       rows.push({ symbol: `R${h + 1}`, exchange: h % 2 ? "NASDAQ" : "ASX", tradeType: j === 3 ? "Sell" : "Buy", tradeDate: day(j * 3), quantity: j === 3 ? 5 : 10, price: 10 + h, ...(h % 2 ? { exchangeRate: 1.5 } : {}) });
     }
   }
-  const imported = await t.http.post(`/v1/portfolios/${portfolioId}/trades/import`).set("authorization", key).send(rows);
-  expect(imported.status).toBe(201);
+  expect((await importTradesJson(t, key, portfolioId, rows)).status).toBe(201);
   const holdings = await t.db.prisma.holding.findMany({ where: { portfolioId }, orderBy: { id: "asc" } });
   await t.db.prisma.marketPrice.createMany({
-    data: holdings.flatMap((h, i) => Array.from({ length: size.days }, (_, d) => ({ accountId: portfolio.accountId, symbol: h.symbol, exchange: h.exchange, date: new Date(`${day(d)}T00:00:00Z`), close: (11 + i + d / 100).toFixed(2) }))),
+    data: holdings.flatMap((h, i) => Array.from({ length: size.days }, (_, d) => ({ accountId: portfolio.accountId, symbol: h.symbol, exchange: h.exchange, date: utcDate(day(d)), close: (11 + i + d / 100).toFixed(2) }))),
   });
   await t.db.prisma.fxRate.createMany({
-    data: Array.from({ length: size.days }, (_, d) => ({ accountId: portfolio.accountId, base: "USD", quote: "AUD", date: new Date(`${day(d)}T00:00:00Z`), rate: (1.5 + d / 10_000).toFixed(6) })),
+    data: Array.from({ length: size.days }, (_, d) => ({ accountId: portfolio.accountId, base: "USD", quote: "AUD", date: utcDate(day(d)), rate: (1.5 + d / 10_000).toFixed(6) })),
   });
-  const cash = await t.http.post(`/v1/cash-accounts`).set("authorization", key).send({ portfolioId, name: "Cash", currencyCode: "AUD", syncTrades: true, syncIncome: true });
-  expect(cash.status).toBe(201);
-  await t.db.prisma.cashTransaction.createMany({ data: Array.from({ length: Math.ceil(size.days / 10) }, (_, i) => ({ cashAccountId: cash.body.id, type: "Deposit" as const, date: new Date(`${day(i * 10)}T00:00:00Z`), amount: "1000" })) });
+  const cash = { body: await postCreated<{ id: number }>(t, key, "/v1/cash-accounts", { portfolioId, name: "Cash", currencyCode: "AUD", syncTrades: true, syncIncome: true }) };
+  await t.db.prisma.cashTransaction.createMany({ data: Array.from({ length: Math.ceil(size.days / 10) }, (_, i) => ({ cashAccountId: cash.body.id, type: "Deposit" as const, date: utcDate(day(i * 10)), amount: "1000" })) });
   await t.db.prisma.income.createMany({
-    data: holdings.map((h) => ({ portfolioId, holdingId: h.id, exDividendDate: new Date(`${day(5)}T00:00:00Z`), paidDate: new Date(`${day(12)}T00:00:00Z`), frankedAmount: "7", unfrankedAmount: "3", currencyCode: h.currencyCode })),
+    data: holdings.map((h) => ({ portfolioId, holdingId: h.id, exDividendDate: utcDate(day(5)), paidDate: utcDate(day(12)), frankedAmount: "7", unfrankedAmount: "3", currencyCode: h.currencyCode })),
   });
   return { key, portfolio: portfolio as unknown as RangePortfolio, holdings };
 }
 
-async function measure<T>(work: () => Promise<T>): Promise<{ statements: number; answer: T }> {
-  const before = t.db.statementCount;
-  const answer = await work();
-  return { statements: t.db.statementCount - before, answer };
-}
+const measure = async <T>(work: () => Promise<T>) => {
+  const { res, statements } = await measured(t.db, work);
+  return { statements, answer: res };
+};
 
 it("a 2-holding, 10-day range and a 20-holding, 400-day range cost the same statements", async () => {
   const small = await seed({ holdings: 2, days: 10 });

@@ -1,4 +1,5 @@
 import { startTestApp, type TestApp } from "../support/app";
+import { importTradesJson, measured, newPortfolio, utcDate } from "../support/kit";
 
 /**
  * No N+1 over the ledger: reading a portfolio's holdings with their positions, trades and income
@@ -41,9 +42,7 @@ const priceOf = (h: number, j: number) => (10 + h + j / 100).toFixed(2);
  */
 async function seed(size: { holdings: number; trades: number; income: number }): Promise<Seeded> {
   const key = await t.newAccount();
-  const created = await t.http.post("/v1/portfolios").set("authorization", key).send({ name: `${size.holdings} holdings` });
-  expect(created.status).toBe(201);
-  const portfolioId = created.body.id as number;
+  const portfolioId = await newPortfolio(t, key, { name: `${size.holdings} holdings` });
 
   const rows = [];
   for (let h = 0; h < size.holdings; h++) {
@@ -51,7 +50,7 @@ async function seed(size: { holdings: number; trades: number; income: number }):
       rows.push({ symbol: `T${String(h + 1).padStart(3, "0")}`, exchange: "ASX", tradeType: isSell(j) ? "Sell" : "Buy", tradeDate: day(j), quantity: isSell(j) ? 5 : 10, price: priceOf(h, j) });
     }
   }
-  const imported = await t.http.post(`/v1/portfolios/${portfolioId}/trades/import`).set("authorization", key).send(rows);
+  const imported = await importTradesJson(t, key, portfolioId, rows);
   if (imported.status !== 201) throw new Error(`import failed: ${imported.status} ${imported.text.slice(0, 2000)}`);
   expect(imported.body.imported).toBe(size.holdings * size.trades);
 
@@ -62,8 +61,8 @@ async function seed(size: { holdings: number; trades: number; income: number }):
       Array.from({ length: size.income }, (_, i) => ({
         portfolioId,
         holdingId: h.id,
-        exDividendDate: new Date(`${day(30 * i + 10)}T00:00:00Z`),
-        paidDate: new Date(`${day(30 * i + 20)}T00:00:00Z`),
+        exDividendDate: utcDate(day(30 * i + 10)),
+        paidDate: utcDate(day(30 * i + 20)),
         frankedAmount: "7",
         unfrankedAmount: "3.5",
         frankingCredits: "3",
@@ -92,9 +91,8 @@ interface HoldingData {
 
 /** Statements one request costs, with its answer. */
 async function measure<T>(request: () => Promise<T>): Promise<{ statements: number; answer: T }> {
-  const before = t.db.statementCount;
-  const answer = await request();
-  return { statements: t.db.statementCount - before, answer };
+  const { res, statements } = await measured(t.db, request);
+  return { statements, answer: res };
 }
 
 async function holdingsOverGraphQL(s: Seeded) {
