@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import type { PrismaClient } from "./db";
-import { createLoaders, type Loaders } from "./graphql/loaders";
+import { createLoaders, type Loaders } from "./loaders";
 import { DomainError } from "./lib/errors";
 import type { AuthenticatedKey } from "./modules/accounts/accounts.service";
 

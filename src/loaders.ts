@@ -1,14 +1,14 @@
 import DataLoader from "dataloader";
-import type { Context } from "../context";
-import { allocationModelsByPortfolioIds, type AllocationModelView } from "../modules/allocation-models/allocation-models.service";
-import { cashAccountsByPortfolioIds, cashMovementsByAccountIds, type CashAccountView, type CashMovementView } from "../modules/cash/cash.service";
-import { portfoliosByClientIds } from "../modules/clients/clients.service";
-import { assignmentsByGroupIds, type CustomGroupAssignmentView } from "../modules/custom-groups/custom-groups.service";
-import { holdingsByPortfolioIds, type HoldingView } from "../modules/holdings/holdings.service";
-import { incomeByHoldingIds, type IncomeView } from "../modules/income/income.service";
-import type { PortfolioView } from "../modules/portfolios/portfolios.service";
-import { tradesByHoldingIds, type TradeView } from "../modules/trades/trades.service";
-import { transactionsByPortfolioIds, type PortfolioTransactionView } from "../modules/transactions/transactions.service";
+import type { Context } from "./context";
+import { allocationModelsByPortfolioIds, type AllocationModelView } from "./modules/allocation-models/allocation-models.service";
+import { cashAccountsByPortfolioIds, cashMovementsByAccountIds, type CashAccountView, type CashMovementView } from "./modules/cash/cash.service";
+import { portfoliosByClientIds } from "./modules/clients/clients.service";
+import { assignmentsByGroupIds, type CustomGroupAssignmentView } from "./modules/custom-groups/custom-groups.service";
+import { holdingsByPortfolioIds, type HoldingView } from "./modules/holdings/holdings.service";
+import { incomeByHoldingIds, type IncomeView } from "./modules/income/income.service";
+import type { PortfolioView } from "./modules/portfolios/portfolios.service";
+import { tradesByHoldingIds, type TradeView } from "./modules/trades/trades.service";
+import { transactionsByPortfolioIds, type PortfolioTransactionView } from "./modules/transactions/transactions.service";
 
 /**
  * Per-request DataLoaders (built in buildContext). Each batches the relation fields of one tick

@@ -179,7 +179,7 @@ describe.each(TRANSPORTS)("income over $name", (tr) => {
       });
     });
 
-    it("takes the rate from the FX table: the latest on or in the 10 days before the paid date, either direction", async () => {
+    it("takes the rate from the FX table: the latest on or before the paid date, either direction", async () => {
       const accountId = await accountIdOf(portfolioId);
       await t.db.prisma.fxRate.create({ data: { accountId, base: "USD", quote: "AUD", date: new Date("2024-02-01T00:00:00Z"), rate: "1.4" } });
       await t.db.prisma.fxRate.create({ data: { accountId, base: "USD", quote: "AUD", date: new Date("2024-02-27T00:00:00Z"), rate: "1.55" } });
@@ -191,13 +191,15 @@ describe.each(TRANSPORTS)("income over $name", (tr) => {
       expect(expectOk(await tr.create(key, usd({ exDividendDate: "2024-05-10", paidDate: "2024-06-14" })))).toMatchObject({ exchangeRate: "1.5625" });
     });
 
-    it("no rate given and none in the FX table (stale or another account's do not count): BUSINESS_RULE, nothing written", async () => {
+    it("no imported rate on or before the paid date (later ones and another account's do not count): the portfolio's last USD trade's rate (DOMAIN §3); before any USD trade either: BUSINESS_RULE, nothing written", async () => {
       const accountId = await accountIdOf(portfolioId);
       const otherKey = await t.newAccount();
       const otherAccountId = await accountIdOf(await newPortfolio(t, otherKey));
-      await t.db.prisma.fxRate.create({ data: { accountId, base: "USD", quote: "AUD", date: new Date("2024-02-19T00:00:00Z"), rate: "1.4" } }); // 11 days before
+      await t.db.prisma.fxRate.create({ data: { accountId, base: "USD", quote: "AUD", date: new Date("2024-03-02T00:00:00Z"), rate: "1.4" } }); // the day after it is paid
       await t.db.prisma.fxRate.create({ data: { accountId: otherAccountId, base: "USD", quote: "AUD", date: new Date("2024-03-01T00:00:00Z"), rate: "1.5" } });
-      await unchanged(async () => expectError(await tr.create(key, usd()), "BUSINESS_RULE"));
+      // The AAPL buy of 2024-01-10 at 1.5 is the last USD trade before the paid date.
+      expect(expectOk(await tr.create(key, usd()))).toMatchObject({ exchangeRate: "1.5" });
+      await unchanged(async () => expectError(await tr.create(key, usd({ exDividendDate: "2024-01-02", paidDate: "2024-01-05" })), "BUSINESS_RULE"));
     });
   });
 

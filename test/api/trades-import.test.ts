@@ -367,7 +367,7 @@ describe("all or nothing: every bad row is listed with its line, nothing is writ
     });
   });
 
-  it("a foreign row takes the FX table's rate on or before its date (within 10 days), the inverse too", async () => {
+  it("a foreign row takes the FX table's latest rate on or before its date, the inverse too; none before it: 422", async () => {
     const p = await newPortfolio(t, key);
     const [{ account_id }] = await t.db.sql<{ account_id: number }>("SELECT account_id FROM portfolio WHERE id = $1", [p]);
     await t.db.prisma.fxRate.create({ data: { accountId: Number(account_id), base: "USD", quote: "AUD", date: new Date("2024-03-08T00:00:00Z"), rate: "1.5" } });
@@ -377,7 +377,7 @@ describe("all or nothing: every bad row is listed with its line, nothing is writ
     const rates = await Promise.all((res.body.tradeIds as number[]).map(async (id) => (await t.http.get(`/v1/trades/${id}`).set("authorization", key)).body.exchangeRate));
     expect(rates).toEqual([1.5, 1.5, 2]);
     await unchanged(async () => {
-      const errors = expectRejected(await importCsv(p, tradeCsv("2024-03-19,Buy,AAPL,NASDAQ,5,170,,,,,")), 422, "BUSINESS_RULE");
+      const errors = expectRejected(await importCsv(p, tradeCsv("2024-03-07,Buy,AAPL,NASDAQ,5,170,,,,,")), 422, "BUSINESS_RULE");
       expect(errors).toEqual([{ path: "line 2.exchangeRate", message: expect.any(String), line: 2 }]);
     });
   });

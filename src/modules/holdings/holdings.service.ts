@@ -1,46 +1,19 @@
 import type { Prisma } from "../../../generated/prisma/client";
 import type { Context } from "../../context";
-import { fromDate, toDate } from "../../lib/dates";
 import { DomainError, notFound, orNull } from "../../lib/errors";
-import { Decimal } from "../../lib/money";
 import { parseId, parseInput } from "../../lib/validation";
+import { ledgerWrite } from "../ledger/unit-of-work";
 import { assertCanWrite, portfolioScope } from "../portfolios/access";
+import { scopedPortfolio, scopedPortfolios, type ScopedPortfolio } from "../portfolios/scoped";
 import { EXCHANGE_CURRENCY } from "../securities/securities.schemas";
 import { findSecurity } from "../securities/securities.service";
 import { ChangeSymbolInput, CreateHoldingInput, ListHoldingsQuery, UpdateHoldingInput, UpdateHoldingBody } from "./holdings.schemas";
-import { HOLDING_SELECT, PORTFOLIO_TAX_SELECT, valueHoldings, valuePortfolioHoldings, type HoldingRow, type HoldingTypeName, type HoldingView, type PortfolioForLedger } from "./holding-values";
+import { HOLDING_SELECT, PORTFOLIO_TAX_SELECT, valueHoldings, valuePortfolioHoldings, type HoldingRow, type HoldingTypeName, type HoldingView } from "./holding-values";
 
 export { HOLDING_SELECT, PORTFOLIO_TAX_SELECT, valueHoldings, type HoldingRow, type HoldingTypeName, type HoldingView, type PortfolioForLedger } from "./holding-values";
 
 /** Holdings the caller may see: those of its portfolios (API.md §1 tenancy). */
 export const holdingScope = (ctx: Context): Prisma.HoldingWhereInput => ({ portfolio: portfolioScope(ctx) });
-
-export async function portfolioForLedger(ctx: Context, portfolioId: unknown, db: Prisma.TransactionClient = ctx.db): Promise<PortfolioForLedger> {
-  const id = parseId(portfolioId, "portfolioId");
-  const p = await db.portfolio.findFirst({ where: { id, ...portfolioScope(ctx) }, select: PORTFOLIO_TAX_SELECT });
-  if (!p) throw notFound(`Portfolio ${id}`);
-  return p;
-}
-
-/**
- * Starts a write to a portfolio's ledger: locks the portfolio row and answers it as read under the
- * lock. Every such write (trades, imports, income, tax settings, ticker changes, holding deletes)
- * takes its locks in one order: this portfolio row, then holding rows in id order, then the rows
- * under them. In one order, concurrent writes queue instead of deadlocking (PostgreSQL 40P01).
- * FOR NO KEY UPDATE excludes the portfolio's other writers but not the FOR KEY SHARE that
- * foreign-key checks take, so a cash account or a model added to the portfolio does not wait.
- */
-export async function lockPortfolioForLedger(tx: Prisma.TransactionClient, ctx: Context, portfolioId: number): Promise<PortfolioForLedger> {
-  const rows = await tx.$queryRaw<unknown[]>`SELECT id FROM portfolio WHERE id = ${portfolioId} AND account_id = ${ctx.account.id} FOR NO KEY UPDATE`;
-  if (rows.length === 0) throw notFound(`Portfolio ${portfolioId}`);
-  return portfolioForLedger(ctx, portfolioId, tx);
-}
-
-/**
- * Ledger writes (trades, imports, income, tax settings, ticker changes) queue behind each other on
- * their portfolio's row lock (lockPortfolioForLedger), so they wait and run longer than others.
- */
-export const LEDGER_TX_OPTIONS = { maxWait: 15_000, timeout: 60_000 };
 
 /** The holding with its portfolio, or NOT_FOUND (another account's holding included). */
 export async function holdingWithPortfolio(ctx: Context, holdingId: unknown, db: Prisma.TransactionClient = ctx.db) {
@@ -53,7 +26,7 @@ export async function holdingWithPortfolio(ctx: Context, holdingId: unknown, db:
 /** GET /v1/portfolios/{p}/holdings: open holdings (all with includeClosed) valued on a date. */
 export async function listHoldings(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<HoldingView[]> {
   const { includeClosed, date } = parseInput(ListHoldingsQuery, query ?? {}, "The query");
-  const portfolio = await portfolioForLedger(ctx, portfolioId);
+  const portfolio = await scopedPortfolio(ctx, portfolioId);
   const holdings = await ctx.db.holding.findMany({ where: { portfolioId: portfolio.id }, select: HOLDING_SELECT, orderBy: HOLDING_ORDER });
   const views = await valueHoldings(ctx.db, portfolio, holdings, date);
   return includeClosed ? views : views.filter((v) => !v.quantity.isZero());
@@ -68,7 +41,7 @@ const HOLDING_ORDER = [{ symbol: "asc" }, { exchange: "asc" }, { id: "asc" }] sa
  */
 export async function holdingsByPortfolioIds(ctx: Context, portfolioIds: readonly number[], query: unknown = {}): Promise<Map<number, HoldingView[]>> {
   const { includeClosed, date } = parseInput(ListHoldingsQuery, query ?? {}, "The query");
-  const portfolios = await ctx.db.portfolio.findMany({ where: { id: { in: [...portfolioIds] }, ...portfolioScope(ctx) }, select: PORTFOLIO_TAX_SELECT });
+  const portfolios = await scopedPortfolios(ctx, portfolioIds);
   const holdings = portfolios.length === 0 ? [] : await ctx.db.holding.findMany({ where: { portfolioId: { in: portfolios.map((p) => p.id) } }, select: HOLDING_SELECT, orderBy: HOLDING_ORDER });
   const views = await valuePortfolioHoldings(ctx.db, portfolios, holdings, date);
   const byPortfolio = new Map<number, HoldingView[]>(portfolios.map((p) => [p.id, []]));
@@ -88,7 +61,7 @@ export async function getHolding(ctx: Context, holdingId: unknown): Promise<Hold
 export async function createHolding(ctx: Context, portfolioId: unknown, input: unknown): Promise<HoldingView> {
   const data = parseInput(CreateHoldingInput, input, "The holding");
   assertCanWrite(ctx);
-  const portfolio = await portfolioForLedger(ctx, portfolioId);
+  const portfolio = await scopedPortfolio(ctx, portfolioId);
   const exists = await ctx.db.holding.findFirst({ where: { portfolioId: portfolio.id, symbol: data.symbol, exchange: data.exchange }, select: { id: true } });
   if (exists) throw new DomainError("CONFLICT", `Portfolio ${portfolio.id} already has a holding ${data.symbol}.${data.exchange} (id ${exists.id}).`);
   const h = await ctx.db.holding.create({
@@ -135,12 +108,11 @@ export async function deleteHolding(ctx: Context, holdingId: unknown): Promise<t
   const id = parseId(holdingId, "holdingId");
   assertCanWrite(ctx);
   const { portfolioId } = await holdingWithPortfolio(ctx, id);
-  await ctx.db.$transaction(async (tx) => {
-    // The delete cascades to the holding's trades and income: the ledger's lock order applies.
-    await lockPortfolioForLedger(tx, ctx, portfolioId);
+  // The delete cascades to the holding's trades and income: the ledger's lock order applies.
+  await ledgerWrite(ctx, portfolioId, async ({ tx }) => {
     const { count } = await tx.holding.deleteMany({ where: { id, portfolioId } });
     if (count === 0) throw notFound(`Holding ${id}`);
-  }, LEDGER_TX_OPTIONS);
+  });
   return true;
 }
 
@@ -154,8 +126,7 @@ export async function changeHoldingSymbol(ctx: Context, holdingId: unknown, inpu
   const data = parseInput(ChangeSymbolInput, input, "The symbol change");
   assertCanWrite(ctx);
   const { portfolioId } = await holdingWithPortfolio(ctx, id);
-  await ctx.db.$transaction(async (tx) => {
-    const portfolio = await lockPortfolioForLedger(tx, ctx, portfolioId);
+  await ledgerWrite(ctx, portfolioId, async ({ tx, portfolio }) => {
     const h = await holdingForTrade(tx, ctx, portfolio, { holdingId: id });
     if (h.symbol === data.symbol && h.exchange === data.exchange) return;
     const clash = await tx.holding.findFirst({ where: { portfolioId, symbol: data.symbol, exchange: data.exchange }, select: { id: true } });
@@ -163,7 +134,7 @@ export async function changeHoldingSymbol(ctx: Context, holdingId: unknown, inpu
     const security = await findSecurity(tx, ctx.account.id, data.symbol, data.exchange);
     await tx.holdingSymbolChange.create({ data: { holdingId: id, fromSymbol: h.symbol, fromExchange: h.exchange, toSymbol: data.symbol, toExchange: data.exchange } });
     await tx.holding.update({ where: { id }, data: { symbol: data.symbol, exchange: data.exchange, ...(security ? { name: security.name } : {}) } });
-  }, LEDGER_TX_OPTIONS);
+  });
   return getHolding(ctx, id);
 }
 
@@ -177,12 +148,12 @@ export async function listSymbolChanges(ctx: Context, holdingId: unknown) {
  * The holding a trade goes to: by id (it must be in the trade's portfolio), or by symbol and
  * exchange, created on the first trade from the master list (or as an account security when the
  * master does not know it). Returns it locked for the rest of the transaction. The caller holds
- * the portfolio's lock already (lockPortfolioForLedger): portfolio first, then holding.
+ * the portfolio's lock already (ledger/unit-of-work.ts): portfolio first, then holding.
  */
 export async function holdingForTrade(
   tx: Prisma.TransactionClient,
   ctx: Context,
-  portfolio: PortfolioForLedger,
+  portfolio: ScopedPortfolio,
   ref: { holdingId?: number; symbol?: string; exchange?: string; name?: string; holdingType?: HoldingTypeName; currencyCode?: string },
 ): Promise<HoldingRow> {
   if (ref.holdingId !== undefined) {

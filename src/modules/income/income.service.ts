@@ -4,11 +4,13 @@ import { financialYearRange, fromDate, toDate } from "../../lib/dates";
 import { businessRule, notFound, orNull, validationFailed } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
 import { parseId, parseInput } from "../../lib/validation";
-import { holdingForTrade, holdingScope, holdingWithPortfolio, LEDGER_TX_OPTIONS, lockPortfolioForLedger, type PortfolioForLedger } from "../holdings/holdings.service";
-import { drpEvent, foldHolding, loadLedger, ParcelError } from "../ledger";
+import { holdingForTrade, holdingScope, holdingWithPortfolio } from "../holdings/holdings.service";
+import { drpEvent } from "../ledger";
 import { incomeAmounts } from "../ledger/cash-effects";
+import { ledgerWrite } from "../ledger/unit-of-work";
 import { assertCanWrite } from "../portfolios/access";
-import { tradeExchangeRate } from "../trades/trades.service";
+import type { ScopedPortfolio } from "../portfolios/scoped";
+import { tradeExchangeRate } from "../trades/trade-exchange-rate";
 import { IncomeInput, ProRataInput, UpdateIncomeBody } from "./income.schemas";
 import { frankingCredit, spreadProRata } from "./pro-rata";
 
@@ -95,7 +97,7 @@ export function toIncomeView(r: IncomeRow): IncomeView {
 const incomeScope = (ctx: Context): Prisma.IncomeWhereInput => ({ holding: holdingScope(ctx) });
 
 /** The stored amounts of an income input, with the franking credit and DRP price worked out. */
-async function prepare(db: Prisma.TransactionClient, portfolio: PortfolioForLedger, holdingCurrency: string, data: IncomeInput) {
+async function prepare(db: Prisma.TransactionClient, portfolio: ScopedPortfolio, holdingCurrency: string, data: IncomeInput) {
   const zero = new Decimal(0);
   let franked = data.frankedAmount ?? zero;
   let unfranked = data.unfrankedAmount ?? zero;
@@ -143,16 +145,6 @@ async function prepare(db: Prisma.TransactionClient, portfolio: PortfolioForLedg
   };
 }
 
-/** Units a DRP allots change the parcels: a change that strands a later sell is refused (422). */
-function validateDrp(fold: () => unknown) {
-  try {
-    fold();
-  } catch (error) {
-    if (error instanceof ParcelError) throw businessRule(`${error.message} (${error.eventKey})`);
-    throw error;
-  }
-}
-
 function drpOf(id: number, d: { paidDate: Date; drpQuantity: string | null; drpPrice: string | null; exchangeRate: string }) {
   return d.drpQuantity ? drpEvent({ id, paidDate: d.paidDate, drpQuantity: new Decimal(d.drpQuantity), drpPrice: d.drpPrice ? new Decimal(d.drpPrice) : null, exchangeRate: new Decimal(d.exchangeRate) }) : null;
 }
@@ -162,21 +154,18 @@ export async function createIncome(ctx: Context, input: unknown): Promise<Income
   const data = parseInput(IncomeInput, input, "The income");
   assertCanWrite(ctx);
   const holding = await holdingWithPortfolio(ctx, data.holdingId);
-  return ctx.db.$transaction(async (tx) => {
-    const portfolio = await lockPortfolioForLedger(tx, ctx, holding.portfolioId);
+  // Units a DRP allots change the parcels: a change that strands a later sell is refused (422).
+  return ledgerWrite(ctx, holding.portfolioId, async ({ tx, portfolio, check }) => {
     await holdingForTrade(tx, ctx, portfolio, { holdingId: holding.id });
     const row = await prepare(tx, portfolio, holding.currencyCode, data);
     // New units can still break the ledger: a later consolidation may then leave fractions short.
     // seq -1: after the other allotments of its day, before its trades, as once stored.
     const added = drpOf(0, row);
-    if (added) {
-      const ledger = await loadLedger(tx, portfolio, [holding.id]);
-      validateDrp(() => foldHolding(ledger, holding.id, { add: [{ ...added, key: "this income", seq: -1 }] }));
-    }
+    if (added) await check(holding.id, [{ ...added, key: "this income", seq: -1 }]);
     const created = await tx.income.create({ data: { ...row, components: row.components ?? undefined, holdingId: holding.id, portfolioId: holding.portfolioId }, select: { id: true } });
     // Read under the locks, so the answer is the record as committed (a racing holding delete waits).
     return getIncome(ctx, created.id, tx);
-  }, LEDGER_TX_OPTIONS);
+  });
 }
 
 export const findIncome = (ctx: Context, incomeId: unknown) => orNull(getIncome(ctx, incomeId));
@@ -213,18 +202,14 @@ export async function updateIncome(ctx: Context, incomeId: unknown, input: unkno
   if (!existing) throw notFound(`Income ${id}`);
   if (existing.holdingId !== data.holdingId) throw businessRule(`Income ${id} belongs to holding ${existing.holdingId}; to move it, delete it and add it to the other holding.`);
   const holding = await holdingWithPortfolio(ctx, existing.holdingId);
-  return ctx.db.$transaction(async (tx) => {
-    const portfolio = await lockPortfolioForLedger(tx, ctx, holding.portfolioId);
+  return ledgerWrite(ctx, holding.portfolioId, async ({ tx, portfolio, check }) => {
     await holdingForTrade(tx, ctx, portfolio, { holdingId: holding.id });
     const row = await prepare(tx, portfolio, holding.currencyCode, data);
-    const ledger = await loadLedger(tx, portfolio, [holding.id]);
-    const key = `income ${id}`;
-    const replacement = drpOf(id, row);
-    const replace = new Map([[key, replacement]]);
-    validateDrp(() => foldHolding(ledger, holding.id, replacement && !ledger.eventsByHolding.get(holding.id)?.some((e) => e.key === key) ? { add: [replacement] } : { replace }));
+    // A record that becomes reinvested adds its allotment; one that stops removes it.
+    await check(holding.id, new Map([[`income ${id}`, drpOf(id, row)]]));
     await tx.income.update({ where: { id }, data: { ...row, components: row.components ?? undefined } });
     return getIncome(ctx, id, tx);
-  }, LEDGER_TX_OPTIONS);
+  });
 }
 
 /** PUT /v1/income/{i}/confirm: only confirmed income enters tax reports. */
@@ -242,14 +227,12 @@ export async function deleteIncome(ctx: Context, incomeId: unknown): Promise<tru
   const existing = await ctx.db.income.findFirst({ where: { id, ...incomeScope(ctx) }, select: { holdingId: true } });
   if (!existing) throw notFound(`Income ${id}`);
   const holding = await holdingWithPortfolio(ctx, existing.holdingId);
-  await ctx.db.$transaction(async (tx) => {
-    const portfolio = await lockPortfolioForLedger(tx, ctx, holding.portfolioId);
+  await ledgerWrite(ctx, holding.portfolioId, async ({ tx, portfolio, check }) => {
     await holdingForTrade(tx, ctx, portfolio, { holdingId: holding.id });
-    const ledger = await loadLedger(tx, portfolio, [holding.id]);
-    validateDrp(() => foldHolding(ledger, holding.id, { replace: new Map([[`income ${id}`, null]]) }));
+    await check(holding.id, new Map([[`income ${id}`, null]]));
     const { count } = await tx.income.deleteMany({ where: { id } });
     if (count === 0) throw notFound(`Income ${id}`);
-  }, LEDGER_TX_OPTIONS);
+  });
   return true;
 }
 
@@ -262,9 +245,8 @@ export async function updateProRataDistributions(ctx: Context, holdingId: unknow
   const data = parseInput(ProRataInput, input, "The statement");
   assertCanWrite(ctx);
   const holding = await holdingWithPortfolio(ctx, holdingId);
-  return ctx.db.$transaction(async (tx) => {
-    // The amounts spread over are read under the ledger's locks: an income edit commits first or waits.
-    const portfolio = await lockPortfolioForLedger(tx, ctx, holding.portfolioId);
+  // The amounts spread over are read under the ledger's locks: an income edit commits first or waits.
+  return ledgerWrite(ctx, holding.portfolioId, async ({ tx, portfolio }) => {
     await holdingForTrade(tx, ctx, portfolio, { holdingId: holding.id });
     const { from, to } = financialYearRange(data.financialYear, portfolio.financialYearEnd);
     const rows = await tx.income.findMany({
@@ -282,5 +264,5 @@ export async function updateProRataDistributions(ctx: Context, holdingId: unknow
     }
     const updated = await tx.income.findMany({ where: { id: { in: distributions.map((d) => d.id) } }, select: INCOME_SELECT, orderBy: [{ exDividendDate: "asc" }, { id: "asc" }] });
     return updated.map(toIncomeView);
-  }, LEDGER_TX_OPTIONS);
+  });
 }

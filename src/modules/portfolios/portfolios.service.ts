@@ -2,6 +2,7 @@ import type { Context } from "../../context";
 import { DomainError, notFound } from "../../lib/errors";
 import { parseId, parseInput } from "../../lib/validation";
 import { assertAdviser, assertCanWrite, portfolioScope } from "./access";
+import { findScopedPortfolio } from "./scoped";
 import { CreatePortfolioInput, DEFAULT_YEAR_END, UpdatePortfolioInput, UpdatePortfolioBody } from "./portfolios.schemas";
 
 export interface PortfolioView {
@@ -43,8 +44,7 @@ export async function listPortfolios(ctx: Context): Promise<PortfolioView[]> {
 
 /** The portfolio, or null when it does not exist or belongs to another account. */
 export async function findPortfolio(ctx: Context, id: unknown): Promise<PortfolioView | null> {
-  const portfolioId = parseId(id, "portfolioId");
-  const row = await ctx.db.portfolio.findFirst({ where: { id: portfolioId, ...portfolioScope(ctx) }, select });
+  const row = await findScopedPortfolio(ctx, id, ctx.db, select);
   return row ? view(row) : null;
 }
 

@@ -3,10 +3,10 @@ import type { Context } from "../../context";
 import { businessRule, notFound, orNull } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
 import { parseId, parseInput } from "../../lib/validation";
-import { LEDGER_TX_OPTIONS, lockPortfolioForLedger, portfolioForLedger } from "../holdings/holdings.service";
-import { foldHolding, loadLedger, ParcelError } from "../ledger";
-import type { ParcelMethod } from "../ledger";
+import type { ParcelError, ParcelMethod } from "../ledger";
+import { ledgerWrite } from "../ledger/unit-of-work";
 import { assertCanWrite, portfolioScope } from "../portfolios/access";
+import { findScopedPortfolio } from "../portfolios/scoped";
 import type { PortfolioView } from "../portfolios/portfolios.service";
 import { TaxSettingsInput } from "./tax-settings.schemas";
 
@@ -55,9 +55,8 @@ export const findPortfolioTaxSettings = (ctx: Context, portfolioId: unknown) => 
 
 /** GET /v1/portfolios/{p}/tax-settings (GraphQL portfolioTaxSettings). */
 export async function getPortfolioTaxSettings(ctx: Context, portfolioId: unknown): Promise<TaxSettingsView> {
-  const id = parseId(portfolioId, "portfolioId");
-  const row = await ctx.db.portfolio.findFirst({ where: { id, ...portfolioScope(ctx) }, select });
-  if (!row) throw notFound(`Portfolio ${id}`);
+  const row = await findScopedPortfolio(ctx, portfolioId, ctx.db, select);
+  if (!row) throw notFound(`Portfolio ${parseId(portfolioId, "portfolioId")}`);
   return view(row);
 }
 
@@ -71,49 +70,46 @@ export async function updateTaxSettings(ctx: Context, portfolioId: unknown, inpu
   const id = parseId(portfolioId, "portfolioId");
   const data = parseInput(TaxSettingsInput, input, "The tax settings");
   assertCanWrite(ctx);
-  await ctx.db.$transaction(async (tx) => {
-    // The ledger's lock order: the portfolio, then every holding row in id order. A trade and a
-    // method change of the same portfolio never validate against each other's stale state.
-    await lockPortfolioForLedger(tx, ctx, id);
-    const holdings = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM holding WHERE portfolio_id = ${id} ORDER BY id FOR UPDATE`;
-    const holdingIds = holdings.map((h) => h.id);
-    const ofPortfolio = new Set(holdingIds);
-    const stranger = data.holdingOverrides?.find((o) => !ofPortfolio.has(o.holdingId));
-    if (stranger) throw notFound(`Holding ${stranger.holdingId} of portfolio ${id}`);
+  const explain = (error: ParcelError, holdingId: number) =>
+    businessRule(`Under these parcel methods a recorded sell of holding ${holdingId} breaks a rule: ${error.message} (${error.eventKey}). Nothing was changed.`);
+  await ledgerWrite(
+    ctx,
+    id,
+    async ({ tx, lockHoldings, reload, load }) => {
+      // The ledger's lock order: the portfolio, then every holding row in id order. A trade and a
+      // method change of the same portfolio never validate against each other's stale state.
+      const holdingIds = await lockHoldings();
+      const ofPortfolio = new Set(holdingIds);
+      const stranger = data.holdingOverrides?.find((o) => !ofPortfolio.has(o.holdingId));
+      if (stranger) throw notFound(`Holding ${stranger.holdingId} of portfolio ${id}`);
 
-    await tx.portfolio.update({ where: { id }, data: { entityType: data.entityType ?? undefined, defaultMethod: data.defaultMethod ?? undefined } });
-    if (data.yearMethods) {
-      await tx.taxYearMethod.deleteMany({ where: { portfolioId: id } });
-      await tx.taxYearMethod.createMany({ data: data.yearMethods.map((m) => ({ portfolioId: id, financialYear: m.financialYear, method: m.method })) });
-    }
-    if (data.holdingOverrides) {
-      await tx.holdingTaxMethod.deleteMany({ where: { portfolioId: id } });
-      await tx.holdingTaxMethod.createMany({
-        data: data.holdingOverrides.map((o) => ({ portfolioId: id, holdingId: o.holdingId, financialYear: o.financialYear, method: o.method })),
-      });
-    }
-    if (data.carriedForwardLosses) {
-      await tx.carriedForwardLoss.deleteMany({ where: { portfolioId: id } });
-      await tx.carriedForwardLoss.createMany({
-        data: data.carriedForwardLosses.map((l) => ({ portfolioId: id, financialYear: l.financialYear, amount: l.amount.toFixed() })),
-      });
-    }
-
-    const methodsChanged = data.defaultMethod || data.yearMethods || data.holdingOverrides;
-    if (methodsChanged && holdingIds.length > 0) {
-      const portfolio = await portfolioForLedger(ctx, id, tx);
-      const ledger = await loadLedger(tx, portfolio);
-      for (const holdingId of holdingIds) {
-        try {
-          foldHolding(ledger, holdingId);
-        } catch (error) {
-          if (error instanceof ParcelError) {
-            throw businessRule(`Under these parcel methods a recorded sell of holding ${holdingId} breaks a rule: ${error.message} (${error.eventKey}). Nothing was changed.`);
-          }
-          throw error;
-        }
+      await tx.portfolio.update({ where: { id }, data: { entityType: data.entityType ?? undefined, defaultMethod: data.defaultMethod ?? undefined } });
+      if (data.yearMethods) {
+        await tx.taxYearMethod.deleteMany({ where: { portfolioId: id } });
+        await tx.taxYearMethod.createMany({ data: data.yearMethods.map((m) => ({ portfolioId: id, financialYear: m.financialYear, method: m.method })) });
       }
-    }
-  }, LEDGER_TX_OPTIONS);
+      if (data.holdingOverrides) {
+        await tx.holdingTaxMethod.deleteMany({ where: { portfolioId: id } });
+        await tx.holdingTaxMethod.createMany({
+          data: data.holdingOverrides.map((o) => ({ portfolioId: id, holdingId: o.holdingId, financialYear: o.financialYear, method: o.method })),
+        });
+      }
+      if (data.carriedForwardLosses) {
+        await tx.carriedForwardLoss.deleteMany({ where: { portfolioId: id } });
+        await tx.carriedForwardLoss.createMany({
+          data: data.carriedForwardLosses.map((l) => ({ portfolioId: id, financialYear: l.financialYear, amount: l.amount.toFixed() })),
+        });
+      }
+
+      const methodsChanged = data.defaultMethod || data.yearMethods || data.holdingOverrides;
+      if (methodsChanged && holdingIds.length > 0) {
+        // Folded under the methods just written: the portfolio is read again for its default.
+        await reload();
+        const ledger = await load();
+        for (const holdingId of holdingIds) ledger.fold(holdingId);
+      }
+    },
+    { explain },
+  );
   return getPortfolioTaxSettings(ctx, id);
 }

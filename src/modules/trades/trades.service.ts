@@ -1,132 +1,21 @@
 import type { Prisma } from "../../../generated/prisma/client";
 import type { Context } from "../../context";
-import { fromDate, toDate } from "../../lib/dates";
+import { toDate } from "../../lib/dates";
 import { businessRule, notFound, orNull, validationFailed } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
-import { parseId, parseInput } from "../../lib/validation";
-import {
-  holdingForTrade,
-  holdingScope,
-  holdingWithPortfolio,
-  LEDGER_TX_OPTIONS,
-  lockPortfolioForLedger,
-  type PortfolioForLedger,
-} from "../holdings/holdings.service";
-import { foldHolding, loadLedger, ParcelError, tradeEvent } from "../ledger";
-import type { FoldResult, TradeType } from "../ledger";
-import { assertCanWrite } from "../portfolios/access";
 import type { Page } from "../../lib/page";
+import { parseId, parseInput } from "../../lib/validation";
+import { holdingForTrade, holdingWithPortfolio } from "../holdings/holdings.service";
+import { tradeEvent } from "../ledger";
+import type { FoldResult, TradeType } from "../ledger";
+import { ledgerWrite } from "../ledger/unit-of-work";
+import { assertCanWrite } from "../portfolios/access";
+import type { ScopedPortfolio } from "../portfolios/scoped";
+import { tradeExchangeRate } from "./trade-exchange-rate";
+import { toTradeView, TRADE_VIEW_SELECT, tradeScope, type TradeView } from "./trade-view";
 import { ListQuery, OUTGOING, TradeInput, UpdateTradeBody } from "./trades.schemas";
 
-export interface TradeView {
-  id: number;
-  holdingId: number;
-  portfolioId: number;
-  symbol: string;
-  exchange: string;
-  tradeType: TradeType;
-  tradeDate: string;
-  quantity: Decimal;
-  price: Decimal;
-  brokerage: Decimal;
-  value: Decimal;
-  currencyCode: string;
-  exchangeRate: Decimal;
-  sourceId: string | null;
-  notes: string;
-  acquisitionDate: string | null;
-  parcels: { tradeId: number; quantity: Decimal }[];
-  hasAttachment: boolean;
-}
-
-export const TRADE_VIEW_SELECT = {
-  id: true,
-  holdingId: true,
-  portfolioId: true,
-  tradeType: true,
-  tradeDate: true,
-  quantity: true,
-  price: true,
-  brokerage: true,
-  currencyCode: true,
-  exchangeRate: true,
-  sourceId: true,
-  notes: true,
-  acquisitionDate: true,
-  holding: { select: { symbol: true, exchange: true } },
-  parcels: { select: { parcelTradeId: true, quantity: true }, orderBy: { parcelTradeId: "asc" } },
-  attachment: { select: { tradeId: true } },
-} satisfies Prisma.TradeSelect;
-
-type TradeViewRow = Prisma.TradeGetPayload<{ select: typeof TRADE_VIEW_SELECT }>;
-
-export function toTradeView(t: TradeViewRow): TradeView {
-  const quantity = new Decimal(t.quantity);
-  const price = new Decimal(t.price);
-  return {
-    id: t.id,
-    holdingId: t.holdingId,
-    portfolioId: t.portfolioId,
-    symbol: t.holding.symbol,
-    exchange: t.holding.exchange,
-    tradeType: t.tradeType,
-    tradeDate: fromDate(t.tradeDate),
-    quantity,
-    price,
-    brokerage: new Decimal(t.brokerage),
-    value: quantity.abs().times(price).toDecimalPlaces(4, Decimal.ROUND_HALF_UP),
-    currencyCode: t.currencyCode,
-    exchangeRate: new Decimal(t.exchangeRate),
-    sourceId: t.sourceId,
-    notes: t.notes,
-    acquisitionDate: t.acquisitionDate ? fromDate(t.acquisitionDate) : null,
-    parcels: t.parcels.map((p) => ({ tradeId: p.parcelTradeId, quantity: new Decimal(p.quantity) })),
-    hasAttachment: t.attachment !== null,
-  };
-}
-
-const tradeScope = (ctx: Context): Prisma.TradeWhereInput => ({ holding: holdingScope(ctx) });
-
-/** How far back an FX rate may be looked for when a trade gives none (weekends, holidays). */
-const FX_LOOKBACK_DAYS = 10;
-
-/**
- * The exchange rate of a trade: 1 in the base currency; otherwise the one given, or the FX table's
- * rate on the trade date (or the latest within the days before). Neither: BUSINESS_RULE.
- */
-export async function tradeExchangeRate(
-  db: Prisma.TransactionClient,
-  portfolio: PortfolioForLedger,
-  currencyCode: string,
-  date: string,
-  given: Decimal | undefined,
-): Promise<Decimal> {
-  if (currencyCode === portfolio.baseCurrencyCode) {
-    if (given && !given.eq(1)) throw validationFailed("The exchangeRate is invalid: a trade in the base currency has rate 1.", [{ path: "exchangeRate", message: "must be 1 (or absent) for a trade in the portfolio's base currency" }]);
-    return new Decimal(1);
-  }
-  if (given) return given;
-  const from = new Date(toDate(date).getTime() - FX_LOOKBACK_DAYS * 86_400_000);
-  const rows = await db.fxRate.findMany({
-    where: {
-      accountId: portfolio.accountId,
-      date: { gte: from, lte: toDate(date) },
-      OR: [
-        { base: currencyCode, quote: portfolio.baseCurrencyCode },
-        { base: portfolio.baseCurrencyCode, quote: currencyCode },
-      ],
-    },
-    orderBy: { date: "desc" },
-    take: 1,
-  });
-  const r = rows[0];
-  if (!r) {
-    throw businessRule(
-      `No exchange rate for ${currencyCode} → ${portfolio.baseCurrencyCode} on or in the ${FX_LOOKBACK_DAYS} days before ${date}: give exchangeRate, or import rates (POST /v1/fx-rates/bulk).`,
-    );
-  }
-  return r.base === currencyCode ? new Decimal(r.rate) : new Decimal(1).div(r.rate).toDecimalPlaces(10, Decimal.ROUND_HALF_UP);
-}
+export { toTradeView, TRADE_VIEW_SELECT, type TradeView } from "./trade-view";
 
 async function assertSource(db: Prisma.TransactionClient, sourceId: string | null | undefined): Promise<void> {
   if (!sourceId) return;
@@ -138,16 +27,6 @@ async function assertSource(db: Prisma.TransactionClient, sourceId: string | nul
 function signedQuantity(type: TradeType, quantity: Decimal | undefined): Decimal {
   const q = (quantity ?? new Decimal(0)).abs();
   return OUTGOING.has(type) ? q.neg() : q;
-}
-
-/** Folds the holding with the change; a broken rule (short sell, bad parcel pick) is a 422. */
-function validateLedger(fold: () => FoldResult): FoldResult {
-  try {
-    return fold();
-  } catch (error) {
-    if (error instanceof ParcelError) throw businessRule(`${error.message} (${error.eventKey})`);
-    throw error;
-  }
 }
 
 interface PreparedTrade {
@@ -164,7 +43,8 @@ interface PreparedTrade {
   parcels: { tradeId: number; units: Decimal }[];
 }
 
-async function prepare(db: Prisma.TransactionClient, portfolio: PortfolioForLedger, holdingCurrency: string, data: TradeInput): Promise<PreparedTrade> {
+/** `replacing`: the trade an update rewrites (its old rate is no fallback for its new one). */
+async function prepare(db: Prisma.TransactionClient, portfolio: ScopedPortfolio, holdingCurrency: string, data: TradeInput, replacing?: number): Promise<PreparedTrade> {
   await assertSource(db, data.sourceId);
   const currencyCode = data.currencyCode ?? holdingCurrency;
   return {
@@ -174,7 +54,7 @@ async function prepare(db: Prisma.TransactionClient, portfolio: PortfolioForLedg
     price: data.price ?? new Decimal(0),
     brokerage: data.brokerage ?? new Decimal(0),
     currencyCode,
-    exchangeRate: await tradeExchangeRate(db, portfolio, currencyCode, data.tradeDate, data.exchangeRate),
+    exchangeRate: await tradeExchangeRate(db, portfolio, currencyCode, data.tradeDate, data.exchangeRate, { exceptTradeId: replacing }),
     sourceId: data.sourceId ?? null,
     notes: data.notes ?? "",
     acquisitionDate: data.acquisitionDate ?? null,
@@ -225,15 +105,13 @@ function cancelledUnits(fold: FoldResult, key: string): Decimal {
 export async function createTrade(ctx: Context, input: unknown): Promise<TradeView> {
   const data = parseInput(TradeInput, input, "The trade");
   assertCanWrite(ctx);
-  return ctx.db.$transaction(async (tx) => {
-    // Read under the portfolio's lock: a tax-settings change or a racing trade commits first or waits.
-    const portfolio = await lockPortfolioForLedger(tx, ctx, data.portfolioId);
+  // The portfolio is read under its lock: a tax-settings change or a racing trade commits first or waits.
+  return ledgerWrite(ctx, data.portfolioId, async ({ tx, portfolio, check }) => {
     const holding = await holdingForTrade(tx, ctx, portfolio, data);
     const t = await prepare(tx, portfolio, holding.currencyCode, data);
-    const ledger = await loadLedger(tx, portfolio, [holding.id]);
     // The new trade's id is not known yet; any id above the existing ones orders it last on its day.
     const provisional = { ...tradeEvent(asRow(Number.MAX_SAFE_INTEGER, holding.id, t), t.parcels.length ? t.parcels : undefined), key: "this trade" };
-    const fold = validateLedger(() => foldHolding(ledger, holding.id, { add: [provisional] }));
+    const fold = await check(holding.id, [provisional]);
     if (t.tradeType === "Cancellation") t.quantity = cancelledUnits(fold, "this trade");
     const created = await tx.trade.create({
       data: {
@@ -246,7 +124,7 @@ export async function createTrade(ctx: Context, input: unknown): Promise<TradeVi
     });
     // Read under the locks, so the answer is the trade as committed (a racing holding delete waits).
     return getTrade(ctx, created.id, tx);
-  }, LEDGER_TX_OPTIONS);
+  });
 }
 
 export const findTrade = (ctx: Context, tradeId: unknown) => orNull(getTrade(ctx, tradeId));
@@ -302,14 +180,12 @@ export async function updateTrade(ctx: Context, tradeId: unknown, input: unknown
     data.portfolioId === existing.portfolioId &&
     (data.holdingId !== undefined ? data.holdingId === existing.holdingId : data.symbol === existing.holding.symbol && data.exchange === existing.holding.exchange);
   if (!sameHolding) throw businessRule(`Trade ${id} belongs to holding ${existing.holdingId} of portfolio ${existing.portfolioId}; to move it, delete it and add it to the other holding.`);
-  return ctx.db.$transaction(async (tx) => {
-    const portfolio = await lockPortfolioForLedger(tx, ctx, existing.portfolioId);
+  return ledgerWrite(ctx, existing.portfolioId, async ({ tx, portfolio, check }) => {
     const holding = await holdingForTrade(tx, ctx, portfolio, { holdingId: existing.holdingId });
-    const t = await prepare(tx, portfolio, holding.currencyCode, data);
-    const ledger = await loadLedger(tx, portfolio, [holding.id]);
+    const t = await prepare(tx, portfolio, holding.currencyCode, data, id);
     const key = `trade ${id}`;
     const replacement = tradeEvent(asRow(id, holding.id, t), t.parcels.length ? t.parcels : undefined);
-    const fold = validateLedger(() => foldHolding(ledger, holding.id, { replace: new Map([[key, replacement]]) }));
+    const fold = await check(holding.id, new Map([[key, replacement]]));
     if (t.tradeType === "Cancellation") t.quantity = cancelledUnits(fold, key);
     await tx.tradeParcel.deleteMany({ where: { sellTradeId: id } });
     await tx.trade.update({
@@ -320,7 +196,7 @@ export async function updateTrade(ctx: Context, tradeId: unknown, input: unknown
       },
     });
     return getTrade(ctx, id, tx);
-  }, LEDGER_TX_OPTIONS);
+  });
 }
 
 /** DELETE /v1/trades/{t}: refused (422) when a later sell would be left without units. */
@@ -329,14 +205,11 @@ export async function deleteTrade(ctx: Context, tradeId: unknown): Promise<true>
   assertCanWrite(ctx);
   const existing = await ctx.db.trade.findFirst({ where: { id, ...tradeScope(ctx) }, select: { holdingId: true, portfolioId: true } });
   if (!existing) throw notFound(`Trade ${id}`);
-  await ctx.db.$transaction(async (tx) => {
-    const portfolio = await lockPortfolioForLedger(tx, ctx, existing.portfolioId);
+  await ledgerWrite(ctx, existing.portfolioId, async ({ tx, portfolio, check }) => {
     await holdingForTrade(tx, ctx, portfolio, { holdingId: existing.holdingId });
-    const ledger = await loadLedger(tx, portfolio, [existing.holdingId]);
-    validateLedger(() => foldHolding(ledger, existing.holdingId, { replace: new Map([[`trade ${id}`, null]]) }));
+    await check(existing.holdingId, new Map([[`trade ${id}`, null]]));
     const { count } = await tx.trade.deleteMany({ where: { id } });
     if (count === 0) throw notFound(`Trade ${id}`);
-  }, LEDGER_TX_OPTIONS);
+  });
   return true;
 }
-

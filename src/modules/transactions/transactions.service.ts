@@ -5,8 +5,7 @@ import type { Context } from "../../context";
 import { fromDate } from "../../lib/dates";
 import { Decimal } from "../../lib/money";
 import { parseInput } from "../../lib/validation";
-import { portfolioForLedger } from "../holdings/holdings.service";
-import { portfolioScope } from "../portfolios/access";
+import { scopedPortfolio, scopedPortfolios } from "../portfolios/scoped";
 import { incomeCashEffect, tradeCashEffect } from "../ledger/cash-effects";
 import { CASH_TYPES, TransactionsQuery } from "./transactions.schemas";
 
@@ -38,7 +37,7 @@ const KIND_ORDER = { Cash: 0, Trade: 1, Income: 2 };
  */
 export async function listPortfolioTransactions(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<Page<PortfolioTransactionView>> {
   const q = parseInput(TransactionsQuery, query ?? {}, "The query");
-  const portfolio = await portfolioForLedger(ctx, portfolioId);
+  const portfolio = await scopedPortfolio(ctx, portfolioId);
   const [pages, total] = await Promise.all([pagesOf(ctx, [portfolio.id], q), countOf(ctx, portfolio.id, q)]);
   return { items: pages.get(portfolio.id) ?? [], total, limit: q.limit, offset: q.offset };
 }
@@ -66,7 +65,7 @@ async function countOf(ctx: Context, portfolioId: number, q: z.output<typeof Tra
 /** The same page of several portfolios' ledgers (GraphQL `Portfolio.transactions` through its DataLoader). */
 export async function transactionsByPortfolioIds(ctx: Context, portfolioIds: readonly number[], query: unknown = {}): Promise<Map<number, PortfolioTransactionView[]>> {
   const q = parseInput(TransactionsQuery, query ?? {}, "The query");
-  const visible = await ctx.db.portfolio.findMany({ where: { id: { in: [...portfolioIds] }, ...portfolioScope(ctx) }, select: { id: true } });
+  const visible = await scopedPortfolios(ctx, portfolioIds);
   return pagesOf(ctx, visible.map((p) => p.id), q);
 }
 

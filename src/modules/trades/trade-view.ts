@@ -1,0 +1,77 @@
+import type { Prisma } from "../../../generated/prisma/client";
+import type { Context } from "../../context";
+import { fromDate } from "../../lib/dates";
+import { Decimal } from "../../lib/money";
+import { holdingScope } from "../holdings/holdings.service";
+import type { TradeType } from "../ledger";
+
+/** A trade as both transports answer it, and the select it is read with. */
+export interface TradeView {
+  id: number;
+  holdingId: number;
+  portfolioId: number;
+  symbol: string;
+  exchange: string;
+  tradeType: TradeType;
+  tradeDate: string;
+  quantity: Decimal;
+  price: Decimal;
+  brokerage: Decimal;
+  value: Decimal;
+  currencyCode: string;
+  exchangeRate: Decimal;
+  sourceId: string | null;
+  notes: string;
+  acquisitionDate: string | null;
+  parcels: { tradeId: number; quantity: Decimal }[];
+  hasAttachment: boolean;
+}
+
+export const TRADE_VIEW_SELECT = {
+  id: true,
+  holdingId: true,
+  portfolioId: true,
+  tradeType: true,
+  tradeDate: true,
+  quantity: true,
+  price: true,
+  brokerage: true,
+  currencyCode: true,
+  exchangeRate: true,
+  sourceId: true,
+  notes: true,
+  acquisitionDate: true,
+  holding: { select: { symbol: true, exchange: true } },
+  parcels: { select: { parcelTradeId: true, quantity: true }, orderBy: { parcelTradeId: "asc" } },
+  attachment: { select: { tradeId: true } },
+} satisfies Prisma.TradeSelect;
+
+type TradeViewRow = Prisma.TradeGetPayload<{ select: typeof TRADE_VIEW_SELECT }>;
+
+export function toTradeView(t: TradeViewRow): TradeView {
+  const quantity = new Decimal(t.quantity);
+  const price = new Decimal(t.price);
+  return {
+    id: t.id,
+    holdingId: t.holdingId,
+    portfolioId: t.portfolioId,
+    symbol: t.holding.symbol,
+    exchange: t.holding.exchange,
+    tradeType: t.tradeType,
+    tradeDate: fromDate(t.tradeDate),
+    quantity,
+    price,
+    brokerage: new Decimal(t.brokerage),
+    value: quantity.abs().times(price).toDecimalPlaces(4, Decimal.ROUND_HALF_UP),
+    currencyCode: t.currencyCode,
+    exchangeRate: new Decimal(t.exchangeRate),
+    sourceId: t.sourceId,
+    notes: t.notes,
+    acquisitionDate: t.acquisitionDate ? fromDate(t.acquisitionDate) : null,
+    parcels: t.parcels.map((p) => ({ tradeId: p.parcelTradeId, quantity: new Decimal(p.quantity) })),
+    hasAttachment: t.attachment !== null,
+  };
+}
+
+/** Trades the caller may see: those of its portfolios' holdings (API.md §1 tenancy). */
+export const tradeScope = (ctx: Context): Prisma.TradeWhereInput => ({ holding: holdingScope(ctx) });

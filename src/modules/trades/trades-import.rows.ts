@@ -1,0 +1,117 @@
+import { z } from "zod";
+import { DomainError, type FieldError } from "../../lib/errors";
+import { Decimal } from "../../lib/money";
+import { fieldErrors, looseEnum } from "../../lib/validation";
+import type { Row } from "./trades-import.csv";
+import { ImportRow, OUTGOING } from "./trades.schemas";
+
+/**
+ * The rows of a trade import (trades-import.service.ts): its query, its answer, and each row
+ * checked on its own before the ledger sees any of them.
+ */
+export const MAX_IMPORT_ROWS = 50_000;
+
+/**
+ * What a row equal to a recorded trade (same holding, trade date, type, quantity and price) does:
+ * `error` refuses the import naming each such row, `skip` leaves them out, `allow` imports them.
+ */
+export const DUPLICATE_MODES = ["error", "skip", "allow"] as const;
+export type DuplicateMode = (typeof DUPLICATE_MODES)[number];
+
+/** REST's query strings; GraphQL hands over the same names (a boolean dryRun is taken too). */
+export const ImportQuery = z.strictObject({
+  dryRun: z
+    .union([z.boolean(), z.enum(["true", "false"])], { error: "must be true or false" })
+    .nullish()
+    .transform((v) => v === true || v === "true")
+    .describe("true validates the whole import (ledger rules included) and answers 200 without writing anything or using up ids"),
+  duplicates: looseEnum(DUPLICATE_MODES, z.enum(DUPLICATE_MODES, { error: "must be error, skip or allow" }))
+    .nullish()
+    .transform((v): DuplicateMode => v ?? "error")
+    .meta({ type: "string", enum: [...DUPLICATE_MODES], default: "error" })
+    .describe("Rows equal to a recorded trade (same holding, date, type, quantity and price): error (409 naming each), skip (leave them out), allow (import them)"),
+});
+
+/** The answer of an import (REST and GraphQL alike). */
+export interface ImportResult {
+  dryRun: boolean;
+  /** Trades written (0 on a dry run). */
+  imported: number;
+  /** Rows that passed validation and are (or on a dry run would be) imported; skipped rows are not counted. */
+  valid: number;
+  /** Holdings the import creates (or would create). */
+  newHoldings: { symbol: string; exchange: string }[];
+  tradeIds: number[];
+  /** Rows left out with duplicates=skip: each row's line and the recorded trade it repeats. */
+  skipped: SkippedRow[];
+}
+
+export interface SkippedRow {
+  line: number;
+  /** The id of the recorded trade the row repeats. */
+  duplicateOf: number;
+}
+
+export const rowError = (line: number, path: string, message: string): FieldError => ({ path: `line ${line}${path ? "." + path : ""}`, message, line });
+
+/** A holding the file names: a recorded one, or one the import would create (negative id until written). */
+export interface ImportHolding {
+  id: number;
+  currencyCode: string;
+  symbol: string | null;
+  exchange: string | null;
+  /** For a holding to create: the first row naming it, whose name and type it takes. */
+  createFrom?: z.output<typeof ImportRow>;
+}
+
+
+export type ImportRowData = z.output<typeof ImportRow>;
+export interface ParsedRow {
+  line: number;
+  data: ImportRowData;
+}
+
+/**
+ * Each row on its own: a trade object, a known source (by id or name, any case), valid fields,
+ * and no other portfolio than the path's. Every problem is collected before any is answered.
+ */
+export function parseRows(rows: Row[], sources: { id: string; name: string }[], portfolioId: number): ParsedRow[] {
+  const sourceByKey = new Map(sources.flatMap((s) => [[s.id, s.id] as const, [s.name.toLowerCase(), s.id] as const]));
+  const errors: FieldError[] = [];
+  const parsed: ParsedRow[] = [];
+  for (const row of rows) {
+    if (!row.raw || typeof row.raw !== "object" || Array.isArray(row.raw)) {
+      errors.push(rowError(row.line, "", "must be a trade object"));
+      continue;
+    }
+    const source = row.raw.sourceId;
+    const resolvedSource = typeof source === "string" ? sourceByKey.get(source) ?? sourceByKey.get(source.toLowerCase()) : source;
+    if (typeof source === "string" && !resolvedSource) errors.push(rowError(row.line, "source", `is not a Source id or name (GET /v1/sources): ${source}`));
+    const result = ImportRow.safeParse({ ...row.raw, sourceId: resolvedSource, portfolioId: row.raw.portfolioId ?? undefined });
+    if (!result.success) {
+      for (const e of fieldErrors(result.error, ImportRow)) errors.push(rowError(row.line, e.path === "(body)" ? "" : e.path, e.message));
+      continue;
+    }
+    if (typeof source === "string" && !resolvedSource) continue;
+    // The path names the portfolio; a row naming another one is a mistake, not a redirect.
+    if (result.data.portfolioId !== undefined && result.data.portfolioId !== portfolioId) {
+      errors.push(rowError(row.line, "portfolioId", `must be ${portfolioId}, the portfolio of the path, or absent`));
+      continue;
+    }
+    parsed.push({ line: row.line, data: result.data });
+  }
+  if (errors.length) throw importFailed("VALIDATION_FAILED", errors);
+  return parsed;
+}
+
+/** Units as stored: negative for units leaving; a Cancellation without a quantity takes every unit (known after the fold). */
+export function signedQuantity(data: ImportRowData): Decimal {
+  const q = (data.quantity ?? new Decimal(0)).abs();
+  return OUTGOING.has(data.tradeType) ? q.neg() : q;
+}
+
+export function importFailed(code: "VALIDATION_FAILED" | "BUSINESS_RULE", errors: FieldError[]): DomainError {
+  const lines = [...new Set(errors.map((e) => e.line).filter(Boolean))];
+  return new DomainError(code, `The import was rejected: ${errors.length} problem${errors.length === 1 ? "" : "s"} in ${lines.length || errors.length} row${(lines.length || errors.length) === 1 ? "" : "s"}; nothing was written.`, errors);
+}
+
