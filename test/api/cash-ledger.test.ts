@@ -1,4 +1,4 @@
-import { settlementDate } from "../../src/modules/cash/cash.service";
+import { settlementDate } from "../../src/modules/ledger/cash-effects";
 import { expectInvalid, expectOk } from "../support/outcomes";
 import { t, key, TODAY, newPortfolio, newTrade, rest, graphql, newAccount, newTx, newIncome, ledgerStory, storyLedger } from "./cash.shared";
 

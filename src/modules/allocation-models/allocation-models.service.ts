@@ -8,6 +8,7 @@ import { parseId, parseInput } from "../../lib/validation";
 import { assertCanWrite, portfolioScope } from "../portfolios/access";
 import { getPortfolio } from "../portfolios/portfolios.service";
 import { customGroupIdOf, publicIdInput, SaveAllocationModelInput, SaveAllocationModelBody } from "./allocation-models.schemas";
+import { TX_OPTIONS } from "../../db";
 
 export interface BucketView {
   label: string;
@@ -44,7 +45,6 @@ const select = {
 const MODEL_ORDER = [{ createdAt: "asc" }, { id: "asc" }] satisfies Prisma.AllocationModelOrderByWithRelationInput[];
 
 /** Interactive transactions wait their turn behind each other on one portfolio's row lock. */
-const TX_OPTIONS = { maxWait: 10_000, timeout: 20_000 };
 
 /** A live (not soft-deleted) model of the caller's account. */
 const liveModel = (ctx: Context, publicId: string): Prisma.AllocationModelWhereInput => ({

@@ -5,7 +5,8 @@ import { assertCanWrite } from "../portfolios/access";
 import { scopedPortfolio } from "../portfolios/scoped";
 import { CreateCashAccountInput, UpdateCashAccountBody } from "./cash.schemas";
 import { withBalances } from "./cash-movements.service";
-import { accountRow, accountScope, ACCOUNT_SELECT, CASH_TX_OPTIONS, type CashAccountView } from "./cash.views";
+import { accountRow, accountScope, ACCOUNT_SELECT, type CashAccountView } from "./cash.views";
+import { TX_OPTIONS } from "../../db";
 
 /** A portfolio's cash accounts: each answered with its balance as of today. */
 /** GET /v1/portfolios/{p}/cash-accounts: the portfolio's accounts by id, with balances. */
@@ -82,7 +83,7 @@ export async function updateCashAccount(ctx: Context, cashAccountId: unknown, in
       },
       select: ACCOUNT_SELECT,
     });
-  }, CASH_TX_OPTIONS);
+  }, TX_OPTIONS);
   const [view] = await withBalances(ctx, [row]);
   return view;
 }

@@ -5,7 +5,7 @@ import { fromDate, today, toDate } from "../../lib/dates";
 import { Decimal } from "../../lib/money";
 import { pageOf, type Page } from "../../lib/page";
 import { parseInput } from "../../lib/validation";
-import { CASH_TRADE_TYPES, incomeCashEffect, tradeCashEffect } from "../ledger/cash-effects";
+import { CASH_TRADE_TYPES, incomeCashEffect, settlementDate, tradeCashEffect } from "../ledger/cash-effects";
 import { LedgerQuery } from "./cash.schemas";
 import { accountRow, accountScope, ACCOUNT_SELECT, signed, TRANSACTION_SELECT, type AccountRow, type CashAccountView, type CashMovementSource, type CashMovementView, type TransactionRow } from "./cash.views";
 
@@ -18,17 +18,6 @@ import { accountRow, accountScope, ACCOUNT_SELECT, signed, TRANSACTION_SELECT, t
 const SOURCE_ORDER: Record<CashMovementSource, number> = { Cash: 0, Trade: 1, Income: 2 };
 
 type Movement = Omit<CashMovementView, "balance">;
-
-/** Trade date plus `businessDays` days, counting Monday to Friday only (no public holidays). */
-export function settlementDate(tradeDate: string, businessDays: number): string {
-  const d = toDate(tradeDate);
-  for (let left = businessDays; left > 0; ) {
-    d.setUTCDate(d.getUTCDate() + 1);
-    const weekday = d.getUTCDay();
-    if (weekday !== 0 && weekday !== 6) left--;
-  }
-  return fromDate(d);
-}
 
 export function compareMovements(a: Movement, b: Movement): number {
   if (a.date !== b.date) return a.date < b.date ? -1 : 1;

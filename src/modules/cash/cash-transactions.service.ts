@@ -5,7 +5,8 @@ import { businessRule, notFound, orNull } from "../../lib/errors";
 import { parseId, parseInput } from "../../lib/validation";
 import { assertCanWrite } from "../portfolios/access";
 import { CashTransactionInput, UpdateCashTransactionBody } from "./cash.schemas";
-import { accountRow, CASH_TX_OPTIONS, TRANSACTION_SELECT, transactionScope, transactionView, type CashTransactionView } from "./cash.views";
+import { accountRow, TRANSACTION_SELECT, transactionScope, transactionView, type CashTransactionView } from "./cash.views";
+import { TX_OPTIONS } from "../../db";
 
 /** Cash transactions entered by hand (deposits, withdrawals, interest, fees) in an account's currency. */
 export const findCashTransaction = (ctx: Context, cashTransactionId: unknown) => orNull(getCashTransaction(ctx, cashTransactionId));
@@ -54,7 +55,7 @@ export async function updateCashTransaction(ctx: Context, cashTransactionId: unk
       },
       select: TRANSACTION_SELECT,
     });
-  }, CASH_TX_OPTIONS);
+  }, TX_OPTIONS);
   return transactionView(row);
 }
 

@@ -87,5 +87,3 @@ export const transactionView = (t: TransactionRow): CashTransactionView => ({
   notes: t.notes,
 });
 
-/** A currency change and a move between accounts lock the account rows they check. */
-export const CASH_TX_OPTIONS = { maxWait: 10_000, timeout: 20_000 };

@@ -6,6 +6,7 @@ import { generateKey, hashKey } from "../accounts/accounts.service";
 import { assertAdviser } from "../portfolios/access";
 import { PORTFOLIO_SELECT, toPortfolioView, type PortfolioView } from "../portfolios/portfolios.service";
 import { AssignClientPortfoliosInput, CreateClientInput, UpdateClientInput, type Permission, UpdateClientBody } from "./clients.schemas";
+import { TX_OPTIONS } from "../../db";
 
 /**
  * An adviser's clients (API.md §2 Clients). Clients, their portfolio assignments and their login
@@ -21,7 +22,6 @@ export interface ClientView {
 
 const select = { id: true, firstName: true, lastName: true, email: true, permission: true } satisfies Prisma.ClientSelect;
 
-const TX_OPTIONS = { maxWait: 10_000, timeout: 20_000 };
 
 /**
  * Locks the client row for the rest of the transaction, so assignments and key creation for one

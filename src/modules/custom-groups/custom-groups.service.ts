@@ -5,6 +5,7 @@ import { parseId, parseInput } from "../../lib/validation";
 import { holdingScope } from "../holdings/holdings.service";
 import { assertAdviser } from "../portfolios/access";
 import { CreateCustomGroupInput, SetCustomGroupAssignmentsInput, UpdateCustomGroupInput, UpdateCustomGroupBody } from "./custom-groups.schemas";
+import { TX_OPTIONS } from "../../db";
 
 /**
  * Custom groups (API.md §2): the account's own classifications of holdings. They are account-wide,
@@ -25,7 +26,6 @@ export interface CustomGroupAssignmentView {
 const select = { id: true, name: true, labels: true } satisfies Prisma.CustomGroupSelect;
 const ASSIGNMENT_ORDER = { holdingId: "asc" } satisfies Prisma.CustomGroupAssignmentOrderByWithRelationInput;
 
-const TX_OPTIONS = { maxWait: 10_000, timeout: 20_000 };
 
 /**
  * Locks the group row for the rest of the transaction: a label change and an assignment change

@@ -1,3 +1,4 @@
+import { fromDate, toDate } from "../../lib/dates";
 import { Decimal } from "../../lib/money";
 import type { TradeType } from "./events";
 import { roundMoney } from "./rounding";
@@ -85,4 +86,19 @@ export function incomeAmounts(i: IncomeAmountsInput): { grossAmount: Decimal; ne
  */
 export function incomeCashEffect<D>(i: IncomeAmountsInput & { paidDate: D; isReinvested: boolean }): { date: D; amount: Decimal } {
   return { date: i.paidDate, amount: i.isReinvested ? new Decimal(0) : roundMoney(incomeAmounts(i).netAmount) };
+}
+
+/**
+ * When a synced Buy or Sell moves a cash account's money: the trade date plus `businessDays` days,
+ * counting Monday to Friday only (no public holidays). The account's own ledger uses it; for
+ * valuation a synced trade moves cash on the trade date (DOMAIN.md §3 trade-date accounting).
+ */
+export function settlementDate(tradeDate: string, businessDays: number): string {
+  const d = toDate(tradeDate);
+  for (let left = businessDays; left > 0; ) {
+    d.setUTCDate(d.getUTCDate() + 1);
+    const weekday = d.getUTCDay();
+    if (weekday !== 0 && weekday !== 6) left--;
+  }
+  return fromDate(d);
 }
