@@ -3,7 +3,7 @@ import type { Prisma } from "../../../generated/prisma/client";
 import { fromDate, toDate } from "../../lib/dates";
 import { DomainError } from "../../lib/errors";
 import type { Decimal } from "../../lib/money";
-import { foldHolding, FxTable, HoldingPrices, loadLedgers, ParcelError, PRICED_TRADE_TYPES, valuePosition, type Ledger, type PortfolioTaxInfo, type PriceSource } from "../ledger";
+import { foldHolding, FxTable, HoldingPrices, loadLedgers, isPriceTrade, ParcelError, valuePosition, type Ledger, type PortfolioTaxInfo, type PriceSource } from "../ledger";
 
 /**
  * A portfolio's holdings valued on a date (DOMAIN.md §3), in a fixed number of statements whatever
@@ -180,7 +180,7 @@ function positionsOf(ledger: Ledger, holdings: HoldingRow[]): Map<number, HeldPo
   const last = new Map<number, HeldPosition["lastTrade"]>();
   const currencyOf = new Map(holdings.map((h) => [h.id, h.currencyCode]));
   for (const t of ledger.trades) {
-    if (t.currencyCode !== currencyOf.get(t.holdingId) || !(PRICED_TRADE_TYPES as readonly string[]).includes(t.tradeType) || !(Number(t.price) > 0)) continue;
+    if (!isPriceTrade({ tradeType: t.tradeType, price: t.price, currencyCode: t.currencyCode ?? "" }, currencyOf.get(t.holdingId) ?? "")) continue;
     // Trades come in ledger order (date, then entry): the last one seen is the last trade.
     last.set(t.holdingId, { date: t.tradeDate, seq: t.id, tradeType: t.tradeType, price: t.price, currencyCode: t.currencyCode ?? "" });
   }

@@ -30,6 +30,11 @@ export interface HoldingPriceRows {
 /** A sign check needs no exact arithmetic: any positive decimal text is a positive number. */
 const isPositive = (v: Decimal.Value) => (v instanceof Decimal ? v.gt(0) : Number(v) > 0);
 
+/** Whether a trade's price is a price of the holding: a priced trade type, in its currency, above zero. */
+export function isPriceTrade(t: { tradeType: string; price: Decimal.Value; currencyCode: string }, holdingCurrency: string): boolean {
+  return (PRICED_TRADE_TYPES as readonly string[]).includes(t.tradeType) && t.currencyCode === holdingCurrency && isPositive(t.price);
+}
+
 export class HoldingPrices {
   private readonly custom: DatedSeries<Decimal.Value>;
   private readonly market: DatedSeries<Decimal.Value>;
@@ -40,7 +45,7 @@ export class HoldingPrices {
     this.custom = seriesOf(rows.custom);
     this.market = seriesOf(rows.market);
     const priced = rows.trades
-      .filter((t) => (PRICED_TRADE_TYPES as readonly string[]).includes(t.tradeType) && t.currencyCode === rows.currencyCode && isPositive(t.price))
+      .filter((t) => isPriceTrade(t, rows.currencyCode))
       .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.seq - b.seq));
     // Of one day's trades the last entered is the day's last trade (DatedSeries keeps the last).
     this.lastTrade = DatedSeries.of(priced.map((t) => ({ date: t.date, value: t.price })));
