@@ -1,0 +1,57 @@
+import { Decimal } from "../../lib/money";
+import type { RebalanceHolding } from "./rebalance";
+
+/**
+ * The drift report (DOMAIN.md §4): each bucket's current weight against its target, and whether it
+ * is in band. Current weight = value / total value; drift = current % − target %; InBand when
+ * |drift| ≤ tolerance, else Over or Under; holdings in no bucket are Untargeted (target 0) and,
+ * when they hold value, count in maxDriftPct and outOfBandCount.
+ */
+export type DriftStatus = "InBand" | "Under" | "Over" | "Untargeted";
+
+export interface DriftEntry {
+  label: string;
+  currentValue: Decimal;
+  currentPct: number;
+  targetPct: number;
+  tolerancePct: number;
+  driftPct: number;
+  status: DriftStatus;
+}
+
+export interface DriftReport {
+  entries: DriftEntry[];
+  maxDriftPct: number;
+  outOfBandCount: number;
+}
+
+const ZERO = new Decimal(0);
+const HUNDRED = new Decimal(100);
+
+/** A bucket, or the entry of holdings no bucket takes (target 0). */
+export interface Group {
+  label: string;
+  targetPct: Decimal;
+  tolerancePct: Decimal;
+  sortOrder: number;
+  untargeted: boolean;
+  isCash: boolean;
+  holdings: RebalanceHolding[];
+}
+
+export function driftReport(groups: Group[], total: Decimal, valueOf: (g: Group) => Decimal): DriftReport {
+  const entries = groups.map((g) => {
+    const currentValue = valueOf(g);
+    const currentPct = total.isZero() ? ZERO : currentValue.div(total).times(HUNDRED);
+    const drift = currentPct.minus(g.targetPct);
+    const status: DriftStatus = g.untargeted ? "Untargeted" : drift.abs().lte(g.tolerancePct) ? "InBand" : drift.gt(0) ? "Over" : "Under";
+    return { label: g.label, currentValue, currentPct: currentPct.toNumber(), targetPct: g.targetPct.toNumber(), tolerancePct: g.tolerancePct.toNumber(), driftPct: drift.toNumber(), status };
+  });
+  const counted = entries.filter((e) => e.status !== "Untargeted" || !e.currentValue.isZero());
+  return {
+    entries,
+    maxDriftPct: counted.reduce((m, e) => Math.max(m, Math.abs(e.driftPct)), 0),
+    outOfBandCount: counted.filter((e) => e.status !== "InBand").length,
+  };
+}
+

@@ -1,0 +1,284 @@
+import { Decimal } from "../../lib/money";
+import { foldParcels, roundMoney, roundUnits, type LedgerEvent, type ParcelMethod } from "../ledger";
+import { driftReport, type DriftReport, type Group } from "./drift";
+
+export type { DriftEntry, DriftReport, DriftStatus } from "./drift";
+
+/**
+ * The rebalancer (REPORTS.md §4, DOMAIN.md §4): the drift of a portfolio against an allocation
+ * model and the trades that bring it back, as deterministic arithmetic. Pure: no Prisma, no clock;
+ * the service values the holdings (the daily engine's rules) and hands them over.
+ *
+ * Money is Decimal (leg values to 4 decimals, as the ledger keeps them); weights are percentages.
+ * Ties break by bucket sortOrder, then label, then holding id.
+ */
+export type RebalanceMode = "BuyOnly" | "BuyAndSell";
+export type RebalanceBand = "Tolerance" | "ExactTarget";
+
+export interface RebalanceHolding {
+  holdingId: number;
+  symbol: string;
+  exchange: string;
+  /** The holding's value on the model's dimension (its bucket label); null: Unclassified. */
+  dimensionValue: string | null;
+  units: Decimal;
+  /** Price on `asOf` in the holding's currency, and the rate to the base; null when unknown. */
+  price: Decimal | null;
+  rate: Decimal | null;
+  /** units × price × rate, base currency (0 when no price). */
+  value: Decimal;
+  /** For `taxAware`: the holding's ledger events and their parcel methods, so a sell leg is folded as the tax engine folds it. */
+  events?: LedgerEvent[];
+  methodFor?: (event: LedgerEvent) => ParcelMethod;
+}
+
+export interface RebalanceBucket {
+  label: string;
+  targetPct: Decimal;
+  tolerancePct: Decimal;
+  sortOrder: number;
+}
+
+/** A security a `dimension: holding` bucket names that the portfolio does not hold yet. */
+export interface NewSecurity {
+  label: string;
+  symbol: string;
+  exchange: string;
+  price: Decimal;
+  rate: Decimal;
+}
+
+export interface RebalanceInput {
+  dimension: string;
+  buckets: RebalanceBucket[];
+  holdings: RebalanceHolding[];
+  /** The cash accounts' balance in the base currency (counted only with a `Cash` bucket). */
+  cashBalance: Decimal;
+  newSecurities: NewSecurity[];
+  cashToInvest: Decimal;
+  mode: RebalanceMode;
+  band: RebalanceBand;
+  wholeUnits: boolean;
+  minTradeValue: Decimal;
+  excludeHoldingIds: number[];
+  taxAware: boolean;
+  asOf: string;
+  /** The owner's CGT discount rate (MinimiseCGT ranks discount-eligible parcels by it). */
+  discountRate: Decimal;
+}
+
+export interface LegParcel {
+  tradeId: number | null;
+  acquisitionDate: string;
+  units: Decimal;
+  costBase: Decimal;
+  capitalGain: Decimal;
+}
+
+export interface RebalanceLeg {
+  holdingId: number | null;
+  symbol: string;
+  exchange: string;
+  label: string;
+  side: "Buy" | "Sell";
+  quantity: Decimal;
+  price: Decimal;
+  value: Decimal;
+  estimatedCapitalGain?: Decimal;
+  parcels?: LegParcel[];
+}
+
+export interface RebalanceWarning {
+  code: "NO_HOLDING_NO_PRICE" | "NO_PRICE" | "BELOW_MIN_TRADE" | "WHOLE_UNITS_CASH";
+  message: string;
+  label?: string;
+  holdingId?: number;
+}
+
+export interface RebalanceResult {
+  totalValue: Decimal;
+  cashAvailable: Decimal;
+  driftReport: DriftReport;
+  legs: RebalanceLeg[];
+  postTradeDrift: DriftReport;
+  cashRemaining: Decimal;
+  warnings: RebalanceWarning[];
+}
+
+const ZERO = new Decimal(0);
+const HUNDRED = new Decimal(100);
+export const CASH_LABEL = "Cash";
+const UNCLASSIFIED = "Unclassified";
+
+const key = (label: string) => label.toLowerCase();
+const byGroupOrder = (a: Group, b: Group) => a.sortOrder - b.sortOrder || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
+
+export function computeRebalancePlan(input: RebalanceInput): RebalanceResult {
+  const warnings: RebalanceWarning[] = [];
+  const excluded = new Set(input.excludeHoldingIds);
+  const inScope = [...input.holdings].filter((h) => !excluded.has(h.holdingId)).sort((a, b) => a.holdingId - b.holdingId);
+  const hasCashBucket = input.buckets.some((b) => key(b.label) === key(CASH_LABEL));
+  const cashAvailable = hasCashBucket ? input.cashBalance : ZERO;
+
+  const groups = new Map<string, Group>();
+  for (const b of input.buckets) {
+    groups.set(key(b.label), { label: b.label, targetPct: b.targetPct, tolerancePct: b.tolerancePct, sortOrder: b.sortOrder, untargeted: false, isCash: key(b.label) === key(CASH_LABEL), holdings: [] });
+  }
+  const untargetedOrder = Math.max(0, ...input.buckets.map((b) => b.sortOrder)) + 1;
+  for (const h of inScope) {
+    if (h.price === null || h.rate === null) {
+      if (!h.units.isZero()) warnings.push({ code: "NO_PRICE", holdingId: h.holdingId, message: `${h.symbol}.${h.exchange} has no price (or no exchange rate) on ${input.asOf}: valued at 0 and not traded.` });
+    }
+    const label = h.dimensionValue ?? UNCLASSIFIED;
+    let g = groups.get(key(label));
+    if (!g || g.isCash) {
+      const k = `\u0000${key(label)}`;
+      g = groups.get(k);
+      if (!g) {
+        g = { label, targetPct: ZERO, tolerancePct: ZERO, sortOrder: untargetedOrder, untargeted: true, isCash: false, holdings: [] };
+        groups.set(k, g);
+      }
+    }
+    g.holdings.push(h);
+  }
+  const ordered = [...groups.values()].filter((g) => !g.untargeted || g.holdings.some((h) => !h.value.isZero())).sort((a, b) => Number(a.untargeted) - Number(b.untargeted) || byGroupOrder(a, b));
+
+  const totalValue = inScope.reduce((s, h) => s.plus(h.value), ZERO).plus(cashAvailable).plus(input.cashToInvest);
+  const valueOf = (g: Group, cash: Decimal, moved: Map<number, Decimal>) =>
+    g.isCash ? cash : g.holdings.reduce((s, h) => s.plus(h.value).plus(moved.get(h.holdingId) ?? ZERO), ZERO);
+  const report = (cash: Decimal, moved: Map<number, Decimal>, bought: Map<string, Decimal>) => driftReport(ordered, totalValue, (g) => valueOf(g, cash, moved).plus(bought.get(key(g.label)) ?? ZERO));
+  const before = report(cashAvailable, new Map(), new Map());
+
+  // What each group should hold, and whether the band lets it trade.
+  const desired = (g: Group) => totalValue.times(g.targetPct).div(HUNDRED);
+  const entryOf = new Map(ordered.map((g, i) => [g, before.entries[i]]));
+  const trades = (g: Group) => input.band === "ExactTarget" || g.untargeted || entryOf.get(g)!.status !== "InBand";
+  const tradable = (h: RebalanceHolding) => h.price !== null && h.rate !== null && !h.price.isZero() && !h.rate.isZero();
+
+  const legs: RebalanceLeg[] = [];
+  let cash = input.cashToInvest.plus(cashAvailable);
+  /** A leg worth at least minTradeValue is made (its cash moves at once); a smaller one is dropped with a warning. */
+  const admit = (leg: RebalanceLeg | undefined): boolean => {
+    if (!leg) return false;
+    if (leg.value.lt(input.minTradeValue)) {
+      warnings.push({ code: "BELOW_MIN_TRADE", label: leg.label, ...(leg.holdingId !== null ? { holdingId: leg.holdingId } : {}), message: `${leg.side} of ${leg.symbol}.${leg.exchange} worth ${leg.value.toFixed()} is below minTradeValue ${input.minTradeValue.toFixed()}: dropped.` });
+      return false;
+    }
+    legs.push(leg);
+    cash = leg.side === "Sell" ? cash.plus(leg.value) : cash.minus(leg.value);
+    return true;
+  };
+  // Cash the model wants kept in cash is not spent (a Cash bucket's target).
+  const cashGroup = ordered.find((g) => g.isCash);
+  const keep = cashGroup ? desired(cashGroup) : ZERO;
+
+  // Sells: overweight groups down to target (untargeted ones to zero), split by current value.
+  if (input.mode === "BuyAndSell") {
+    for (const g of ordered) {
+      if (g.isCash || !trades(g)) continue;
+      const excess = valueOf(g, ZERO, new Map()).minus(g.untargeted ? ZERO : desired(g));
+      if (excess.lte(0)) continue;
+      for (const [h, amount] of split(excess, g.holdings.filter(tradable))) admit(sellLeg(h, g.label, amount, input));
+    }
+  }
+
+  // Buys: underweight groups, most underweight first, each up to its target, never past the cash.
+  const under = ordered
+    .filter((g) => !g.isCash && !g.untargeted && trades(g))
+    .map((g) => ({ g, gap: desired(g).minus(valueOf(g, ZERO, new Map())) }))
+    .filter((x) => x.gap.gt(0))
+    .sort((a, b) => entryOf.get(a.g)!.driftPct - entryOf.get(b.g)!.driftPct || byGroupOrder(a.g, b.g));
+  for (const { g, gap } of under) {
+    const budget = Decimal.min(gap, cash.minus(keep));
+    if (budget.lte(0)) break;
+    const targets = g.holdings.filter(tradable);
+    // Holdings without a price are named in their own warning; the bucket waits for a price.
+    if (targets.length === 0 && g.holdings.length > 0) continue;
+    if (targets.length === 0) {
+      const fresh = input.dimension === "holding" ? input.newSecurities.find((s) => key(s.label) === key(g.label)) : undefined;
+      if (!fresh) {
+        warnings.push({ code: "NO_HOLDING_NO_PRICE", label: g.label, message: `Bucket ${g.label} has no holding to buy and no market price for one: nothing bought for it.` });
+        continue;
+      }
+      admit(buyLeg({ holdingId: null, symbol: fresh.symbol, exchange: fresh.exchange, price: fresh.price, rate: fresh.rate }, g.label, budget, input.wholeUnits));
+      continue;
+    }
+    for (const [h, amount] of split(budget, targets)) admit(buyLeg({ holdingId: h.holdingId, symbol: h.symbol, exchange: h.exchange, price: h.price!, rate: h.rate! }, g.label, amount, input.wholeUnits));
+  }
+  const kept = legs;
+  if (input.wholeUnits && kept.some((l) => l.side === "Buy") && cash.gt(keep)) {
+    warnings.push({ code: "WHOLE_UNITS_CASH", message: `Whole units leave ${cash.minus(keep).toFixed()} of the cash to invest unspent (in cashRemaining).` });
+  }
+
+  const moved = new Map<number, Decimal>();
+  const bought = new Map<string, Decimal>();
+  for (const leg of kept) {
+    const signed = leg.side === "Buy" ? leg.value : leg.value.neg();
+    if (leg.holdingId === null) bought.set(key(leg.label), (bought.get(key(leg.label)) ?? ZERO).plus(signed));
+    else moved.set(leg.holdingId, (moved.get(leg.holdingId) ?? ZERO).plus(signed));
+  }
+  const sorted = kept.sort((a, b) => sideOrder(a) - sideOrder(b) || groupRank(ordered, a.label) - groupRank(ordered, b.label) || (a.holdingId ?? 0) - (b.holdingId ?? 0));
+  return {
+    totalValue,
+    cashAvailable,
+    driftReport: before,
+    legs: sorted,
+    postTradeDrift: report(cash, moved, bought),
+    cashRemaining: cash,
+    warnings,
+  };
+}
+
+const sideOrder = (l: RebalanceLeg) => (l.side === "Sell" ? 0 : 1);
+const groupRank = (groups: Group[], label: string) => groups.findIndex((g) => g.label === label);
+
+/** Splits an amount across holdings in proportion to their values (equally when all are 0); the last takes the remainder. */
+function split(amount: Decimal, holdings: RebalanceHolding[]): [RebalanceHolding, Decimal][] {
+  if (holdings.length === 0) return [];
+  const total = holdings.reduce((s, h) => s.plus(h.value), ZERO);
+  let given = ZERO;
+  return holdings.map((h, i) => {
+    if (i === holdings.length - 1) return [h, amount.minus(given)];
+    const part = roundMoney(total.isZero() ? amount.div(holdings.length) : amount.times(h.value).div(total));
+    given = given.plus(part);
+    return [h, part];
+  });
+}
+
+function quantityFor(amount: Decimal, price: Decimal, rate: Decimal, wholeUnits: boolean): Decimal {
+  const raw = amount.div(price.times(rate));
+  return wholeUnits ? raw.floor() : roundUnits(raw.toDecimalPlaces(8, Decimal.ROUND_DOWN));
+}
+
+function buyLeg(h: { holdingId: number | null; symbol: string; exchange: string; price: Decimal; rate: Decimal }, label: string, amount: Decimal, wholeUnits: boolean): RebalanceLeg | undefined {
+  // On the 4-decimal grid first: units bought for it, valued half-up, never cost more than it.
+  const budget = amount.toDecimalPlaces(4, Decimal.ROUND_DOWN);
+  const quantity = quantityFor(budget, h.price, h.rate, wholeUnits);
+  if (quantity.lte(0)) return undefined;
+  return { holdingId: h.holdingId, symbol: h.symbol, exchange: h.exchange, label, side: "Buy", quantity, price: h.price, value: roundMoney(quantity.times(h.price).times(h.rate)) };
+}
+
+function sellLeg(h: RebalanceHolding, label: string, amount: Decimal, input: RebalanceInput): RebalanceLeg | undefined {
+  const price = h.price!;
+  const rate = h.rate!;
+  const quantity = Decimal.min(h.units, quantityFor(amount, price, rate, input.wholeUnits));
+  if (quantity.lte(0)) return undefined;
+  const value = roundMoney(quantity.times(price).times(rate));
+  const leg: RebalanceLeg = { holdingId: h.holdingId, symbol: h.symbol, exchange: h.exchange, label, side: "Sell", quantity, price, value };
+  if (input.taxAware && h.events) Object.assign(leg, taxOfSell(h, quantity, price, rate, input));
+  return leg;
+}
+
+/**
+ * The parcels a sell would take and its capital gain, by the parcel fold itself: a sell event at
+ * `asOf` with the MinimiseCGT order (losses first, then discount-eligible gains, then the rest).
+ */
+function taxOfSell(h: RebalanceHolding, units: Decimal, price: Decimal, rate: Decimal, input: RebalanceInput): Pick<RebalanceLeg, "estimatedCapitalGain" | "parcels"> {
+  const sell: LedgerEvent = { key: "rebalance sell", type: "Sell", date: input.asOf, seq: Number.MAX_SAFE_INTEGER, units, price, brokerage: ZERO, exchangeRate: rate };
+  const fold = foldParcels([...h.events!, sell], { methodFor: (e) => (e.key === sell.key ? "MinimiseCGT" : (h.methodFor?.(e) ?? "FIFO")), discountRate: input.discountRate });
+  const disposals = fold.disposals.filter((d) => d.eventKey === sell.key);
+  return {
+    estimatedCapitalGain: disposals.reduce((s, d) => s.plus(d.gainInBaseCurrency), ZERO),
+    parcels: disposals.map((d) => ({ tradeId: d.parcelTradeId ?? null, acquisitionDate: d.acquisitionDate, units: d.units, costBase: d.costBaseInBaseCurrency, capitalGain: d.gainInBaseCurrency })),
+  };
+}
