@@ -37,6 +37,7 @@ async function main() {
       mappers: {
         Portfolio: "../../src/modules/portfolios/portfolios.service#PortfolioView",
         AllocationModel: "../../src/modules/allocation-models/allocation-models.service#AllocationModelView",
+        RebalanceResult: "../../src/modules/rebalancing/rebalancing.service#RebalanceView",
         Bucket: "../../src/modules/allocation-models/allocation-models.service#BucketView",
         Holding: "../../src/modules/holdings/holdings.service#HoldingView",
         Trade: "../../src/modules/trades/trades.service#TradeView",

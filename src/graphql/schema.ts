@@ -4,6 +4,7 @@ import { makeExecutableSchema } from "@graphql-tools/schema";
 import type { Resolvers } from "../../generated/graphql/resolvers";
 import { PROJECT_ROOT } from "../lib/paths";
 import { allocationModelResolvers } from "../modules/allocation-models/allocation-models.resolvers";
+import { rebalancingResolvers } from "../modules/rebalancing/rebalancing.resolvers";
 import { cashResolvers } from "../modules/cash/cash.resolvers";
 import { clientResolvers } from "../modules/clients/clients.resolvers";
 import { customGroupResolvers } from "../modules/custom-groups/custom-groups.resolvers";
@@ -36,6 +37,7 @@ export function buildSchema() {
     customGroupResolvers,
     taxSettingsResolvers,
     allocationModelResolvers,
+    rebalancingResolvers,
   ];
   return makeExecutableSchema({ typeDefs, resolvers: resolvers as never, resolverValidationOptions: { requireResolversToMatchSchema: "error" } });
 }

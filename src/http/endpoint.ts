@@ -38,6 +38,11 @@ export interface Endpoint {
   paged?: boolean;
   /** Statuses besides 400/401/404/429 worth documenting. */
   errors?: number[];
+  /**
+   * A POST that computes from what is stored and writes nothing (computeRebalance): a Read client
+   * key may call it. It still answers 409 (an Idempotency-Key in use) and 507 (low disk) as POSTs do.
+   */
+  readsOnly?: true;
   /** Request parsing the route needs before the handler (multipart uploads). */
   middleware?: RequestHandler[];
   /** The body may also be `text/csv` with these columns in its header row (bulk endpoints). */
@@ -50,6 +55,9 @@ export interface Endpoint {
   fileResponse?: { types: readonly string[] };
   handler: (ctx: Context, req: Request) => Promise<unknown>;
 }
+
+/** Whether an operation writes (every method but GET, unless it is marked readsOnly). */
+export const isWrite = (e: Pick<Endpoint, "method" | "readsOnly">): boolean => e.method !== "get" && !e.readsOnly;
 
 /** A handler's answer when its status depends on the outcome (create-or-update: 201 or 200). */
 export class WithStatus {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { headerRefs, PROBLEM_JSON, PROBLEM_RESPONSES, PROBLEM_SCHEMA, problemResponses, RATE_LIMIT_HEADERS, ref, HEADERS } from "./openapi-components";
-import type { Endpoint } from "./endpoint";
+import { isWrite, type Endpoint } from "./endpoint";
 
 /**
  * OpenAPI 3.1 generated from the same zod schemas that validate requests (OpenAPI 3.1 schemas are
@@ -39,17 +39,18 @@ const OTHER_SUCCESS: Record<string, { status: number; description: string }> = {
  * Every error status `e` can answer (see the README's error table):
  * - 400, 401, 429, 500 and 503 anywhere: every route checks the text of its path, query and body,
  *   needs a key, spends from a rate-limit bucket and reads the database;
- * - on writes, 403 (a Read client key), 409 (a concurrent change collided; Idempotency-Key still
- *   running) and 507 (out of disk), and on POST 422 (an Idempotency-Key reused);
+ * - on writes, 403 (a Read client key); on every method but GET, 409 (a concurrent change
+ *   collided; Idempotency-Key still running) and 507 (out of disk); on POST 422 (an
+ *   Idempotency-Key reused);
  * - 404 with a path id, or a body naming another resource by id;
  * - 413 and 415 with a body; and what the route lists in `errors`.
  */
 export function errorStatuses(e: Endpoint, opts: { hasBody: boolean; namesIds: boolean }): number[] {
-  const write = e.method !== "get";
   const statuses = new Set<number>([
     400,
     401,
-    ...(write ? [403, 409, 507] : []),
+    ...(isWrite(e) ? [403] : []),
+    ...(e.method !== "get" ? [409, 507] : []),
     ...(e.method === "post" ? [422] : []),
     ...(/:\w+/.test(e.path) || opts.namesIds ? [404] : []),
     ...(opts.hasBody ? [413, 415] : []),

@@ -5,6 +5,7 @@ import { buildContext, type Context } from "../context";
 import type { PrismaClient } from "../db";
 import type { AuthenticatedKey } from "../modules/accounts/accounts.service";
 import { allocationModelRoutes } from "../modules/allocation-models/allocation-models.routes";
+import { rebalancingRoutes } from "../modules/rebalancing/rebalancing.routes";
 import { portfolioRoutes } from "../modules/portfolios/portfolios.routes";
 import { cashRoutes } from "../modules/cash/cash.routes";
 import { clientRoutes } from "../modules/clients/clients.routes";
@@ -46,6 +47,7 @@ export const endpoints: Endpoint[] = [
   ...customGroupRoutes,
   ...taxSettingsRoutes,
   ...allocationModelRoutes,
+  ...rebalancingRoutes,
 ];
 
 /** Every REST operation needs a valid key: the request's Context, or 401 problem+json. */

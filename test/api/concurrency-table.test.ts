@@ -1,4 +1,4 @@
-import type { Endpoint } from "../../src/http/endpoint";
+import { isWrite, type Endpoint } from "../../src/http/endpoint";
 import { endpoints } from "../../src/http/router";
 import { toDomainError } from "../../src/lib/errors";
 import { startTestApp, type TestApp } from "../support/app";
@@ -166,7 +166,7 @@ const CASES: Record<string, Case> = {
   },
 };
 
-const writes = endpoints.filter((e) => e.method !== "get");
+const writes = endpoints.filter(isWrite);
 
 async function freshFixture(): Promise<Fixture> {
   const key = await t.newAccount();

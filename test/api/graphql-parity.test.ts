@@ -257,6 +257,11 @@ const FIELD_ENUMS: [coordinate: string, operationId: string, part: "query" | "bo
   ["Client.permission", "getClient", "response", "permission"],
   ["TaxSettings.defaultMethod", "getPortfolioTaxSettings", "response", "defaultMethod"],
   ["TaxSettingsInput.defaultMethod", "updateTaxSettings", "body", "defaultMethod"],
+  ["RebalanceInput.mode", "computeRebalance", "body", "mode"],
+  ["RebalanceInput.band", "computeRebalance", "body", "band"],
+  ["DriftEntry.status", "computeRebalance", "response", "driftReport.entries.status"],
+  ["RebalanceLeg.side", "computeRebalance", "response", "legs.side"],
+  ["RebalanceWarning.code", "computeRebalance", "response", "warnings.code"],
 ];
 
 describe("(c) enums", () => {

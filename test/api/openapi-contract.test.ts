@@ -3,7 +3,7 @@ import pino from "pino";
 import request from "supertest";
 import { createApp, type App } from "../../src/app";
 import type { Database } from "../../src/db";
-import type { Endpoint } from "../../src/http/endpoint";
+import { isWrite, type Endpoint } from "../../src/http/endpoint";
 import { buildOpenApi } from "../../src/http/openapi";
 import { endpoints } from "../../src/http/router";
 import { startTestApp, type TestApp } from "../support/app";
@@ -139,6 +139,7 @@ const SUCCESS: Record<string, Success> = {
   getAllocationModel: {},
   deleteAllocationModel: {},
   activateAllocationModel: {},
+  computeRebalance: {},
 };
 
 /** A query each query-taking operation must refuse (400). */
@@ -260,8 +261,7 @@ describe("the document", () => {
     for (const e of endpoints) {
       const op = contract.operation(e.method, e.path)!;
       const statuses = Object.keys(op.responses as object).map(Number);
-      const write = e.method !== "get";
-      const want = [400, 401, 429, 500, 503, ...(write ? [403, 409, 507] : []), ...(e.method === "post" ? [422] : []), ...(pathParams(e).length ? [404] : []), ...(op.requestBody ? [413, 415] : []), ...(e.errors ?? [])];
+      const want = [400, 401, 429, 500, 503, ...(isWrite(e) ? [403] : []), ...(e.method !== "get" ? [409, 507] : []), ...(e.method === "post" ? [422] : []), ...(pathParams(e).length ? [404] : []), ...(op.requestBody ? [413, 415] : []), ...(e.errors ?? [])];
       for (const s of want) if (!statuses.includes(s)) missing.push(`${e.operationId} ${s}`);
       if (e.method === "post" && !((op.parameters ?? []) as unknown[]).some((p) => contract.resolve<{ name: string }>(p).name === "Idempotency-Key")) missing.push(`${e.operationId} Idempotency-Key`);
     }
@@ -327,7 +327,7 @@ describe.each(endpoints.map((e) => [`${e.method.toUpperCase()} ${e.path}`, e] as
       if (!isString) calls.push({ ...base, what: `:${param} = 0`, url: fixtureUrl(e.path, { ...fixtureOf(ids, success.customHolding), [param]: "0" }), key, expect: 400 });
       calls.push({ ...base, what: `:${param} does not exist`, url: fixtureUrl(e.path, { ...fixtureOf(ids, success.customHolding), [param]: isString ? "no-such-model" : MISSING_ID }), key, expect: 404 });
     }
-    if (e.method !== "get" || e.errors?.includes(403)) calls.push({ ...base, what: "a client key with Read permission", url: urlFor(ids), key: readKey, expect: 403 });
+    if (isWrite(e) || e.errors?.includes(403)) calls.push({ ...base, what: "a client key with Read permission", url: urlFor(ids), key: readKey, expect: 403 });
     if (BAD_QUERY[e.operationId]) calls.push({ ...base, what: `?${BAD_QUERY[e.operationId]}`, url: urlFor(ids, BAD_QUERY[e.operationId]), key, expect: 400 });
     if (MISSING_REFERENCE[e.operationId]) calls.push({ ...base, what: "a body naming a missing resource", url: urlFor(ids), key, body: MISSING_REFERENCE[e.operationId](ids), expect: 404 });
     if (RULES[e.operationId]) calls.push({ ...base, ...RULES[e.operationId](ids), url: urlFor(ids), key });

@@ -1,3 +1,4 @@
+import { isWrite } from "../../src/http/endpoint";
 import { endpoints } from "../../src/http/router";
 import { ledgerSnapshot, startTestApp, type TestApp } from "../support/app";
 import { ATTACHMENT_PDF, BODYLESS_WRITES, fixtureUrl, seedWriteFixture, writeBodies, type FixtureIds } from "../support/write-fixture";
@@ -38,7 +39,7 @@ function send(key: string, e: (typeof endpoints)[number]) {
 }
 
 const withParams = () => endpoints.filter((e) => e.path.includes(":"));
-const writes = () => endpoints.filter((e) => e.method !== "get");
+const writes = () => endpoints.filter(isWrite);
 
 it("every route is covered: each path parameter has a fixture, each write a body", () => {
   for (const e of endpoints) expect(() => url(e.path)).not.toThrow();

@@ -52,6 +52,7 @@ function validArgs(): Record<string, Record<string, unknown>> {
     updatePortfolio: { id: id("portfolioId"), input: b.updatePortfolio },
     saveAllocationModel: { portfolioId: id("portfolioId"), input: b.saveAllocationModel },
     activateAllocationModel: { publicId: id("publicId") },
+    computeRebalance: { portfolioId: id("portfolioId"), input: b.computeRebalance },
     createTrade: { input: b.createTrade },
     updateTrade: { id: id("tradeId"), input: b.updateTrade },
     importTrades: { portfolioId: id("portfolioId"), input: { rows: b.importTrades } },

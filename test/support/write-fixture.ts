@@ -79,6 +79,7 @@ export const writeBodies = (ids: FixtureIds): Record<string, unknown> => ({
   setCustomGroupAssignments: [{ holdingId: ids.holdingId, label: "Core" }],
   updateTaxSettings: { defaultMethod: "FIFO" },
   saveAllocationModel: { name: "Income", dimension: "assetClass", buckets: [{ label: "Bonds", targetPct: 100 }] },
+  computeRebalance: { modelPublicId: ids.publicId, cashToInvest: 1000 },
 });
 
 /** Writes that take no body at all. */

@@ -1,0 +1,169 @@
+import type { Context } from "../../context";
+import { today, toDate } from "../../lib/dates";
+import { businessRule, DomainError, notFound } from "../../lib/errors";
+import { Decimal } from "../../lib/money";
+import { parseInput } from "../../lib/validation";
+import { customGroupIdOf } from "../allocation-models/allocation-models.schemas";
+import { dailyValuation, discountRateOf, loadLedger, loadValuationRange } from "../ledger";
+import { portfolioScope } from "../portfolios/access";
+import { scopedPortfolio } from "../portfolios/scoped";
+import { EXCHANGE_CURRENCY } from "../securities/securities.schemas";
+import { computeRebalancePlan, type NewSecurity, type RebalanceHolding, type RebalanceResult } from "./rebalance";
+import { RebalanceRequest } from "./rebalancing.schemas";
+
+/**
+ * POST /v1/portfolios/{p}/rebalance, GraphQL `computeRebalance`: the drift of the portfolio
+ * against its active (or a named) model and the trades that bring it back (REPORTS.md §4). It
+ * values the holdings and cash on `asOf` with the daily valuation engine's rules and hands them
+ * to the pure rebalancer. Writes nothing: a Read client key may call it.
+ */
+export interface RebalanceView extends RebalanceResult {
+  portfolioId: number;
+  modelPublicId: string;
+  asOf: string;
+}
+
+export async function computeRebalance(ctx: Context, portfolioId: unknown, input: unknown): Promise<RebalanceView> {
+  const request = parseInput(RebalanceRequest, input ?? {}, "The rebalance request");
+  const portfolio = await scopedPortfolio(ctx, portfolioId);
+  const asOf = request.asOf ?? today();
+  const bucketSelect = { select: { label: true, targetPct: true, tolerancePct: true, sortOrder: true } } as const;
+  const model = request.modelPublicId
+    ? await ctx.db.allocationModel.findFirst({ where: { publicId: request.modelPublicId, deletedAt: null, portfolio: portfolioScope(ctx) }, select: { publicId: true, portfolioId: true, dimension: true, buckets: bucketSelect } })
+    : await ctx.db.allocationModel.findFirst({ where: { portfolioId: portfolio.id, isActive: true, deletedAt: null }, select: { publicId: true, portfolioId: true, dimension: true, buckets: bucketSelect } });
+  if (!model) {
+    if (request.modelPublicId) throw notFound(`Allocation model ${request.modelPublicId}`);
+    throw businessRule(`Portfolio ${portfolio.id} has no active allocation model: activate one, or name one with modelPublicId.`);
+  }
+  // A model of another portfolio of the account is not this portfolio's to rebalance to.
+  if (model.portfolioId !== portfolio.id) throw notFound(`Allocation model ${model.publicId} of portfolio ${portfolio.id}`);
+
+  const holdings = await ctx.db.holding.findMany({
+    where: { portfolioId: portfolio.id },
+    select: { id: true, symbol: true, exchange: true, currencyCode: true, holdingType: true, assetClass: true, sector: true },
+    orderBy: { id: "asc" },
+  });
+  const known = new Set(holdings.map((h) => h.id));
+  const unknown = (request.excludeHoldingIds ?? []).map((id, i) => ({ id, i })).filter(({ id }) => !known.has(id));
+  if (unknown.length > 0) {
+    throw new DomainError(
+      "VALIDATION_FAILED",
+      `The rebalance request is invalid: excludeHoldingIds names ${unknown.length === 1 ? "a holding" : "holdings"} this portfolio does not have.`,
+      unknown.map(({ id, i }) => ({ path: `excludeHoldingIds.${i}`, message: `holding ${id} is not a holding of portfolio ${portfolio.id}` })),
+    );
+  }
+
+  const groupId = customGroupIdOf(model.dimension);
+  const [range, groupLabels, ledger] = await Promise.all([
+    loadValuationRange(ctx.db, portfolio, asOf, asOf),
+    groupId === undefined
+      ? Promise.resolve(new Map<number, string>())
+      : ctx.db.customGroupAssignment
+          .findMany({ where: { groupId, group: { accountId: ctx.account.id }, holdingId: { in: [...known] } }, select: { holdingId: true, label: true } })
+          .then((rows) => new Map(rows.map((r) => [r.holdingId, r.label]))),
+    request.taxAware ? loadLedger(ctx.db, portfolio, undefined, asOf) : Promise.resolve(undefined),
+  ]);
+  const day = dailyValuation(range).exactOn(asOf);
+  const valued = new Map(day.holdings.map((h) => [h.id, h]));
+  const dimensionValue = (h: (typeof holdings)[number]): string | null => {
+    switch (model.dimension) {
+      case "holding":
+        return `${h.symbol}.${h.exchange}`;
+      case "assetClass":
+        return h.assetClass;
+      case "sector":
+        return h.sector;
+      case "currency":
+        return h.currencyCode;
+      case "exchange":
+        return h.exchange;
+      case "holdingType":
+        return h.holdingType;
+      default:
+        return groupLabels.get(h.id) ?? null;
+    }
+  };
+  const rebalanceHoldings: RebalanceHolding[] = holdings.map((h) => {
+    const v = valued.get(h.id)!;
+    const priced = v.price !== null && v.rate !== null;
+    return {
+      holdingId: h.id,
+      symbol: h.symbol,
+      exchange: h.exchange,
+      dimensionValue: dimensionValue(h),
+      units: v.units,
+      price: priced ? v.price : null,
+      rate: priced ? v.rate : null,
+      value: v.valueInBaseCurrency ?? new Decimal(0),
+      ...(ledger ? { events: ledger.eventsByHolding.get(h.id) ?? [], methodFor: (e) => ledger.methodFor(h.id, e) } : {}),
+    };
+  });
+  const cashBalance = day.cash.reduce((s, c) => s.plus(c.valueInBaseCurrency ?? 0), new Decimal(0));
+
+  return {
+    portfolioId: portfolio.id,
+    modelPublicId: model.publicId,
+    asOf,
+    ...computeRebalancePlan({
+      dimension: model.dimension,
+      buckets: model.buckets,
+      holdings: rebalanceHoldings,
+      cashBalance,
+      newSecurities: model.dimension === "holding" ? await newSecurities(ctx, model.buckets, holdings, asOf, portfolio.baseCurrencyCode, range.fx) : [],
+      cashToInvest: request.cashToInvest ?? new Decimal(0),
+      mode: request.mode ?? "BuyAndSell",
+      band: request.band ?? "Tolerance",
+      wholeUnits: request.wholeUnits ?? true,
+      minTradeValue: request.minTradeValue ?? new Decimal(0),
+      excludeHoldingIds: request.excludeHoldingIds ?? [],
+      taxAware: request.taxAware ?? false,
+      asOf,
+      discountRate: discountRateOf(portfolio.entityType),
+    }),
+  };
+}
+
+/**
+ * The securities a `dimension: holding` model names and the portfolio does not hold: bought at
+ * their latest market price on or before `asOf` (REPORTS.md §4), converted by the FX rule.
+ */
+async function newSecurities(
+  ctx: Context,
+  buckets: { label: string }[],
+  holdings: { symbol: string; exchange: string }[],
+  asOf: string,
+  base: string,
+  fx: { rateOn(from: string, to: string, date: string): { rate: Decimal } | undefined },
+): Promise<NewSecurity[]> {
+  const held = new Set(holdings.map((h) => `${h.symbol}.${h.exchange}`.toLowerCase()));
+  const wanted = buckets
+    .filter((b) => b.label.toLowerCase() !== "cash" && !held.has(b.label.toLowerCase()))
+    .map((b) => {
+      const dot = b.label.lastIndexOf(".");
+      return { label: b.label, symbol: b.label.slice(0, dot), exchange: b.label.slice(dot + 1) };
+    })
+    .filter((w) => w.symbol && w.exchange);
+  if (wanted.length === 0) return [];
+  const [prices, securities] = await Promise.all([
+    ctx.db.$queryRaw<{ symbol: string; exchange: string; close: Decimal }[]>`
+      SELECT DISTINCT ON (symbol, exchange) symbol, exchange, close FROM market_price
+      WHERE account_id = ${ctx.account.id} AND date <= ${toDate(asOf)}
+        AND (symbol, exchange) IN (SELECT * FROM unnest(${wanted.map((w) => w.symbol)}::text[], ${wanted.map((w) => w.exchange)}::text[]))
+      ORDER BY symbol, exchange, date DESC`,
+    ctx.db.security.findMany({
+      where: { OR: wanted.map((w) => ({ symbol: w.symbol, exchange: w.exchange })), AND: [{ OR: [{ accountId: null }, { accountId: ctx.account.id }] }] },
+      select: { symbol: true, exchange: true, currencyCode: true, accountId: true },
+      orderBy: { accountId: { sort: "asc", nulls: "last" } },
+    }),
+  ]);
+  const out: NewSecurity[] = [];
+  for (const w of wanted) {
+    const price = prices.find((p) => p.symbol === w.symbol && p.exchange === w.exchange);
+    if (!price) continue;
+    const currency = securities.find((s) => s.symbol === w.symbol && s.exchange === w.exchange)?.currencyCode ?? EXCHANGE_CURRENCY[w.exchange] ?? base;
+    const rate = fx.rateOn(currency, base, asOf)?.rate;
+    if (!rate) continue;
+    out.push({ label: w.label, symbol: w.symbol, exchange: w.exchange, price: new Decimal(price.close), rate });
+  }
+  return out;
+}

@@ -1,0 +1,153 @@
+import { startTestApp, type TestApp } from "../support/app";
+import { newPortfolio, newTrade, postCreated } from "../support/kit";
+import { expectError, expectInvalid, expectOk, gqlDecimal, gqlId, restCall, restDecimal, withApp, type Json, type Outcome } from "../support/outcomes";
+
+/**
+ * computeRebalance over REST (POST /v1/portfolios/{p}/rebalance) and GraphQL (mutation
+ * computeRebalance): DOMAIN.md §4's 60/40 example on a real ledger, the same numbers on both
+ * transports, nothing written, a Read client key allowed, and every refusal.
+ *
+ * Ledger: 70 AAA @ 100 and 30 BBB @ 100 (valued at their last trade price, 100): 7,000 / 3,000.
+ * Model (dimension holding): AAA.ASX 60 ± 5, BBB.ASX 40 ± 5 → drifts +10 / −10; sell 10 AAA
+ * (1,000), buy 10 BBB (1,000); both in band after; no cash left.
+ */
+let t: TestApp;
+let key: string;
+const { gqlCall, unchanged } = withApp(() => t);
+
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+beforeEach(async () => {
+  await t.db.reset();
+  key = await t.newAccount();
+});
+
+async function sixtyForty(k = key) {
+  const portfolioId = await newPortfolio(t, k, { name: "60/40" });
+  const a = await newTrade(t, k, { portfolioId, symbol: "AAA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 70, price: 100 });
+  const b = await newTrade(t, k, { portfolioId, symbol: "BBB", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 30, price: 100 });
+  const model = await postCreated<{ publicId: string }>(t, k, `/v1/portfolios/${portfolioId}/allocation-models`, {
+    name: "Balanced",
+    dimension: "holding",
+    isActive: true,
+    buckets: [
+      { label: "AAA.ASX", targetPct: 60, tolerancePct: 5 },
+      { label: "BBB.ASX", targetPct: 40, tolerancePct: 5 },
+    ],
+  });
+  return { portfolioId, aaa: a.holdingId, bbb: b.holdingId, publicId: model.publicId };
+}
+
+/** The answer in one comparable shape (decimals as text, ids as numbers). */
+interface Plan {
+  portfolioId: number;
+  modelPublicId: string;
+  totalValue: string;
+  drift: string[];
+  legs: string[];
+  post: string[];
+  cashRemaining: string;
+  warnings: string[];
+}
+
+const GQL = `mutation($p: ID!, $input: RebalanceInput) { computeRebalance(portfolioId: $p, input: $input) {
+  portfolioId modelPublicId asOf totalValue cashAvailable cashRemaining
+  driftReport { maxDriftPct outOfBandCount entries { label currentValue currentPct targetPct tolerancePct driftPct status } }
+  postTradeDrift { maxDriftPct outOfBandCount entries { label currentValue currentPct targetPct tolerancePct driftPct status } }
+  legs { holdingId symbol exchange label side quantity price value estimatedCapitalGain parcels { tradeId units capitalGain } }
+  warnings { code message label holdingId }
+} }`;
+
+const transports: { name: string; call(k: string, portfolioId: number | string, input?: Json): Promise<Outcome<Plan>> }[] = [
+  {
+    name: "REST",
+    call: (k, p, input = {}) =>
+      restCall(t.http.post(`/v1/portfolios/${p}/rebalance`).set("authorization", k).send(input), 200, (b) => {
+        const r = b as Json & { driftReport: { entries: Json[] }; postTradeDrift: { entries: Json[] }; legs: Json[]; warnings: Json[] };
+        const entry = (e: Json) => `${e.label} ${restDecimal(e.currentValue)} ${e.currentPct} ${e.driftPct} ${e.status}`;
+        return {
+          portfolioId: r.portfolioId as number,
+          modelPublicId: r.modelPublicId as string,
+          totalValue: restDecimal(r.totalValue),
+          drift: r.driftReport.entries.map(entry),
+          legs: r.legs.map((l) => `${l.side} ${restDecimal(l.quantity)} ${l.symbol}.${l.exchange} @ ${restDecimal(l.price)} = ${restDecimal(l.value)} (holding ${l.holdingId})`),
+          post: r.postTradeDrift.entries.map(entry),
+          cashRemaining: restDecimal(r.cashRemaining),
+          warnings: r.warnings.map((w) => String(w.code)),
+        };
+      }),
+  },
+  {
+    name: "GraphQL",
+    call: (k, p, input = {}) =>
+      gqlCall(k, GQL, { p: String(p), input }, "computeRebalance", (b) => {
+        const r = b as Json & { driftReport: { entries: Json[] }; postTradeDrift: { entries: Json[] }; legs: Json[]; warnings: Json[] };
+        const entry = (e: Json) => `${e.label} ${gqlDecimal(e.currentValue)} ${e.currentPct} ${e.driftPct} ${e.status}`;
+        return {
+          portfolioId: gqlId(r.portfolioId),
+          modelPublicId: r.modelPublicId as string,
+          totalValue: gqlDecimal(r.totalValue),
+          drift: r.driftReport.entries.map(entry),
+          legs: r.legs.map((l) => `${l.side} ${gqlDecimal(l.quantity)} ${l.symbol}.${l.exchange} @ ${gqlDecimal(l.price)} = ${gqlDecimal(l.value)} (holding ${l.holdingId === null ? null : gqlId(l.holdingId)})`),
+          post: r.postTradeDrift.entries.map(entry),
+          cashRemaining: gqlDecimal(r.cashRemaining),
+          warnings: r.warnings.map((w) => String(w.code)),
+        };
+      }),
+  },
+];
+
+describe.each(transports)("computeRebalance over $name", (tr) => {
+  it("the 60/40 example: sell 1,000 of the first, buy 1,000 of the second, both in band after; nothing written", async () => {
+    const s = await sixtyForty();
+    let plan: Plan | undefined;
+    await unchanged(async () => {
+      plan = expectOk(await tr.call(key, s.portfolioId, { asOf: "2024-06-30" }));
+    });
+    expect(plan).toEqual({
+      portfolioId: s.portfolioId,
+      modelPublicId: s.publicId,
+      totalValue: "10000",
+      drift: ["AAA.ASX 7000 70 10 Over", "BBB.ASX 3000 30 -10 Under"],
+      legs: [`Sell 10 AAA.ASX @ 100 = 1000 (holding ${s.aaa})`, `Buy 10 BBB.ASX @ 100 = 1000 (holding ${s.bbb})`],
+      post: ["AAA.ASX 6000 60 0 InBand", "BBB.ASX 4000 40 0 InBand"],
+      cashRemaining: "0",
+      warnings: [],
+    });
+  });
+
+  it("a Read client key may call it", async () => {
+    const s = await sixtyForty();
+    const readKey = await t.newClientKey(key, "Read", [s.portfolioId]);
+    expect(expectOk(await tr.call(readKey, s.portfolioId, { asOf: "2024-06-30" })).legs).toHaveLength(2);
+  });
+
+  it("a named model; no model and no active one: 422; a model of another portfolio or account: 404", async () => {
+    const s = await sixtyForty();
+    const other = await newPortfolio(t, key, { name: "Other" });
+    expectError(await tr.call(key, other), "BUSINESS_RULE");
+    expectError(await tr.call(key, other, { modelPublicId: s.publicId }), "NOT_FOUND");
+    const stranger = await t.newAccount();
+    expectError(await tr.call(stranger, s.portfolioId), "NOT_FOUND");
+    const theirs = await sixtyForty(stranger);
+    expectError(await tr.call(key, s.portfolioId, { modelPublicId: theirs.publicId }), "NOT_FOUND");
+    expect(expectOk(await tr.call(key, s.portfolioId, { modelPublicId: s.publicId, asOf: "2024-06-30" })).legs).toHaveLength(2);
+  });
+
+  it("bad input: negative cashToInvest, an unknown holding to exclude, an unknown mode: 400 naming the field", async () => {
+    const s = await sixtyForty();
+    expectInvalid(await tr.call(key, s.portfolioId, { cashToInvest: "-1" }), "cashToInvest");
+    expectInvalid(await tr.call(key, s.portfolioId, { excludeHoldingIds: [String(s.aaa), "999999"] }), "excludeHoldingIds.1");
+    if (tr.name === "REST") expectInvalid(await tr.call(key, s.portfolioId, { mode: "SellEverything" }), "mode");
+  });
+
+  it("buy-only with new cash and whole units: the remainder stays in cashRemaining, with a warning", async () => {
+    const s = await sixtyForty();
+    // 10,000 + 1,050 = 11,050; targets 6,630 / 4,420; BuyOnly never sells AAA; BBB is 1,420
+    // short: 1,050 buys 10 units (1,000), 50 stays.
+    const plan = expectOk(await tr.call(key, s.portfolioId, { asOf: "2024-06-30", mode: "BuyOnly", cashToInvest: "1050" }));
+    expect([plan.legs, plan.cashRemaining, plan.warnings]).toEqual([[`Buy 10 BBB.ASX @ 100 = 1000 (holding ${s.bbb})`], "50", ["WHOLE_UNITS_CASH"]]);
+  });
+});
