@@ -4,6 +4,7 @@
  *   B2  GET /v1/sources                         vs raw node:http + raw SQL
  *   B4  GraphQL portfolios{models{buckets}}     vs raw node:http + 3 raw SQL + hand-built tree
  *   B10 import 20,000 trades (JSON)             vs raw node:http + one unnest INSERT, no checks
+ *   B8  computeRebalance, 500 holdings × 50 buckets: p50/p99 (bench/rebalance.ts); target p50 ≤ 50 ms
  *   B12 daily valuation, 50 holdings × 20,000 trades × 10 years (in-process: bench/daily-valuation.ts)
  *                                               vs plain SELECTs + a hand-written Float64 pass
  *   B13 holdings of a 20,000-trade portfolio    vs raw node:http + raw SQL + Float64 FIFO
@@ -26,6 +27,7 @@ import autocannon from "autocannon";
 import { openDatabase } from "../src/db";
 import { aliasedCreates, aliasedNestedLists, fragmentChain } from "./abuse";
 import { dailyValuationWorkload, seedDailyValuation } from "./daily-valuation";
+import { rebalanceWorkload, seedRebalance } from "./rebalance";
 import { seedBench } from "./seed";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -106,6 +108,9 @@ async function main() {
     const [{ account_id: accountId }] = await db.prisma.$queryRawUnsafe<{ account_id: number }[]>(`SELECT account_id FROM portfolio WHERE id = $1`, ledgerPortfolioId);
     await dailyValuationWorkload(db, await seedDailyValuation(db, accountId), ROUNDS, url ? "postgresql" : "pglite");
   }
+  const rebalancePortfolioId = selected("B8")
+    ? await seedRebalance(db, (await db.prisma.$queryRawUnsafe<{ account_id: number }[]>(`SELECT account_id FROM portfolio WHERE id = $1`, ledgerPortfolioId))[0].account_id)
+    : 0;
   await db.close();
   const copy = (name: string) => {
     if (!seedDir) return undefined;
@@ -183,6 +188,7 @@ async function main() {
         }),
       );
     }
+    if (selected("B8")) await rebalanceWorkload(service.base, key, rebalancePortfolioId, ROUNDS, SECONDS, url ? "postgresql" : "pglite");
     if (selected("B10")) await importWorkload(service, baseline, key, importTargets.map((p) => p.id));
     if (selected("B14")) await abuseWorkload(service, key);
   } finally {

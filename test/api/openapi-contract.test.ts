@@ -140,6 +140,7 @@ const SUCCESS: Record<string, Success> = {
   deleteAllocationModel: {},
   activateAllocationModel: {},
   computeRebalance: {},
+  getDriftOverview: {},
 };
 
 /** A query each query-taking operation must refuse (400). */
@@ -152,6 +153,7 @@ const BAD_QUERY: Record<string, string> = {
   searchSecurities: "limit=5",
   listPortfolioTransactions: "limit=5001",
   importTrades: "dryRun=maybe",
+  getDriftOverview: "clientId=abc",
 };
 
 /** Bodies naming a resource that does not exist, for writes whose path names none (404). */

@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from "../support/app";
-import { newPortfolio, newTrade, postCreated } from "../support/kit";
+import { measured, newPortfolio, newTrade, postCreated } from "../support/kit";
 import { expectError, expectInvalid, expectOk, gqlDecimal, gqlId, restCall, restDecimal, withApp, type Json, type Outcome } from "../support/outcomes";
 
 /**
@@ -149,5 +149,52 @@ describe.each(transports)("computeRebalance over $name", (tr) => {
     // short: 1,050 buys 10 units (1,000), 50 stays.
     const plan = expectOk(await tr.call(key, s.portfolioId, { asOf: "2024-06-30", mode: "BuyOnly", cashToInvest: "1050" }));
     expect([plan.legs, plan.cashRemaining, plan.warnings]).toEqual([[`Buy 10 BBB.ASX @ 100 = 1000 (holding ${s.bbb})`], "50", ["WHOLE_UNITS_CASH"]]);
+  });
+});
+
+describe("the drift of a book (GET /v1/drift, driftOverview)", () => {
+  const overREST = async (k: string, query = "") => {
+    const res = await t.http.get(`/v1/drift${query}`).set("authorization", k);
+    expect(res.status).toBe(200);
+    return (res.body as Json[]).map((r) => `${r.portfolioName} ${r.modelName} ${restDecimal(r.totalValue)} ${r.maxDriftPct} ${r.outOfBandCount}`);
+  };
+  const overGraphQL = async (k: string, clientId?: number) => {
+    const o = await gqlCall(k, `query($c: ID) { driftOverview(clientId: $c) { portfolioName modelName totalValue maxDriftPct outOfBandCount } }`, clientId ? { c: String(clientId) } : {}, "driftOverview");
+    return (expectOk(o) as Json[]).map((r) => `${r.portfolioName} ${r.modelName} ${gqlDecimal(r.totalValue)} ${r.maxDriftPct} ${r.outOfBandCount}`);
+  };
+
+  it("lists every portfolio with an active model, most drifted first, in a fixed number of statements", async () => {
+    const first = await sixtyForty();
+    const one = await measured(t.db, () => overREST(key));
+    expect(one.res).toEqual(["60/40 Balanced 10000 10 2"]);
+
+    // An in-band portfolio (62/38: drift 2) and one without an active model.
+    const calm = await newPortfolio(t, key, { name: "Calm" });
+    await newTrade(t, key, { portfolioId: calm, symbol: "AAA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 62, price: 100 });
+    await newTrade(t, key, { portfolioId: calm, symbol: "BBB", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 38, price: 100 });
+    await postCreated(t, key, `/v1/portfolios/${calm}/allocation-models`, { name: "Steady", dimension: "holding", isActive: true, buckets: [{ label: "AAA.ASX", targetPct: 60, tolerancePct: 5 }, { label: "BBB.ASX", targetPct: 40, tolerancePct: 5 }] });
+    await newPortfolio(t, key, { name: "No model" });
+    const three = await measured(t.db, () => overREST(key));
+    expect(three.res).toEqual(["60/40 Balanced 10000 10 2", "Calm Steady 10000 2 0"]);
+    expect(three.statements).toBe(one.statements);
+    expect(await overGraphQL(key)).toEqual(three.res);
+    // The same figures computeRebalance reports for the portfolio.
+    const plan = expectOk(await transports[0].call(key, first.portfolioId));
+    expect(plan.drift).toEqual(["AAA.ASX 7000 70 10 Over", "BBB.ASX 3000 30 -10 Under"]);
+  });
+
+  it("a client key sees its own portfolios; clientId narrows an adviser's book; another's client: 404", async () => {
+    const mine = await sixtyForty();
+    await sixtyForty();
+    const readKey = await t.newClientKey(key, "Read", [mine.portfolioId]);
+    expect(await overREST(readKey)).toHaveLength(1);
+    expect(await overGraphQL(readKey)).toHaveLength(1);
+    const [{ client_id }] = await t.db.sql<{ client_id: number }>("SELECT client_id FROM portfolio WHERE id = $1", [mine.portfolioId]);
+    expect(await overREST(key, `?clientId=${client_id}`)).toHaveLength(1);
+    expect(await overREST(key)).toHaveLength(2);
+    const stranger = await t.newAccount();
+    const res = await t.http.get(`/v1/drift?clientId=${client_id}`).set("authorization", stranger);
+    expect([res.status, res.body.code]).toEqual([404, "NOT_FOUND"]);
+    expect(await overREST(stranger)).toEqual([]);
   });
 });

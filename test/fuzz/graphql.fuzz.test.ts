@@ -53,6 +53,7 @@ function validArgs(): Record<string, Record<string, unknown>> {
     saveAllocationModel: { portfolioId: id("portfolioId"), input: b.saveAllocationModel },
     activateAllocationModel: { publicId: id("publicId") },
     computeRebalance: { portfolioId: id("portfolioId"), input: b.computeRebalance },
+    driftOverview: {},
     createTrade: { input: b.createTrade },
     updateTrade: { id: id("tradeId"), input: b.updateTrade },
     importTrades: { portfolioId: id("portfolioId"), input: { rows: b.importTrades } },

@@ -5,7 +5,7 @@ import type { ValuationInput } from "./daily-valuation";
 import { DatedSeries } from "./dated-series";
 import { FxTable } from "./fx";
 import { unitsTimeline } from "./fold";
-import { loadLedger, type PortfolioTaxInfo } from "./load";
+import { loadLedgers, type PortfolioTaxInfo } from "./load";
 import { HoldingPrices } from "./prices";
 
 /**
@@ -28,32 +28,44 @@ function series(dates: string | null, values: string | null): DatedSeries<string
 }
 
 export async function loadValuationRange(db: Prisma.TransactionClient, portfolio: RangePortfolio, from: string, to: string): Promise<ValuationInput> {
-  const { id: portfolioId, accountId } = portfolio;
+  return (await loadValuationRanges(db, [portfolio], from, to)).get(portfolio.id)!;
+}
+
+/**
+ * loadValuationRange for several portfolios of one account, in the same statements as one: the
+ * drift of a whole book (GET /v1/drift) costs what one portfolio's does.
+ */
+export async function loadValuationRanges(db: Prisma.TransactionClient, portfolios: RangePortfolio[], from: string, to: string): Promise<Map<number, ValuationInput>> {
+  if (portfolios.length === 0) return new Map();
+  const accountIds = new Set(portfolios.map((p) => p.accountId));
+  if (accountIds.size !== 1) throw new Error("loadValuationRanges: portfolios of one account only");
+  const accountId = portfolios[0].accountId;
+  const ids = portfolios.map((p) => p.id);
   const fromDay = toDate(from);
   const toDay = toDate(to);
-  const [ledger, holdings, market, custom, fx, accounts, cashRows, income] = await Promise.all([
-    loadLedger(db, portfolio, undefined, to),
-    db.$queryRaw<{ id: number; symbol: string; exchange: string; currency_code: string }[]>`
-      SELECT id, symbol, exchange, currency_code FROM holding WHERE portfolio_id = ${portfolioId} ORDER BY id`,
+  const [ledgers, holdings, market, custom, fx, accounts, cashRows, income] = await Promise.all([
+    loadLedgers(db, portfolios, undefined, to),
+    db.$queryRaw<{ id: number; portfolio_id: number; symbol: string; exchange: string; currency_code: string }[]>`
+      SELECT id, portfolio_id, symbol, exchange, currency_code FROM holding WHERE portfolio_id = ANY(${ids}::int[]) ORDER BY id`,
     db.$queryRaw<{ symbol: string; exchange: string; dates: string; values: string }[]>`
       SELECT symbol, exchange, string_agg(date::text, ',' ORDER BY date) AS dates, string_agg(close::text, ',' ORDER BY date) AS "values" FROM (
         (SELECT DISTINCT ON (symbol, exchange) symbol, exchange, date, close FROM market_price
          WHERE account_id = ${accountId} AND date <= ${fromDay}
-           AND (symbol, exchange) IN (SELECT symbol, exchange FROM holding WHERE portfolio_id = ${portfolioId})
+           AND (symbol, exchange) IN (SELECT symbol, exchange FROM holding WHERE portfolio_id = ANY(${ids}::int[]))
          ORDER BY symbol, exchange, date DESC)
         UNION ALL
         (SELECT symbol, exchange, date, close FROM market_price
          WHERE account_id = ${accountId} AND date > ${fromDay} AND date <= ${toDay}
-           AND (symbol, exchange) IN (SELECT symbol, exchange FROM holding WHERE portfolio_id = ${portfolioId}))
+           AND (symbol, exchange) IN (SELECT symbol, exchange FROM holding WHERE portfolio_id = ANY(${ids}::int[])))
       ) p GROUP BY symbol, exchange`,
     db.$queryRaw<{ holding_id: number; dates: string; values: string }[]>`
       SELECT holding_id, string_agg(date::text, ',' ORDER BY date) AS dates, string_agg(price::text, ',' ORDER BY date) AS "values" FROM (
         (SELECT DISTINCT ON (holding_id) holding_id, date, price FROM custom_price
-         WHERE date <= ${fromDay} AND holding_id IN (SELECT id FROM holding WHERE portfolio_id = ${portfolioId})
+         WHERE date <= ${fromDay} AND holding_id IN (SELECT id FROM holding WHERE portfolio_id = ANY(${ids}::int[]))
          ORDER BY holding_id, date DESC)
         UNION ALL
         (SELECT holding_id, date, price FROM custom_price
-         WHERE date > ${fromDay} AND date <= ${toDay} AND holding_id IN (SELECT id FROM holding WHERE portfolio_id = ${portfolioId}))
+         WHERE date > ${fromDay} AND date <= ${toDay} AND holding_id IN (SELECT id FROM holding WHERE portfolio_id = ANY(${ids}::int[])))
       ) p GROUP BY holding_id`,
     db.$queryRaw<{ base: string; quote: string; dates: string; values: string }[]>`
       SELECT base, quote, string_agg(date::text, ',' ORDER BY date) AS dates, string_agg(rate::text, ',' ORDER BY date) AS "values" FROM (
@@ -62,17 +74,29 @@ export async function loadValuationRange(db: Prisma.TransactionClient, portfolio
         UNION ALL
         (SELECT base, quote, date, rate FROM fx_rate WHERE account_id = ${accountId} AND date > ${fromDay} AND date <= ${toDay})
       ) r GROUP BY base, quote`,
-    db.$queryRaw<{ id: number; currency_code: string; sync_trades: boolean; sync_income: boolean }[]>`
-      SELECT id, currency_code, sync_trades, sync_income FROM cash_account WHERE portfolio_id = ${portfolioId} ORDER BY id`,
+    db.$queryRaw<{ id: number; portfolio_id: number; currency_code: string; sync_trades: boolean; sync_income: boolean }[]>`
+      SELECT id, portfolio_id, currency_code, sync_trades, sync_income FROM cash_account WHERE portfolio_id = ANY(${ids}::int[]) ORDER BY id`,
     db.$queryRaw<{ cash_account_id: number; rows: string }[]>`
       SELECT cash_account_id, string_agg(type::text || ':' || date::text || ':' || amount::text, ',' ORDER BY date, id) AS rows
-      FROM cash_transaction WHERE date <= ${toDay} AND cash_account_id IN (SELECT id FROM cash_account WHERE portfolio_id = ${portfolioId})
+      FROM cash_transaction WHERE date <= ${toDay} AND cash_account_id IN (SELECT id FROM cash_account WHERE portfolio_id = ANY(${ids}::int[]))
       GROUP BY cash_account_id`,
     db.$queryRaw<
-      { holding_id: number; ex_dividend_date: Date; paid_date: Date; franked_amount: Decimal; unfranked_amount: Decimal; foreign_income: Decimal; withholding_tax: Decimal; foreign_tax_paid: Decimal; is_reinvested: boolean; currency_code: string }[]
+      {
+        portfolio_id: number;
+        holding_id: number;
+        ex_dividend_date: Date;
+        paid_date: Date;
+        franked_amount: Decimal;
+        unfranked_amount: Decimal;
+        foreign_income: Decimal;
+        withholding_tax: Decimal;
+        foreign_tax_paid: Decimal;
+        is_reinvested: boolean;
+        currency_code: string;
+      }[]
     >`
-      SELECT holding_id, ex_dividend_date, paid_date, franked_amount, unfranked_amount, foreign_income, withholding_tax, foreign_tax_paid, is_reinvested, currency_code
-      FROM income WHERE portfolio_id = ${portfolioId} AND ex_dividend_date <= ${toDay} ORDER BY paid_date, id`,
+      SELECT portfolio_id, holding_id, ex_dividend_date, paid_date, franked_amount, unfranked_amount, foreign_income, withholding_tax, foreign_tax_paid, is_reinvested, currency_code
+      FROM income WHERE portfolio_id = ANY(${ids}::int[]) AND ex_dividend_date <= ${toDay} ORDER BY paid_date, id`,
   ]);
 
   const marketBy = new Map(market.map((m) => [`${m.symbol}|${m.exchange}`, series(m.dates, m.values)]));
@@ -81,60 +105,72 @@ export async function loadValuationRange(db: Prisma.TransactionClient, portfolio
     const s = series(r.dates, r.values);
     return s.dates.map((date, i) => ({ base: r.base, quote: r.quote, date, rate: s.values[i] }));
   });
-  const trades = ledger.trades.map((t) => ({
-    holdingId: t.holdingId,
-    tradeType: t.tradeType,
-    date: t.tradeDate,
-    seq: t.id,
-    quantity: t.quantity,
-    price: t.price,
-    brokerage: t.brokerage,
-    currencyCode: t.currencyCode!,
-  }));
-  const tradesBy = new Map<number, typeof trades>();
-  for (const t of trades) {
-    const list = tradesBy.get(t.holdingId) ?? [];
-    list.push(t);
-    tradesBy.set(t.holdingId, list);
-  }
   const none = series(null, null);
   const cashBy = new Map(cashRows.map((c) => [c.cash_account_id, c.rows]));
-  return {
-    from,
-    to,
-    baseCurrencyCode: portfolio.baseCurrencyCode,
-    holdings: holdings.map((h) => ({
-      id: h.id,
-      currencyCode: h.currency_code,
-      timeline: unitsTimeline(ledger.eventsByHolding.get(h.id) ?? []),
-      prices: new HoldingPrices({ currencyCode: h.currency_code, custom: customBy.get(h.id) ?? none, market: marketBy.get(`${h.symbol}|${h.exchange}`) ?? none, trades: tradesBy.get(h.id) ?? [] }),
-    })),
-    trades,
-    income: income.map((i) => ({
-      holdingId: i.holding_id,
-      exDividendDate: fromDate(i.ex_dividend_date),
-      paidDate: fromDate(i.paid_date),
-      frankedAmount: i.franked_amount,
-      unfrankedAmount: i.unfranked_amount,
-      foreignIncome: i.foreign_income,
-      withholdingTax: i.withholding_tax,
-      foreignTaxPaid: i.foreign_tax_paid,
-      isReinvested: i.is_reinvested,
-      currencyCode: i.currency_code,
-    })),
-    cashAccounts: accounts.map((a) => ({
-      id: a.id,
-      currencyCode: a.currency_code,
-      syncTrades: a.sync_trades,
-      syncIncome: a.sync_income,
-      transactions: (cashBy.get(a.id) ?? "")
-        .split(",")
-        .filter(Boolean)
-        .map((row) => {
-          const [type, date, amount] = row.split(":");
-          return { type, date, amount, currencyCode: a.currency_code };
-        }),
-    })),
-    fx: new FxTable(fxRows, { base: portfolio.baseCurrencyCode, rates: ledger.trades.map((t) => ({ currencyCode: t.currencyCode!, date: t.tradeDate, exchangeRate: t.exchangeRate })) }),
-  };
+  return new Map(
+    portfolios.map((portfolio) => {
+      const ledger = ledgers.get(portfolio.id)!;
+      const trades = ledger.trades.map((t) => ({
+        holdingId: t.holdingId,
+        tradeType: t.tradeType,
+        date: t.tradeDate,
+        seq: t.id,
+        quantity: t.quantity,
+        price: t.price,
+        brokerage: t.brokerage,
+        currencyCode: t.currencyCode!,
+      }));
+      const tradesBy = new Map<number, typeof trades>();
+      for (const t of trades) {
+        const list = tradesBy.get(t.holdingId) ?? [];
+        list.push(t);
+        tradesBy.set(t.holdingId, list);
+      }
+      const input: ValuationInput = {
+        from,
+        to,
+        baseCurrencyCode: portfolio.baseCurrencyCode,
+        holdings: holdings
+          .filter((h) => h.portfolio_id === portfolio.id)
+          .map((h) => ({
+            id: h.id,
+            currencyCode: h.currency_code,
+            timeline: unitsTimeline(ledger.eventsByHolding.get(h.id) ?? []),
+            prices: new HoldingPrices({ currencyCode: h.currency_code, custom: customBy.get(h.id) ?? none, market: marketBy.get(`${h.symbol}|${h.exchange}`) ?? none, trades: tradesBy.get(h.id) ?? [] }),
+          })),
+        trades,
+        income: income
+          .filter((i) => i.portfolio_id === portfolio.id)
+          .map((i) => ({
+            holdingId: i.holding_id,
+            exDividendDate: fromDate(i.ex_dividend_date),
+            paidDate: fromDate(i.paid_date),
+            frankedAmount: i.franked_amount,
+            unfrankedAmount: i.unfranked_amount,
+            foreignIncome: i.foreign_income,
+            withholdingTax: i.withholding_tax,
+            foreignTaxPaid: i.foreign_tax_paid,
+            isReinvested: i.is_reinvested,
+            currencyCode: i.currency_code,
+          })),
+        cashAccounts: accounts
+          .filter((a) => a.portfolio_id === portfolio.id)
+          .map((a) => ({
+            id: a.id,
+            currencyCode: a.currency_code,
+            syncTrades: a.sync_trades,
+            syncIncome: a.sync_income,
+            transactions: (cashBy.get(a.id) ?? "")
+              .split(",")
+              .filter(Boolean)
+              .map((row) => {
+                const [type, date, amount] = row.split(":");
+                return { type, date, amount, currencyCode: a.currency_code };
+              }),
+          })),
+        fx: new FxTable(fxRows, { base: portfolio.baseCurrencyCode, rates: ledger.trades.map((t) => ({ currencyCode: t.currencyCode!, date: t.tradeDate, exchangeRate: t.exchangeRate })) }),
+      };
+      return [portfolio.id, input];
+    }),
+  );
 }

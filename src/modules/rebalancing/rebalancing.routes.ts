@@ -1,6 +1,6 @@
 import type { Endpoint } from "../../http/endpoint";
-import { RebalanceRequest, RebalanceResponse } from "./rebalancing.schemas";
-import { computeRebalance } from "./rebalancing.service";
+import { DriftOverviewQuery, DriftOverviewResponse, RebalanceRequest, RebalanceResponse } from "./rebalancing.schemas";
+import { computeRebalance, getDriftOverview } from "./rebalancing.service";
 
 export const rebalancingRoutes: Endpoint[] = [
   {
@@ -16,5 +16,17 @@ export const rebalancingRoutes: Endpoint[] = [
     status: 200,
     readsOnly: true,
     handler: (ctx, req) => computeRebalance(ctx, req.params.portfolioId, req.body),
+  },
+  {
+    method: "get",
+    path: "/drift",
+    operationId: "getDriftOverview",
+    tag: "AllocationModels",
+    summary: "The drift of every portfolio with an active model, most drifted first",
+    description:
+      "For each portfolio of the caller's book with an active model (a client key: its own portfolios; `clientId`: one client of an adviser's account), its drift today as computeRebalance reports it: totalValue, maxDriftPct, outOfBandCount. Sorted by maxDriftPct descending, then portfolio id. A fixed number of SQL statements whatever the number of portfolios.",
+    query: DriftOverviewQuery,
+    response: DriftOverviewResponse,
+    handler: (ctx, req) => getDriftOverview(ctx, req.query),
   },
 ];

@@ -81,3 +81,24 @@ export const RebalanceResponse = z
     warnings: z.array(WarningResponse),
   })
   .meta({ id: "RebalanceResult" });
+
+export const DriftOverviewQuery = z
+  .strictObject({ clientId: idSchema.optional().describe("Only this client's portfolios (an adviser's account key); a client key sees its own either way") })
+  .meta({ id: "DriftOverviewQuery" });
+
+export const DriftOverviewResponse = z
+  .array(
+    z
+      .object({
+        portfolioId: z.number().int(),
+        portfolioName: z.string(),
+        clientId: z.number().int().nullable(),
+        modelPublicId: z.string(),
+        modelName: z.string(),
+        totalValue: z.number().describe("Base currency of the portfolio"),
+        maxDriftPct: z.number(),
+        outOfBandCount: z.number().int(),
+      })
+      .meta({ id: "DriftOverviewRow" }),
+  )
+  .describe("Portfolios with an active model, most drifted first");

@@ -4,12 +4,12 @@ import { businessRule, DomainError, notFound } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
 import { parseInput } from "../../lib/validation";
 import { customGroupIdOf } from "../allocation-models/allocation-models.schemas";
-import { dailyValuation, discountRateOf, loadLedger, loadValuationRange } from "../ledger";
+import { dailyValuation, discountRateOf, loadLedger, loadValuationRanges, type FxTable, type LedgerEvent } from "../ledger";
 import { portfolioScope } from "../portfolios/access";
-import { scopedPortfolio } from "../portfolios/scoped";
+import { scopedPortfolio, scopedPortfolios, type ScopedPortfolio } from "../portfolios/scoped";
 import { EXCHANGE_CURRENCY } from "../securities/securities.schemas";
 import { computeRebalancePlan, type NewSecurity, type RebalanceHolding, type RebalanceResult } from "./rebalance";
-import { RebalanceRequest } from "./rebalancing.schemas";
+import { DriftOverviewQuery, RebalanceRequest } from "./rebalancing.schemas";
 
 /**
  * POST /v1/portfolios/{p}/rebalance, GraphQL `computeRebalance`: the drift of the portfolio
@@ -38,11 +38,7 @@ export async function computeRebalance(ctx: Context, portfolioId: unknown, input
   // A model of another portfolio of the account is not this portfolio's to rebalance to.
   if (model.portfolioId !== portfolio.id) throw notFound(`Allocation model ${model.publicId} of portfolio ${portfolio.id}`);
 
-  const holdings = await ctx.db.holding.findMany({
-    where: { portfolioId: portfolio.id },
-    select: { id: true, symbol: true, exchange: true, currencyCode: true, holdingType: true, assetClass: true, sector: true },
-    orderBy: { id: "asc" },
-  });
+  const holdings = await ctx.db.holding.findMany({ where: { portfolioId: portfolio.id }, select: { id: true, symbol: true, exchange: true }, orderBy: { id: "asc" } });
   const known = new Set(holdings.map((h) => h.id));
   const unknown = (request.excludeHoldingIds ?? []).map((id, i) => ({ id, i })).filter(({ id }) => !known.has(id));
   if (unknown.length > 0) {
@@ -53,52 +49,16 @@ export async function computeRebalance(ctx: Context, portfolioId: unknown, input
     );
   }
 
-  const groupId = customGroupIdOf(model.dimension);
-  const [range, groupLabels, ledger] = await Promise.all([
-    loadValuationRange(ctx.db, portfolio, asOf, asOf),
-    groupId === undefined
-      ? Promise.resolve(new Map<number, string>())
-      : ctx.db.customGroupAssignment
-          .findMany({ where: { groupId, group: { accountId: ctx.account.id }, holdingId: { in: [...known] } }, select: { holdingId: true, label: true } })
-          .then((rows) => new Map(rows.map((r) => [r.holdingId, r.label]))),
+  const [valued, ledger] = await Promise.all([
+    valuedBooks(ctx, [{ portfolio, dimension: model.dimension }], asOf),
     request.taxAware ? loadLedger(ctx.db, portfolio, undefined, asOf) : Promise.resolve(undefined),
   ]);
-  const day = dailyValuation(range).exactOn(asOf);
-  const valued = new Map(day.holdings.map((h) => [h.id, h]));
-  const dimensionValue = (h: (typeof holdings)[number]): string | null => {
-    switch (model.dimension) {
-      case "holding":
-        return `${h.symbol}.${h.exchange}`;
-      case "assetClass":
-        return h.assetClass;
-      case "sector":
-        return h.sector;
-      case "currency":
-        return h.currencyCode;
-      case "exchange":
-        return h.exchange;
-      case "holdingType":
-        return h.holdingType;
-      default:
-        return groupLabels.get(h.id) ?? null;
-    }
-  };
-  const rebalanceHoldings: RebalanceHolding[] = holdings.map((h) => {
-    const v = valued.get(h.id)!;
-    const priced = v.price !== null && v.rate !== null;
-    return {
-      holdingId: h.id,
-      symbol: h.symbol,
-      exchange: h.exchange,
-      dimensionValue: dimensionValue(h),
-      units: v.units,
-      price: priced ? v.price : null,
-      rate: priced ? v.rate : null,
-      value: v.valueInBaseCurrency ?? new Decimal(0),
-      ...(ledger ? { events: ledger.eventsByHolding.get(h.id) ?? [], methodFor: (e) => ledger.methodFor(h.id, e) } : {}),
-    };
-  });
-  const cashBalance = day.cash.reduce((s, c) => s.plus(c.valueInBaseCurrency ?? 0), new Decimal(0));
+  const book = valued.get(portfolio.id)!;
+  const rebalanceHoldings = ledger
+    ? book.holdings.map((h) => ({ ...h, events: ledger.eventsByHolding.get(h.holdingId) ?? [], methodFor: (e: LedgerEvent) => ledger.methodFor(h.holdingId, e) }))
+    : book.holdings;
+  const cashBalance = book.cashBalance;
+  const range = book;
 
   return {
     portfolioId: portfolio.id,
@@ -133,7 +93,7 @@ async function newSecurities(
   holdings: { symbol: string; exchange: string }[],
   asOf: string,
   base: string,
-  fx: { rateOn(from: string, to: string, date: string): { rate: Decimal } | undefined },
+  fx: FxTable,
 ): Promise<NewSecurity[]> {
   const held = new Set(holdings.map((h) => `${h.symbol}.${h.exchange}`.toLowerCase()));
   const wanted = buckets
@@ -166,4 +126,162 @@ async function newSecurities(
     out.push({ label: w.label, symbol: w.symbol, exchange: w.exchange, price: new Decimal(price.close), rate });
   }
   return out;
+}
+
+interface ValuedBook {
+  holdings: RebalanceHolding[];
+  /** The cash accounts' balance in the base currency on the day (unconvertible ones count 0). */
+  cashBalance: Decimal;
+  fx: FxTable;
+}
+
+/**
+ * The holdings of several portfolios valued on `asOf` by the daily engine's rules, each with its
+ * value on its model's dimension, and their cash: a fixed number of statements whatever the number
+ * of portfolios (one range load, one holdings read, one read of custom group labels).
+ */
+async function valuedBooks(ctx: Context, books: { portfolio: ScopedPortfolio; dimension: string }[], asOf: string): Promise<Map<number, ValuedBook>> {
+  if (books.length === 0) return new Map();
+  const ids = books.map((b) => b.portfolio.id);
+  const groupIds = [...new Set(books.map((b) => customGroupIdOf(b.dimension)).filter((g): g is number => g !== undefined))];
+  const [ranges, holdings, assignments] = await Promise.all([
+    loadValuationRanges(
+      ctx.db,
+      books.map((b) => b.portfolio),
+      asOf,
+      asOf,
+    ),
+    ctx.db.holding.findMany({
+      where: { portfolioId: { in: ids } },
+      select: { id: true, portfolioId: true, symbol: true, exchange: true, currencyCode: true, holdingType: true, assetClass: true, sector: true },
+      orderBy: { id: "asc" },
+    }),
+    groupIds.length === 0
+      ? Promise.resolve([])
+      : ctx.db.customGroupAssignment.findMany({ where: { groupId: { in: groupIds }, group: { accountId: ctx.account.id }, holding: { portfolioId: { in: ids } } }, select: { groupId: true, holdingId: true, label: true } }),
+  ]);
+  const labelOf = new Map(assignments.map((a) => [`${a.groupId}:${a.holdingId}`, a.label]));
+  const out = new Map<number, ValuedBook>();
+  for (const { portfolio, dimension } of books) {
+    const range = ranges.get(portfolio.id)!;
+    const day = dailyValuation(range).exactOn(asOf);
+    const valued = new Map(day.holdings.map((h) => [h.id, h]));
+    const groupId = customGroupIdOf(dimension);
+    const dimensionValue = (h: (typeof holdings)[number]): string | null => {
+      switch (dimension) {
+        case "holding":
+          return `${h.symbol}.${h.exchange}`;
+        case "assetClass":
+          return h.assetClass;
+        case "sector":
+          return h.sector;
+        case "currency":
+          return h.currencyCode;
+        case "exchange":
+          return h.exchange;
+        case "holdingType":
+          return h.holdingType;
+        default:
+          return labelOf.get(`${groupId}:${h.id}`) ?? null;
+      }
+    };
+    out.set(portfolio.id, {
+      holdings: holdings
+        .filter((h) => h.portfolioId === portfolio.id)
+        .map((h) => {
+          const v = valued.get(h.id)!;
+          const priced = v.price !== null && v.rate !== null;
+          return {
+            holdingId: h.id,
+            symbol: h.symbol,
+            exchange: h.exchange,
+            dimensionValue: dimensionValue(h),
+            units: v.units,
+            price: priced ? v.price : null,
+            rate: priced ? v.rate : null,
+            value: v.valueInBaseCurrency ?? new Decimal(0),
+          };
+        }),
+      cashBalance: day.cash.reduce((s, c) => s.plus(c.valueInBaseCurrency ?? 0), new Decimal(0)),
+      fx: range.fx,
+    });
+  }
+  return out;
+}
+
+export interface DriftOverviewRow {
+  portfolioId: number;
+  portfolioName: string;
+  clientId: number | null;
+  modelPublicId: string;
+  modelName: string;
+  totalValue: Decimal;
+  maxDriftPct: number;
+  outOfBandCount: number;
+}
+
+/**
+ * GET /v1/drift, GraphQL `driftOverview`: every portfolio of the caller's book with an active
+ * model, its drift today as computeRebalance reports it, most drifted first — the adviser's
+ * morning view. A client key sees its own portfolios; `clientId` narrows an adviser's book to one
+ * client. A fixed number of statements whatever the number of portfolios.
+ */
+export async function getDriftOverview(ctx: Context, query: unknown = {}): Promise<DriftOverviewRow[]> {
+  const { clientId } = parseInput(DriftOverviewQuery, query ?? {}, "The query");
+  if (clientId !== undefined) {
+    const client = await ctx.db.client.findFirst({ where: { id: clientId, accountId: ctx.account.id, ...(ctx.principal.kind === "client" ? { id: ctx.principal.clientId } : {}) }, select: { id: true } });
+    if (!client) throw notFound(`Client ${clientId}`);
+  }
+  const asOf = today();
+  const portfolios = await ctx.db.portfolio.findMany({
+    where: { ...portfolioScope(ctx), ...(clientId !== undefined ? { clientId } : {}), allocationModels: { some: { isActive: true, deletedAt: null } } },
+    select: {
+      id: true,
+      name: true,
+      clientId: true,
+      entityType: true,
+      allocationModels: {
+        where: { isActive: true, deletedAt: null },
+        select: { publicId: true, name: true, dimension: true, buckets: { select: { label: true, targetPct: true, tolerancePct: true, sortOrder: true } } },
+      },
+    },
+    orderBy: { id: "asc" },
+  });
+  const scoped = new Map((await scopedPortfolios(ctx, portfolios.map((p) => p.id))).map((p) => [p.id, p]));
+  const books = portfolios.filter((p) => scoped.has(p.id)).map((p) => ({ row: p, model: p.allocationModels[0], portfolio: scoped.get(p.id)! }));
+  const valued = await valuedBooks(
+    ctx,
+    books.map((b) => ({ portfolio: b.portfolio, dimension: b.model.dimension })),
+    asOf,
+  );
+  const rows = books.map(({ row, model }) => {
+    const book = valued.get(row.id)!;
+    const plan = computeRebalancePlan({
+      dimension: model.dimension,
+      buckets: model.buckets,
+      holdings: book.holdings,
+      cashBalance: book.cashBalance,
+      newSecurities: [],
+      cashToInvest: new Decimal(0),
+      mode: "BuyAndSell",
+      band: "Tolerance",
+      wholeUnits: true,
+      minTradeValue: new Decimal(0),
+      excludeHoldingIds: [],
+      taxAware: false,
+      asOf,
+      discountRate: discountRateOf(row.entityType),
+    });
+    return {
+      portfolioId: row.id,
+      portfolioName: row.name,
+      clientId: row.clientId,
+      modelPublicId: model.publicId,
+      modelName: model.name,
+      totalValue: plan.totalValue,
+      maxDriftPct: plan.driftReport.maxDriftPct,
+      outOfBandCount: plan.driftReport.outOfBandCount,
+    };
+  });
+  return rows.sort((a, b) => b.maxDriftPct - a.maxDriftPct || a.portfolioId - b.portfolioId);
 }
