@@ -87,13 +87,13 @@ export async function loadLedgers(db: Prisma.TransactionClient, portfolios: Port
       const parts = [selectionsOf(p.id), drpOf(p.id), yearMethodsOf(p.id), holdingMethodsOf(p.id)] as const;
       // Everything the fold reads, as text: equal fingerprints fold to equal results.
       const fingerprint = [tradeText.get(p.id) ?? "", JSON.stringify(parts), p.defaultMethod, p.entityType ?? "", p.financialYearEnd].join("\u0000");
-      return [p.id, lazyLedger(fingerprint, () => buildLedger(p, tradesOf(p.id), ...parts))];
+      return [p.id, lazyLedger(fingerprint, discountRateOf(p.entityType), () => buildLedger(p, tradesOf(p.id), ...parts))];
     }),
   );
 }
 
 /** A ledger whose rows are parsed into events only when first read (a memo may make that needless). */
-function lazyLedger(fingerprint: string, build: () => Ledger): Ledger {
+function lazyLedger(fingerprint: string, discountRate: Decimal, build: () => Ledger): Ledger {
   let built: Ledger | undefined;
   const ledger = () => (built ??= build());
   return {
@@ -104,9 +104,7 @@ function lazyLedger(fingerprint: string, build: () => Ledger): Ledger {
     get trades() {
       return ledger().trades;
     },
-    get discountRate() {
-      return ledger().discountRate;
-    },
+    discountRate,
     methodFor: (holdingId, event) => ledger().methodFor(holdingId, event),
   };
 }

@@ -205,19 +205,18 @@ export function computeRebalancePlan(input: RebalanceInput): RebalanceResult {
     }
     for (const [h, amount] of split(budget, targets)) admit(buyLeg({ holdingId: h.holdingId, symbol: h.symbol, exchange: h.exchange, price: h.price!, rate: h.rate! }, g.label, amount, input.wholeUnits));
   }
-  const kept = legs;
-  if (input.wholeUnits && kept.some((l) => l.side === "Buy") && cash.gt(keep)) {
+  if (input.wholeUnits && legs.some((l) => l.side === "Buy") && cash.gt(keep)) {
     warnings.push({ code: "WHOLE_UNITS_CASH", message: `Whole units leave ${cash.minus(keep).toFixed()} of the cash to invest unspent (in cashRemaining).` });
   }
 
   const moved = new Map<number, Decimal>();
   const bought = new Map<string, Decimal>();
-  for (const leg of kept) {
+  for (const leg of legs) {
     const signed = leg.side === "Buy" ? leg.value : leg.value.neg();
     if (leg.holdingId === null) bought.set(key(leg.label), (bought.get(key(leg.label)) ?? ZERO).plus(signed));
     else moved.set(leg.holdingId, (moved.get(leg.holdingId) ?? ZERO).plus(signed));
   }
-  const sorted = kept.sort((a, b) => sideOrder(a) - sideOrder(b) || groupRank(ordered, a.label) - groupRank(ordered, b.label) || (a.holdingId ?? 0) - (b.holdingId ?? 0));
+  const sorted = legs.sort((a, b) => sideOrder(a) - sideOrder(b) || groupRank(ordered, a.label) - groupRank(ordered, b.label) || (a.holdingId ?? 0) - (b.holdingId ?? 0));
   return {
     totalValue,
     cashAvailable,

@@ -23,6 +23,19 @@ export interface RebalanceView extends RebalanceResult {
   asOf: string;
 }
 
+/** The request's defaults (API.md): the drift overview reports exactly what a bare request would. */
+function withDefaults(request: RebalanceRequest) {
+  return {
+    cashToInvest: request.cashToInvest ?? new Decimal(0),
+    mode: request.mode ?? "BuyAndSell",
+    band: request.band ?? "Tolerance",
+    wholeUnits: request.wholeUnits ?? true,
+    minTradeValue: request.minTradeValue ?? new Decimal(0),
+    excludeHoldingIds: request.excludeHoldingIds ?? [],
+    taxAware: request.taxAware ?? false,
+  } as const;
+}
+
 export async function computeRebalance(ctx: Context, portfolioId: unknown, input: unknown): Promise<RebalanceView> {
   const request = parseInput(RebalanceRequest, input ?? {}, "The rebalance request");
   const portfolio = await scopedPortfolio(ctx, portfolioId);
@@ -57,8 +70,6 @@ export async function computeRebalance(ctx: Context, portfolioId: unknown, input
   const rebalanceHoldings = ledger
     ? book.holdings.map((h) => ({ ...h, events: ledger.eventsByHolding.get(h.holdingId) ?? [], methodFor: (e: LedgerEvent) => ledger.methodFor(h.holdingId, e) }))
     : book.holdings;
-  const cashBalance = book.cashBalance;
-  const range = book;
 
   return {
     portfolioId: portfolio.id,
@@ -68,15 +79,9 @@ export async function computeRebalance(ctx: Context, portfolioId: unknown, input
       dimension: model.dimension,
       buckets: model.buckets,
       holdings: rebalanceHoldings,
-      cashBalance,
-      newSecurities: model.dimension === "holding" ? await newSecurities(ctx, model.buckets, holdings, asOf, portfolio.baseCurrencyCode, range.fx) : [],
-      cashToInvest: request.cashToInvest ?? new Decimal(0),
-      mode: request.mode ?? "BuyAndSell",
-      band: request.band ?? "Tolerance",
-      wholeUnits: request.wholeUnits ?? true,
-      minTradeValue: request.minTradeValue ?? new Decimal(0),
-      excludeHoldingIds: request.excludeHoldingIds ?? [],
-      taxAware: request.taxAware ?? false,
+      cashBalance: book.cashBalance,
+      newSecurities: model.dimension === "holding" ? await newSecurities(ctx, model.buckets, holdings, asOf, portfolio.baseCurrencyCode, book.fx) : [],
+      ...withDefaults(request),
       asOf,
       discountRate: discountRateOf(portfolio.entityType),
     }),
@@ -262,13 +267,7 @@ export async function getDriftOverview(ctx: Context, query: unknown = {}): Promi
       holdings: book.holdings,
       cashBalance: book.cashBalance,
       newSecurities: [],
-      cashToInvest: new Decimal(0),
-      mode: "BuyAndSell",
-      band: "Tolerance",
-      wholeUnits: true,
-      minTradeValue: new Decimal(0),
-      excludeHoldingIds: [],
-      taxAware: false,
+      ...withDefaults({}),
       asOf,
       discountRate: discountRateOf(row.entityType),
     });
