@@ -6,6 +6,7 @@ import type { SqlDriverAdapter, SqlDriverAdapterFactory, Transaction } from "@pr
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../generated/prisma/client";
+import { EmbeddedStatistics } from "./lib/embedded-statistics";
 import { pgliteOpenError, prepareDataDir } from "./lib/storage";
 import { applyMigrations, type SqlSession } from "./migrate";
 
@@ -28,6 +29,11 @@ export interface Database {
   kind: "pglite" | "postgresql";
   /** SQL statements sent so far (queries and commands, inside transactions too). */
   readonly statementCount: number;
+  /**
+   * PGlite: runs the planner-statistics upkeep for what has been written now instead of when the
+   * writes go quiet (lib/embedded-statistics). PostgreSQL: nothing (its autovacuum does it).
+   */
+  settleStatistics(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -49,8 +55,11 @@ export interface OpenDatabaseOptions {
   migrate?: boolean;
 }
 
-/** Wraps an adapter factory to count every statement Prisma sends (the no-N+1 tests read it). */
-function counting(factory: SqlDriverAdapterFactory, counter: { n: number }): SqlDriverAdapterFactory {
+/**
+ * Wraps an adapter factory to count every statement Prisma sends (the no-N+1 tests read it) and,
+ * when asked, to report each one with the rows it changed or returned.
+ */
+function counting(factory: SqlDriverAdapterFactory, counter: { n: number }, onStatement?: (sql: string, rows: number) => void): SqlDriverAdapterFactory {
   const countQueries = <T extends object>(target: T): T =>
     new Proxy(target, {
       get(obj, prop, receiver) {
@@ -59,7 +68,13 @@ function counting(factory: SqlDriverAdapterFactory, counter: { n: number }): Sql
         if (prop === "queryRaw" || prop === "executeRaw") {
           return (...args: unknown[]) => {
             counter.n++;
-            return value.apply(obj, args);
+            const result = value.apply(obj, args) as Promise<number | { rows: unknown[] }>;
+            if (!onStatement) return result;
+            const sql = (args[0] as { sql: string }).sql;
+            return result.then((r) => {
+              onStatement(sql, typeof r === "number" ? r : r.rows.length);
+              return r;
+            });
           };
         }
         if (prop === "startTransaction") {
@@ -143,6 +158,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
       get statementCount() {
         return counter.n;
       },
+      settleStatistics: async () => {},
       ping: async () => void (await pool.query("SELECT 1")),
       close: async () => {
         await prisma.$disconnect();
@@ -174,15 +190,19 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
     };
     await applyMigrations(session);
   }
-  const prisma = new PrismaClient({ adapter: counting(new PrismaPGlite(db), counter) });
+  const statistics = new EmbeddedStatistics(db);
+  await statistics.analyzeNeverAnalyzed();
+  const prisma = new PrismaClient({ adapter: counting(new PrismaPGlite(db), counter, (sql, rows) => statistics.noteStatement(sql, rows)) });
   return {
     prisma,
     kind: "pglite",
     get statementCount() {
       return counter.n;
     },
+    settleStatistics: () => statistics.settle(),
     ping: async () => void (await db.query("SELECT 1")),
     close: async () => {
+      await statistics.stop();
       await prisma.$disconnect();
       await db.close();
       unlock();

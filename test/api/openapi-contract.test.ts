@@ -359,7 +359,7 @@ describe("outage answers", () => {
   const unreachable = () => Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
   const lostDatabase = (kind: Database["kind"]): Database => {
     const failing: unknown = new Proxy(() => undefined, { get: (_target, prop) => (prop === "then" ? undefined : failing), apply: () => Promise.reject(unreachable()) });
-    return { prisma: failing as Database["prisma"], kind, statementCount: 0, ping: () => Promise.reject(unreachable()), close: async () => {} };
+    return { prisma: failing as Database["prisma"], kind, statementCount: 0, settleStatistics: async () => {}, ping: () => Promise.reject(unreachable()), close: async () => {} };
   };
   let outage: ReturnType<typeof request>;
   let cramped: ReturnType<typeof request>;

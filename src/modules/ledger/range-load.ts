@@ -1,7 +1,7 @@
 import type { Prisma } from "../../../generated/prisma/client";
 import { fromDate, toDate } from "../../lib/dates";
 import type { Decimal } from "../../lib/money";
-import type { ValuationInput } from "./daily-valuation";
+import type { ValuationHolding, ValuationInput } from "./daily-valuation";
 import { DatedSeries } from "./dated-series";
 import { FxTable } from "./fx";
 import { unitsTimeline } from "./fold";
@@ -27,7 +27,20 @@ function series(dates: string | null, values: string | null): DatedSeries<string
   return dates && values ? DatedSeries.sorted(dates.split(","), values.split(",")) : DatedSeries.sorted([], []);
 }
 
-export async function loadValuationRange(db: Prisma.TransactionClient, portfolio: RangePortfolio, from: string, to: string): Promise<ValuationInput> {
+/** A holding as the range load read it: what values it, and what describes it (for grouping). */
+export interface RangeHolding extends ValuationHolding {
+  symbol: string;
+  exchange: string;
+  holdingType: string;
+  assetClass: string | null;
+  sector: string | null;
+}
+
+export interface ValuationRange extends ValuationInput {
+  holdings: RangeHolding[];
+}
+
+export async function loadValuationRange(db: Prisma.TransactionClient, portfolio: RangePortfolio, from: string, to: string): Promise<ValuationRange> {
   return (await loadValuationRanges(db, [portfolio], from, to)).get(portfolio.id)!;
 }
 
@@ -35,7 +48,7 @@ export async function loadValuationRange(db: Prisma.TransactionClient, portfolio
  * loadValuationRange for several portfolios of one account, in the same statements as one: the
  * drift of a whole book (GET /v1/drift) costs what one portfolio's does.
  */
-export async function loadValuationRanges(db: Prisma.TransactionClient, portfolios: RangePortfolio[], from: string, to: string): Promise<Map<number, ValuationInput>> {
+export async function loadValuationRanges(db: Prisma.TransactionClient, portfolios: RangePortfolio[], from: string, to: string): Promise<Map<number, ValuationRange>> {
   if (portfolios.length === 0) return new Map();
   const accountIds = new Set(portfolios.map((p) => p.accountId));
   if (accountIds.size !== 1) throw new Error("loadValuationRanges: portfolios of one account only");
@@ -45,28 +58,37 @@ export async function loadValuationRanges(db: Prisma.TransactionClient, portfoli
   const toDay = toDate(to);
   const [ledgers, holdings, market, custom, fx, accounts, cashRows, income] = await Promise.all([
     loadLedgers(db, portfolios, undefined, to),
-    db.$queryRaw<{ id: number; portfolio_id: number; symbol: string; exchange: string; currency_code: string }[]>`
-      SELECT id, portfolio_id, symbol, exchange, currency_code FROM holding WHERE portfolio_id = ANY(${ids}::int[]) ORDER BY id`,
+    db.$queryRaw<
+      { id: number; portfolio_id: number; symbol: string; exchange: string; currency_code: string; holding_type: string; asset_class: string | null; sector: string | null }[]
+    >`
+      SELECT id, portfolio_id, symbol, exchange, currency_code, holding_type::text, asset_class, sector FROM holding WHERE portfolio_id = ANY(${ids}::int[]) ORDER BY id`,
+    // Driven from the holdings, one index range per security: a plan that stays right on a
+    // database whose planner statistics are missing or stale (the embedded one has no autovacuum).
     db.$queryRaw<{ symbol: string; exchange: string; dates: string; values: string }[]>`
-      SELECT symbol, exchange, string_agg(date::text, ',' ORDER BY date) AS dates, string_agg(close::text, ',' ORDER BY date) AS "values" FROM (
-        (SELECT DISTINCT ON (symbol, exchange) symbol, exchange, date, close FROM market_price
-         WHERE account_id = ${accountId} AND date <= ${fromDay}
-           AND (symbol, exchange) IN (SELECT symbol, exchange FROM holding WHERE portfolio_id = ANY(${ids}::int[]))
-         ORDER BY symbol, exchange, date DESC)
-        UNION ALL
-        (SELECT symbol, exchange, date, close FROM market_price
-         WHERE account_id = ${accountId} AND date > ${fromDay} AND date <= ${toDay}
-           AND (symbol, exchange) IN (SELECT symbol, exchange FROM holding WHERE portfolio_id = ANY(${ids}::int[])))
-      ) p GROUP BY symbol, exchange`,
+      SELECT h.symbol, h.exchange, p.dates, p."values"
+      FROM (SELECT DISTINCT symbol, exchange FROM holding WHERE portfolio_id = ANY(${ids}::int[])) h
+      CROSS JOIN LATERAL (
+        SELECT string_agg(date::text, ',' ORDER BY date) AS dates, string_agg(close::text, ',' ORDER BY date) AS "values" FROM (
+          (SELECT date, close FROM market_price m
+           WHERE m.account_id = ${accountId} AND m.symbol = h.symbol AND m.exchange = h.exchange AND m.date <= ${fromDay}
+           ORDER BY m.date DESC LIMIT 1)
+          UNION ALL
+          (SELECT date, close FROM market_price m
+           WHERE m.account_id = ${accountId} AND m.symbol = h.symbol AND m.exchange = h.exchange AND m.date > ${fromDay} AND m.date <= ${toDay})
+        ) x
+      ) p
+      WHERE p.dates IS NOT NULL`,
     db.$queryRaw<{ holding_id: number; dates: string; values: string }[]>`
-      SELECT holding_id, string_agg(date::text, ',' ORDER BY date) AS dates, string_agg(price::text, ',' ORDER BY date) AS "values" FROM (
-        (SELECT DISTINCT ON (holding_id) holding_id, date, price FROM custom_price
-         WHERE date <= ${fromDay} AND holding_id IN (SELECT id FROM holding WHERE portfolio_id = ANY(${ids}::int[]))
-         ORDER BY holding_id, date DESC)
-        UNION ALL
-        (SELECT holding_id, date, price FROM custom_price
-         WHERE date > ${fromDay} AND date <= ${toDay} AND holding_id IN (SELECT id FROM holding WHERE portfolio_id = ANY(${ids}::int[])))
-      ) p GROUP BY holding_id`,
+      SELECT h.id AS holding_id, p.dates, p."values"
+      FROM holding h
+      CROSS JOIN LATERAL (
+        SELECT string_agg(date::text, ',' ORDER BY date) AS dates, string_agg(price::text, ',' ORDER BY date) AS "values" FROM (
+          (SELECT date, price FROM custom_price c WHERE c.holding_id = h.id AND c.date <= ${fromDay} ORDER BY c.date DESC LIMIT 1)
+          UNION ALL
+          (SELECT date, price FROM custom_price c WHERE c.holding_id = h.id AND c.date > ${fromDay} AND c.date <= ${toDay})
+        ) x
+      ) p
+      WHERE h.portfolio_id = ANY(${ids}::int[]) AND p.dates IS NOT NULL`,
     db.$queryRaw<{ base: string; quote: string; dates: string; values: string }[]>`
       SELECT base, quote, string_agg(date::text, ',' ORDER BY date) AS dates, string_agg(rate::text, ',' ORDER BY date) AS "values" FROM (
         (SELECT DISTINCT ON (base, quote) base, quote, date, rate FROM fx_rate
@@ -126,7 +148,7 @@ export async function loadValuationRanges(db: Prisma.TransactionClient, portfoli
         list.push(t);
         tradesBy.set(t.holdingId, list);
       }
-      const input: ValuationInput = {
+      const input: ValuationRange = {
         from,
         to,
         baseCurrencyCode: portfolio.baseCurrencyCode,
@@ -134,6 +156,11 @@ export async function loadValuationRanges(db: Prisma.TransactionClient, portfoli
           .filter((h) => h.portfolio_id === portfolio.id)
           .map((h) => ({
             id: h.id,
+            symbol: h.symbol,
+            exchange: h.exchange,
+            holdingType: h.holding_type,
+            assetClass: h.asset_class,
+            sector: h.sector,
             currencyCode: h.currency_code,
             timeline: unitsTimeline(ledger.eventsByHolding.get(h.id) ?? []),
             prices: new HoldingPrices({ currencyCode: h.currency_code, custom: customBy.get(h.id) ?? none, market: marketBy.get(`${h.symbol}|${h.exchange}`) ?? none, trades: tradesBy.get(h.id) ?? [] }),

@@ -4,7 +4,7 @@ import { businessRule, DomainError, notFound } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
 import { parseInput } from "../../lib/validation";
 import { customGroupIdOf } from "../allocation-models/allocation-models.schemas";
-import { dailyValuation, discountRateOf, loadLedger, loadValuationRanges, type FxTable, type LedgerEvent } from "../ledger";
+import { dailyValuation, discountRateOf, loadLedger, loadValuationRanges, type FxTable, type LedgerEvent, type RangeHolding } from "../ledger";
 import { portfolioScope } from "../portfolios/access";
 import { scopedPortfolio, scopedPortfolios, type ScopedPortfolio } from "../portfolios/scoped";
 import { EXCHANGE_CURRENCY } from "../securities/securities.schemas";
@@ -51,8 +51,12 @@ export async function computeRebalance(ctx: Context, portfolioId: unknown, input
   // A model of another portfolio of the account is not this portfolio's to rebalance to.
   if (model.portfolioId !== portfolio.id) throw notFound(`Allocation model ${model.publicId} of portfolio ${portfolio.id}`);
 
-  const holdings = await ctx.db.holding.findMany({ where: { portfolioId: portfolio.id }, select: { id: true, symbol: true, exchange: true }, orderBy: { id: "asc" } });
-  const known = new Set(holdings.map((h) => h.id));
+  const [valued, ledger] = await Promise.all([
+    valuedBooks(ctx, [{ portfolio, dimension: model.dimension }], asOf),
+    request.taxAware ? loadLedger(ctx.db, portfolio, undefined, asOf) : Promise.resolve(undefined),
+  ]);
+  const book = valued.get(portfolio.id)!;
+  const known = new Set(book.holdings.map((h) => h.holdingId));
   const unknown = (request.excludeHoldingIds ?? []).map((id, i) => ({ id, i })).filter(({ id }) => !known.has(id));
   if (unknown.length > 0) {
     throw new DomainError(
@@ -61,12 +65,6 @@ export async function computeRebalance(ctx: Context, portfolioId: unknown, input
       unknown.map(({ id, i }) => ({ path: `excludeHoldingIds.${i}`, message: `holding ${id} is not a holding of portfolio ${portfolio.id}` })),
     );
   }
-
-  const [valued, ledger] = await Promise.all([
-    valuedBooks(ctx, [{ portfolio, dimension: model.dimension }], asOf),
-    request.taxAware ? loadLedger(ctx.db, portfolio, undefined, asOf) : Promise.resolve(undefined),
-  ]);
-  const book = valued.get(portfolio.id)!;
   const rebalanceHoldings = ledger
     ? book.holdings.map((h) => ({ ...h, events: ledger.eventsByHolding.get(h.holdingId) ?? [], methodFor: (e: LedgerEvent) => ledger.methodFor(h.holdingId, e) }))
     : book.holdings;
@@ -80,7 +78,7 @@ export async function computeRebalance(ctx: Context, portfolioId: unknown, input
       buckets: model.buckets,
       holdings: rebalanceHoldings,
       cashBalance: book.cashBalance,
-      newSecurities: model.dimension === "holding" ? await newSecurities(ctx, model.buckets, holdings, asOf, portfolio.baseCurrencyCode, book.fx) : [],
+      newSecurities: model.dimension === "holding" ? await newSecurities(ctx, model.buckets, book.holdings, asOf, portfolio.baseCurrencyCode, book.fx) : [],
       ...withDefaults(request),
       asOf,
       discountRate: discountRateOf(portfolio.entityType),
@@ -149,18 +147,13 @@ async function valuedBooks(ctx: Context, books: { portfolio: ScopedPortfolio; di
   if (books.length === 0) return new Map();
   const ids = books.map((b) => b.portfolio.id);
   const groupIds = [...new Set(books.map((b) => customGroupIdOf(b.dimension)).filter((g): g is number => g !== undefined))];
-  const [ranges, holdings, assignments] = await Promise.all([
+  const [ranges, assignments] = await Promise.all([
     loadValuationRanges(
       ctx.db,
       books.map((b) => b.portfolio),
       asOf,
       asOf,
     ),
-    ctx.db.holding.findMany({
-      where: { portfolioId: { in: ids } },
-      select: { id: true, portfolioId: true, symbol: true, exchange: true, currencyCode: true, holdingType: true, assetClass: true, sector: true },
-      orderBy: { id: "asc" },
-    }),
     groupIds.length === 0
       ? Promise.resolve([])
       : ctx.db.customGroupAssignment.findMany({ where: { groupId: { in: groupIds }, group: { accountId: ctx.account.id }, holding: { portfolioId: { in: ids } } }, select: { groupId: true, holdingId: true, label: true } }),
@@ -172,7 +165,7 @@ async function valuedBooks(ctx: Context, books: { portfolio: ScopedPortfolio; di
     const day = dailyValuation(range).exactOn(asOf);
     const valued = new Map(day.holdings.map((h) => [h.id, h]));
     const groupId = customGroupIdOf(dimension);
-    const dimensionValue = (h: (typeof holdings)[number]): string | null => {
+    const dimensionValue = (h: RangeHolding): string | null => {
       switch (dimension) {
         case "holding":
           return `${h.symbol}.${h.exchange}`;
@@ -191,22 +184,20 @@ async function valuedBooks(ctx: Context, books: { portfolio: ScopedPortfolio; di
       }
     };
     out.set(portfolio.id, {
-      holdings: holdings
-        .filter((h) => h.portfolioId === portfolio.id)
-        .map((h) => {
-          const v = valued.get(h.id)!;
-          const priced = v.price !== null && v.rate !== null;
-          return {
-            holdingId: h.id,
-            symbol: h.symbol,
-            exchange: h.exchange,
-            dimensionValue: dimensionValue(h),
-            units: v.units,
-            price: priced ? v.price : null,
-            rate: priced ? v.rate : null,
-            value: v.valueInBaseCurrency ?? new Decimal(0),
-          };
-        }),
+      holdings: range.holdings.map((h) => {
+        const v = valued.get(h.id)!;
+        const priced = v.price !== null && v.rate !== null;
+        return {
+          holdingId: h.id,
+          symbol: h.symbol,
+          exchange: h.exchange,
+          dimensionValue: dimensionValue(h),
+          units: v.units,
+          price: priced ? v.price : null,
+          rate: priced ? v.rate : null,
+          value: v.valueInBaseCurrency ?? new Decimal(0),
+        };
+      }),
       cashBalance: day.cash.reduce((s, c) => s.plus(c.valueInBaseCurrency ?? 0), new Decimal(0)),
       fx: range.fx,
     });
