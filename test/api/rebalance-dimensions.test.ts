@@ -90,3 +90,28 @@ it("taxAware over the API: the sell leg takes the loss parcel and says its gain"
   expect([sell.side, sell.quantity, sell.estimatedCapitalGain, sell.parcels.map((p) => [p.tradeId, p.units, p.capitalGain])]).toEqual(["Sell", 66, -330, [[recent.id, 66, -330]]]);
   expect(old.id).not.toBe(recent.id);
 });
+
+it("a Cash bucket brings the cash accounts in, and a security not held yet is bought at its market price in its own currency", async () => {
+  // 7,000 AAA + 3,000 BBB + 2,000 cash = 12,000. Model: AAA 50 %, BBB 20 %, Cash 10 %, MSFT.NASDAQ
+  // 20 % (not held; closes at USD 400, 1.5 AUD per USD: AUD 600 a unit). Targets 6,000 / 2,400 /
+  // 1,200 / 2,400: sell 10 AAA (1,000) and 6 BBB (600), buy 4 MSFT (2,400); cash 2,000 + 1,600 −
+  // 2,400 = 1,200, its target.
+  const s = await ledger();
+  const cash = await postCreated<{ id: number }>(t, key, "/v1/cash-accounts", { portfolioId: s.portfolioId, name: "Cash", currencyCode: "AUD" });
+  await postCreated(t, key, "/v1/cash-transactions", { cashAccountId: cash.id, type: "Deposit", date: "2024-02-01", amount: 2000 });
+  expect((await t.http.post("/v1/market-prices/bulk").set("authorization", key).send([{ symbol: "MSFT", exchange: "NASDAQ", date: "2024-06-28", close: 400 }])).status).toBe(200);
+  expect((await t.http.post("/v1/fx-rates/bulk").set("authorization", key).send([{ base: "USD", quote: "AUD", date: "2024-06-28", rate: 1.5 }])).status).toBe(200);
+  const r = (await rebalance(s.portfolioId, "holding", [
+    { label: "AAA.ASX", targetPct: 50, tolerancePct: 1 },
+    { label: "BBB.ASX", targetPct: 20, tolerancePct: 1 },
+    { label: "Cash", targetPct: 10, tolerancePct: 1 },
+    { label: "MSFT.NASDAQ", targetPct: 20, tolerancePct: 1 },
+  ])) as { driftReport: { entries: Json[] }; legs: Json[]; totalValue: number; cashAvailable: number; cashRemaining: number; postTradeDrift: { entries: Json[] } };
+  expect({ totalValue: r.totalValue, cashAvailable: r.cashAvailable, cashRemaining: r.cashRemaining }).toEqual({ totalValue: 12000, cashAvailable: 2000, cashRemaining: 1200 });
+  expect(r.legs.map((l) => `${l.side} ${l.quantity} ${l.symbol}.${l.exchange} @ ${l.price} = ${l.value} (holding ${l.holdingId})`)).toEqual([
+    `Sell 10 AAA.ASX @ 100 = 1000 (holding ${s.aaa})`,
+    `Sell 6 BBB.ASX @ 100 = 600 (holding ${s.bbb})`,
+    "Buy 4 MSFT.NASDAQ @ 400 = 2400 (holding null)",
+  ]);
+  expect(r.postTradeDrift.entries.map((e) => `${e.label} ${e.currentValue} ${e.status}`)).toEqual(["AAA.ASX 6000 InBand", "BBB.ASX 2400 InBand", "Cash 1200 InBand", "MSFT.NASDAQ 2400 InBand"]);
+});
