@@ -18,6 +18,8 @@ export function formatPath(path: readonly PropertyKey[]): string {
  */
 export function fieldErrors(error: z.ZodError, schema?: z.ZodType): FieldError[] {
   return error.issues.flatMap((issue) => {
+    // A record's bad key: what its key schema said ("must be an AMIT component name: …"), not zod's "Invalid key in record".
+    if (issue.code === "invalid_key") return [{ path: formatPath(issue.path), message: issue.issues.map((i) => i.message).join("; ") || issue.message }];
     if (issue.code !== "unrecognized_keys") return [{ path: formatPath(issue.path), message: issue.message }];
     const known = schema ? knownKeysAt(schema, issue.path) : [];
     return issue.keys.map((key) => {

@@ -118,7 +118,7 @@ const CASES: Record<string, Case> = {
   deleteIncome: { outcome: 404, after: async (f) => expect(await count(f, "income WHERE holding_id = $1", f.ids.holdingId)).toBe(0) },
   updateProRataDistributions: {
     outcome: "every",
-    after: async (f) => expect(await f.value("SELECT components->>'otherIncome' FROM income WHERE id = $1", f.ids.incomeId)).toBe("10"),
+    after: async (f) => expect(await f.value("SELECT components->>'nonPrimaryProductionIncome' FROM income WHERE id = $1", f.ids.incomeId)).toBe("10"),
   },
   createCashAccount: { outcome: "every", after: async (f) => expect(await count(f, "cash_account WHERE portfolio_id = $1", f.ids.portfolioId)).toBe(1 + N) },
   updateCashAccount: { outcome: "every", after: async (f) => expect(await f.value("SELECT name FROM cash_account WHERE id = $1", f.ids.cashAccountId)).toBe("Renamed cash") },

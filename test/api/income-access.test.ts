@@ -21,7 +21,7 @@ describe.each(TRANSPORTS)("income over $name", (tr) => {
         expectError(await tr.update(intruder, mine.id, dividend({ unfrankedAmount: 5 })), "NOT_FOUND");
         expectError(await tr.confirm(intruder, mine.id), "NOT_FOUND");
         expectError(await tr.remove(intruder, mine.id), "NOT_FOUND");
-        expectError(await tr.proRata(intruder, holdingId, 2024, { otherIncome: 1 }), "NOT_FOUND");
+        expectError(await tr.proRata(intruder, holdingId, 2024, { nonPrimaryProductionIncome: 1 }), "NOT_FOUND");
       });
       expect(expectOk(await tr.get(key, mine.id))).toEqual(mine);
     });
@@ -36,7 +36,7 @@ describe.each(TRANSPORTS)("income over $name", (tr) => {
         expectError(await tr.update(reader, r.id, dividend({ unfrankedAmount: 5 })), "FORBIDDEN");
         expectError(await tr.confirm(reader, r.id), "FORBIDDEN");
         expectError(await tr.remove(reader, r.id), "FORBIDDEN");
-        expectError(await tr.proRata(reader, holdingId, 2025, { otherIncome: 1 }), "FORBIDDEN");
+        expectError(await tr.proRata(reader, holdingId, 2025, { nonPrimaryProductionIncome: 1 }), "FORBIDDEN");
       });
     });
 
@@ -50,7 +50,7 @@ describe.each(TRANSPORTS)("income over $name", (tr) => {
       expect(created).toMatchObject({ holdingId, frankingCredits: "300", isConfirmed: false });
       expect(expectOk(await tr.update(writer, created.id, dividend({ exDividendDate: "2024-09-30", paidDate: "2024-10-15", frankedAmount: 70 })))).toMatchObject({ frankingCredits: "30" });
       expect(expectOk(await tr.confirm(writer, created.id))).toMatchObject({ isConfirmed: true });
-      expect(expectOk(await tr.proRata(writer, holdingId, 2025, { otherIncome: 1 }))).toEqual([expect.objectContaining({ id: created.id, components: { otherIncome: "1" } })]);
+      expect(expectOk(await tr.proRata(writer, holdingId, 2025, { nonPrimaryProductionIncome: 1 }))).toEqual([expect.objectContaining({ id: created.id, components: { nonPrimaryProductionIncome: "1" } })]);
       expect(expectOk(await tr.remove(writer, created.id))).toBe(true);
 
       await unchanged(async () => {

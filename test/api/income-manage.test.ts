@@ -102,13 +102,13 @@ describe.each(TRANSPORTS)("income over $name", (tr) => {
 
     it("spreads FY2025's totals over its three distributions by gross amount; the parts add up exactly; the next year's is left alone", async () => {
       const { june, sept, dec, july } = await seedYear();
-      const updated = expectOk(await tr.proRata(key, holdingId, 2025, { discountedCapitalGains: 100, otherIncome: "33.3333" }), 200);
+      const updated = expectOk(await tr.proRata(key, holdingId, 2025, { discountedCapitalGains: 100, nonPrimaryProductionIncome: "33.3333" }), 200);
       expect(updated).toEqual([
-        { ...sept, isTrustIncome: true, components: { discountedCapitalGains: "14.2857", otherIncome: "4.7619" } },
-        { ...dec, isTrustIncome: true, components: { discountedCapitalGains: "35.7143", otherIncome: "11.9048" } },
-        { ...june, isTrustIncome: true, components: { discountedCapitalGains: "50", otherIncome: "16.6666" } },
+        { ...sept, isTrustIncome: true, components: { discountedCapitalGains: "14.2857", nonPrimaryProductionIncome: "4.7619" } },
+        { ...dec, isTrustIncome: true, components: { discountedCapitalGains: "35.7143", nonPrimaryProductionIncome: "11.9048" } },
+        { ...june, isTrustIncome: true, components: { discountedCapitalGains: "50", nonPrimaryProductionIncome: "16.6666" } },
       ]);
-      for (const [name, total] of [["discountedCapitalGains", 1_000_000], ["otherIncome", 333_333]] as const) {
+      for (const [name, total] of [["discountedCapitalGains", 1_000_000], ["nonPrimaryProductionIncome", 333_333]] as const) {
         // Sum in units of 0.0001, exactly.
         expect(updated.reduce((s, r) => s + Math.round(Number(r.components![name]) * 10_000), 0)).toBe(total);
       }
@@ -119,12 +119,12 @@ describe.each(TRANSPORTS)("income over $name", (tr) => {
 
     it("a second statement for the year replaces the components", async () => {
       const { sept, dec, june } = await seedYear();
-      expectOk(await tr.proRata(key, holdingId, 2025, { discountedCapitalGains: 100, otherIncome: "33.3333" }));
-      const again = expectOk(await tr.proRata(key, holdingId, 2025, { netExemptIncome: 7 }));
+      expectOk(await tr.proRata(key, holdingId, 2025, { discountedCapitalGains: 100, nonPrimaryProductionIncome: "33.3333" }));
+      const again = expectOk(await tr.proRata(key, holdingId, 2025, { cgtConcessionAmount: 7 }));
       expect(again.map((r) => [r.id, r.components])).toEqual([
-        [sept.id, { netExemptIncome: "1" }],
-        [dec.id, { netExemptIncome: "2.5" }],
-        [june.id, { netExemptIncome: "3.5" }],
+        [sept.id, { cgtConcessionAmount: "1" }],
+        [dec.id, { cgtConcessionAmount: "2.5" }],
+        [june.id, { cgtConcessionAmount: "3.5" }],
       ]);
     });
 
@@ -143,7 +143,7 @@ describe.each(TRANSPORTS)("income over $name", (tr) => {
           for (const e of o.errors!) expect(e.path).toMatch(/^components/);
         }
         expectInvalid(await tr.proRata(key, holdingId, 2025, {}), ["components"]);
-        const five = await tr.proRata(key, holdingId, 2025, { otherIncome: "1.00001" });
+        const five = await tr.proRata(key, holdingId, 2025, { nonPrimaryProductionIncome: "1.00001" });
         expectError(five, "VALIDATION_FAILED");
       });
     });

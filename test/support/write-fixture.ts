@@ -61,7 +61,7 @@ export const writeBodies = (ids: FixtureIds): Record<string, unknown> => ({
   importTrades: [{ symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-02-02", quantity: 1, price: 1 }],
   createIncome: { holdingId: ids.holdingId, exDividendDate: "2024-02-14", paidDate: "2024-03-26", frankedAmount: 100 },
   updateIncome: { holdingId: ids.holdingId, exDividendDate: "2024-08-14", paidDate: "2024-09-26", frankedAmount: 216 },
-  updateProRataDistributions: { financialYear: 2025, components: { otherIncome: 10 } },
+  updateProRataDistributions: { financialYear: 2025, components: { nonPrimaryProductionIncome: 10 } },
   createCashAccount: { portfolioId: ids.portfolioId, name: "More cash", currencyCode: "AUD" },
   updateCashAccount: { name: "Renamed cash" },
   createCashTransaction: { cashAccountId: ids.cashAccountId, type: "Deposit", date: "2024-02-02", amount: 5 },
@@ -80,6 +80,7 @@ export const writeBodies = (ids: FixtureIds): Record<string, unknown> => ({
   updateTaxSettings: { defaultMethod: "FIFO" },
   saveAllocationModel: { name: "Income", dimension: "assetClass", buckets: [{ label: "Bonds", targetPct: 100 }] },
   computeRebalance: { modelPublicId: ids.publicId, cashToInvest: 1000 },
+  simulateSell: { holdingId: ids.holdingId, quantity: 10, price: 120, date: "2024-06-30" },
 });
 
 /** Writes that take no body at all. */

@@ -1,12 +1,15 @@
 import { z } from "zod";
 import { currencyCode } from "../../lib/codes";
+import { AMIT_COMPONENTS } from "./amit";
 import { dateInput, dateOutput } from "../../lib/dates";
 import { decimalInput } from "../../lib/money";
 import { acceptingAnswerFields, crossField, idSchema, text } from "../../lib/validation";
 
 /** DECIMAL(19,4): below 10^15. */
 const amount = decimalInput({ scale: 4, min: 0, max: 999_999_999_999_999 });
-const componentKey = z.string().regex(/^[A-Za-z][A-Za-z0-9]{0,63}$/, "must be a name of letters and digits, such as discountedCapitalGains");
+const AMIT_NAMES = new Set<string>(AMIT_COMPONENTS);
+/** A name outside DOMAIN.md §2's vocabulary is refused at its own path, with the names allowed. */
+const componentKey = z.string().refine((name) => AMIT_NAMES.has(name), { error: `must be an AMIT component name: ${AMIT_COMPONENTS.join(", ")}`, abort: true });
 export const Components = z
   .record(componentKey, decimalInput({ scale: 4, min: -999_999_999_999_999, max: 999_999_999_999_999 }))
   .refine((c) => Object.keys(c).length <= 40, "must hold at most 40 components");

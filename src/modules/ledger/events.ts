@@ -44,6 +44,12 @@ export interface LedgerEvent {
   parcels?: { tradeId: number; units: Decimal }[];
   /** Acquisition date a Bonus or TransferIn parcel keeps, when not the event's own date. */
   acquisitionDate?: string;
+  /**
+   * A cost base change a distribution's AMIT components make (not a trade the user entered): when
+   * no units are held on its paid date (sold before the statement came) it changes nothing,
+   * instead of refusing the ledger as a trade's would.
+   */
+  fromDistribution?: true;
 }
 
 /**
@@ -149,4 +155,42 @@ export function drpEvent(i: DrpRow): LedgerEvent {
     brokerage: new Decimal(0),
     exchangeRate: new Decimal(i.exchangeRate),
   };
+}
+
+/** A confirmed distribution with AMIT components that change the cost base (DOMAIN.md §2). */
+export interface AmitRow {
+  id: number;
+  portfolioId: number;
+  holdingId: number;
+  paidDate: string;
+  exchangeRate: string;
+  components: Record<string, string | number> | null;
+}
+
+/** AMIT cost base changes come first on their paid date: they concern the units already held, not those a DRP allots that day. */
+const AMIT_SEQ_OFFSET = 2 * DRP_SEQ_OFFSET;
+
+/**
+ * A distribution's cost base changes: `taxDeferred` and `amitCostBaseDecrease` lower the holding's
+ * cost base on the paid date like a CostBaseDecrease, `amitCostBaseIncrease` raises it; amounts in
+ * the distribution's currency at its rate. Net of each other, as one AMIT statement's net amount.
+ */
+export function amitEvents(i: AmitRow): LedgerEvent[] {
+  const c = i.components ?? {};
+  const amount = (name: string) => new Decimal(c[name] ?? 0);
+  const net = amount("taxDeferred").plus(amount("amitCostBaseDecrease")).minus(amount("amitCostBaseIncrease"));
+  if (net.isZero()) return [];
+  return [
+    {
+      key: `income ${i.id} cost base`,
+      type: net.isPositive() ? "CostBaseDecrease" : "CostBaseIncrease",
+      date: i.paidDate,
+      seq: AMIT_SEQ_OFFSET + i.id,
+      units: new Decimal(1),
+      price: net.abs(),
+      brokerage: new Decimal(0),
+      exchangeRate: new Decimal(i.exchangeRate),
+      fromDistribution: true,
+    },
+  ];
 }

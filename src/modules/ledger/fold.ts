@@ -165,7 +165,10 @@ export function foldParcels(events: LedgerEvent[], options: FoldOptions = {}): F
   /** Spreads `amount` over open parcels by units (+ raises, − lowers the cost base). */
   const adjustCostBase = (e: LedgerEvent, amount: Decimal, direction: 1 | -1) => {
     const openParcels = book.open();
-    if (openParcels.length === 0) throw new ParcelError(e.key, `${e.type} on ${e.date}: no units are held.`);
+    if (openParcels.length === 0) {
+      if (e.fromDistribution) return;
+      throw new ParcelError(e.key, `${e.type} on ${e.date}: no units are held.`);
+    }
     const parts = apportion(amount, openParcels.map((p) => p.units), roundMoney);
     openParcels.forEach((p, i) => {
       if (direction === 1) {

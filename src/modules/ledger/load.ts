@@ -2,7 +2,7 @@ import type { Prisma } from "../../../generated/prisma/client";
 import { financialYearOf, fromDate } from "../../lib/dates";
 import { Decimal } from "../../lib/money";
 import { discountRateOf, type EntityType } from "./discount";
-import { drpEvent, tradeEvent, type LedgerEvent, type TradeRow, type TradeType } from "./events";
+import { amitEvents, drpEvent, tradeEvent, type AmitRow, type LedgerEvent, type TradeRow, type TradeType } from "./events";
 import { foldParcels, type FoldResult } from "./fold";
 import type { ParcelMethod } from "./parcel-selection";
 
@@ -45,7 +45,7 @@ export async function loadLedgers(db: Prisma.TransactionClient, portfolios: Port
   const portfolioIds = portfolios.map((p) => p.id);
   const holdingFilter = holdingIds ? { holdingId: { in: holdingIds } } : {};
   const until = asOf ?? "9999-12-31";
-  const [trades, selections, drp, yearMethods, holdingMethods] = await Promise.all([
+  const [trades, selections, drp, yearMethods, holdingMethods, amit] = await Promise.all([
     // One text row per portfolio, parsed here: a driver builds a JavaScript object per row and
     // per column, which for a 20,000-trade ledger cost ten times the query itself.
     db.$queryRaw<{ portfolioId: number; rows: string }[]>`
@@ -66,6 +66,14 @@ export async function loadLedgers(db: Prisma.TransactionClient, portfolios: Port
     }),
     db.taxYearMethod.findMany({ where: { portfolioId: { in: portfolioIds } }, select: { portfolioId: true, financialYear: true, method: true } }),
     db.holdingTaxMethod.findMany({ where: { portfolioId: { in: portfolioIds }, ...holdingFilter }, select: { portfolioId: true, holdingId: true, financialYear: true, method: true } }),
+    // Confirmed distributions whose AMIT components change the cost base (DOMAIN.md §2).
+    db.$queryRaw<AmitRow[]>`
+      SELECT id, portfolio_id AS "portfolioId", holding_id AS "holdingId", paid_date::text AS "paidDate", exchange_rate::text AS "exchangeRate", components
+      FROM income
+      WHERE portfolio_id = ANY(${portfolioIds}::int[]) AND (${holdingIds === undefined} OR holding_id = ANY(${holdingIds ?? []}::int[]))
+        AND is_confirmed AND paid_date <= ${until}::date
+        AND (components->>'taxDeferred' IS NOT NULL OR components->>'amitCostBaseDecrease' IS NOT NULL OR components->>'amitCostBaseIncrease' IS NOT NULL)
+      ORDER BY id`,
   ]);
   const of = <T>(rows: T[], portfolioIdOf: (row: T) => number) => {
     const by = new Map<number, T[]>();
@@ -82,9 +90,10 @@ export async function loadLedgers(db: Prisma.TransactionClient, portfolios: Port
   const drpOf = of(drp, (r) => r.portfolioId);
   const yearMethodsOf = of(yearMethods, (r) => r.portfolioId);
   const holdingMethodsOf = of(holdingMethods, (r) => r.portfolioId);
+  const amitOf = of(amit, (r) => r.portfolioId);
   return new Map(
     portfolios.map((p) => {
-      const parts = [selectionsOf(p.id), drpOf(p.id), yearMethodsOf(p.id), holdingMethodsOf(p.id)] as const;
+      const parts = [selectionsOf(p.id), drpOf(p.id), yearMethodsOf(p.id), holdingMethodsOf(p.id), amitOf(p.id)] as const;
       // Everything the fold reads, as text: equal fingerprints fold to equal results.
       const fingerprint = [tradeText.get(p.id) ?? "", JSON.stringify(parts), p.defaultMethod, p.entityType ?? "", p.financialYearEnd].join("\u0000");
       return [p.id, lazyLedger(fingerprint, discountRateOf(p.entityType), () => buildLedger(p, tradesOf(p.id), ...parts))];
@@ -128,6 +137,7 @@ export function buildLedger(
   drp: { id: number; holdingId: number; paidDate: Date | string; drpQuantity: Decimal.Value | null; drpPrice: Decimal.Value | null; exchangeRate: Decimal.Value }[],
   yearMethods: { financialYear: number; method: ParcelMethod }[],
   holdingMethods: { holdingId: number; financialYear: number; method: ParcelMethod }[],
+  amit: AmitRow[] = [],
 ): Ledger {
   const picks = new Map<number, { tradeId: number; units: Decimal }[]>();
   for (const s of selections) {
@@ -143,6 +153,7 @@ export function buildLedger(
   };
   for (const t of trades) push(t.holdingId, tradeEvent(t, picks.get(t.id)));
   for (const i of drp) if (i.drpQuantity) push(i.holdingId, drpEvent({ ...i, drpQuantity: i.drpQuantity }));
+  for (const i of amit) for (const e of amitEvents(i)) push(i.holdingId, e);
 
   const byYear = new Map(yearMethods.map((m) => [m.financialYear, m.method]));
   const byHoldingYear = new Map(holdingMethods.map((m) => [`${m.holdingId}:${m.financialYear}`, m.method]));
