@@ -13,7 +13,7 @@ export function discountRateOf(entityType: EntityType | undefined): Decimal {
 /**
  * ITAA 1997 s115-25: an asset is discount-eligible when acquired at least 12 months before the
  * CGT event, the day of acquisition and the day of the event both excluded. So the event must
- * fall after the first anniversary of the acquisition day plus one day.
+ * fall on or after the first anniversary of the day after acquisition.
  */
 export function isDiscountEligible(acquisitionDate: string, eventDate: string): boolean {
   return eventDate >= discountEligibleFrom(acquisitionDate);
@@ -26,11 +26,12 @@ export function discountEligibleFrom(acquisitionDate: string): string {
   const known = eligibleFromCache.get(acquisitionDate);
   if (known) return known;
   const [y, m, d] = acquisitionDate.split("-").map(Number);
-  // Anniversary of 29 February in a common year is 1 March (the 12 months end on 28 February).
-  const anniversary = new Date(Date.UTC(y + 1, m - 1, d));
-  if (anniversary.getUTCMonth() !== m - 1) anniversary.setUTCDate(0);
-  anniversary.setUTCDate(anniversary.getUTCDate() + 1);
-  const from = anniversary.toISOString().slice(0, 10);
+  // The count starts the day after acquisition (both end days excluded; Acts Interpretation Act
+  // s2G), so 12 months have passed on that day's first anniversary: bought 2024-07-01, eligible
+  // from 2025-07-02; bought 2024-02-29, from 2025-03-01; bought 2023-02-28, from 2024-03-01 (not
+  // 29 February: only 365 days would lie between).
+  const next = new Date(Date.UTC(y, m - 1, d + 1));
+  const from = new Date(Date.UTC(next.getUTCFullYear() + 1, next.getUTCMonth(), next.getUTCDate())).toISOString().slice(0, 10);
   // Dates are few (at most one per calendar day); the cache stays small.
   if (eligibleFromCache.size < 100_000) eligibleFromCache.set(acquisitionDate, from);
   return from;
