@@ -33,6 +33,7 @@ async function main() {
         Date: { input: "string", output: "string | Date" },
         // The same JSON object as REST's components (name → amount); the service validates it.
         IncomeComponents: { input: "Record<string, unknown>", output: "Record<string, unknown>" },
+        TaxLabels: { input: "never", output: "Record<string, unknown>" },
       },
       mappers: {
         Portfolio: "../../src/modules/portfolios/portfolios.service#PortfolioView",

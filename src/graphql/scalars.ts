@@ -87,3 +87,19 @@ export const IncomeComponentsScalar = new GraphQLScalarType({
     return valueFromASTUntyped(ast, variables);
   },
 });
+
+/** Amounts by myTax label, the same JSON object REST answers (labels start with a digit). */
+export const TaxLabelsScalar = new GraphQLScalarType({
+  name: "TaxLabels",
+  description: "Amounts by ATO myTax label: a JSON object of label → Decimal amount.",
+  serialize(value) {
+    if (!isPlainObject(value)) throw new GraphQLError("TaxLabels cannot represent " + String(value));
+    return Object.fromEntries(Object.entries(value).map(([label, amount]) => [label, DecimalScalar.serialize(amount)]));
+  },
+  parseValue() {
+    throw new GraphQLError("TaxLabels is an output type.");
+  },
+  parseLiteral() {
+    throw new GraphQLError("TaxLabels is an output type.");
+  },
+});

@@ -15,15 +15,16 @@ import { priceResolvers } from "../modules/prices/prices.resolvers";
 import { securityResolvers } from "../modules/securities/securities.resolvers";
 import { sourceResolvers } from "../modules/sources/sources.resolvers";
 import { taxSettingsResolvers } from "../modules/tax-settings/tax-settings.resolvers";
+import { taxResolvers } from "../modules/tax/tax.resolvers";
 import { tradeResolvers } from "../modules/trades/trades.resolvers";
 import { transactionResolvers } from "../modules/transactions/transactions.resolvers";
-import { DateScalar, DateTimeScalar, DecimalScalar, IncomeComponentsScalar } from "./scalars";
+import { DateScalar, DateTimeScalar, DecimalScalar, IncomeComponentsScalar, TaxLabelsScalar } from "./scalars";
 
 /** SDL-first: schema.graphql is the contract; each module contributes its resolvers. */
 export function buildSchema() {
   const typeDefs = fs.readFileSync(path.join(PROJECT_ROOT, "schema.graphql"), "utf8");
   const resolvers: Resolvers[] = [
-    { Decimal: DecimalScalar, DateTime: DateTimeScalar, Date: DateScalar, IncomeComponents: IncomeComponentsScalar },
+    { Decimal: DecimalScalar, DateTime: DateTimeScalar, Date: DateScalar, IncomeComponents: IncomeComponentsScalar, TaxLabels: TaxLabelsScalar },
     sourceResolvers,
     portfolioResolvers,
     holdingResolvers,
@@ -36,6 +37,7 @@ export function buildSchema() {
     clientResolvers,
     customGroupResolvers,
     taxSettingsResolvers,
+    taxResolvers,
     allocationModelResolvers,
     rebalancingResolvers,
   ];

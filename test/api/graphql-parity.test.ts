@@ -1,3 +1,5 @@
+import { INCOME_LABELS } from "../../src/modules/tax/taxable-income";
+import { MYTAX_LABELS } from "../../src/modules/tax/mytax";
 import { spawnSync } from "node:child_process";
 import { CASH_TRADE_TYPES } from "../../src/modules/ledger/cash-effects";
 import fs from "node:fs";
@@ -54,14 +56,23 @@ const ALSO_RELATIONS: Record<string, string> = {
 const REST_ONLY: Record<string, string> = {
   uploadTradeAttachment: "a multipart/form-data file upload; the GraphQL server takes JSON only (no multipart request spec, CSRF prevention on)",
   getTradeAttachment: "a binary download with its own content type; GraphQL answers JSON (Trade.hasAttachment says whether there is one)",
+  myTaxReportPdf: "a PDF download; GraphQL answers JSON (myTaxReport carries the same figures)",
 };
+
+/** POSTs that compute and write nothing whose GraphQL field is a query, each with its reason. */
+const POST_QUERIES: Record<string, string> = {
+  simulateSell: "REPORTS.md §5.5: a query, it writes nothing (a POST over REST for its body)",
+};
+
+/** The root type an operation's GraphQL field sits on. */
+const rootOf = (e: { method: string; operationId: string }) => (e.method === "get" || e.operationId in POST_QUERIES ? "Query" : "Mutation");
 
 /** GraphQL root fields REST does not carry, each with its reason. */
 const GRAPHQL_ONLY: Record<string, string> = {};
 
 /** The GraphQL root field an operation has under the naming rule. */
 function graphqlName(operationId: string, method: string): string {
-  if (method !== "get") return operationId;
+  if (method !== "get" || operationId in POST_QUERIES) return operationId;
   const bare = operationId.replace(/^(get|list)(?=[A-Z])/, "");
   return bare[0].toLowerCase() + bare.slice(1);
 }
@@ -109,14 +120,14 @@ describe("(a) the operation sets of REST and GraphQL", () => {
         continue;
       }
       const name = graphqlName(e.operationId, e.method);
-      const root = e.method === "get" ? query : mutation;
-      if (!root[name]) missing.push(`${e.method.toUpperCase()} /v1${e.path} ${e.operationId} → ${e.method === "get" ? "Query" : "Mutation"}.${name}`);
+      const root = rootOf(e) === "Query" ? query : mutation;
+      if (!root[name]) missing.push(`${e.method.toUpperCase()} /v1${e.path} ${e.operationId} → ${rootOf(e)}.${name}`);
     }
     expect(missing).toEqual([]);
   });
 
   it("every GraphQL root field is a REST operation under the rule; deprecated ones point at one that is", () => {
-    const expected = new Set(endpoints.filter((e) => !(e.operationId in RELATIONS)).map((e) => `${e.method === "get" ? "Query" : "Mutation"}.${graphqlName(e.operationId, e.method)}`));
+    const expected = new Set(endpoints.filter((e) => !(e.operationId in RELATIONS)).map((e) => `${rootOf(e)}.${graphqlName(e.operationId, e.method)}`));
     const stray: string[] = [];
     for (const [rootName, fields] of [["Query", query], ["Mutation", mutation]] as const) {
       for (const f of Object.values(fields)) {
@@ -210,6 +221,9 @@ const enumValues = (name: string) => {
 /** REST enums GraphQL types otherwise, each with its reason. */
 const NOT_GRAPHQL_ENUMS: { values: string[]; reason: string }[] = [
   { values: ["false", "true"], reason: "a boolean in a query string (includeClosed, dryRun): GraphQL's Boolean" },
+  // myTax labels start with a digit, which no GraphQL name may: the TaxLabels scalar (label → amount) and MyTaxLabel.label (a String) carry them.
+  { values: [...INCOME_LABELS], reason: "myTax income labels (10L…20O): TaxLabels keys" },
+  { values: MYTAX_LABELS.map((l) => l.label), reason: "myTax labels (10L…20O, 18A, 18V): MyTaxLabel.label" },
 ];
 
 /**
@@ -483,7 +497,7 @@ describe("(e) pro-rata components: one JSON body for both transports", () => {
   it("a bad body is refused with the same code, paths and messages on both, writing nothing", async () => {
     const holdingId = await seed();
     const before = await ledgerFingerprint(t.db);
-    for (const components of [{ "discounted capital gains": 1 }, {}, { otherIncome: "1.00001" }, { otherIncome: "x" }]) {
+    for (const components of [{ "discounted capital gains": 1 }, {}, { nonPrimaryProductionIncome: "1.00001" }, { nonPrimaryProductionIncome: "x" }]) {
       const body = { financialYear: 2025, components };
       const viaRest = rest(await t.http.put(`/v1/holdings/${holdingId}/pro-rata-distributions`).set("authorization", key).send(body));
       const viaGraphql = await gql(PRO_RATA, { holdingId: String(holdingId), ...body }, "updateProRataDistributions");

@@ -141,6 +141,12 @@ const SUCCESS: Record<string, Success> = {
   activateAllocationModel: {},
   computeRebalance: {},
   getDriftOverview: {},
+  capitalGainsReport: { query: "financialYear=2024" },
+  unrealisedCapitalGainsReport: { query: "date=2024-06-30&includeCarriedForward=true" },
+  taxableIncomeReport: { query: "financialYear=2025" },
+  myTaxReport: { query: "financialYear=2025" },
+  myTaxReportPdf: { query: "financialYear=2025" },
+  simulateSell: {},
 };
 
 /** A query each query-taking operation must refuse (400). */
@@ -154,6 +160,11 @@ const BAD_QUERY: Record<string, string> = {
   listPortfolioTransactions: "limit=5001",
   importTrades: "dryRun=maybe",
   getDriftOverview: "clientId=abc",
+  capitalGainsReport: "financialYear=20x5",
+  unrealisedCapitalGainsReport: "date=2999-01-01",
+  taxableIncomeReport: "financialYear=1900",
+  myTaxReport: "financialYear=2025.5",
+  myTaxReportPdf: "year=2025",
 };
 
 /** Bodies naming a resource that does not exist, for writes whose path names none (404). */

@@ -191,3 +191,17 @@ export function expectProblem(res: Response, status: number, code: string): Fiel
 export function expectRejected(res: Response, status: number, code: string): FieldError[] {
   return expectProblem(res, status, code) ?? [];
 }
+
+/**
+ * A report's answer in one comparable shape whichever transport gave it: every number (REST's
+ * JSON numbers, GraphQL's Decimal strings) as canonical decimal text, ids and years as numbers.
+ * That REST writes money as JSON numbers is the OpenAPI contract test's to check.
+ */
+export function canonicalAnswer(value: unknown, key = ""): unknown {
+  if (Array.isArray(value)) return value.map((v) => canonicalAnswer(v));
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, canonicalAnswer(v, k)]));
+  if (/Id$/.test(key) && value !== null) return Number(value);
+  if (key === "financialYear") return Number(value);
+  if (typeof value === "number" || (typeof value === "string" && /^-?\d+(\.\d+)?$/.test(value))) return new Decimal(value).toFixed();
+  return value;
+}

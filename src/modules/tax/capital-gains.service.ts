@@ -1,0 +1,47 @@
+import type { Context } from "../../context";
+import { financialYearRange } from "../../lib/dates";
+import type { Decimal } from "../../lib/money";
+import { parseInput } from "../../lib/validation";
+import { lossLedger, type CgtSummary } from "./cgt";
+import { currentFinancialYear, loadTaxBook, taxPortfolio, yearsOf, type DisposalRow, type TaxBook, type TaxPortfolio } from "./tax-book";
+import { FinancialYearQuery } from "./tax.schemas";
+
+/**
+ * GET /v1/portfolios/{p}/reports/capital-gains, GraphQL `capitalGainsReport` (REPORTS.md §5.1):
+ * the year's CGT events parcel by parcel and the s100-50 summary, with the losses the portfolio's
+ * own earlier years left unused (the loss ledger) plus those entered in its tax settings.
+ */
+export interface CapitalGainsReport {
+  portfolioId: number;
+  financialYear: number;
+  from: string;
+  to: string;
+  entityType: string;
+  discountPercent: Decimal;
+  summary: CgtSummary;
+  disposals: Omit<DisposalRow, "financialYear">[];
+}
+
+export async function capitalGainsReport(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<CapitalGainsReport> {
+  const request = parseInput(FinancialYearQuery, query ?? {}, "The query");
+  const portfolio = await taxPortfolio(ctx, portfolioId);
+  const financialYear = request.financialYear ?? currentFinancialYear(portfolio);
+  const { from, to } = financialYearRange(financialYear, portfolio.financialYearEnd);
+  const book = await loadTaxBook(ctx, portfolio, to);
+  return capitalGainsOf(portfolio, book, financialYear, from, to);
+}
+
+/** The report of one year from a loaded book (myTax reads it too). */
+export function capitalGainsOf(portfolio: TaxPortfolio, book: TaxBook, financialYear: number, from: string, to: string): CapitalGainsReport {
+  const years = lossLedger(yearsOf(book), book.entered, book.discountRate, financialYear);
+  return {
+    portfolioId: portfolio.id,
+    financialYear,
+    from,
+    to,
+    entityType: portfolio.entityType,
+    discountPercent: book.discountRate.times(100),
+    summary: years[years.length - 1].summary,
+    disposals: book.disposals.filter((d) => d.financialYear === financialYear).map(({ financialYear: _, ...row }) => row),
+  };
+}

@@ -1,0 +1,176 @@
+import type { Context } from "../../context";
+import { financialYearOf, fromDate, today } from "../../lib/dates";
+import { businessRule } from "../../lib/errors";
+import { Decimal } from "../../lib/money";
+import { discountRateOf, foldHolding, isDiscountEligible, loadLedger, type Disposal, type EntityType, type FoldResult, type Ledger, type LedgerEvent } from "../ledger";
+import { PORTFOLIO_TAX_SELECT } from "../holdings/holding-values";
+import { scopedPortfolio } from "../portfolios/scoped";
+import type { CgtGain, TrustCapitalGain } from "./cgt";
+
+/**
+ * What every tax report reads (REPORTS.md §5): the portfolio (AUD-based, AU-resident, or 422),
+ * its CGT events folded from the ledger with the parcel method that applied, the capital gains its
+ * trusts distributed, and the losses entered in its tax settings; in a fixed number of statements.
+ */
+export const TAX_PORTFOLIO_SELECT = { ...PORTFOLIO_TAX_SELECT, name: true, taxResidency: true } as const;
+
+export async function taxPortfolio(ctx: Context, portfolioId: unknown) {
+  const portfolio = await scopedPortfolio(ctx, portfolioId, ctx.db, TAX_PORTFOLIO_SELECT);
+  if (portfolio.baseCurrencyCode !== "AUD" || portfolio.taxResidency !== "AU") {
+    throw businessRule(
+      `Australian tax reports are for portfolios in AUD with Australian tax residency; portfolio ${portfolio.id} is in ${portfolio.baseCurrencyCode}, resident in ${portfolio.taxResidency}.`,
+    );
+  }
+  return { ...portfolio, entityType: portfolio.entityType as EntityType };
+}
+export type TaxPortfolio = Awaited<ReturnType<typeof taxPortfolio>>;
+
+/** The current financial year of a portfolio (its year end), by today's UTC date. */
+export const currentFinancialYear = (portfolio: { financialYearEnd: string }) => financialYearOf(today(), portfolio.financialYearEnd);
+
+export type CgtEventType = "Sell" | "Cancellation" | "CapitalReturnExcess";
+
+/** One parcel's part in one CGT event: a row of the capital gains report. */
+export interface DisposalRow extends CgtGain {
+  holdingId: number;
+  symbol: string;
+  exchange: string;
+  eventType: CgtEventType;
+  saleTradeId: number | null;
+  acquisitionTradeId: number | null;
+  acquisitionDate: string;
+  disposalDate: string;
+  quantity: Decimal;
+  costBase: Decimal;
+  proceeds: Decimal;
+  method: string | null;
+  financialYear: number;
+}
+
+export interface TaxBook {
+  discountRate: Decimal;
+  /** Every CGT event up to the date asked for, in date order (then sale, then parcel order). */
+  disposals: DisposalRow[];
+  /** Trust capital gains by the income year of their distribution (confirmed income only). */
+  trustGains: Map<number, TrustCapitalGain[]>;
+  /** Losses entered in the tax settings, by the year they name. */
+  entered: Map<number, Decimal>;
+  ledger: Ledger;
+  /** Each holding's fold up to the date asked for (its open parcels, for unrealised gains). */
+  folds: Map<number, FoldResult>;
+  holdings: Map<number, { symbol: string; exchange: string; currencyCode: string }>;
+}
+
+const EVENT_TYPE: Record<Disposal["kind"], CgtEventType | null> = { Sell: "Sell", Cancellation: "Cancellation", ReturnOfCapitalExcess: "CapitalReturnExcess", TransferOut: null };
+
+export async function loadTaxBook(ctx: Context, portfolio: TaxPortfolio, until: string): Promise<TaxBook> {
+  const [ledger, holdingRows, trustIncome, losses] = await Promise.all([
+    loadLedger(ctx.db, portfolio, undefined, until),
+    ctx.db.holding.findMany({ where: { portfolioId: portfolio.id }, select: { id: true, symbol: true, exchange: true, currencyCode: true }, orderBy: { id: "asc" } }),
+    ctx.db.income.findMany({
+      where: { portfolioId: portfolio.id, isConfirmed: true, isTrustIncome: true, exDividendDate: { lte: new Date(until + "T00:00:00Z") }, components: { not: { equals: null } } },
+      select: { exDividendDate: true, exchangeRate: true, components: true },
+      orderBy: [{ exDividendDate: "asc" }, { id: "asc" }],
+    }),
+    ctx.db.carriedForwardLoss.findMany({ where: { portfolioId: portfolio.id }, select: { financialYear: true, amount: true } }),
+  ]);
+  const holdings = new Map(holdingRows.map((h) => [h.id, { symbol: h.symbol, exchange: h.exchange, currencyCode: h.currencyCode }]));
+  const discountRate = discountRateOf(portfolio.entityType);
+  const folds = new Map([...ledger.eventsByHolding.keys()].filter((id) => holdings.has(id)).map((id) => [id, foldHolding(ledger, id)]));
+  return {
+    discountRate,
+    disposals: disposalRows(ledger, holdings, portfolio.financialYearEnd, discountRate, folds),
+    folds,
+    trustGains: trustGainsByYear(trustIncome, portfolio.financialYearEnd),
+    entered: new Map(losses.map((l) => [l.financialYear, new Decimal(l.amount)])),
+    ledger,
+    holdings,
+  };
+}
+
+/** The CGT events of every holding's fold, each parcel's part a row, in date order. */
+export function disposalRows(ledger: Ledger, holdings: Map<number, { symbol: string; exchange: string }>, yearEnd: string, discountRate: Decimal, folds: Map<number, FoldResult>): DisposalRow[] {
+  const rows: (DisposalRow & { order: number })[] = [];
+  let order = 0;
+  for (const [holdingId, events] of ledger.eventsByHolding) {
+    const holding = holdings.get(holdingId);
+    if (!holding) continue;
+    const eventOf = new Map<string, LedgerEvent>(events.map((e) => [e.key, e]));
+    const disposals = folds.get(holdingId)?.disposals ?? [];
+    for (const d of disposals) {
+      const eventType = EVENT_TYPE[d.kind];
+      if (!eventType || !d.isCgtEvent) continue;
+      const event = eventOf.get(d.eventKey);
+      rows.push({ ...disposalRow(holdingId, holding, d, eventType, event ? methodOf(ledger, holdingId, event) : null, yearEnd, discountRate), order: order++ });
+    }
+  }
+  rows.sort((a, b) => (a.disposalDate < b.disposalDate ? -1 : a.disposalDate > b.disposalDate ? 1 : (a.saleTradeId ?? 0) - (b.saleTradeId ?? 0) || a.order - b.order));
+  return rows.map(({ order: _, ...row }) => row);
+}
+
+export function disposalRow(
+  holdingId: number,
+  holding: { symbol: string; exchange: string },
+  d: Disposal,
+  eventType: CgtEventType,
+  method: string | null,
+  yearEnd: string,
+  discountRate: Decimal,
+): DisposalRow {
+  return {
+    holdingId,
+    symbol: holding.symbol,
+    exchange: holding.exchange,
+    eventType,
+    saleTradeId: d.tradeId ?? null,
+    acquisitionTradeId: d.parcelTradeId ?? null,
+    acquisitionDate: d.acquisitionDate,
+    disposalDate: d.date,
+    quantity: d.units,
+    costBase: d.costBaseInBaseCurrency,
+    proceeds: d.proceedsInBaseCurrency,
+    capitalGain: d.gainInBaseCurrency,
+    // A loss is never discounted; an entity without a discount has no discountable gains.
+    isDiscountable: discountRate.gt(0) && isDiscountEligible(d.acquisitionDate, d.date),
+    method,
+    financialYear: financialYearOf(d.date, yearEnd),
+  };
+}
+
+/** The parcel method a sell took: its manual parcels, or the method of DOMAIN.md §2's precedence. */
+export function methodOf(ledger: Ledger, holdingId: number, event: LedgerEvent): string | null {
+  if (event.type !== "Sell") return null;
+  return event.parcels && event.parcels.length > 0 ? "Manual" : ledger.methodFor(holdingId, event);
+}
+
+function trustGainsByYear(rows: { exDividendDate: Date; exchangeRate: unknown; components: unknown }[], yearEnd: string): Map<number, TrustCapitalGain[]> {
+  const out = new Map<number, TrustCapitalGain[]>();
+  for (const r of rows) {
+    const c = (r.components ?? {}) as Record<string, string>;
+    const rate = new Decimal(String(r.exchangeRate));
+    const discounted = new Decimal(c.discountedCapitalGains ?? 0).times(rate);
+    const nonDiscounted = new Decimal(c.nonDiscountedCapitalGains ?? 0).times(rate);
+    if (discounted.isZero() && nonDiscounted.isZero()) continue;
+    // A trust distribution belongs to the year of entitlement: its ex-dividend date.
+    const fy = financialYearOf(fromDate(r.exDividendDate), yearEnd);
+    const list = out.get(fy) ?? [];
+    // The discounted part stays unrounded: cgt.ts rounds it once grossed up, as the taxable income
+    // report's 18H does (taxable-income.ts), so both say the same to the last decimal.
+    list.push({ discountedCapitalGains: discounted, nonDiscountedCapitalGains: nonDiscounted.toDecimalPlaces(4, Decimal.ROUND_HALF_UP) });
+    out.set(fy, list);
+  }
+  return out;
+}
+
+/** The CGT events and trust gains of each year, as the loss ledger takes them. */
+export function yearsOf(book: Pick<TaxBook, "disposals" | "trustGains">): Map<number, { gains: CgtGain[]; trustGains: TrustCapitalGain[] }> {
+  const years = new Map<number, { gains: CgtGain[]; trustGains: TrustCapitalGain[] }>();
+  const year = (fy: number) => {
+    let y = years.get(fy);
+    if (!y) years.set(fy, (y = { gains: [], trustGains: [] }));
+    return y;
+  };
+  for (const d of book.disposals) year(d.financialYear).gains.push(d);
+  for (const [fy, gains] of book.trustGains) year(fy).trustGains.push(...gains);
+  return years;
+}

@@ -1,0 +1,127 @@
+import type { Context } from "../../context";
+import { financialYearRange, fromDate, toDate } from "../../lib/dates";
+import { businessRule } from "../../lib/errors";
+import { Decimal } from "../../lib/money";
+import { parseInput } from "../../lib/validation";
+import { roundMoney } from "../ledger";
+import { loadFxTable } from "../ledger/fx-load";
+import { currentFinancialYear, taxPortfolio, type TaxPortfolio } from "./tax-book";
+import { FinancialYearQuery } from "./tax.schemas";
+import { addLabels, allLabels, labelsOf, type IncomeLabel, type Labels } from "./taxable-income";
+
+/**
+ * GET /v1/portfolios/{p}/reports/taxable-income, GraphQL `taxableIncomeReport` (REPORTS.md §5.3):
+ * the year's confirmed income by myTax label, per record, per holding and in total, and the cash
+ * accounts' interest (10L). Company dividends count in the year they are paid, trust distributions
+ * in the year of entitlement (ex-dividend date), interest in the year of its date.
+ */
+export interface TaxableIncomeReport {
+  portfolioId: number;
+  financialYear: number;
+  from: string;
+  to: string;
+  rows: { incomeId: number; holdingId: number; symbol: string; exchange: string; exDividendDate: string; paidDate: string; labels: Labels }[];
+  holdings: { holdingId: number; symbol: string; exchange: string; labels: Labels }[];
+  interest: { cashAccountId: number; name: string; labels: Labels }[];
+  totals: Record<IncomeLabel, Decimal>;
+}
+
+export async function taxableIncomeReport(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<TaxableIncomeReport> {
+  const request = parseInput(FinancialYearQuery, query ?? {}, "The query");
+  const portfolio = await taxPortfolio(ctx, portfolioId);
+  return taxableIncomeOf(ctx, portfolio, request.financialYear ?? currentFinancialYear(portfolio));
+}
+
+export async function taxableIncomeOf(ctx: Context, portfolio: TaxPortfolio, financialYear: number): Promise<TaxableIncomeReport> {
+  const { from, to } = financialYearRange(financialYear, portfolio.financialYearEnd);
+  const [fromDay, toDay] = [toDate(from), toDate(to)];
+  const [income, interest] = await Promise.all([
+    ctx.db.income.findMany({
+      where: {
+        portfolioId: portfolio.id,
+        isConfirmed: true,
+        OR: [
+          { isTrustIncome: false, paidDate: { gte: fromDay, lte: toDay } },
+          { isTrustIncome: true, exDividendDate: { gte: fromDay, lte: toDay } },
+        ],
+      },
+      select: {
+        id: true,
+        holdingId: true,
+        exDividendDate: true,
+        paidDate: true,
+        isTrustIncome: true,
+        frankedAmount: true,
+        unfrankedAmount: true,
+        frankingCredits: true,
+        foreignIncome: true,
+        foreignTaxPaid: true,
+        withholdingTax: true,
+        exchangeRate: true,
+        components: true,
+        holding: { select: { symbol: true, exchange: true } },
+      },
+      orderBy: [{ paidDate: "asc" }, { id: "asc" }],
+    }),
+    ctx.db.cashTransaction.findMany({
+      where: { type: "InterestPayment", date: { gte: fromDay, lte: toDay }, cashAccount: { portfolioId: portfolio.id } },
+      select: { date: true, amount: true, cashAccount: { select: { id: true, name: true, currencyCode: true } } },
+      orderBy: [{ cashAccountId: "asc" }, { date: "asc" }, { id: "asc" }],
+    }),
+  ]);
+  const D = (v: unknown) => new Decimal(String(v ?? 0));
+  const rows = income.map((r) => ({
+    incomeId: r.id,
+    holdingId: r.holdingId,
+    symbol: r.holding.symbol,
+    exchange: r.holding.exchange,
+    exDividendDate: fromDate(r.exDividendDate),
+    paidDate: fromDate(r.paidDate),
+    labels: labelsOf({
+      exDividendDate: fromDate(r.exDividendDate),
+      paidDate: fromDate(r.paidDate),
+      isTrustIncome: r.isTrustIncome,
+      frankedAmount: D(r.frankedAmount),
+      unfrankedAmount: D(r.unfrankedAmount),
+      frankingCredits: D(r.frankingCredits),
+      foreignIncome: D(r.foreignIncome),
+      foreignTaxPaid: D(r.foreignTaxPaid),
+      withholdingTax: D(r.withholdingTax),
+      exchangeRate: D(r.exchangeRate),
+      components: r.components && typeof r.components === "object" ? Object.fromEntries(Object.entries(r.components as Record<string, string>).map(([k, v]) => [k, D(v)])) : null,
+    }),
+  }));
+
+  const byHolding = new Map<number, TaxableIncomeReport["holdings"][number]>();
+  for (const r of rows) {
+    const h = byHolding.get(r.holdingId) ?? { holdingId: r.holdingId, symbol: r.symbol, exchange: r.exchange, labels: {} };
+    addLabels(h.labels, r.labels);
+    byHolding.set(r.holdingId, h);
+  }
+
+  // Interest on a cash account in another currency: at the FX rule's rate on the day it was paid.
+  const foreign = interest.filter((t) => t.cashAccount.currencyCode !== portfolio.baseCurrencyCode);
+  const fx = foreign.length > 0 ? await loadFxTable(ctx.db, portfolio, foreign.map((t) => fromDate(t.date))) : undefined;
+  const byAccount = new Map<number, TaxableIncomeReport["interest"][number]>();
+  for (const t of interest) {
+    const account = byAccount.get(t.cashAccount.id) ?? { cashAccountId: t.cashAccount.id, name: t.cashAccount.name, labels: {} };
+    const rate = t.cashAccount.currencyCode === portfolio.baseCurrencyCode ? new Decimal(1) : fx!.rateOn(t.cashAccount.currencyCode, portfolio.baseCurrencyCode, fromDate(t.date))?.rate;
+    if (!rate) throw businessRule(`No ${t.cashAccount.currencyCode}/${portfolio.baseCurrencyCode} rate on or before ${fromDate(t.date)} for the interest of cash account ${t.cashAccount.id}: import one.`);
+    addLabels(account.labels, { "10L": roundMoney(D(t.amount).times(rate)) });
+    byAccount.set(t.cashAccount.id, account);
+  }
+
+  const totals: Labels = {};
+  for (const r of rows) addLabels(totals, r.labels);
+  for (const a of byAccount.values()) addLabels(totals, a.labels);
+  return {
+    portfolioId: portfolio.id,
+    financialYear,
+    from,
+    to,
+    rows,
+    holdings: [...byHolding.values()].sort((a, b) => a.holdingId - b.holdingId),
+    interest: [...byAccount.values()],
+    totals: allLabels(totals),
+  };
+}

@@ -1,0 +1,128 @@
+import type { Context } from "../../context";
+import { financialYearOf, today } from "../../lib/dates";
+import { validationFailed } from "../../lib/errors";
+import { Decimal } from "../../lib/money";
+import { parseInput } from "../../lib/validation";
+import { apportion, dailyValuation, discountEligibleFrom, isDiscountEligible, loadValuationRange, roundMoney } from "../ledger";
+import { lossLedger, netCapitalGain, type CgtGain, type CgtSummary } from "./cgt";
+import { loadTaxBook, taxPortfolio, yearsOf } from "./tax-book";
+import { UnrealisedQuery } from "./tax.schemas";
+
+/**
+ * GET /v1/portfolios/{p}/reports/unrealised-capital-gains, GraphQL `unrealisedCapitalGainsReport`
+ * (REPORTS.md §5.2): the CGT as if every open parcel were sold on `date` at that day's valuation
+ * price (the price and FX rules of the daily engine), without brokerage. Losses carried into that
+ * year count only when asked (`includeCarriedForward`).
+ */
+export interface UnrealisedParcel extends CgtGain {
+  acquisitionTradeId: number | null;
+  acquisitionDate: string;
+  disposalDate: string;
+  quantity: Decimal;
+  costBase: Decimal;
+  proceeds: Decimal;
+}
+
+export interface UnrealisedHolding {
+  holdingId: number;
+  symbol: string;
+  exchange: string;
+  quantity: Decimal;
+  marketValue: Decimal;
+  costBase: Decimal;
+  unrealisedGain: Decimal;
+  shortTermGain: Decimal;
+  longTermGain: Decimal;
+  capitalLoss: Decimal;
+  nextDiscountDate: string | null;
+  parcels: UnrealisedParcel[];
+}
+
+export interface UnrealisedReport {
+  portfolioId: number;
+  date: string;
+  financialYear: number;
+  entityType: string;
+  discountPercent: Decimal;
+  summary: CgtSummary;
+  holdings: UnrealisedHolding[];
+}
+
+const ZERO = new Decimal(0);
+
+export async function unrealisedCapitalGainsReport(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<UnrealisedReport> {
+  const request = parseInput(UnrealisedQuery, query ?? {}, "The query");
+  const date = request.date ?? today();
+  if (date > today()) throw validationFailed("The query is invalid: date is in the future.", [{ path: "date", message: `must not be after today (${today()}): unrealised gains are valued at a day's closing price` }]);
+  const portfolio = await taxPortfolio(ctx, portfolioId);
+  const [book, range] = await Promise.all([loadTaxBook(ctx, portfolio, date), loadValuationRange(ctx.db, portfolio, date, date)]);
+  const valued = new Map(dailyValuation(range).exactOn(date).holdings.map((h) => [h.id, h]));
+  const financialYear = financialYearOf(date, portfolio.financialYearEnd);
+
+  const holdings: UnrealisedHolding[] = [];
+  for (const [holdingId, fold] of book.folds) {
+    const open = fold.parcels.filter((p) => p.units.gt(0));
+    const v = valued.get(holdingId);
+    // Without a price on the day (none imported, no priced trade in its currency) a holding has
+    // no market value to sell at: it is left out rather than shown as a loss of its cost base.
+    if (open.length === 0 || !v || v.price === null || v.rate === null) continue;
+    const units = open.reduce((s, p) => s.plus(p.units), ZERO);
+    const marketValue = roundMoney(units.times(v.price).times(v.rate));
+    const proceeds = apportion(marketValue, open.map((p) => p.units), roundMoney);
+    const parcels = open.map((p, i) => ({
+      acquisitionTradeId: p.tradeId ?? null,
+      acquisitionDate: p.acquisitionDate,
+      disposalDate: date,
+      quantity: p.units,
+      costBase: p.costBaseInBaseCurrency,
+      proceeds: proceeds[i],
+      capitalGain: proceeds[i].minus(p.costBaseInBaseCurrency),
+      isDiscountable: book.discountRate.gt(0) && isDiscountEligible(p.acquisitionDate, date),
+    }));
+    const pending = open.map((p) => discountEligibleFrom(p.acquisitionDate)).filter((d) => d > date);
+    const costBase = parcels.reduce((s, p) => s.plus(p.costBase), ZERO);
+    const holding = book.holdings.get(holdingId)!;
+    holdings.push({
+      holdingId,
+      symbol: holding.symbol,
+      exchange: holding.exchange,
+      quantity: units,
+      marketValue,
+      costBase,
+      unrealisedGain: marketValue.minus(costBase),
+      ...gainSplit(parcels),
+      nextDiscountDate: pending.length > 0 && book.discountRate.gt(0) ? pending.reduce((m, d) => (d < m ? d : m)) : null,
+      parcels,
+    });
+  }
+  holdings.sort((a, b) => a.holdingId - b.holdingId);
+
+  let carried = ZERO;
+  if (request.includeCarriedForward) {
+    const years = lossLedger(yearsOf(book), book.entered, book.discountRate, financialYear);
+    const year = years[years.length - 1];
+    carried = year.broughtForward.plus(year.entered);
+  }
+  return {
+    portfolioId: portfolio.id,
+    date,
+    financialYear,
+    entityType: portfolio.entityType,
+    discountPercent: book.discountRate.times(100),
+    summary: netCapitalGain({ gains: holdings.flatMap((h) => h.parcels), trustGains: [], carriedForwardLossesAvailable: carried, discountRate: book.discountRate }),
+    holdings,
+  };
+}
+
+/** Positive gains split by discount eligibility, and losses as a positive amount. */
+export function gainSplit(parcels: readonly CgtGain[]): { shortTermGain: Decimal; longTermGain: Decimal; capitalLoss: Decimal } {
+  let shortTermGain = ZERO;
+  let longTermGain = ZERO;
+  let capitalLoss = ZERO;
+  for (const p of parcels) {
+    if (p.capitalGain.isNegative()) capitalLoss = capitalLoss.minus(p.capitalGain);
+    else if (p.isDiscountable) longTermGain = longTermGain.plus(p.capitalGain);
+    else shortTermGain = shortTermGain.plus(p.capitalGain);
+  }
+  return { shortTermGain, longTermGain, capitalLoss };
+}
