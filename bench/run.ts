@@ -4,6 +4,7 @@
  *   B2  GET /v1/sources                         vs raw node:http + raw SQL
  *   B4  GraphQL portfolios{models{buckets}}     vs raw node:http + 3 raw SQL + hand-built tree
  *   B10 import 20,000 trades (JSON)             vs raw node:http + one unnest INSERT, no checks
+ *   B7  capital gains report of one year, 10,000 vs 20,000 trades (bench/capital-gains.ts); target ≤ 2.3×
  *   B8  computeRebalance, 500 holdings × 50 buckets: p50/p99 (bench/rebalance.ts); target p50 ≤ 50 ms
  *   B12 daily valuation, 50 holdings × 20,000 trades × 10 years (in-process: bench/daily-valuation.ts)
  *                                               vs plain SELECTs + a hand-written Float64 pass
@@ -27,6 +28,7 @@ import autocannon from "autocannon";
 import { openDatabase } from "../src/db";
 import { aliasedCreates, aliasedNestedLists, fragmentChain } from "./abuse";
 import { dailyValuationWorkload, seedDailyValuation } from "./daily-valuation";
+import { capitalGainsWorkload, seedCapitalGains } from "./capital-gains";
 import { rebalanceWorkload, seedRebalance } from "./rebalance";
 import { seedBench } from "./seed";
 
@@ -111,6 +113,11 @@ async function main() {
   const rebalancePortfolioId = selected("B8")
     ? await seedRebalance(db, (await db.prisma.$queryRawUnsafe<{ account_id: number }[]>(`SELECT account_id FROM portfolio WHERE id = $1`, ledgerPortfolioId))[0].account_id)
     : 0;
+  const capitalGainsPortfolios = [];
+  if (selected("B7")) {
+    const [{ account_id: accountId }] = await db.prisma.$queryRawUnsafe<{ account_id: number }[]>(`SELECT account_id FROM portfolio WHERE id = $1`, ledgerPortfolioId);
+    for (const trades of [10_000, 20_000]) capitalGainsPortfolios.push({ trades, id: await seedCapitalGains(db, accountId, trades) });
+  }
   await db.close();
   const copy = (name: string) => {
     if (!seedDir) return undefined;
@@ -188,6 +195,7 @@ async function main() {
         }),
       );
     }
+    if (selected("B7")) await capitalGainsWorkload(service.base, key, capitalGainsPortfolios, ROUNDS, url ? "postgresql" : "pglite");
     if (selected("B8")) await rebalanceWorkload(service.base, key, rebalancePortfolioId, ROUNDS, SECONDS, url ? "postgresql" : "pglite");
     if (selected("B10")) await importWorkload(service, baseline, key, importTargets.map((p) => p.id));
     if (selected("B14")) await abuseWorkload(service, key);
