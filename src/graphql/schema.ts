@@ -16,6 +16,7 @@ import { securityResolvers } from "../modules/securities/securities.resolvers";
 import { sourceResolvers } from "../modules/sources/sources.resolvers";
 import { taxSettingsResolvers } from "../modules/tax-settings/tax-settings.resolvers";
 import { taxResolvers } from "../modules/tax/tax.resolvers";
+import { analyticsResolvers } from "../modules/analytics/analytics.resolvers";
 import { tradeResolvers } from "../modules/trades/trades.resolvers";
 import { transactionResolvers } from "../modules/transactions/transactions.resolvers";
 import { DateScalar, DateTimeScalar, DecimalScalar, IncomeComponentsScalar, TaxLabelsScalar } from "./scalars";
@@ -38,6 +39,7 @@ export function buildSchema() {
     customGroupResolvers,
     taxSettingsResolvers,
     taxResolvers,
+    analyticsResolvers,
     allocationModelResolvers,
     rebalancingResolvers,
   ];

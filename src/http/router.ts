@@ -7,6 +7,7 @@ import type { AuthenticatedKey } from "../modules/accounts/accounts.service";
 import { allocationModelRoutes } from "../modules/allocation-models/allocation-models.routes";
 import { rebalancingRoutes } from "../modules/rebalancing/rebalancing.routes";
 import { taxRoutes } from "../modules/tax/tax.routes";
+import { analyticsRoutes } from "../modules/analytics/analytics.routes";
 import { portfolioRoutes } from "../modules/portfolios/portfolios.routes";
 import { cashRoutes } from "../modules/cash/cash.routes";
 import { clientRoutes } from "../modules/clients/clients.routes";
@@ -50,6 +51,7 @@ export const endpoints: Endpoint[] = [
   ...allocationModelRoutes,
   ...rebalancingRoutes,
   ...taxRoutes,
+  ...analyticsRoutes,
 ];
 
 /** Every REST operation needs a valid key: the request's Context, or 401 problem+json. */

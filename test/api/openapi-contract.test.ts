@@ -147,6 +147,7 @@ const SUCCESS: Record<string, Success> = {
   myTaxReport: { query: "financialYear=2025" },
   myTaxReportPdf: { query: "financialYear=2025" },
   simulateSell: {},
+  getPortfolioTimeseries: { query: "from=2024-01-01&to=2024-03-31&interval=week" },
 };
 
 /** A query each query-taking operation must refuse (400). */
@@ -165,6 +166,7 @@ const BAD_QUERY: Record<string, string> = {
   taxableIncomeReport: "financialYear=1900",
   myTaxReport: "financialYear=2025.5",
   myTaxReportPdf: "year=2025",
+  getPortfolioTimeseries: "from=2024-02-01&to=2024-01-01",
 };
 
 /** Bodies naming a resource that does not exist, for writes whose path names none (404). */

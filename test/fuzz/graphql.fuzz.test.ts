@@ -58,6 +58,7 @@ function validArgs(): Record<string, Record<string, unknown>> {
     unrealisedCapitalGainsReport: { portfolioId: id("portfolioId"), date: "2024-06-30" },
     taxableIncomeReport: { portfolioId: id("portfolioId"), financialYear: 2025 },
     myTaxReport: { portfolioId: id("portfolioId"), financialYear: 2025 },
+    portfolioTimeseries: { portfolioId: id("portfolioId"), from: "2024-01-01", to: "2024-02-01" },
     simulateSell: { portfolioId: id("portfolioId"), input: { ...(b.simulateSell as object), holdingId: id("holdingId") } },
     createTrade: { input: b.createTrade },
     updateTrade: { id: id("tradeId"), input: b.updateTrade },

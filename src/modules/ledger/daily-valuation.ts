@@ -100,6 +100,8 @@ export interface DailyValuation {
   flowOut: Float64Array;
   /** Holdings + cash + receivable, base currency (unvalued holdings count 0). */
   total: Float64Array;
+  /** The portfolio's external flows in the record's currency, exact (net invested sums them). */
+  portfolioFlows: readonly Flow[];
   exactOn(date: string): ExactDay;
 }
 
@@ -248,6 +250,7 @@ export function dailyValuation(input: ValuationInput): DailyValuation {
     flowIn,
     flowOut,
     total,
+    portfolioFlows: flows.portfolio,
     exactOn: (date) => exactDay(input, date, flows.portfolio, movements),
   };
 }

@@ -1,0 +1,130 @@
+import { startTestApp, type TestApp } from "../support/app";
+import { newPortfolio, newTrade, postCreated } from "../support/kit";
+import { canonicalAnswer, expectError, expectInvalid, expectOk, gqlOutcome, restCall, type Json, type Outcome } from "../support/outcomes";
+
+/**
+ * The portfolio timeseries (REPORTS.md §1) over REST and GraphQL.
+ *
+ * DOMAIN.md §3's worked example: buy 1,000 @ 2.00 on 2018-01-01, buy 1,000 @ 2.20 on 2018-12-31,
+ * sell 2,000 @ 2.30 on 2019-12-31; no cash account, so the trades are the flows. Monthly points
+ * from 2018-01-01 to 2019-12-31: the first is `from`, then every month end (24), the last `to`.
+ *   2018-01-01  value 1,000 × 2.00 = 2,000, invested 2,000, TWR 0
+ *   2018-12-31  value 2,000 × 2.20 = 4,400, invested 4,200, TWR 4,400 / 4,200 − 1 = 4.761904762 %
+ *   2019-12-31  value 0 (sold for 4,600), invested 4,200 − 4,600 = −400, TWR 9.523809524 %
+ * Every point: totalValue = marketValue + cashValue + incomeReceivable.
+ */
+let t: TestApp;
+let key: string;
+
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+beforeEach(async () => {
+  await t.db.reset();
+  key = await t.newAccount();
+});
+
+async function navexa(k = key) {
+  const portfolioId = await newPortfolio(t, k, { name: "Worked example" });
+  await newTrade(t, k, { portfolioId, symbol: "XYZ", exchange: "ASX", tradeType: "Buy", tradeDate: "2018-01-01", quantity: 1000, price: 2 });
+  await newTrade(t, k, { portfolioId, symbol: "XYZ", exchange: "ASX", tradeType: "Buy", tradeDate: "2018-12-31", quantity: 1000, price: 2.2 });
+  await newTrade(t, k, { portfolioId, symbol: "XYZ", exchange: "ASX", tradeType: "Sell", tradeDate: "2019-12-31", quantity: 2000, price: 2.3 });
+  return portfolioId;
+}
+
+type Point = { date: string; marketValue: string; cashValue: string; incomeReceivable: string; totalValue: string; netInvested: string; cumulativeReturnPercent: string };
+
+const transports: { name: string; series(k: string, p: number, query: Json): Promise<Outcome<Point[]>> }[] = [
+  {
+    name: "REST",
+    series: (k, p, query) => restCall(t.http.get(`/v1/portfolios/${p}/timeseries`).query(query).set("authorization", k), 200, (b) => canonicalAnswer(b) as Point[]),
+  },
+  {
+    name: "GraphQL",
+    series: async (k, p, query) =>
+      gqlOutcome(
+        await t.gql(k, `query($p: ID!, $from: Date, $to: Date, $i: TimeseriesInterval) { portfolioTimeseries(portfolioId: $p, from: $from, to: $to, interval: $i) { date marketValue cashValue incomeReceivable totalValue netInvested cumulativeReturnPercent } }`, {
+          p: String(p),
+          from: query.from,
+          to: query.to,
+          i: query.interval,
+        }),
+        "portfolioTimeseries",
+        (b) => canonicalAnswer(b) as Point[],
+      ),
+  },
+];
+
+const pct = (p: Point) => Number(p.cumulativeReturnPercent);
+
+describe.each(transports)("portfolio timeseries over $name", (tr) => {
+  it("the worked example, monthly: values, net invested and the time-weighted return", async () => {
+    const p = await navexa();
+    const points = expectOk(await tr.series(key, p, { from: "2018-01-01", to: "2019-12-31" }));
+    // Over 400 days: monthly by default; from + 24 month ends (the last is `to`).
+    expect(points).toHaveLength(25);
+    expect(points[0]).toMatchObject({ date: "2018-01-01", marketValue: "2000", cashValue: "0", incomeReceivable: "0", totalValue: "2000", netInvested: "2000" });
+    expect(pct(points[0])).toBe(0);
+    expect(points[1].date).toBe("2018-01-31");
+    const endOf2018 = points.find((x) => x.date === "2018-12-31")!;
+    expect(endOf2018).toMatchObject({ marketValue: "4400", totalValue: "4400", netInvested: "4200" });
+    expect(pct(endOf2018)).toBeCloseTo(4.761904762, 8);
+    const last = points[points.length - 1];
+    expect(last).toMatchObject({ date: "2019-12-31", marketValue: "0", totalValue: "0", netInvested: "-400" });
+    expect(pct(last)).toBeCloseTo(9.523809524, 8);
+    for (const x of points) expect(Number(x.totalValue)).toBeCloseTo(Number(x.marketValue) + Number(x.cashValue) + Number(x.incomeReceivable), 8);
+  });
+
+  it("daily and weekly points; from and to are always points", async () => {
+    const p = await navexa();
+    const daily = expectOk(await tr.series(key, p, { from: "2018-12-29", to: "2019-01-02" }));
+    expect(daily.map((x) => x.date)).toEqual(["2018-12-29", "2018-12-30", "2018-12-31", "2019-01-01", "2019-01-02"]);
+    // 2018-12-31: 4,400 / (2,000 + 2,200) − 1 from the opening 2,000 of 2018-12-28's close.
+    expect(pct(daily[2])).toBeCloseTo(4.761904762, 8);
+    // Wednesday 2019-01-02 to Wednesday 2019-01-16: the Sundays 6 and 13 between.
+    const weekly = expectOk(await tr.series(key, p, { from: "2019-01-02", to: "2019-01-16", interval: "week" }));
+    expect(weekly.map((x) => x.date)).toEqual(["2019-01-02", "2019-01-06", "2019-01-13", "2019-01-16"]);
+  });
+
+  it("with a cash account the deposits are the flows: net invested is what was deposited", async () => {
+    const portfolioId = await newPortfolio(t, key, { name: "With cash" });
+    const cash = await postCreated<{ id: number }>(t, key, "/v1/cash-accounts", { portfolioId, name: "Cash", currencyCode: "AUD", syncTrades: true, settlementDays: 0 });
+    await postCreated(t, key, "/v1/cash-transactions", { cashAccountId: cash.id, type: "Deposit", date: "2024-01-01", amount: 1000 });
+    await newTrade(t, key, { portfolioId, symbol: "AAA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-02", quantity: 50, price: 10 });
+    await newTrade(t, key, { portfolioId, symbol: "AAA", exchange: "ASX", tradeType: "Sell", tradeDate: "2024-01-04", quantity: 50, price: 12 });
+    // Deposit 1,000 (a flow); the buy (500) and the sale (600) settle through the synced account
+    // (not flows). 2024-01-04: cash 1,000 − 500 + 600 = 1,100, holdings 0; TWR 1,100 / 1,000 − 1 = 10 %.
+    const points = expectOk(await tr.series(key, portfolioId, { from: "2024-01-01", to: "2024-01-04" }));
+    expect(points.map((x) => [x.date, x.marketValue, x.cashValue, x.netInvested])).toEqual([
+      ["2024-01-01", "0", "1000", "1000"],
+      ["2024-01-02", "500", "500", "1000"],
+      ["2024-01-03", "500", "500", "1000"],
+      ["2024-01-04", "0", "1100", "1000"],
+    ]);
+    expect(pct(points[3])).toBeCloseTo(10, 9);
+  });
+
+  it("a portfolio with no events answers one point of zeros for today", async () => {
+    const p = await newPortfolio(t, key, { name: "Empty" });
+    const points = expectOk(await tr.series(key, p, {}));
+    expect(points).toHaveLength(1);
+    expect(points[0]).toMatchObject({ date: new Date().toISOString().slice(0, 10), totalValue: "0", netInvested: "0" });
+  });
+
+  it("refuses from after to, a malformed date, an unknown interval (400 naming the field); another account's portfolio: 404", async () => {
+    const p = await navexa();
+    expectInvalid(await tr.series(key, p, { from: "2019-01-02", to: "2019-01-01" }), "from");
+    if (tr.name === "REST") {
+      expectInvalid(await tr.series(key, p, { from: "2019-02-30" }), "from");
+      expectInvalid(await tr.series(key, p, { interval: "year" }), "interval");
+    }
+    expectError(await tr.series(await t.newAccount("intruder"), p, {}), "NOT_FOUND");
+  });
+
+  it("a Read client key reads it", async () => {
+    const p = await navexa();
+    const reader = await t.newClientKey(key, "Read", [p]);
+    expect(expectOk(await tr.series(reader, p, { from: "2019-12-31", to: "2019-12-31" }))[0]).toMatchObject({ netInvested: "-400" });
+  });
+});
