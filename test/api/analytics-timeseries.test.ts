@@ -128,3 +128,65 @@ describe.each(transports)("portfolio timeseries over $name", (tr) => {
     expect(expectOk(await tr.series(reader, p, { from: "2019-12-31", to: "2019-12-31" }))[0]).toMatchObject({ netInvested: "-400" });
   });
 });
+
+type HoldingPoint = { date: string; quantity: string; price: string | null; exchangeRate: string | null; marketValue: string; costBase: string; netInvested: string; cumulativeReturnPercent: string };
+
+const holdingTransports: { name: string; series(k: string, h: number, query: Json): Promise<Outcome<HoldingPoint[]>> }[] = [
+  {
+    name: "REST",
+    series: (k, h, query) => restCall(t.http.get(`/v1/holdings/${h}/timeseries`).query(query).set("authorization", k), 200, (b) => canonicalAnswer(b) as HoldingPoint[]),
+  },
+  {
+    name: "GraphQL",
+    series: async (k, h, query) =>
+      gqlOutcome(
+        await t.gql(k, `query($h: ID!, $from: Date, $to: Date, $i: TimeseriesInterval) { holdingTimeseries(holdingId: $h, from: $from, to: $to, interval: $i) { date quantity price exchangeRate marketValue costBase netInvested cumulativeReturnPercent } }`, {
+          h: String(h),
+          from: query.from,
+          to: query.to,
+          i: query.interval,
+        }),
+        "holdingTimeseries",
+        (b) => canonicalAnswer(b) as HoldingPoint[],
+      ),
+  },
+];
+
+describe.each(holdingTransports)("holding timeseries over $name", (tr) => {
+  it("the worked example's holding: units, price, cost base, its own flows and return", async () => {
+    const p = await navexa();
+    const [{ id: holdingId }] = (await t.http.get(`/v1/portfolios/${p}/holdings?includeClosed=true`).set("authorization", key)).body as { id: number }[];
+    const points = expectOk(await tr.series(key, holdingId, { from: "2018-01-01", to: "2019-12-31" }));
+    expect(points).toHaveLength(25);
+    expect(points[0]).toMatchObject({ date: "2018-01-01", quantity: "1000", price: "2", exchangeRate: "1", marketValue: "2000", costBase: "2000", netInvested: "2000" });
+    const endOf2018 = points.find((x) => x.date === "2018-12-31")!;
+    // Cost base 2,000 + 2,200; the return 4,400 / 4,200 − 1.
+    expect(endOf2018).toMatchObject({ quantity: "2000", price: "2.2", marketValue: "4400", costBase: "4200", netInvested: "4200" });
+    expect(Number(endOf2018.cumulativeReturnPercent)).toBeCloseTo(4.761904762, 8);
+    const last = points[points.length - 1];
+    expect(last).toMatchObject({ quantity: "0", price: "2.3", marketValue: "0", costBase: "0", netInvested: "-400" });
+    expect(Number(last.cumulativeReturnPercent)).toBeCloseTo(9.523809524, 8);
+  });
+
+  it("a USD holding: its income is an outflow at its own rate", async () => {
+    const portfolioId = await newPortfolio(t, key, { name: "US" });
+    const buy = await newTrade(t, key, { portfolioId, symbol: "USX", exchange: "NYSE", tradeType: "Buy", tradeDate: "2024-01-02", quantity: 10, price: 100, currencyCode: "USD", exchangeRate: 1.5 });
+    await postCreated(t, key, "/v1/income", { holdingId: buy.holdingId, exDividendDate: "2024-01-05", paidDate: "2024-01-10", unfrankedAmount: 20, currencyCode: "USD", exchangeRate: 1.5 });
+    // In: 10 × USD 100 × 1.5 = AUD 1,500; out on 2024-01-10: USD 20 × 1.5 = AUD 30.
+    const points = expectOk(await tr.series(key, buy.holdingId, { from: "2024-01-02", to: "2024-01-10", interval: "week" }));
+    expect(points.map((x) => [x.date, x.quantity, x.price, x.exchangeRate, x.marketValue, x.netInvested])).toEqual([
+      ["2024-01-02", "10", "100", "1.5", "1500", "1500"],
+      ["2024-01-07", "10", "100", "1.5", "1500", "1500"],
+      ["2024-01-10", "10", "100", "1.5", "1500", "1470"],
+    ]);
+    // The 30 paid out at the end of 2024-01-10 is the holding's return: (1,500 + 30) / 1,500 − 1 = 2 %.
+    expect(Number(points[2].cumulativeReturnPercent)).toBeCloseTo(2, 9);
+  });
+
+  it("another account's holding: 404; from after to: 400", async () => {
+    const p = await navexa();
+    const [{ id: holdingId }] = (await t.http.get(`/v1/portfolios/${p}/holdings?includeClosed=true`).set("authorization", key)).body as { id: number }[];
+    expectError(await tr.series(await t.newAccount("intruder"), holdingId, {}), "NOT_FOUND");
+    expectInvalid(await tr.series(key, holdingId, { from: "2019-01-02", to: "2019-01-01" }), "from");
+  });
+});

@@ -148,6 +148,7 @@ const SUCCESS: Record<string, Success> = {
   myTaxReportPdf: { query: "financialYear=2025" },
   simulateSell: {},
   getPortfolioTimeseries: { query: "from=2024-01-01&to=2024-03-31&interval=week" },
+  getHoldingTimeseries: { query: "from=2024-01-01&to=2024-01-31" },
 };
 
 /** A query each query-taking operation must refuse (400). */
@@ -167,6 +168,7 @@ const BAD_QUERY: Record<string, string> = {
   myTaxReport: "financialYear=2025.5",
   myTaxReportPdf: "year=2025",
   getPortfolioTimeseries: "from=2024-02-01&to=2024-01-01",
+  getHoldingTimeseries: "interval=fortnight",
 };
 
 /** Bodies naming a resource that does not exist, for writes whose path names none (404). */

@@ -59,6 +59,7 @@ function validArgs(): Record<string, Record<string, unknown>> {
     taxableIncomeReport: { portfolioId: id("portfolioId"), financialYear: 2025 },
     myTaxReport: { portfolioId: id("portfolioId"), financialYear: 2025 },
     portfolioTimeseries: { portfolioId: id("portfolioId"), from: "2024-01-01", to: "2024-02-01" },
+    holdingTimeseries: { holdingId: id("holdingId"), from: "2024-01-01", to: "2024-02-01" },
     simulateSell: { portfolioId: id("portfolioId"), input: { ...(b.simulateSell as object), holdingId: id("holdingId") } },
     createTrade: { input: b.createTrade },
     updateTrade: { id: id("tradeId"), input: b.updateTrade },

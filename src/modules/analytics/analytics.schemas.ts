@@ -28,3 +28,20 @@ export const PortfolioTimeseriesResponse = z
       .meta({ id: "TimeseriesPoint" }),
   )
   .describe("One point per interval, the first on from and the last on to");
+
+export const HoldingTimeseriesResponse = z
+  .array(
+    z
+      .object({
+        date: dateOutput,
+        quantity: z.number().describe("Units held at the close"),
+        price: z.number().nullable().describe("The valuation price, in the holding's currency; null before it has one"),
+        exchangeRate: z.number().nullable().describe("Base-currency units per unit of the holding's currency; null without one"),
+        marketValue: money.describe("Base currency; 0 without a price or rate"),
+        costBase: money.describe("The open parcels' cost base, base currency"),
+        netInvested: money.describe("The holding's inflows − outflows (buys in; sales, capital returns and income out) up to this date"),
+        cumulativeReturnPercent: z.number().describe("The holding's time-weighted return from `from` to this date, percent"),
+      })
+      .meta({ id: "HoldingTimeseriesPoint" }),
+  )
+  .describe("One point per interval, the first on from and the last on to");

@@ -102,6 +102,8 @@ export interface DailyValuation {
   total: Float64Array;
   /** The portfolio's external flows in the record's currency, exact (net invested sums them). */
   portfolioFlows: readonly Flow[];
+  /** Each holding's flows, the same way. */
+  holdingFlows: ReadonlyMap<number, readonly Flow[]>;
   exactOn(date: string): ExactDay;
 }
 
@@ -251,6 +253,7 @@ export function dailyValuation(input: ValuationInput): DailyValuation {
     flowOut,
     total,
     portfolioFlows: flows.portfolio,
+    holdingFlows: flows.byHolding,
     exactOn: (date) => exactDay(input, date, flows.portfolio, movements),
   };
 }
