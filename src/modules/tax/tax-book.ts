@@ -130,7 +130,8 @@ export function disposalRow(
     costBase: d.costBaseInBaseCurrency,
     proceeds: d.proceedsInBaseCurrency,
     capitalGain: d.gainInBaseCurrency,
-    // A loss is never discounted; an entity without a discount has no discountable gains.
+    // Eligible by the 12-month rule (a loss row may be: the summary never discounts a loss); an
+    // entity without a discount has no discountable rows.
     isDiscountable: discountRate.gt(0) && isDiscountEligible(d.acquisitionDate, d.date),
     method,
     financialYear: financialYearOf(d.date, yearEnd),

@@ -10,15 +10,16 @@ import { MYTAX_LABELS } from "./mytax";
  * The tax reports' inputs and answers (REPORTS.md §5). `financialYear` 2025 is the year ending
  * 30 June 2025 (or the portfolio's own year end); the first income year CGT applies to is 1986.
  */
+const YEAR_MESSAGE = "must be a year such as 2025 (the year ending 30 June 2025)";
 const financialYear = z
-  .union([z.number(), z.string().regex(/^\d{4}$/, "must be a year such as 2025 (the year ending 30 June 2025)").transform(Number)])
+  .union([z.number(), z.string().regex(/^\d{4}$/).transform(Number)], { error: YEAR_MESSAGE })
   .pipe(z.number().int("must be a whole year such as 2025").min(1986, "must be 1986 or later (CGT began on 20 September 1985)").max(2200, "must be 2200 or earlier"))
   .describe("The income year: 2025 = 1 July 2024 to 30 June 2025; default the current one");
 
 export const FinancialYearQuery = z.strictObject({ financialYear: financialYear.optional() }).meta({ id: "FinancialYearQuery" });
 export type FinancialYearQuery = z.infer<typeof FinancialYearQuery>;
 
-const booleanFlag = z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]);
+const booleanFlag = z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")], { error: "must be true or false" });
 
 export const UnrealisedQuery = z
   .strictObject({
