@@ -32,7 +32,7 @@ const CG_GQL = `query($p: ID!, $fy: Int) { capitalGainsReport(portfolioId: $p, f
   portfolioId financialYear from to entityType discountPercent summary { ${SUMMARY} } disposals { ${DISPOSAL} } } }`;
 const UNREALISED_GQL = `query($p: ID!, $d: Date, $cf: Boolean) { unrealisedCapitalGainsReport(portfolioId: $p, date: $d, includeCarriedForward: $cf) {
   portfolioId date financialYear entityType discountPercent summary { ${SUMMARY} }
-  holdings { holdingId symbol exchange quantity marketValue costBase unrealisedGain shortTermGain longTermGain capitalLoss nextDiscountDate parcels { ${PARCEL} disposalDate } } } }`;
+  holdings { holdingId symbol exchange quantity marketValue costBase unrealisedGain shortTermGain longTermGain capitalLoss nextDiscountDate parcels { ${PARCEL} disposalDate } } unpricedHoldings { holdingId symbol exchange quantity costBase } } }`;
 const INCOME_GQL = `query($p: ID!, $fy: Int) { taxableIncomeReport(portfolioId: $p, financialYear: $fy) {
   portfolioId financialYear from to rows { incomeId holdingId symbol exchange exDividendDate paidDate labels }
   holdings { holdingId symbol exchange labels } interest { cashAccountId name labels } totals } }`;
@@ -349,8 +349,8 @@ describe("figures derived by hand from the rules", () => {
 
   it("unrealised: a holding with no price at all is not shown as a loss of its whole cost base", async () => {
     // A custom investment transferred in without a price, its cost base raised by 5,000, never
-    // priced: there is nothing to sell it at. (It is left out of the report silently: see the
-    // final report; the rule gives no figure for it.) AAA beside it is priced by its last trade.
+    // priced: there is nothing to sell it at, so it stays out of the figures and is named in
+    // unpricedHoldings with its units and cost base. AAA beside it is priced by its last trade.
     const p = await newPortfolio(t, key, { name: "Unpriced" });
     const house = await newCustomHolding(t, key, p, { symbol: "LAND", name: "Land" });
     await newTrade(t, key, { portfolioId: p, holdingId: house, tradeType: "TransferIn", tradeDate: "2023-01-10", quantity: 1 });
@@ -359,6 +359,7 @@ describe("figures derived by hand from the rules", () => {
     const u = expectOk(await rest.unrealised(key, p, { date: "2025-03-01" }));
     for (const h of u.holdings as Json[]) expect({ symbol: h.symbol, loss: h.capitalLoss }).not.toEqual({ symbol: "LAND", loss: "5000" });
     expect(u.summary).toEqual(summaryOf({}));
+    expect(u.unpricedHoldings).toEqual([{ holdingId: house, symbol: "LAND", exchange: expect.any(String), quantity: "1", costBase: "5000" }]);
   });
 
   it("a ReturnOfCapital spread over two parcels by units: only the parcel it exceeds makes a G1 gain", async () => {

@@ -57,7 +57,7 @@ const transports: { name: string; unrealised(k: string, p: number, query: Json):
         await t.gql(
           k,
           `query($p: ID!, $d: Date, $cf: Boolean) { unrealisedCapitalGainsReport(portfolioId: $p, date: $d, includeCarriedForward: $cf) { portfolioId date financialYear entityType discountPercent summary { ${SUMMARY} }
-            holdings { holdingId symbol exchange quantity marketValue costBase unrealisedGain shortTermGain longTermGain capitalLoss nextDiscountDate parcels { ${PARCEL} disposalDate } } } }`,
+            holdings { holdingId symbol exchange quantity marketValue costBase unrealisedGain shortTermGain longTermGain capitalLoss nextDiscountDate parcels { ${PARCEL} disposalDate } } unpricedHoldings { holdingId } } }`,
           { p: String(p), d: query.date, cf: query.includeCarriedForward },
         ),
         "unrealisedCapitalGainsReport",
@@ -115,6 +115,7 @@ describe.each(transports)("over $name", (tr) => {
         ],
       },
     ]);
+    expect(r.unpricedHoldings).toEqual([]);
   });
 
   it("unrealised refuses a date in the future, another account's portfolio and a non-AUD one", async () => {

@@ -135,6 +135,9 @@ export const UnrealisedResponse = z
         })
         .meta({ id: "UnrealisedHolding" }),
     ),
+    unpricedHoldings: z
+      .array(z.object({ holdingId: z.number().int(), symbol: z.string(), exchange: z.string(), quantity: z.number(), costBase: money }).meta({ id: "UnpricedHolding" }))
+      .describe("Holdings with open parcels and no price or rate on the day: out of the figures (nothing to sell them at), named here"),
   })
   .meta({ id: "UnrealisedCapitalGainsReport" });
 

@@ -46,6 +46,8 @@ export interface UnrealisedReport {
   discountPercent: Decimal;
   summary: CgtSummary;
   holdings: UnrealisedHolding[];
+  /** Holdings with open parcels and no price (or rate) on the day: nothing to sell them at, so out of the figures, but named. */
+  unpricedHoldings: { holdingId: number; symbol: string; exchange: string; quantity: Decimal; costBase: Decimal }[];
 }
 
 const ZERO = new Decimal(0);
@@ -60,12 +62,18 @@ export async function unrealisedCapitalGainsReport(ctx: Context, portfolioId: un
   const financialYear = financialYearOf(date, portfolio.financialYearEnd);
 
   const holdings: UnrealisedHolding[] = [];
+  const unpricedHoldings: UnrealisedReport["unpricedHoldings"] = [];
   for (const [holdingId, fold] of book.folds) {
     const open = fold.parcels.filter((p) => p.units.gt(0));
+    if (open.length === 0) continue;
     const v = valued.get(holdingId);
     // Without a price on the day (none imported, no priced trade in its currency) a holding has
-    // no market value to sell at: it is left out rather than shown as a loss of its cost base.
-    if (open.length === 0 || !v || v.price === null || v.rate === null) continue;
+    // no market value to sell at: it is named apart rather than shown as a loss of its cost base.
+    if (!v || v.price === null || v.rate === null) {
+      const { symbol, exchange } = book.holdings.get(holdingId)!;
+      unpricedHoldings.push({ holdingId, symbol, exchange, quantity: fold.units, costBase: fold.costBaseInBaseCurrency });
+      continue;
+    }
     const units = open.reduce((s, p) => s.plus(p.units), ZERO);
     const marketValue = roundMoney(units.times(v.price).times(v.rate));
     const proceeds = apportion(marketValue, open.map((p) => p.units), roundMoney);
@@ -111,6 +119,7 @@ export async function unrealisedCapitalGainsReport(ctx: Context, portfolioId: un
     discountPercent: book.discountRate.times(100),
     summary: netCapitalGain({ gains: holdings.flatMap((h) => h.parcels), trustGains: [], carriedForwardLossesAvailable: carried, discountRate: book.discountRate }),
     holdings,
+    unpricedHoldings: unpricedHoldings.sort((a, b) => a.holdingId - b.holdingId),
   };
 }
 
