@@ -45,12 +45,12 @@ export async function capitalGainsWorkload(base: string, key: string, portfolios
   const results: { trades: number; medianMs: number; disposals: number }[] = [];
   for (const p of portfolios) await timeOf(p.id); // warm-up
   const times = new Map(portfolios.map((p) => [p.id, [] as number[]]));
-  let disposals = new Map<number, number>();
+  const disposals = new Map<number, number>();
   for (let r = 0; r < Math.max(rounds, 3) * 3; r++) {
     for (const p of r % 2 === 0 ? portfolios : [...portfolios].reverse()) {
       const { ms, disposals: n } = await timeOf(p.id);
       times.get(p.id)!.push(ms);
-      disposals = disposals.set(p.id, n);
+      disposals.set(p.id, n);
     }
   }
   for (const p of portfolios) results.push({ trades: p.trades, medianMs: Math.round(median(times.get(p.id)!) * 10) / 10, disposals: disposals.get(p.id)! });

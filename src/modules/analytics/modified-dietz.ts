@@ -1,4 +1,4 @@
-import { dayNumber } from "./days";
+import { dayNumber } from "../ledger";
 
 /**
  * Modified Dietz (DOMAIN.md §3), pure: `R = (EMV − BMV − ΣCF) / (BMV + Σ wᵢ·CFᵢ)` over the T days

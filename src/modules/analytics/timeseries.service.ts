@@ -3,11 +3,10 @@ import { addDays, today } from "../../lib/dates";
 import { validationFailed } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
 import { parseInput } from "../../lib/validation";
-import { dailyValuation, foldHolding, loadLedger, loadValuationRange, roundMoney, type Flow, type FxTable } from "../ledger";
+import { dailyValuation, dayNumber, foldHolding, loadLedger, loadValuationRange, roundMoney, type Flow, type FxTable } from "../ledger";
 import { holdingWithPortfolio } from "../holdings/holdings.service";
 import { scopedPortfolio } from "../portfolios/scoped";
 import { TimeseriesQuery } from "./analytics.schemas";
-import { dayNumber } from "./days";
 import { defaultInterval, pointDates, type Interval } from "./intervals";
 import { timeWeightedReturn } from "./twr";
 
@@ -131,7 +130,7 @@ function netInvested(flowList: readonly Flow[], fx: FxTable, base: string): (dat
   return (date) => {
     for (; next < flows.length && flows[next].date <= date; next++) {
       const f = flows[next];
-      const rate = f.currencyCode === base ? new Decimal(1) : fx.rateOn(f.currencyCode, base, f.date)?.rate;
+      const rate = fx.rateOn(f.currencyCode, base, f.date)?.rate;
       if (!rate) continue; // the engine counts a flow without a rate as 0 too
       const amount = roundMoney(f.amount.times(rate));
       invested = f.direction === "in" ? invested.plus(amount) : invested.minus(amount);

@@ -1,4 +1,4 @@
-import { dayNumber } from "./days";
+import { dayNumber } from "../ledger";
 
 /**
  * The money-weighted return (DOMAIN.md §3, Excel's XIRR), pure: the rate r solving

@@ -68,9 +68,14 @@ type IncomeRow = Prisma.IncomeGetPayload<{ select: typeof INCOME_SELECT }>;
 
 const D = (v: Prisma.Decimal | Decimal | null | undefined) => new Decimal(v ?? 0);
 
+/** A stored components column (name → decimal text) as Decimals; null when there are none. */
+export function componentsOf(json: unknown): Record<string, Decimal> | null {
+  return json && typeof json === "object" ? Object.fromEntries(Object.entries(json as Record<string, string>).map(([k, v]) => [k, new Decimal(v)])) : null;
+}
+
 export function toIncomeView(r: IncomeRow): IncomeView {
   const amounts = { frankedAmount: D(r.frankedAmount), unfrankedAmount: D(r.unfrankedAmount), foreignIncome: D(r.foreignIncome), withholdingTax: D(r.withholdingTax), foreignTaxPaid: D(r.foreignTaxPaid) };
-  const components = r.components && typeof r.components === "object" ? Object.fromEntries(Object.entries(r.components as Record<string, string>).map(([k, v]) => [k, new Decimal(v)])) : null;
+  const components = componentsOf(r.components);
   return {
     id: r.id,
     holdingId: r.holdingId,

@@ -109,8 +109,8 @@ export interface DailyValuation {
 
 const DAY_MS = 86_400_000;
 const dayNumbers = new Map<string, number>();
-/** Days since 1970-01-01; memoised, as the same dates recur across every series of a portfolio. */
-function dayNumber(date: string): number {
+/** Days since 1970-01-01 of a YYYY-MM-DD date; memoised, as the same dates recur across every series of a portfolio. */
+export function dayNumber(date: string): number {
   let n = dayNumbers.get(date);
   if (n === undefined) {
     n = Date.parse(date + "T00:00:00Z") / DAY_MS;

@@ -61,15 +61,21 @@ const ZERO = new Decimal(0);
  */
 export const TRUST_GROSS_UP = new Decimal(2);
 
-export function netCapitalGain(input: CgtInput): CgtSummary {
-  let shortTerm = ZERO;
-  let longTerm = ZERO;
-  let losses = ZERO;
-  for (const g of input.gains) {
-    if (g.capitalGain.isNegative()) losses = losses.plus(g.capitalGain.neg());
-    else if (g.isDiscountable) longTerm = longTerm.plus(g.capitalGain);
-    else shortTerm = shortTerm.plus(g.capitalGain);
+/** Positive gains split by discount eligibility, and losses as a positive amount. */
+export function gainSplit(gains: readonly CgtGain[]): { shortTermGain: Decimal; longTermGain: Decimal; capitalLoss: Decimal } {
+  let shortTermGain = ZERO;
+  let longTermGain = ZERO;
+  let capitalLoss = ZERO;
+  for (const g of gains) {
+    if (g.capitalGain.isNegative()) capitalLoss = capitalLoss.minus(g.capitalGain);
+    else if (g.isDiscountable) longTermGain = longTermGain.plus(g.capitalGain);
+    else shortTermGain = shortTermGain.plus(g.capitalGain);
   }
+  return { shortTermGain, longTermGain, capitalLoss };
+}
+
+export function netCapitalGain(input: CgtInput): CgtSummary {
+  const { shortTermGain: shortTerm, longTermGain: longTerm, capitalLoss: losses } = gainSplit(input.gains);
   let trustDiscount = ZERO;
   let trustOther = ZERO;
   for (const t of input.trustGains) {

@@ -5,10 +5,9 @@ import { Decimal } from "../../lib/money";
 import { parseInput } from "../../lib/validation";
 import { foldParcels, ParcelError, type LedgerEvent, type ParcelMethod } from "../ledger";
 import { tradeExchangeRate } from "../trades/trade-exchange-rate";
-import { lossLedger, netCapitalGain } from "./cgt";
+import { gainSplit, lossLedger, netCapitalGain } from "./cgt";
 import { disposalRow, loadTaxBook, taxPortfolio, yearsOf } from "./tax-book";
 import { SimulateSellRequest } from "./tax.schemas";
-import { gainSplit } from "./unrealised.service";
 
 /**
  * POST /v1/portfolios/{p}/simulate-sell, GraphQL `simulateSell` (REPORTS.md §5.5): the parcels a

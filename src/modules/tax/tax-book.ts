@@ -2,7 +2,7 @@ import type { Context } from "../../context";
 import { financialYearOf, fromDate, today } from "../../lib/dates";
 import { businessRule } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
-import { discountRateOf, foldHolding, isDiscountEligible, loadLedger, type Disposal, type EntityType, type FoldResult, type Ledger, type LedgerEvent } from "../ledger";
+import { discountRateOf, foldHolding, isDiscountEligible, loadLedger, roundMoney, type Disposal, type EntityType, type FoldResult, type Ledger, type LedgerEvent } from "../ledger";
 import { PORTFOLIO_TAX_SELECT } from "../holdings/holding-values";
 import { scopedPortfolio } from "../portfolios/scoped";
 import type { CgtGain, TrustCapitalGain } from "./cgt";
@@ -157,7 +157,7 @@ function trustGainsByYear(rows: { exDividendDate: Date; exchangeRate: unknown; c
     const list = out.get(fy) ?? [];
     // The discounted part stays unrounded: cgt.ts rounds it once grossed up, as the taxable income
     // report's 18H does (taxable-income.ts), so both say the same to the last decimal.
-    list.push({ discountedCapitalGains: discounted, nonDiscountedCapitalGains: nonDiscounted.toDecimalPlaces(4, Decimal.ROUND_HALF_UP) });
+    list.push({ discountedCapitalGains: discounted, nonDiscountedCapitalGains: roundMoney(nonDiscounted) });
     out.set(fy, list);
   }
   return out;

@@ -187,7 +187,7 @@ export const SimulateSellResponse = z
     capitalLoss: money,
     discount: money,
     assessableCapitalGain: money.describe("The sale alone, as if it were the year's only CGT event"),
-    parcels: z.array(z.object({ acquisitionTradeId: z.number().int().nullable(), acquisitionDate: dateOutput, quantity: z.number(), costBase: money, proceeds: money, capitalGain: money, isDiscountable: z.boolean() }).meta({ id: "SimulatedParcel" })),
+    parcels: z.array(z.object(disposalFields).meta({ id: "SimulatedParcel" })),
     yearToDate: z.object({ financialYear: z.number().int(), netCapitalGainBefore: money, netCapitalGainAfter: money }).meta({ id: "SimulateSellYearToDate" }),
   })
   .meta({ id: "SimulateSellResult" });

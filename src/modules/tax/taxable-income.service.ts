@@ -5,6 +5,7 @@ import { Decimal } from "../../lib/money";
 import { parseInput } from "../../lib/validation";
 import { roundMoney } from "../ledger";
 import { loadFxTable } from "../ledger/fx-load";
+import { componentsOf } from "../income/income.service";
 import { currentFinancialYear, taxPortfolio, type TaxPortfolio } from "./tax-book";
 import { FinancialYearQuery } from "./tax.schemas";
 import { addLabels, allLabels, labelsOf, type IncomeLabel, type Labels } from "./taxable-income";
@@ -88,7 +89,7 @@ export async function taxableIncomeOf(ctx: Context, portfolio: TaxPortfolio, fin
       foreignTaxPaid: D(r.foreignTaxPaid),
       withholdingTax: D(r.withholdingTax),
       exchangeRate: D(r.exchangeRate),
-      components: r.components && typeof r.components === "object" ? Object.fromEntries(Object.entries(r.components as Record<string, string>).map(([k, v]) => [k, D(v)])) : null,
+      components: componentsOf(r.components),
     }),
   }));
 

@@ -4,7 +4,7 @@ import { validationFailed } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
 import { parseInput } from "../../lib/validation";
 import { apportion, dailyValuation, discountEligibleFrom, isDiscountEligible, loadValuationRange, roundMoney } from "../ledger";
-import { lossLedger, netCapitalGain, type CgtGain, type CgtSummary } from "./cgt";
+import { gainSplit, lossLedger, netCapitalGain, type CgtGain, type CgtSummary } from "./cgt";
 import { loadTaxBook, taxPortfolio, yearsOf } from "./tax-book";
 import { UnrealisedQuery } from "./tax.schemas";
 
@@ -121,17 +121,4 @@ export async function unrealisedCapitalGainsReport(ctx: Context, portfolioId: un
     holdings,
     unpricedHoldings: unpricedHoldings.sort((a, b) => a.holdingId - b.holdingId),
   };
-}
-
-/** Positive gains split by discount eligibility, and losses as a positive amount. */
-export function gainSplit(parcels: readonly CgtGain[]): { shortTermGain: Decimal; longTermGain: Decimal; capitalLoss: Decimal } {
-  let shortTermGain = ZERO;
-  let longTermGain = ZERO;
-  let capitalLoss = ZERO;
-  for (const p of parcels) {
-    if (p.capitalGain.isNegative()) capitalLoss = capitalLoss.minus(p.capitalGain);
-    else if (p.isDiscountable) longTermGain = longTermGain.plus(p.capitalGain);
-    else shortTermGain = shortTermGain.plus(p.capitalGain);
-  }
-  return { shortTermGain, longTermGain, capitalLoss };
 }
