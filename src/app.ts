@@ -24,6 +24,7 @@ import { refuseWritesOnLowDisk } from "./http/disk-guard";
 import { TokenBuckets } from "./http/rate-limit";
 import { createV1Router, endpoints, MEDIA, methodNotAllowed, requireContext, restGuard, unsupportedBody } from "./http/router";
 import { DomainError } from "./lib/errors";
+import { SeriesCache } from "./modules/analytics/engine-cache";
 import { PROJECT_ROOT } from "./lib/paths";
 import { diskSpaceMonitor, toMiB } from "./lib/storage";
 
@@ -118,7 +119,7 @@ function utf8Only(_req: http.IncomingMessage, _res: http.ServerResponse, body: B
  */
 export async function createApp(opts: {
   db: Database;
-  config: Pick<Config, "rateLimitPerSecond" | "rateLimitBurst" | "trustProxy"> & Partial<Pick<Config, "graphqlLimits" | "dataDir" | "diskFreeMinMb" | "corsOrigins">>;
+  config: Pick<Config, "rateLimitPerSecond" | "rateLimitBurst" | "trustProxy"> & Partial<Pick<Config, "graphqlLimits" | "dataDir" | "diskFreeMinMb" | "corsOrigins" | "seriesCacheMb">>;
   log: Logger;
 }): Promise<App> {
   const { db, config, log } = opts;
@@ -183,16 +184,18 @@ export async function createApp(opts: {
   // Bulk endpoints take up to 20 MiB, as JSON or text/csv (20,000 trades do not fit in 1 MiB).
   const bulk = express.Router();
   bulk.use(BULK_PATHS, express.json({ limit: BULK_LIMIT, type: [...MEDIA.json.accept], verify: utf8Only }), express.text({ limit: BULK_LIMIT, type: ["text/csv"], verify: utf8Only }));
+  // Per process: each API process keeps its own, kept correct across processes by the ledger versions.
+  const series = new SeriesCache(config.seriesCacheMb);
   const v1 = createV1Router();
   const replay = idempotency(db.prisma, "rest");
   const graphqlReplay = idempotency(db.prisma, "graphql");
-  for (const prefix of ["/v1", "/api/v1"]) app.use(prefix, auth, bulk, json, replay, requireContext(db.prisma, log), v1);
+  for (const prefix of ["/v1", "/api/v1"]) app.use(prefix, auth, bulk, json, replay, requireContext(db.prisma, log, series), v1);
 
   const apollo = createApolloServer({ httpServer, log, limits: config.graphqlLimits ?? DEFAULT_GRAPHQL_LIMITS });
   if (disk) apollo.addPlugin(diskGuardPlugin(disk));
   await apollo.start();
   app.use("/graphiql", graphiqlRouter());
-  app.use("/graphql", auth, json, graphqlReplay, expressMiddleware(apollo, { context: graphqlContext(db.prisma, log) }), graphqlErrorHandler);
+  app.use("/graphql", auth, json, graphqlReplay, expressMiddleware(apollo, { context: graphqlContext(db.prisma, log, series) }), graphqlErrorHandler);
 
   app.use(notFoundHandler);
   app.use(errorHandler);

@@ -22,6 +22,8 @@ export const DEFAULT_GRAPHQL_LIMITS: GraphQLLimits = { maxDepth: 15, maxAliases:
 
 /** Room for a checkpoint and a large import's WAL (20,000 trades write some 20 MiB) with margin. */
 export const DEFAULT_DISK_FREE_MIN_MB = 100;
+/** Memory for computed daily series per process (README: Analytics). */
+export const DEFAULT_SERIES_CACHE_MB = 256;
 
 /** Every environment variable the service reads, parsed once at start (README: Configuration). */
 const envSchema = z.object({
@@ -46,6 +48,7 @@ const envSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(3_000),
   DISK_FREE_MIN_MB: z.coerce.number().min(0).default(DEFAULT_DISK_FREE_MIN_MB),
+  SERIES_CACHE_MB: z.coerce.number().min(1).default(DEFAULT_SERIES_CACHE_MB),
   TRUST_PROXY: z.string().optional(),
   CORS_ORIGINS: z
     .string()
@@ -104,6 +107,8 @@ export interface Config {
   dbConnectTimeoutMs: number;
   /** Embedded database only: writes are refused (507) below this much free space in DATA_DIR. */
   diskFreeMinMb: number;
+  /** Memory for computed daily series (analytics), per process. */
+  seriesCacheMb: number;
   trustProxy?: string;
   /** Origins a browser may call the API from (exact, or ["*"]); empty: none, and no CORS headers. */
   corsOrigins: string[];
@@ -136,6 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     dbConnectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
     diskFreeMinMb: e.DISK_FREE_MIN_MB,
+    seriesCacheMb: e.SERIES_CACHE_MB,
     trustProxy: e.TRUST_PROXY,
     corsOrigins: e.CORS_ORIGINS,
   };

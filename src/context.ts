@@ -4,6 +4,7 @@ import type { PrismaClient } from "./db";
 import { createLoaders, type Loaders } from "./loaders";
 import { DomainError } from "./lib/errors";
 import type { AuthenticatedKey } from "./modules/accounts/accounts.service";
+import { SeriesCache } from "./modules/analytics/engine-cache";
 
 /**
  * What every service receives, built the same way for REST and GraphQL. DataLoaders live here,
@@ -21,6 +22,8 @@ export interface Context {
   log: Logger;
   loaders: Loaders;
   requestId: string;
+  /** The process's computed daily series (analytics/engine-cache.ts), shared by its requests. */
+  series: SeriesCache;
 }
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -43,7 +46,7 @@ export const unauthenticated = () =>
   new DomainError("UNAUTHENTICATED", "A valid API key is required: send it as `Authorization: <key>`, `Authorization: Bearer <key>` or `x-api-key: <key>`.");
 
 /** The request's Context from its authenticated key (src/http/auth.ts); UNAUTHENTICATED without one. */
-export function buildContext(args: { db: PrismaClient; auth: AuthenticatedKey | null | undefined; log: Logger; requestId?: string }): Context {
+export function buildContext(args: { db: PrismaClient; auth: AuthenticatedKey | null | undefined; log: Logger; requestId?: string; series?: SeriesCache }): Context {
   const { auth } = args;
   if (!auth) throw unauthenticated();
   const requestId = args.requestId ?? randomUUID();
@@ -55,6 +58,7 @@ export function buildContext(args: { db: PrismaClient; auth: AuthenticatedKey | 
       : ({ kind: "account", keyId: auth.keyId } as const),
     log: args.log.child({ accountId: auth.account.id }),
     requestId,
+    series: args.series ?? new SeriesCache(),
   };
   const ctx = base as Context;
   ctx.loaders = createLoaders(ctx);

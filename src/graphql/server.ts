@@ -7,6 +7,7 @@ import type { Request } from "express";
 import type { Logger } from "pino";
 import type { GraphQLLimits } from "../config";
 import { buildContext, presentedKey, unauthenticated, type Context } from "../context";
+import type { SeriesCache } from "../modules/analytics/engine-cache";
 import type { PrismaClient } from "../db";
 import { DomainError } from "../lib/errors";
 import { formatError, refusedBeforeExecution } from "./errors";
@@ -23,6 +24,7 @@ function anonymousContext(log: Logger): Context {
     account: { get: refuse },
     principal: { get: refuse },
     loaders: { get: refuse },
+    series: { get: refuse },
   }) as Context;
 }
 
@@ -89,11 +91,11 @@ export function createApolloServer(opts: { httpServer?: http.Server; log: Logger
  * any key the request goes on with a context that holds no account, and the guard plugin lets it
  * run only when, parsed and within the limits, it turns out to be introspection.
  */
-export function graphqlContext(db: PrismaClient, log: Logger) {
+export function graphqlContext(db: PrismaClient, log: Logger, series: SeriesCache) {
   return async ({ req }: { req: Request }): Promise<GuardedContext> => {
     if (!req.auth && !presentedKey(req.headers)) return guarded(anonymousContext(req.log ?? log), { keyless: true, bucket: req.rateLimit });
     try {
-      const ctx = buildContext({ db, auth: req.auth, log: req.log ?? log, requestId: req.id as string });
+      const ctx = buildContext({ db, auth: req.auth, log: req.log ?? log, requestId: req.id as string, series });
       return guarded(ctx, { keyless: false, bucket: req.rateLimit });
     } catch (error) {
       if (error instanceof DomainError && error.code === "UNAUTHENTICATED") {

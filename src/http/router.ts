@@ -2,6 +2,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import { match } from "path-to-regexp";
 import type { Logger } from "pino";
 import { buildContext, type Context } from "../context";
+import type { SeriesCache } from "../modules/analytics/engine-cache";
 import type { PrismaClient } from "../db";
 import type { AuthenticatedKey } from "../modules/accounts/accounts.service";
 import { allocationModelRoutes } from "../modules/allocation-models/allocation-models.routes";
@@ -55,10 +56,10 @@ export const endpoints: Endpoint[] = [
 ];
 
 /** Every REST operation needs a valid key: the request's Context, or 401 problem+json. */
-export function requireContext(db: PrismaClient, log: Logger) {
+export function requireContext(db: PrismaClient, log: Logger, series: SeriesCache) {
   return (req: Request, _res: Response, next: NextFunction) => {
     try {
-      req.ctx = buildContext({ db, auth: req.auth, log: req.log ?? log, requestId: req.id as string });
+      req.ctx = buildContext({ db, auth: req.auth, log: req.log ?? log, requestId: req.id as string, series });
       next();
     } catch (error) {
       next(error);

@@ -211,6 +211,9 @@ export function unstorableText(value: unknown, root: PropertyKey[] = [], max = 2
 }
 
 /** Integer resource ids (portfolio, holding, trade...): accepts 12 or "12", rejects 0, 1.5, "12a". */
+/** A flag in a query string ("true"/"false") or a JSON/GraphQL Boolean. */
+export const booleanFlag = z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")], { error: "must be true or false" });
+
 export const idSchema = z
   // The metadata documents (OpenAPI) what the pipe below enforces: an integer in 1..2^31−1.
   .union([z.number().meta({ type: "integer", minimum: 1, maximum: 2147483647 }), z.string().regex(/^\d{1,10}$/, "must be a positive integer")])

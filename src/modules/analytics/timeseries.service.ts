@@ -1,14 +1,13 @@
 import type { Context } from "../../context";
-import { addDays, today } from "../../lib/dates";
-import { validationFailed } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
 import { parseInput } from "../../lib/validation";
-import { dailyValuation, dayNumber, foldHolding, loadLedger, loadValuationRange, roundMoney, type Flow, type FxTable } from "../ledger";
+import { dayNumber, exactHolding, foldHolding, loadLedger } from "../ledger";
 import { holdingWithPortfolio } from "../holdings/holdings.service";
 import { scopedPortfolio } from "../portfolios/scoped";
 import { TimeseriesQuery } from "./analytics.schemas";
-import { defaultInterval, pointDates, type Interval } from "./intervals";
-import { timeWeightedReturn } from "./twr";
+import { portfolioEngine } from "./engine-cache";
+import { pointDates } from "./intervals";
+import { chain, firstEventDate, netInvested, resolvePeriod } from "./period";
 
 /**
  * GET /v1/portfolios/{p}/timeseries, GraphQL `portfolioTimeseries` (REPORTS.md §1): the
@@ -33,9 +32,8 @@ export async function getPortfolioTimeseries(ctx: Context, portfolioId: unknown,
   const request = parseInput(TimeseriesQuery, query ?? {}, "The query");
   const portfolio = await scopedPortfolio(ctx, portfolioId);
   const period = resolvePeriod(request, await firstEventDate(ctx, { portfolioId: portfolio.id }));
-  const range = await loadValuationRange(ctx.db, portfolio, period.start, period.to);
-  const engine = dailyValuation(range);
-  const twr = chain(period, engine.total, engine.flowIn, engine.flowOut);
+  const { range, engine } = await portfolioEngine(ctx, portfolio, period.start, period.to);
+  const twr = chain({ ...period, start: range.from }, engine.total, engine.flowIn, engine.flowOut).daily;
   const invested = netInvested(engine.portfolioFlows, range.fx, portfolio.baseCurrencyCode);
   return pointDates(period.from, period.to, period.interval).map((date) => {
     const day = engine.exactOn(date);
@@ -72,16 +70,16 @@ export async function getHoldingTimeseries(ctx: Context, holdingId: unknown, que
   const holding = await holdingWithPortfolio(ctx, holdingId);
   const portfolio = holding.portfolio;
   const period = resolvePeriod(request, await firstEventDate(ctx, { holdingId: holding.id }));
-  const [range, ledger] = await Promise.all([loadValuationRange(ctx.db, portfolio, period.start, period.to), loadLedger(ctx.db, portfolio, [holding.id], period.to)]);
-  const engine = dailyValuation(range);
+  const [{ range, engine }, ledger] = await Promise.all([portfolioEngine(ctx, portfolio, period.start, period.to), loadLedger(ctx.db, portfolio, [holding.id], period.to)]);
   const series = engine.holdings.find((h) => h.id === holding.id)!;
+  const valued = range.holdings.find((h) => h.id === holding.id)!;
   // A day without a price or rate values the holding at 0, as the portfolio's total counts it.
   const values = series.value.map((v) => (Number.isNaN(v) ? 0 : v));
-  const twr = chain(period, values, series.flowIn, series.flowOut);
+  const twr = chain({ ...period, start: range.from }, values, series.flowIn, series.flowOut).daily;
   const invested = netInvested(engine.holdingFlows.get(holding.id) ?? [], range.fx, portfolio.baseCurrencyCode);
   const timeline = foldHolding(ledger, holding.id).timeline;
   return pointDates(period.from, period.to, period.interval).map((date) => {
-    const h = engine.exactOn(date).holdings.find((x) => x.id === holding.id)!;
+    const h = exactHolding(valued, range.fx, portfolio.baseCurrencyCode, date);
     return {
       date,
       quantity: h.units,
@@ -93,66 +91,4 @@ export async function getHoldingTimeseries(ctx: Context, holdingId: unknown, que
       cumulativeReturnPercent: twr[dayNumber(date) - dayNumber(period.from)],
     };
   });
-}
-
-interface Period {
-  from: string;
-  to: string;
-  /** The first day loaded: the first event, or the day before `from`, whichever is earlier. */
-  start: string;
-  interval: Interval;
-}
-
-/** The period asked for, with its defaults (REPORTS.md §0: from the first event to today). */
-function resolvePeriod(request: { from?: string; to?: string; interval?: Interval }, first: string | null): Period {
-  const to = request.to ?? today();
-  const from = request.from ?? (first && first < to ? first : to);
-  if (from > to) throw validationFailed("The query is invalid: from is after to.", [{ path: "from", message: `must not be after to (${to})` }]);
-  // From the first event (net invested counts every flow since), or the day before `from` (its
-  // close is the opening value), whichever is earlier.
-  const start = first && first < from ? first : addDays(from, -1);
-  return { from, to, start, interval: request.interval ?? defaultInterval(from, to) };
-}
-
-/** The cumulative time-weighted return (percent) of each day from `from`, over series starting at `start`. */
-function chain(period: Period, value: ArrayLike<number>, flowIn: ArrayLike<number>, flowOut: ArrayLike<number>): Float64Array {
-  const offset = dayNumber(period.from) - dayNumber(period.start);
-  const days = [];
-  for (let i = offset; i < value.length; i++) days.push({ value: value[i], inflow: flowIn[i], outflow: flowOut[i] });
-  return timeWeightedReturn(value[offset - 1] ?? 0, days).daily;
-}
-
-/** Net invested on a date: the flows in date order, each at its own day's rate, summed up to it (dates asked in order). */
-function netInvested(flowList: readonly Flow[], fx: FxTable, base: string): (date: string) => Decimal {
-  const flows = [...flowList].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
-  let next = 0;
-  let invested = ZERO;
-  return (date) => {
-    for (; next < flows.length && flows[next].date <= date; next++) {
-      const f = flows[next];
-      const rate = fx.rateOn(f.currencyCode, base, f.date)?.rate;
-      if (!rate) continue; // the engine counts a flow without a rate as 0 too
-      const amount = roundMoney(f.amount.times(rate));
-      invested = f.direction === "in" ? invested.plus(amount) : invested.minus(amount);
-    }
-    return invested;
-  };
-}
-
-/** The date of the first trade, income or cash transaction of a portfolio (or a holding's first trade or income); null when none. */
-async function firstEventDate(ctx: Context, of: { portfolioId: number } | { holdingId: number }): Promise<string | null> {
-  const [row] =
-    "portfolioId" in of
-      ? await ctx.db.$queryRaw<{ first: string | null }[]>`
-          SELECT LEAST(
-            (SELECT min(trade_date) FROM trade WHERE portfolio_id = ${of.portfolioId}),
-            (SELECT min(ex_dividend_date) FROM income WHERE portfolio_id = ${of.portfolioId}),
-            (SELECT min(t.date) FROM cash_transaction t JOIN cash_account a ON a.id = t.cash_account_id WHERE a.portfolio_id = ${of.portfolioId})
-          )::text AS first`
-      : await ctx.db.$queryRaw<{ first: string | null }[]>`
-          SELECT LEAST(
-            (SELECT min(trade_date) FROM trade WHERE holding_id = ${of.holdingId}),
-            (SELECT min(ex_dividend_date) FROM income WHERE holding_id = ${of.holdingId})
-          )::text AS first`;
-  return row?.first ?? null;
 }

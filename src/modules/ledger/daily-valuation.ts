@@ -4,7 +4,7 @@ import type { UnitsTimeline } from "./fold";
 import { allFlows, type Flow, type FlowCashTransaction, type FlowIncome, type FlowTrade } from "./flows";
 import type { FxTable } from "./fx";
 import type { HoldingPrices } from "./prices";
-import { cashMovements, exactDay, receivableAmount } from "./valuation-exact";
+import { cashMovements, exactDay, exactIndex, receivableAmount, type CashMovement, type ExactIndex } from "./valuation-exact";
 
 /**
  * The daily valuation engine (DOMAIN.md §3): for every calendar day of a period, per holding its
@@ -104,6 +104,8 @@ export interface DailyValuation {
   portfolioFlows: readonly Flow[];
   /** Each holding's flows, the same way. */
   holdingFlows: ReadonlyMap<number, readonly Flow[]>;
+  /** Each cash account's movements, exact (valuation-exact.ts). */
+  cashMovements: ReadonlyMap<number, readonly CashMovement[]>;
   exactOn(date: string): ExactDay;
 }
 
@@ -146,7 +148,38 @@ function fillDaily(series: { at: Int32Array; values: Float64Array }, out: Float6
   }
 }
 
+/** The engine over a range, computed at once. */
 export function dailyValuation(input: ValuationInput): DailyValuation {
+  const steps = valuationSteps(input);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * The same engine computed in slices: between holdings it gives the event loop a turn once a
+ * slice has run for SLICE_MS, so a ten-year daily series of a large portfolio does not hold up
+ * other requests (health checks included) while it is computed.
+ */
+export async function dailyValuationSliced(input: ValuationInput): Promise<DailyValuation> {
+  const steps = valuationSteps(input);
+  let sliceStart = performance.now();
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (performance.now() - sliceStart >= SLICE_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+  }
+}
+
+/** How long a slice of computation may hold the event loop (ms). */
+export const SLICE_MS = 8;
+
+/** The engine as steps: it yields after the flows, after each holding and each cash account. */
+function* valuationSteps(input: ValuationInput): Generator<void, DailyValuation> {
   const days = calendarDays(input.from, input.to);
   const n = days.length;
   const from = dayNumber(input.from);
@@ -183,9 +216,12 @@ export function dailyValuation(input: ValuationInput): DailyValuation {
   const cashTransactions = input.cashAccounts.flatMap((a) => a.transactions);
   const flows = allFlows({ trades: input.trades, income: input.income, cashTransactions, tradeSyncedCurrencies: tradeSynced, incomeSyncedCurrencies: incomeSynced });
   addFlows(flows.portfolio, flowIn, flowOut);
+  yield;
 
   const total = new Float64Array(n);
-  const holdings: HoldingSeries[] = input.holdings.map((h) => {
+  const holdings: HoldingSeries[] = [];
+  for (const h of input.holdings) {
+    yield;
     const units = new Float64Array(n);
     const positions = h.timeline.days;
     fillDaily(walkable(positions, from, (p) => p.units.toNumber()), units);
@@ -208,11 +244,13 @@ export function dailyValuation(input: ValuationInput): DailyValuation {
     const hIn = new Float64Array(n);
     const hOut = new Float64Array(n);
     addFlows(flows.byHolding.get(h.id) ?? [], hIn, hOut);
-    return { id: h.id, currencyCode: h.currencyCode, units, price, rate: rate.slice(), value, flowIn: hIn, flowOut: hOut };
-  });
+    holdings.push({ id: h.id, currencyCode: h.currencyCode, units, price, rate: rate.slice(), value, flowIn: hIn, flowOut: hOut });
+  }
 
   const movements = cashMovements(input);
-  const cash: CashSeries[] = input.cashAccounts.map((a) => {
+  const cash: CashSeries[] = [];
+  for (const a of input.cashAccounts) {
+    yield;
     const sorted = [...movements.get(a.id)!].sort((x, y) => (x.date < y.date ? -1 : x.date > y.date ? 1 : 0));
     const balance = new Float64Array(n);
     let k = 0;
@@ -228,8 +266,8 @@ export function dailyValuation(input: ValuationInput): DailyValuation {
       value[d] = balance[d] === 0 ? 0 : balance[d] * rate[d];
       if (!Number.isNaN(value[d])) total[d] += value[d];
     }
-    return { id: a.id, currencyCode: a.currencyCode, balance, value };
-  });
+    cash.push({ id: a.id, currencyCode: a.currencyCode, balance, value });
+  }
 
   // Income receivable (DOMAIN §3): its net amount from the ex-dividend date to the day before it is paid.
   const incomeReceivable = new Float64Array(n);
@@ -244,6 +282,8 @@ export function dailyValuation(input: ValuationInput): DailyValuation {
   }
   for (let d = 0; d < n; d++) total[d] += incomeReceivable[d];
 
+  const exact = new Map<string, ExactDay>();
+  let index: ExactIndex | undefined;
   return {
     days,
     holdings,
@@ -254,6 +294,17 @@ export function dailyValuation(input: ValuationInput): DailyValuation {
     total,
     portfolioFlows: flows.portfolio,
     holdingFlows: flows.byHolding,
-    exactOn: (date) => exactDay(input, date, flows.portfolio, movements),
+    cashMovements: movements,
+    exactOn: (date) => {
+      // Memoised (a report asks for the same ends more than once); bounded, as a cached engine lives on.
+      let day = exact.get(date);
+      if (!day) {
+        if (exact.size >= 64) exact.clear();
+        index ??= exactIndex(flows.portfolio, movements);
+        day = exactDay(input, date, index);
+        exact.set(date, day);
+      }
+      return day;
+    },
   };
 }

@@ -1,5 +1,6 @@
 import { Decimal } from "../../lib/money";
 import { incomeCashEffect, tradeCashEffect, type IncomeAmountsInput } from "./cash-effects";
+import type { FxTable } from "./fx";
 import { roundMoney } from "./rounding";
 
 /**
@@ -138,4 +139,15 @@ export function portfolioFlows(input: PortfolioFlowInput): Flow[] {
 export function holdingFlows(holdingId: number, trades: FlowTrade[], income: FlowIncome[]): Flow[] {
   const none = new Set<string>();
   return allFlows({ trades: trades.filter((t) => t.holdingId === holdingId), income: income.filter((i) => i.holdingId === holdingId), cashTransactions: [], tradeSyncedCurrencies: none, incomeSyncedCurrencies: none }).byHolding.get(holdingId) ?? [];
+}
+
+/**
+ * A flow in the base currency at its day's rate (DOMAIN §3), rounded as every reported figure is,
+ * signed + in and − out; null when no rate exists that day (the daily engine counts it 0 too).
+ */
+export function flowInBaseCurrency(f: Flow, fx: FxTable, base: string): Decimal | null {
+  const rate = fx.rateOn(f.currencyCode, base, f.date)?.rate;
+  if (!rate) return null;
+  const amount = roundMoney(f.amount.times(rate));
+  return f.direction === "in" ? amount : amount.negated();
 }

@@ -31,9 +31,11 @@ function series(dates: string | null, values: string | null): DatedSeries<string
 export interface RangeHolding extends ValuationHolding {
   symbol: string;
   exchange: string;
+  name: string;
   holdingType: string;
   assetClass: string | null;
   sector: string | null;
+  industry: string | null;
 }
 
 export interface ValuationRange extends ValuationInput {
@@ -59,9 +61,9 @@ export async function loadValuationRanges(db: Prisma.TransactionClient, portfoli
   const [ledgers, holdings, market, custom, fx, accounts, cashRows, income] = await Promise.all([
     loadLedgers(db, portfolios, undefined, to),
     db.$queryRaw<
-      { id: number; portfolio_id: number; symbol: string; exchange: string; currency_code: string; holding_type: string; asset_class: string | null; sector: string | null }[]
+      { id: number; portfolio_id: number; symbol: string; exchange: string; name: string; currency_code: string; holding_type: string; asset_class: string | null; sector: string | null; industry: string | null }[]
     >`
-      SELECT id, portfolio_id, symbol, exchange, currency_code, holding_type::text, asset_class, sector FROM holding WHERE portfolio_id = ANY(${ids}::int[]) ORDER BY id`,
+      SELECT id, portfolio_id, symbol, exchange, name, currency_code, holding_type::text, asset_class, sector, industry FROM holding WHERE portfolio_id = ANY(${ids}::int[]) ORDER BY id`,
     // Driven from the holdings, one index range per security: a plan that stays right on a
     // database whose planner statistics are missing or stale (the embedded one has no autovacuum).
     db.$queryRaw<{ symbol: string; exchange: string; dates: string; values: string }[]>`
@@ -158,9 +160,11 @@ export async function loadValuationRanges(db: Prisma.TransactionClient, portfoli
             id: h.id,
             symbol: h.symbol,
             exchange: h.exchange,
+            name: h.name,
             holdingType: h.holding_type,
             assetClass: h.asset_class,
             sector: h.sector,
+            industry: h.industry,
             currencyCode: h.currency_code,
             timeline: unitsTimeline(ledger.eventsByHolding.get(h.id) ?? []),
             prices: new HoldingPrices({ currencyCode: h.currency_code, custom: customBy.get(h.id) ?? none, market: marketBy.get(`${h.symbol}|${h.exchange}`) ?? none, trades: tradesBy.get(h.id) ?? [] }),

@@ -1,7 +1,8 @@
 import { Decimal } from "../../lib/money";
 import { incomeCashEffect, tradeCashEffect } from "./cash-effects";
-import type { ExactDay, ValuationInput } from "./daily-valuation";
-import type { Flow, FlowIncome } from "./flows";
+import type { ExactDay, ExactHolding, ValuationInput } from "./daily-valuation";
+import { DatedSeries } from "./dated-series";
+import { flowInBaseCurrency, type Flow, type FlowIncome } from "./flows";
 import { roundMoney } from "./rounding";
 
 /**
@@ -9,20 +10,34 @@ import { roundMoney } from "./rounding";
  * receivable amount of an income record, and one day valued exactly, the figures a report prints
  * (daily-valuation.ts runs the same rules in Float64 over every day).
  */
+export interface CashMovement {
+  date: string;
+  /** Signed, in the account's currency. */
+  amount: Decimal;
+  /**
+   * Interest, fees and interest charged: what the account earned or paid (a return). Deposits,
+   * withdrawals and synced trades and income move money in or out of it (not a return).
+   */
+  isReturn: boolean;
+}
+
+const ZERO = new Decimal(0);
+const CASH_SIGN: Record<string, 1 | -1> = { Deposit: 1, Withdrawal: -1, InterestPayment: 1, Fee: -1, InterestCharged: -1 };
+const CASH_RETURNS = new Set(["InterestPayment", "Fee", "InterestCharged"]);
+
 /** The movements of each cash account (its own transactions, synced trades on their trade date, synced income on its paid date). */
-export function cashMovements(input: ValuationInput): Map<number, { date: string; amount: Decimal }[]> {
-  const sign: Record<string, 1 | -1> = { Deposit: 1, Withdrawal: -1, InterestPayment: 1, Fee: -1, InterestCharged: -1 };
-  const out = new Map<number, { date: string; amount: Decimal }[]>();
+export function cashMovements(input: ValuationInput): Map<number, CashMovement[]> {
+  const out = new Map<number, CashMovement[]>();
   for (const a of input.cashAccounts) {
-    const list = a.transactions.map((c) => ({ date: c.date, amount: new Decimal(c.amount).times(sign[c.type] ?? 0) }));
+    const list = a.transactions.map((c) => ({ date: c.date, amount: new Decimal(c.amount).times(CASH_SIGN[c.type] ?? 0), isReturn: CASH_RETURNS.has(c.type) }));
     // DOMAIN §3 trade-date accounting: for valuation a synced trade moves cash on the trade date.
     if (a.syncTrades) for (const t of input.trades) if (t.currencyCode === a.currencyCode) {
       const amount = tradeCashEffect(t);
-      if (!amount.isZero()) list.push({ date: t.date, amount });
+      if (!amount.isZero()) list.push({ date: t.date, amount, isReturn: false });
     }
     if (a.syncIncome) for (const i of input.income) if (i.currencyCode === a.currencyCode) {
       const { amount } = incomeCashEffect(i);
-      if (!amount.isZero()) list.push({ date: i.paidDate, amount });
+      if (!amount.isZero()) list.push({ date: i.paidDate, amount, isReturn: false });
     }
     out.set(a.id, list);
   }
@@ -34,45 +49,99 @@ export function receivableAmount(i: FlowIncome): Decimal {
   return incomeCashEffect({ ...i, isReinvested: false }).amount;
 }
 
+export interface Receivable {
+  holdingId: number;
+  /** The record's currency. */
+  currencyCode: string;
+  amount: Decimal;
+  /** Rounded at the day's rate; null without one (the total counts it 0). */
+  inBaseCurrency: Decimal | null;
+}
+
+/** The income receivable at the close of a day (DOMAIN §3): each record from its ex-date to the day before it is paid. */
+export function receivablesOn(input: Pick<ValuationInput, "income" | "fx" | "baseCurrencyCode">, date: string): Receivable[] {
+  const out: Receivable[] = [];
+  for (const i of input.income) {
+    if (!(i.exDividendDate <= date && date < i.paidDate)) continue;
+    const amount = receivableAmount(i);
+    const rate = input.fx.rateOn(i.currencyCode, input.baseCurrencyCode, date)?.rate;
+    out.push({ holdingId: i.holdingId, currencyCode: i.currencyCode, amount, inBaseCurrency: rate ? roundMoney(amount.times(rate)) : null });
+  }
+  return out;
+}
+
+/** One holding valued at the close of a day in Decimal (DOMAIN §3): its units × price × rate, rounded; null value when units are held without a price or rate. */
+export function exactHolding(h: ValuationInput["holdings"][number], fx: ValuationInput["fx"], base: string, date: string): ExactHolding {
+  const units = h.timeline.on(date).units;
+  const price = h.prices.priceOn(date).price;
+  const rate = fx.rateOn(h.currencyCode, base, date)?.rate ?? null;
+  const value = units.isZero() ? ZERO : price && rate ? roundMoney(units.times(price).times(rate)) : null;
+  return { id: h.id, units, price, rate, valueInBaseCurrency: value };
+}
+
+/** What exactDay reads besides the input, indexed once per engine: the day's flows, and each cash account's balance on a day. */
+export interface ExactIndex {
+  flowsOn(date: string): readonly Flow[];
+  balanceOn(cashAccountId: number, date: string): Decimal;
+}
+
+export function exactIndex(flows: readonly Flow[], movements: ReadonlyMap<number, readonly CashMovement[]>): ExactIndex {
+  const byDate = new Map<string, Flow[]>();
+  for (const f of flows) {
+    const list = byDate.get(f.date);
+    if (list) list.push(f);
+    else byDate.set(f.date, [f]);
+  }
+  // Per account: the movements' dates in order and the balance after each date's movements.
+  const balances = new Map<number, DatedSeries<Decimal>>();
+  for (const [id, list] of movements) {
+    const sorted = [...list].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+    const dates: string[] = [];
+    const values: Decimal[] = [];
+    let running = ZERO;
+    for (const m of sorted) {
+      running = running.plus(m.amount);
+      if (dates.at(-1) === m.date) values[values.length - 1] = running;
+      else {
+        dates.push(m.date);
+        values.push(running);
+      }
+    }
+    balances.set(id, DatedSeries.sorted(dates, values));
+  }
+  return {
+    flowsOn: (date) => byDate.get(date) ?? [],
+    balanceOn: (id, date) => balances.get(id)?.on(date)?.value ?? ZERO,
+  };
+}
+
 /** The same rules in Decimal for one day: the figures a report prints. */
-export function exactDay(input: ValuationInput, date: string, flows: Flow[], movements: Map<number, { date: string; amount: Decimal }[]>): ExactDay {
+export function exactDay(input: ValuationInput, date: string, index: ExactIndex): ExactDay {
   const base = input.baseCurrencyCode;
-  const rateOn = (currency: string) => input.fx.rateOn(currency, base, date)?.rate ?? null;
-  const zero = new Decimal(0);
-  let total = zero;
+  let total = ZERO;
   const unvalued: number[] = [];
   const holdings = input.holdings.map((h) => {
-    const units = h.timeline.on(date).units;
-    const price = h.prices.priceOn(date).price;
-    const rate = rateOn(h.currencyCode);
-    const value = units.isZero() ? zero : price && rate ? roundMoney(units.times(price).times(rate)) : null;
-    if (value) total = total.plus(value);
+    const exact = exactHolding(h, input.fx, base, date);
+    if (exact.valueInBaseCurrency) total = total.plus(exact.valueInBaseCurrency);
     else unvalued.push(h.id);
-    return { id: h.id, units, price, rate, valueInBaseCurrency: value };
+    return exact;
   });
   const cash = input.cashAccounts.map((a) => {
-    const balance = movements.get(a.id)!.reduce((s, m) => (m.date <= date ? s.plus(m.amount) : s), zero);
-    const rate = rateOn(a.currencyCode);
-    const value = balance.isZero() ? zero : rate ? roundMoney(balance.times(rate)) : null;
+    const balance = index.balanceOn(a.id, date);
+    const rate = input.fx.rateOn(a.currencyCode, base, date)?.rate;
+    const value = balance.isZero() ? ZERO : rate ? roundMoney(balance.times(rate)) : null;
     if (value) total = total.plus(value);
     return { id: a.id, balance, valueInBaseCurrency: value };
   });
-  let receivable = zero;
-  for (const i of input.income) {
-    if (!(i.exDividendDate <= date && date < i.paidDate)) continue;
-    const rate = rateOn(i.currencyCode);
-    if (rate) receivable = receivable.plus(roundMoney(receivableAmount(i).times(rate)));
-  }
+  const receivable = receivablesOn(input, date).reduce((s, r) => s.plus(r.inBaseCurrency ?? 0), ZERO);
   total = total.plus(receivable);
-  let inflows = zero;
-  let outflows = zero;
-  for (const f of flows) {
-    if (f.date !== date) continue;
-    const rate = rateOn(f.currencyCode);
-    if (!rate) continue;
-    const v = roundMoney(f.amount.times(rate));
+  let inflows = ZERO;
+  let outflows = ZERO;
+  for (const f of index.flowsOn(date)) {
+    const v = flowInBaseCurrency(f, input.fx, base);
+    if (!v) continue;
     if (f.direction === "in") inflows = inflows.plus(v);
-    else outflows = outflows.plus(v);
+    else outflows = outflows.minus(v);
   }
   return { date, holdings, cash, incomeReceivableInBaseCurrency: receivable, inflowsInBaseCurrency: inflows, outflowsInBaseCurrency: outflows, totalInBaseCurrency: total, unvalued };
 }

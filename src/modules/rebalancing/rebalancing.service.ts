@@ -4,7 +4,8 @@ import { businessRule, DomainError, notFound } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
 import { parseInput } from "../../lib/validation";
 import { customGroupIdOf } from "../allocation-models/allocation-models.schemas";
-import { dailyValuation, discountRateOf, loadLedger, loadValuationRanges, type FxTable, type LedgerEvent, type RangeHolding } from "../ledger";
+import { dimensionValue } from "../holdings/dimension";
+import { dailyValuation, discountRateOf, loadLedger, loadValuationRanges, type FxTable, type LedgerEvent } from "../ledger";
 import { portfolioScope } from "../portfolios/access";
 import { scopedPortfolio, scopedPortfolios, type ScopedPortfolio } from "../portfolios/scoped";
 import { EXCHANGE_CURRENCY } from "../securities/securities.schemas";
@@ -165,24 +166,6 @@ async function valuedBooks(ctx: Context, books: { portfolio: ScopedPortfolio; di
     const day = dailyValuation(range).exactOn(asOf);
     const valued = new Map(day.holdings.map((h) => [h.id, h]));
     const groupId = customGroupIdOf(dimension);
-    const dimensionValue = (h: RangeHolding): string | null => {
-      switch (dimension) {
-        case "holding":
-          return `${h.symbol}.${h.exchange}`;
-        case "assetClass":
-          return h.assetClass;
-        case "sector":
-          return h.sector;
-        case "currency":
-          return h.currencyCode;
-        case "exchange":
-          return h.exchange;
-        case "holdingType":
-          return h.holdingType;
-        default:
-          return labelOf.get(`${groupId}:${h.id}`) ?? null;
-      }
-    };
     out.set(portfolio.id, {
       holdings: range.holdings.map((h) => {
         const v = valued.get(h.id)!;
@@ -191,7 +174,7 @@ async function valuedBooks(ctx: Context, books: { portfolio: ScopedPortfolio; di
           holdingId: h.id,
           symbol: h.symbol,
           exchange: h.exchange,
-          dimensionValue: dimensionValue(h),
+          dimensionValue: dimensionValue(h, dimension, () => labelOf.get(`${groupId}:${h.id}`) ?? null),
           units: v.units,
           price: priced ? v.price : null,
           rate: priced ? v.rate : null,

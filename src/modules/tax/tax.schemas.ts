@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { dateInput, dateOutput } from "../../lib/dates";
 import { decimalInput } from "../../lib/money";
-import { idSchema } from "../../lib/validation";
+import { booleanFlag, idSchema } from "../../lib/validation";
 import { PARCEL_METHODS } from "../ledger";
 import { INCOME_LABELS } from "./taxable-income";
 import { MYTAX_LABELS } from "./mytax";
@@ -19,7 +19,6 @@ const financialYear = z
 export const FinancialYearQuery = z.strictObject({ financialYear: financialYear.optional() }).meta({ id: "FinancialYearQuery" });
 export type FinancialYearQuery = z.infer<typeof FinancialYearQuery>;
 
-const booleanFlag = z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")], { error: "must be true or false" });
 
 export const UnrealisedQuery = z
   .strictObject({

@@ -1,0 +1,192 @@
+import type { Context } from "../../context";
+import { addDays, fromDate, toDate } from "../../lib/dates";
+import { DomainError, validationFailed } from "../../lib/errors";
+import { Decimal } from "../../lib/money";
+import { parseInput } from "../../lib/validation";
+import { calendarDays, DatedSeries, roundMoney, type DailyValuation, type FxTable, type ValuationRange } from "../ledger";
+import { scopedPortfolio } from "../portfolios/scoped";
+import { EXCHANGE_CURRENCY } from "../securities/securities.schemas";
+import { BenchmarkQuery } from "./analytics.schemas";
+import { portfolioEngine } from "./engine-cache";
+import { pointDates } from "./intervals";
+import { chain, firstEventDate, resolvePeriod, type Period } from "./period";
+import { portfolioTotals, returnMethods, type ReturnMethods } from "./performance.service";
+
+/**
+ * GET /v1/portfolios/{p}/benchmark, GraphQL `benchmark` (REPORTS.md §3): the portfolio against a
+ * security or another portfolio, by the same methods over the same dates (DOMAIN.md §3).
+ *
+ * A security benchmark replays the portfolio: its opening value is invested in the benchmark at
+ * the close of the day before `from`, and every external flow of the portfolio buys (in) or sells
+ * (out) the benchmark at its price on the flow's day, fractional units, no costs; its value on a
+ * day is its units at that day's price (the latest on or before it) and rate. Its flows being the
+ * portfolio's, its money-weighted figures compare directly. Prices are needed from the first day
+ * money is in it: none on or before that day, 422.
+ */
+export interface BenchmarkScope extends ReturnMethods {
+  totalReturnValue: Decimal;
+}
+
+export interface BenchmarkReport {
+  portfolioId: number;
+  from: string;
+  to: string;
+  benchmark: { type: "Security"; symbol: string; exchange: string; name: string } | { type: "Portfolio"; portfolioId: number; name: string };
+  portfolio: BenchmarkScope;
+  benchmarkResult: BenchmarkScope;
+  excessReturn: { timeWeightedPercent: number; moneyWeightedPercent: number | null };
+  series: { date: string; portfolioCumulativePercent: number; benchmarkCumulativePercent: number }[];
+}
+
+interface Scope extends BenchmarkScope {
+  /** Cumulative TWR (percent) of each day from `from`. */
+  daily: Float64Array;
+}
+
+export async function getBenchmark(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<BenchmarkReport> {
+  const request = parseInput(BenchmarkQuery, query ?? {}, "The query");
+  const bySecurity = request.symbol !== undefined || request.exchange !== undefined;
+  if (bySecurity === (request.benchmarkPortfolioId !== undefined)) {
+    throw validationFailed("The query is invalid: name a benchmark security (symbol and exchange) or a benchmarkPortfolioId, not both.", [
+      { path: bySecurity ? "benchmarkPortfolioId" : "symbol", message: bySecurity ? "must not be given with symbol and exchange" : "is required (with exchange), or benchmarkPortfolioId" },
+    ]);
+  }
+  if (bySecurity && (request.symbol === undefined || request.exchange === undefined)) {
+    const missing = request.symbol === undefined ? "symbol" : "exchange";
+    throw validationFailed(`The query is invalid: ${missing} is required with ${missing === "symbol" ? "exchange" : "symbol"}.`, [{ path: missing, message: "is required" }]);
+  }
+  const portfolio = await scopedPortfolio(ctx, portfolioId);
+  const other = request.benchmarkPortfolioId === undefined ? undefined : await scopedPortfolio(ctx, request.benchmarkPortfolioId, undefined, { id: true, name: true, baseCurrencyCode: true, accountId: true, financialYearEnd: true, defaultMethod: true, entityType: true });
+  const period = resolvePeriod(request, await firstEventDate(ctx, { portfolioId: portfolio.id }));
+  const { range, engine } = await portfolioEngine(ctx, portfolio, period.start, period.to);
+  const mine = scopeOf(range, engine, { ...period, start: range.from });
+
+  let benchmark: BenchmarkReport["benchmark"];
+  let theirs: Scope;
+  if (other) {
+    const loaded = await portfolioEngine(ctx, other, addDays(period.from, -1), period.to);
+    theirs = scopeOf(loaded.range, loaded.engine, { ...period, start: loaded.range.from });
+    benchmark = { type: "Portfolio", portfolioId: other.id, name: other.name };
+  } else {
+    const security = await benchmarkSecurity(ctx, request.symbol!, request.exchange!, period, portfolio.baseCurrencyCode);
+    theirs = replay(security, range, engine, period);
+    benchmark = { type: "Security", symbol: security.symbol, exchange: security.exchange, name: security.name };
+  }
+  const offset = (date: string) => calendarDays(period.from, date).length - 1;
+  const { daily: _mine, ...portfolioResult } = mine;
+  const { daily: _theirs, ...benchmarkResult } = theirs;
+  const excessXirr = mine.moneyWeightedReturn.annualisedPercent === null || theirs.moneyWeightedReturn.annualisedPercent === null ? null : mine.moneyWeightedReturn.annualisedPercent - theirs.moneyWeightedReturn.annualisedPercent;
+  return {
+    portfolioId: portfolio.id,
+    from: period.from,
+    to: period.to,
+    benchmark,
+    portfolio: portfolioResult,
+    benchmarkResult,
+    excessReturn: { timeWeightedPercent: mine.timeWeightedReturn.cumulativePercent - theirs.timeWeightedReturn.cumulativePercent, moneyWeightedPercent: excessXirr },
+    series: pointDates(period.from, period.to, period.interval).map((date) => ({ date, portfolioCumulativePercent: mine.daily[offset(date)], benchmarkCumulativePercent: theirs.daily[offset(date)] })),
+  };
+}
+
+/** A portfolio's own figures over the period. */
+function scopeOf(range: ValuationRange, engine: DailyValuation, period: Pick<Period, "from" | "to" | "start">): Scope {
+  const totals = portfolioTotals(range, engine, period);
+  const part = { opening: totals.openingValue.toNumber(), closing: totals.totalValue.toNumber(), flows: totals.flows };
+  return {
+    ...returnMethods({ value: engine.total, flowIn: engine.flowIn, flowOut: engine.flowOut }, part, period),
+    totalReturnValue: totals.totalValue.minus(totals.openingValue).minus(totals.netFlows),
+    daily: chain(period, engine.total, engine.flowIn, engine.flowOut).daily,
+  };
+}
+
+interface BenchmarkSecurity {
+  symbol: string;
+  exchange: string;
+  name: string;
+  currencyCode: string;
+  /** Closing prices: the latest on or before the day before `from`, and every one to `to`. */
+  prices: DatedSeries<Decimal>;
+}
+
+/**
+ * The benchmark security: its name and currency from the security list (the account's, else the
+ * master list), else from a holding of it, else the exchange's currency; its prices from the
+ * account's imported prices. Two statements.
+ */
+async function benchmarkSecurity(ctx: Context, symbol: string, exchange: string, period: Period, base: string): Promise<BenchmarkSecurity> {
+  const open = toDate(addDays(period.from, -1));
+  const [known, prices] = await Promise.all([
+    ctx.db.$queryRaw<{ name: string; currency_code: string }[]>`
+      SELECT name, currency_code FROM (
+        SELECT name, currency_code, 0 AS rank FROM security WHERE account_id = ${ctx.account.id} AND symbol = ${symbol} AND exchange = ${exchange}
+        UNION ALL SELECT name, currency_code, 1 FROM security WHERE account_id IS NULL AND symbol = ${symbol} AND exchange = ${exchange}
+        UNION ALL SELECT h.name, h.currency_code, 2 FROM holding h JOIN portfolio p ON p.id = h.portfolio_id WHERE p.account_id = ${ctx.account.id} AND h.symbol = ${symbol} AND h.exchange = ${exchange}
+      ) s ORDER BY rank LIMIT 1`,
+    ctx.db.$queryRaw<{ date: Date; close: Decimal }[]>`
+      (SELECT date, close FROM market_price WHERE account_id = ${ctx.account.id} AND symbol = ${symbol} AND exchange = ${exchange} AND date <= ${open} ORDER BY date DESC LIMIT 1)
+      UNION ALL
+      (SELECT date, close FROM market_price WHERE account_id = ${ctx.account.id} AND symbol = ${symbol} AND exchange = ${exchange} AND date > ${open} AND date <= ${toDate(period.to)})
+      ORDER BY date`,
+  ]);
+  if (prices.length === 0) {
+    throw new DomainError("BUSINESS_RULE", `The benchmark ${symbol}.${exchange} has no imported price on or before ${period.to}.`, [{ path: "symbol", message: `${symbol}.${exchange} has no prices for the period` }]);
+  }
+  return {
+    symbol,
+    exchange,
+    name: known[0]?.name ?? symbol,
+    currencyCode: known[0]?.currency_code.trim() ?? EXCHANGE_CURRENCY[exchange] ?? base,
+    prices: DatedSeries.sorted(
+      prices.map((p) => fromDate(p.date)),
+      prices.map((p) => new Decimal(p.close)),
+    ),
+  };
+}
+
+/**
+ * The security benchmark's series: the portfolio's opening value and flows replayed as buys and
+ * sells of it (units exact in Decimal, values in Float64 for the daily chain, like the engine's).
+ */
+function replay(security: BenchmarkSecurity, range: ValuationRange, engine: DailyValuation, period: Period): Scope {
+  const base = range.baseCurrencyCode;
+  const totals = portfolioTotals(range, engine, period);
+  const openDay = addDays(period.from, -1);
+  const days = calendarDays(openDay, period.to);
+  const unitPrice = (date: string, fx: FxTable): Decimal => {
+    const price = security.prices.on(date)?.value;
+    const rate = fx.rateOn(security.currencyCode, base, date)?.rate;
+    if (!price) throw new DomainError("BUSINESS_RULE", `The benchmark ${security.symbol}.${security.exchange} has no price on or before ${date}, when the portfolio had money in it.`, [{ path: "symbol", message: `${security.symbol}.${security.exchange} has no price on or before ${date}` }]);
+    if (!rate) throw new DomainError("BUSINESS_RULE", `No ${security.currencyCode} to ${base} exchange rate on or before ${date} for the benchmark ${security.symbol}.${security.exchange}.`, [{ path: "symbol", message: `no ${security.currencyCode}/${base} rate on or before ${date}` }]);
+    return price.times(rate);
+  };
+  const flowsOn = new Map<string, number[]>();
+  for (const f of totals.flows) flowsOn.set(f.date, [...(flowsOn.get(f.date) ?? []), f.amount]);
+
+  let units = totals.openingValue.isZero() ? new Decimal(0) : totals.openingValue.div(unitPrice(openDay, range.fx));
+  const value = new Float64Array(days.length);
+  const flowIn = new Float64Array(days.length);
+  const flowOut = new Float64Array(days.length);
+  value[0] = units.isZero() ? 0 : units.times(unitPrice(openDay, range.fx)).toNumber();
+  for (let d = 1; d < days.length; d++) {
+    const date = days[d];
+    const amounts = flowsOn.get(date);
+    if (amounts) {
+      const p = unitPrice(date, range.fx);
+      for (const a of amounts) {
+        units = units.plus(new Decimal(a).div(p));
+        if (a > 0) flowIn[d] += a;
+        else flowOut[d] -= a;
+      }
+    }
+    // Before money is in it, the benchmark is worth nothing and needs no price.
+    value[d] = units.isZero() ? 0 : units.toNumber() * unitPrice(date, range.fx).toNumber();
+  }
+  const closing = units.isZero() ? new Decimal(0) : roundMoney(units.times(unitPrice(period.to, range.fx)));
+  const part = { opening: totals.openingValue.toNumber(), closing: closing.toNumber(), flows: totals.flows };
+  const scope = { from: period.from, to: period.to, start: openDay };
+  return {
+    ...returnMethods({ value, flowIn, flowOut }, part, scope),
+    totalReturnValue: closing.minus(totals.openingValue).minus(totals.netFlows),
+    daily: chain(scope, value, flowIn, flowOut).daily,
+  };
+}

@@ -1,0 +1,98 @@
+import { LRUCache } from "lru-cache";
+import { DEFAULT_SERIES_CACHE_MB } from "../../config";
+import type { Context } from "../../context";
+import { today } from "../../lib/dates";
+import { dailyValuationSliced, loadValuationRange, type DailyValuation, type RangePortfolio, type ValuationRange } from "../ledger";
+
+/**
+ * Computed daily series, reused across requests and ranges, never stale.
+ *
+ * A portfolio's range load and daily engine are kept under the versions its data had when they
+ * were read: the portfolio's ledger version and its account's market version, which triggers give
+ * a new value in the same transaction as any write to the ledger, the prices or the rates
+ * (migration ledger_versions), whichever process made it. Each request reads the two versions
+ * (one statement) before anything else; a series cached under other versions is not used. The
+ * versions are read before the data, so a series can only be newer than its key, never older.
+ *
+ * One series per portfolio, over the widest span asked for (from the first day any request needed
+ * to today, or a later `to`): a later request for another range of the same portfolio slices it.
+ * The cache is per process (each API process warms its own), bounded by an estimate of its size
+ * in memory (SERIES_CACHE_MB, least recently used first out); concurrent requests for the same
+ * series share one computation.
+ */
+export interface PortfolioSeries {
+  range: ValuationRange;
+  engine: DailyValuation;
+}
+
+interface Entry {
+  version: string;
+  start: string;
+  to: string;
+  series: Promise<PortfolioSeries>;
+  /** Bytes, estimated once the series is computed. */
+  size: number;
+}
+
+export class SeriesCache {
+  private readonly entries: LRUCache<number, Entry>;
+  /** Computations run, for tests and the bench (a hit runs none). */
+  computations = 0;
+
+  constructor(maxMb = DEFAULT_SERIES_CACHE_MB) {
+    this.entries = new LRUCache<number, Entry>({ maxSize: Math.max(1, maxMb) * 1024 * 1024, sizeCalculation: (e) => Math.max(1, e.size) });
+  }
+
+  /** The portfolio's series covering `start..to`: the cached one when its versions are current, else computed (and kept). */
+  async get(ctx: Context, portfolio: RangePortfolio, start: string, to: string): Promise<PortfolioSeries> {
+    const version = await currentVersion(ctx, portfolio);
+    const cached = this.entries.get(portfolio.id);
+    if (cached && cached.version === version && cached.start <= start && to <= cached.to) return cached.series;
+    // Over the widest span seen for this version, to today at least: the next range is a hit.
+    const sameVersion = cached?.version === version ? cached : undefined;
+    const span = { start: sameVersion && sameVersion.start < start ? sameVersion.start : start, to: [to, today(), sameVersion?.to ?? to].sort().at(-1)! };
+    this.computations++;
+    const entry: Entry = { version, ...span, size: 1, series: compute(ctx, portfolio, span.start, span.to) };
+    this.entries.set(portfolio.id, entry);
+    try {
+      const series = await entry.series;
+      // Re-set with its size (still the entry for the portfolio unless a newer one replaced it).
+      if (this.entries.peek(portfolio.id) === entry) this.entries.set(portfolio.id, { ...entry, size: estimateBytes(series) });
+      return series;
+    } catch (error) {
+      if (this.entries.peek(portfolio.id) === entry) this.entries.delete(portfolio.id);
+      throw error;
+    }
+  }
+}
+
+async function compute(ctx: Context, portfolio: RangePortfolio, start: string, to: string): Promise<PortfolioSeries> {
+  const range = await loadValuationRange(ctx.db, portfolio, start, to);
+  return { range, engine: await dailyValuationSliced(range) };
+}
+
+/** "ledger version/market version" of a portfolio now (either absent before its first write). */
+async function currentVersion(ctx: Context, portfolio: RangePortfolio): Promise<string> {
+  const [row] = await ctx.db.$queryRaw<{ ledger: bigint | null; market: bigint | null }[]>`
+    SELECT (SELECT version FROM portfolio_version WHERE portfolio_id = ${portfolio.id}) AS ledger,
+           (SELECT version FROM account_market_version WHERE account_id = ${portfolio.accountId}) AS market`;
+  return `${row?.ledger ?? "-"}/${row?.market ?? "-"}`;
+}
+
+/** A rough size in memory: the engine's typed arrays and the loaded records. */
+function estimateBytes({ range, engine }: PortfolioSeries): number {
+  const days = engine.days.length;
+  const arrays = days * 8 * (6 * engine.holdings.length + 2 * engine.cash.length + 4) + days * 60;
+  const records = 600 * (range.trades.length + range.income.length) + 200 * range.cashAccounts.reduce((s, a) => s + a.transactions.length, 0);
+  const prices = 120 * range.holdings.reduce((s, h) => s + h.prices.series.market.length + h.prices.series.custom.length, 0);
+  return arrays + records + prices;
+}
+
+/**
+ * A portfolio's daily valuation over `start..to` (at least), through the context's cache: the
+ * range load and the engine's series. The engine's arrays may start earlier and end later than
+ * asked; callers index them from `range.from`.
+ */
+export function portfolioEngine(ctx: Context, portfolio: RangePortfolio, start: string, to: string): Promise<PortfolioSeries> {
+  return ctx.series.get(ctx, portfolio, start, to);
+}
