@@ -48,6 +48,7 @@ const RELATIONS: Record<string, string> = {
 /** Relation fields that reach an operation which also has its root field (a second way in). */
 const ALSO_RELATIONS: Record<string, string> = {
   "Portfolio.allocationModels": "listAllocationModels",
+  "Portfolio.performance": "getPerformance",
   "Portfolio.activeAllocationModel": "getActiveAllocationModel",
   "Portfolio.cashAccounts": "listCashAccounts",
 };

@@ -38,7 +38,8 @@ interface Call {
 }
 
 interface Success {
-  query?: string;
+  /** The success call's query (a function of the fixture's ids when it names one). */
+  query?: string | ((ids: FixtureIds) => string);
   /** The custom investment stands in for :holdingId (custom prices belong to it). */
   customHolding?: boolean;
   /** More requests over the same fresh fixture, after the first (`query` replaces the first's). */
@@ -149,6 +150,12 @@ const SUCCESS: Record<string, Success> = {
   simulateSell: {},
   getPortfolioTimeseries: { query: "from=2024-01-01&to=2024-03-31&interval=week" },
   getHoldingTimeseries: { query: "from=2024-01-01&to=2024-01-31" },
+  getPerformance: {
+    query: "from=2024-01-01&to=2024-12-31&groupBy=sector",
+    more: () => [{ what: "in local currency, open holdings only", query: "showLocalCurrency=true&includeClosed=false&annualise=false", expect: 200 }],
+  },
+  // The fixture's portfolio against itself (the fixture imports no market prices for a security benchmark).
+  getBenchmark: { query: (ids) => `benchmarkPortfolioId=${ids.portfolioId}&from=2024-01-01&to=2024-06-30&interval=month` },
 };
 
 /** A query each query-taking operation must refuse (400). */
@@ -169,6 +176,8 @@ const BAD_QUERY: Record<string, string> = {
   myTaxReportPdf: "year=2025",
   getPortfolioTimeseries: "from=2024-02-01&to=2024-01-01",
   getHoldingTimeseries: "interval=fortnight",
+  getPerformance: "groupBy=colour",
+  getBenchmark: "symbol=CBA",
 };
 
 /** Bodies naming a resource that does not exist, for writes whose path names none (404). */
@@ -180,10 +189,11 @@ const MISSING_REFERENCE: Record<string, (ids: FixtureIds) => unknown> = {
 };
 
 /** Each status a business rule answers, on one operation that has it. */
-const RULES: Record<string, (ids: FixtureIds) => Omit<Call, "method" | "url" | "key">> = {
+const RULES: Record<string, (ids: FixtureIds) => Omit<Call, "method" | "url" | "key"> & { query?: string }> = {
   createCustomGroup: () => ({ what: "a name taken", body: { name: "Strategy", labels: ["A"] }, expect: 409 }),
   addCustomPrice: () => ({ what: "a date already priced", body: { date: "2024-06-30", price: 1 }, expect: 409 }),
   updatePortfolio: () => ({ what: "a new base currency", body: { baseCurrencyCode: "USD" }, expect: 422 }),
+  getBenchmark: () => ({ what: "a security without prices", query: "symbol=NOPE&exchange=ASX&from=2024-01-01&to=2024-06-30", expect: 422 }),
   createPortfolio: () => ({ what: "a body over 1 MiB", body: { name: "x".repeat(1_100_000) }, expect: 413 }),
 };
 
@@ -308,7 +318,10 @@ describe("the document", () => {
 
 describe.each(endpoints.map((e) => [`${e.method.toUpperCase()} ${e.path}`, e] as const))("%s", (_name, e) => {
   const success = SUCCESS[e.operationId] ?? {};
-  const urlFor = (ids: FixtureIds, query = success.query) => fixtureUrl(e.path, fixtureOf(ids, success.customHolding), "the contract table") + (query ? `?${query}` : "");
+  const urlFor = (ids: FixtureIds, given = success.query) => {
+    const query = typeof given === "function" ? given(ids) : given;
+    return fixtureUrl(e.path, fixtureOf(ids, success.customHolding), "the contract table") + (query ? `?${query}` : "");
+  };
   const validBody = (ids: FixtureIds) => (e.upload || BODYLESS_WRITES.has(e.operationId) ? undefined : writeBodies(ids)[e.operationId]);
 
   it("answers its documented success", async () => {
@@ -347,7 +360,10 @@ describe.each(endpoints.map((e) => [`${e.method.toUpperCase()} ${e.path}`, e] as
     if (isWrite(e) || e.errors?.includes(403)) calls.push({ ...base, what: "a client key with Read permission", url: urlFor(ids), key: readKey, expect: 403 });
     if (BAD_QUERY[e.operationId]) calls.push({ ...base, what: `?${BAD_QUERY[e.operationId]}`, url: urlFor(ids, BAD_QUERY[e.operationId]), key, expect: 400 });
     if (MISSING_REFERENCE[e.operationId]) calls.push({ ...base, what: "a body naming a missing resource", url: urlFor(ids), key, body: MISSING_REFERENCE[e.operationId](ids), expect: 404 });
-    if (RULES[e.operationId]) calls.push({ ...base, ...RULES[e.operationId](ids), url: urlFor(ids), key });
+    if (RULES[e.operationId]) {
+      const { query, ...rule } = RULES[e.operationId](ids);
+      calls.push({ ...base, ...rule, url: urlFor(ids, query ?? success.query), key });
+    }
     if (e.body) {
       const unknown = Array.isArray(body) ? [{ ...body[0], unexpectedField: 1 }] : { ...(body as object), unexpectedField: 1 };
       calls.push({ ...base, what: "an unknown field", url: urlFor(ids), key, body: unknown, expect: 400 });

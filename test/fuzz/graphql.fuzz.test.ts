@@ -60,6 +60,8 @@ function validArgs(): Record<string, Record<string, unknown>> {
     myTaxReport: { portfolioId: id("portfolioId"), financialYear: 2025 },
     portfolioTimeseries: { portfolioId: id("portfolioId"), from: "2024-01-01", to: "2024-02-01" },
     holdingTimeseries: { holdingId: id("holdingId"), from: "2024-01-01", to: "2024-02-01" },
+    performance: { portfolioId: id("portfolioId"), from: "2024-01-01", to: "2024-12-31", groupBy: "sector", showLocalCurrency: true, includeClosed: false, annualise: false },
+    benchmark: { portfolioId: id("portfolioId"), benchmarkPortfolioId: id("portfolioId"), from: "2024-01-01", to: "2024-06-30", interval: "month" },
     simulateSell: { portfolioId: id("portfolioId"), input: { ...(b.simulateSell as object), holdingId: id("holdingId") } },
     createTrade: { input: b.createTrade },
     updateTrade: { id: id("tradeId"), input: b.updateTrade },

@@ -4,6 +4,7 @@ import { DomainError, validationFailed } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
 import { parseInput } from "../../lib/validation";
 import { calendarDays, DatedSeries, roundMoney, type DailyValuation, type FxTable, type ValuationRange } from "../ledger";
+import { PORTFOLIO_TAX_SELECT } from "../holdings/holding-values";
 import { scopedPortfolio } from "../portfolios/scoped";
 import { EXCHANGE_CURRENCY } from "../securities/securities.schemas";
 import { BenchmarkQuery } from "./analytics.schemas";
@@ -45,18 +46,19 @@ interface Scope extends BenchmarkScope {
 
 export async function getBenchmark(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<BenchmarkReport> {
   const request = parseInput(BenchmarkQuery, query ?? {}, "The query");
+  const portfolio = await scopedPortfolio(ctx, portfolioId);
   const bySecurity = request.symbol !== undefined || request.exchange !== undefined;
-  if (bySecurity === (request.benchmarkPortfolioId !== undefined)) {
-    throw validationFailed("The query is invalid: name a benchmark security (symbol and exchange) or a benchmarkPortfolioId, not both.", [
-      { path: bySecurity ? "benchmarkPortfolioId" : "symbol", message: bySecurity ? "must not be given with symbol and exchange" : "is required (with exchange), or benchmarkPortfolioId" },
-    ]);
+  if (bySecurity && request.benchmarkPortfolioId !== undefined) {
+    throw validationFailed("The query is invalid: name a benchmark security (symbol and exchange) or a benchmarkPortfolioId, not both.", [{ path: "benchmarkPortfolioId", message: "must not be given with symbol and exchange" }]);
+  }
+  if (!bySecurity && request.benchmarkPortfolioId === undefined) {
+    throw validationFailed("The query is invalid: name a benchmark, a security (symbol and exchange) or a benchmarkPortfolioId.", [{ path: "symbol", message: "is required (with exchange), or benchmarkPortfolioId" }]);
   }
   if (bySecurity && (request.symbol === undefined || request.exchange === undefined)) {
     const missing = request.symbol === undefined ? "symbol" : "exchange";
     throw validationFailed(`The query is invalid: ${missing} is required with ${missing === "symbol" ? "exchange" : "symbol"}.`, [{ path: missing, message: "is required" }]);
   }
-  const portfolio = await scopedPortfolio(ctx, portfolioId);
-  const other = request.benchmarkPortfolioId === undefined ? undefined : await scopedPortfolio(ctx, request.benchmarkPortfolioId, undefined, { id: true, name: true, baseCurrencyCode: true, accountId: true, financialYearEnd: true, defaultMethod: true, entityType: true });
+  const other = request.benchmarkPortfolioId === undefined ? undefined : await scopedPortfolio(ctx, request.benchmarkPortfolioId, undefined, { ...PORTFOLIO_TAX_SELECT, name: true });
   const period = resolvePeriod(request, await firstEventDate(ctx, { portfolioId: portfolio.id }));
   const { range, engine } = await portfolioEngine(ctx, portfolio, period.start, period.to);
   const mine = scopeOf(range, engine, { ...period, start: range.from });

@@ -1,0 +1,119 @@
+import pino from "pino";
+import request from "supertest";
+import { createApp, type App } from "../../src/app";
+import { startTestApp, type TestApp } from "../support/app";
+import { measured, newPortfolio, newTrade, postCreated } from "../support/kit";
+
+/**
+ * The computed series cache is never stale, across processes. Two app instances over one database
+ * stand for two API processes: each keeps its own cache, so what one caches the other's writes must
+ * invalidate. Instance A reads (and caches) a portfolio's performance; instance B writes a trade,
+ * an income record, a cash transaction, a market price, an FX rate, a custom price; after each,
+ * A's next read has the new figure. And a read that finds its series current computes nothing:
+ * fewer statements than the first (the versions, the portfolio, its first date), on any range.
+ *
+ * The portfolio: buy 100 AAA.ASX @ 10 on 2024-01-02 (1,000 in); market price 12 on 2024-01-31.
+ * Period 2024-01-01..2024-01-31: EMV 1,200, gain 200.
+ */
+let t: TestApp;
+let other: App;
+let b: ReturnType<typeof request>;
+let key: string;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  other = await createApp({ db: t.db, log: pino({ level: "silent" }), config: { rateLimitPerSecond: 0, rateLimitBurst: 50 } });
+  b = request(other.app);
+});
+afterAll(async () => {
+  await other.stop();
+  await t.close();
+});
+beforeEach(async () => {
+  await t.db.reset();
+  key = await t.newAccount();
+});
+
+const PERIOD = { from: "2024-01-01", to: "2024-01-31" };
+
+async function gainThroughA(portfolioId: number, query: Record<string, string> = PERIOD): Promise<string> {
+  const res = await t.http.get(`/v1/portfolios/${portfolioId}/performance`).query(query).set("authorization", key);
+  expect(res.status).toBe(200);
+  return String(res.body.totalReturn.totalReturnValue);
+}
+
+async function seeded() {
+  const portfolioId = await newPortfolio(t, key, { name: "Cached" });
+  const buy = await newTrade(t, key, { portfolioId, symbol: "AAA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-02", quantity: 100, price: 10 });
+  const prices = await t.http.post("/v1/market-prices/bulk").set("authorization", key).send([{ symbol: "AAA", exchange: "ASX", date: "2024-01-31", close: 12 }]);
+  expect(prices.status).toBeLessThan(300);
+  return { portfolioId, holdingId: buy.holdingId, tradeId: buy.id };
+}
+
+/** A write through instance B (another process). */
+async function writeThroughB(method: "post" | "put" | "delete", path: string, body?: unknown) {
+  const req = b[method](path).set("authorization", key);
+  const res = body === undefined ? await req : await req.send(body as object);
+  expect(res.status).toBeLessThan(300);
+  return res.body;
+}
+
+it("a read that finds its series current computes nothing, on the same range or another", async () => {
+  const { portfolioId } = await seeded();
+  const cold = await measured(t.db, () => gainThroughA(portfolioId));
+  expect(cold.res).toBe("200");
+  const warm = await measured(t.db, () => gainThroughA(portfolioId));
+  expect(warm.res).toBe("200");
+  // Warm: the API key, the portfolio, its first date and the versions; cold: the range load besides
+  // (trades, holdings, prices, custom prices, rates, cash accounts and transactions, income).
+  expect(warm.statements).toBe(4);
+  expect(cold.statements).toBeGreaterThanOrEqual(warm.statements + 8);
+  // Another range of the same portfolio slices the same series: 2024-01-02 alone, bought at 10
+  // and valued at 10 (no market price yet): gain 0.
+  const other = await measured(t.db, () => gainThroughA(portfolioId, { from: "2024-01-02", to: "2024-01-02" }));
+  expect(other.res).toBe("0");
+  expect(other.statements).toBe(warm.statements);
+});
+
+it("every kind of write through another instance is seen by the next read", async () => {
+  const { portfolioId, holdingId, tradeId } = await seeded();
+  expect(await gainThroughA(portfolioId)).toBe("200");
+
+  // A market price: 13 on 2024-01-31 replaces 12: gain 100 × 3 = 300.
+  await writeThroughB("post", "/v1/market-prices/bulk", [{ symbol: "AAA", exchange: "ASX", date: "2024-01-31", close: 13 }]);
+  expect(await gainThroughA(portfolioId)).toBe("300");
+
+  // A trade edited: 100 @ 11 instead of 10: 1,300 − 1,100 = 200.
+  await writeThroughB("put", `/v1/trades/${tradeId}`, { portfolioId, holdingId, tradeType: "Buy", tradeDate: "2024-01-02", quantity: 100, price: 11 });
+  expect(await gainThroughA(portfolioId)).toBe("200");
+
+  // Income: 50 net, ex 2024-01-10, paid 2024-02-15 (after the period): receivable at the close, +50.
+  await writeThroughB("post", "/v1/income", { holdingId, exDividendDate: "2024-01-10", paidDate: "2024-02-15", unfrankedAmount: 50 });
+  expect(await gainThroughA(portfolioId)).toBe("250");
+
+  // A cash account with interest of 5 (a return, not a flow): +5.
+  const cash = await writeThroughB("post", "/v1/cash-accounts", { portfolioId, name: "Cash", currencyCode: "AUD" });
+  await writeThroughB("post", "/v1/cash-transactions", { cashAccountId: cash.id, type: "InterestPayment", date: "2024-01-20", amount: 5 });
+  expect(await gainThroughA(portfolioId)).toBe("255");
+
+  // The trade deleted: nothing held, the income receivable on nothing still counts (50 + 5).
+  await writeThroughB("delete", `/v1/trades/${tradeId}`);
+  expect(await gainThroughA(portfolioId)).toBe("55");
+});
+
+it("an FX rate and a custom price written through another instance are seen too", async () => {
+  const portfolioId = await newPortfolio(t, key, { name: "Foreign" });
+  // 10 USX @ USD 100 at 1.5 on 2024-01-02 (AUD 1,500 in); no market price: the trade's price.
+  await newTrade(t, key, { portfolioId, symbol: "USX", exchange: "NYSE", tradeType: "Buy", tradeDate: "2024-01-02", quantity: 10, price: 100, currencyCode: "USD", exchangeRate: 1.5 });
+  expect(await gainThroughA(portfolioId)).toBe("0");
+  // USD/AUD 1.6 on 2024-01-31: 10 × 100 × 1.6 = 1,600: gain 100.
+  await writeThroughB("post", "/v1/fx-rates/bulk", [{ base: "USD", quote: "AUD", date: "2024-01-31", rate: 1.6 }]);
+  expect(await gainThroughA(portfolioId)).toBe("100");
+
+  // A custom investment priced by hand: bought 1 @ 1,000 on 2024-01-02, priced 1,200 on 2024-01-31 through B.
+  const house = await postCreated<{ id: number }>(t, key, `/v1/portfolios/${portfolioId}/holdings`, { symbol: "HOUSE", name: "House" });
+  await newTrade(t, key, { portfolioId, holdingId: house.id, tradeType: "Buy", tradeDate: "2024-01-02", quantity: 1, price: 1000 });
+  expect(await gainThroughA(portfolioId)).toBe("100");
+  await writeThroughB("post", `/v1/holdings/${house.id}/prices`, { date: "2024-01-31", price: 1200 });
+  expect(await gainThroughA(portfolioId)).toBe("300");
+});
