@@ -64,6 +64,12 @@ export function baselineServer(query: Query): http.Server {
         res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(await holdings(query, accountId, Number(holdingsPath[1]))));
         return;
       }
+      const performancePath = /^\/v1\/portfolios\/(\d+)\/performance\?from=([\d-]+)&to=([\d-]+)$/.exec(req.url ?? "");
+      if (req.method === "GET" && performancePath) {
+        const answer = await performance(query, accountId, Number(performancePath[1]), performancePath[2], performancePath[3]);
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));
+        return;
+      }
       const importPath = /^\/v1\/portfolios\/(\d+)\/trades\/import$/.exec(req.url ?? "");
       if (req.method === "POST" && importPath) {
         const body = JSON.parse(await readBody(req)) as { symbol: string; exchange: string; tradeType: string; tradeDate: string; quantity: number; price: number; brokerage?: number }[];
@@ -149,4 +155,81 @@ async function importRows(query: Query, portfolioId: number, rows: { symbol: str
     ],
   );
   return inserted.length;
+}
+
+/**
+ * B6's baseline: a portfolio's time-weighted return and Modified Dietz over a period from raw SQL
+ * and one hand-written Float64 pass over every day from its first trade: units by trade, latest
+ * market price (else the last trade's) and USD/AUD rate by day, trades as the flows (buys in at
+ * the start of their day, sales out at its end), the daily chain from `from`. What the service
+ * computes for a portfolio of trades without cash accounts or income, with none of its checks.
+ */
+async function performance(query: Query, accountId: number, portfolioId: number, from: string, to: string) {
+  const [holdings, trades, prices, rates] = await Promise.all([
+    query<{ id: number; symbol: string; exchange: string; currency_code: string }>(
+      `SELECT h.id, h.symbol, h.exchange, h.currency_code FROM holding h JOIN portfolio p ON p.id = h.portfolio_id WHERE h.portfolio_id = $1 AND p.account_id = $2 ORDER BY h.id`,
+      [portfolioId, accountId],
+    ),
+    query<{ holding_id: number; trade_date: string; trade_type: string; quantity: number; price: number; brokerage: number }>(
+      `SELECT holding_id, trade_date::text, trade_type::text, quantity::float8 AS quantity, price::float8 AS price, brokerage::float8 AS brokerage FROM trade WHERE portfolio_id = $1 AND trade_date <= $2::date ORDER BY trade_date, id`,
+      [portfolioId, to],
+    ),
+    query<{ symbol: string; exchange: string; date: string; close: number }>(`SELECT symbol, exchange, date::text, close::float8 AS close FROM market_price WHERE account_id = $1 AND date <= $2::date ORDER BY date`, [accountId, to]),
+    query<{ date: string; rate: number }>(`SELECT date::text, rate::float8 AS rate FROM fx_rate WHERE account_id = $1 AND base = 'USD' AND quote = 'AUD' AND date <= $2::date ORDER BY date`, [accountId, to]),
+  ]);
+  const DAY = 86_400_000;
+  const start = Date.parse((trades[0]?.trade_date ?? from) + "T00:00:00Z");
+  const dayOf = (d: string) => (Date.parse(d + "T00:00:00Z") - start) / DAY;
+  const first = dayOf(from);
+  const last = dayOf(to);
+  const index = new Map(holdings.map((h, i) => [h.id, i]));
+  const bySymbol = new Map(holdings.map((h, i) => [`${h.symbol}|${h.exchange}`, i]));
+  const usd = holdings.map((h) => h.currency_code === "USD");
+  const units = new Float64Array(holdings.length);
+  const market = new Float64Array(holdings.length).fill(NaN);
+  const traded = new Float64Array(holdings.length).fill(NaN);
+  let rate = NaN;
+  let ti = 0;
+  let pi = 0;
+  let ri = 0;
+  let previous = 0;
+  let growth = 1;
+  let opening = 0;
+  let closing = 0;
+  let net = 0;
+  let weighted = 0;
+  for (let d = 0; d <= last; d++) {
+    while (ri < rates.length && dayOf(rates[ri].date) <= d) rate = rates[ri++].rate;
+    while (pi < prices.length && dayOf(prices[pi].date) <= d) {
+      const h = bySymbol.get(`${prices[pi].symbol}|${prices[pi].exchange}`);
+      if (h !== undefined) market[h] = prices[pi].close;
+      pi++;
+    }
+    let inflow = 0;
+    let outflow = 0;
+    for (; ti < trades.length && dayOf(trades[ti].trade_date) <= d; ti++) {
+      const t = trades[ti];
+      const h = index.get(t.holding_id)!;
+      const r = usd[h] ? rate : 1;
+      units[h] += t.quantity;
+      traded[h] = t.price;
+      const gross = Math.abs(t.quantity) * t.price;
+      if (t.trade_type === "Buy") inflow += (gross + t.brokerage) * r;
+      else outflow += (gross - t.brokerage) * r;
+    }
+    let value = 0;
+    for (let h = 0; h < units.length; h++) if (units[h] !== 0) value += units[h] * (Number.isNaN(market[h]) ? traded[h] : market[h]) * (usd[h] ? rate : 1);
+    if (d === first - 1) opening = value;
+    if (d >= first) {
+      const base = previous + inflow;
+      if (base !== 0) growth *= (value + outflow) / base;
+      net += inflow - outflow;
+      weighted += inflow * (last - d + 1) - outflow * (last - d);
+    }
+    previous = value;
+    closing = value;
+  }
+  const days = last - first + 1;
+  const dietz = (closing - opening - net) / (opening + weighted / days);
+  return { timeWeightedReturn: { cumulativePercent: (growth - 1) * 100 }, modifiedDietz: { cumulativePercent: dietz * 100 }, openingValue: opening, totalValue: closing };
 }

@@ -4,6 +4,10 @@
  *   B2  GET /v1/sources                         vs raw node:http + raw SQL
  *   B4  GraphQL portfolios{models{buckets}}     vs raw node:http + 3 raw SQL + hand-built tree
  *   B10 import 20,000 trades (JSON)             vs raw node:http + one unnest INSERT, no checks
+ *   B6  GET /performance of the B12 portfolio, cold and warm (bench/performance.ts)
+ *                                               vs raw node:http + raw SQL + a Float64 TWR pass; target ≥ 0.5
+ *   B9  GET /health p99 while cold B6 reports loop; target ≤ 50 ms
+ *   B11 timeseries of one range (cold) then another of the same portfolio (warm)
  *   B7  capital gains report of one year, 10,000 vs 20,000 trades (bench/capital-gains.ts); target ≤ 2.3×
  *   B8  computeRebalance, 500 holdings × 50 buckets: p50/p99 (bench/rebalance.ts); target p50 ≤ 50 ms
  *   B12 daily valuation, 50 holdings × 20,000 trades × 10 years (in-process: bench/daily-valuation.ts)
@@ -29,6 +33,7 @@ import { openDatabase } from "../src/db";
 import { aliasedCreates, aliasedNestedLists, fragmentChain } from "./abuse";
 import { dailyValuationWorkload, seedDailyValuation } from "./daily-valuation";
 import { capitalGainsWorkload, seedCapitalGains } from "./capital-gains";
+import { performanceWorkloads } from "./performance";
 import { rebalanceWorkload, seedRebalance } from "./rebalance";
 import { seedBench } from "./seed";
 
@@ -106,9 +111,13 @@ async function main() {
     ledgerPortfolioId,
     2 * ROUNDS,
   );
-  if (selected("B12")) {
+  // The B12 portfolio serves B6, B9 and B11 too.
+  let valuedPortfolioId = 0;
+  if (["B6", "B9", "B11", "B12"].some(selected)) {
     const [{ account_id: accountId }] = await db.prisma.$queryRawUnsafe<{ account_id: number }[]>(`SELECT account_id FROM portfolio WHERE id = $1`, ledgerPortfolioId);
-    await dailyValuationWorkload(db, await seedDailyValuation(db, accountId), ROUNDS, url ? "postgresql" : "pglite");
+    const valued = await seedDailyValuation(db, accountId);
+    valuedPortfolioId = valued.id;
+    if (selected("B12")) await dailyValuationWorkload(db, valued, ROUNDS, url ? "postgresql" : "pglite");
   }
   const rebalancePortfolioId = selected("B8")
     ? await seedRebalance(db, (await db.prisma.$queryRawUnsafe<{ account_id: number }[]>(`SELECT account_id FROM portfolio WHERE id = $1`, ledgerPortfolioId))[0].account_id)
@@ -194,6 +203,9 @@ async function main() {
           connections: CONNECTIONS,
         }),
       );
+    }
+    if (["B6", "B9", "B11"].some(selected)) {
+      await performanceWorkloads({ service, baseline, key, portfolioId: valuedPortfolioId, rounds: ROUNDS, seconds: SECONDS, database: url ? "postgresql" : "pglite", only: selected });
     }
     if (selected("B7")) await capitalGainsWorkload(service.base, key, capitalGainsPortfolios, ROUNDS, url ? "postgresql" : "pglite");
     if (selected("B8")) await rebalanceWorkload(service.base, key, rebalancePortfolioId, ROUNDS, SECONDS, url ? "postgresql" : "pglite");

@@ -92,7 +92,7 @@ export async function getBenchmark(ctx: Context, portfolioId: unknown, query: un
 
 /** A portfolio's own figures over the period. */
 function scopeOf(range: ValuationRange, engine: DailyValuation, period: Pick<Period, "from" | "to" | "start">): Scope {
-  const totals = portfolioTotals(range, engine, period);
+  const totals = portfolioTotals(engine, period);
   const part = { opening: totals.openingValue.toNumber(), closing: totals.totalValue.toNumber(), flows: totals.flows };
   return {
     ...returnMethods({ value: engine.total, flowIn: engine.flowIn, flowOut: engine.flowOut }, part, period),
@@ -151,7 +151,7 @@ async function benchmarkSecurity(ctx: Context, symbol: string, exchange: string,
  */
 function replay(security: BenchmarkSecurity, range: ValuationRange, engine: DailyValuation, period: Period): Scope {
   const base = range.baseCurrencyCode;
-  const totals = portfolioTotals(range, engine, period);
+  const totals = portfolioTotals(engine, period);
   const openDay = addDays(period.from, -1);
   const days = calendarDays(openDay, period.to);
   const unitPrice = (date: string, fx: FxTable): Decimal => {

@@ -2,11 +2,12 @@ import type { Context } from "../../context";
 import { addDays } from "../../lib/dates";
 import { DomainError } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
+import { inSlices, type Steps } from "../../lib/slices";
 import { parseInput } from "../../lib/validation";
 import { customGroupIdOf } from "../allocation-models/allocation-models.schemas";
 import { dimensionValue } from "../holdings/dimension";
 import { PORTFOLIO_TAX_SELECT } from "../holdings/holding-values";
-import { flowInBaseCurrency, receivableAmount, receivablesOn, roundMoney, type DailyValuation, type ExactDay, type Receivable, type ValuationRange } from "../ledger";
+import { receivableAmount, receivablesOn, roundMoney, type DailyValuation, type ExactDay, type Receivable, type ValuationRange } from "../ledger";
 import { scopedPortfolio, type ScopedPortfolio } from "../portfolios/scoped";
 import { PerformanceQuery } from "./analytics.schemas";
 import { decompose, decomposeCash, decomposeLocal, sumComponents, type Amount, type ReturnComponents } from "./decomposition";
@@ -102,7 +103,7 @@ export async function getPerformance(ctx: Context, portfolioId: unknown, query: 
     from: period.from,
     to: period.to,
     generatedDate: new Date(),
-    ...performanceOf(range, engine, { ...period, start: range.from }, { ...request, labels }),
+    ...(await inSlices(performanceSteps(range, engine, { ...period, start: range.from }, { ...request, labels }))),
   };
 }
 
@@ -134,21 +135,24 @@ interface Options {
   labels: ReadonlyMap<number, string>;
 }
 
-/** The report over a loaded range (pure). */
-export function performanceOf(range: ValuationRange, engine: DailyValuation, period: Pick<Period, "from" | "to" | "start">, options: Options): Omit<PerformanceReport, "portfolioId" | "portfolioName" | "baseCurrencyCode" | "from" | "to" | "generatedDate"> {
+type PerformanceFigures = Omit<PerformanceReport, "portfolioId" | "portfolioName" | "baseCurrencyCode" | "from" | "to" | "generatedDate">;
+
+/** The report over a loaded range (pure), as steps: it yields after each holding (lib/slices.ts). */
+export function* performanceSteps(range: ValuationRange, engine: DailyValuation, period: Pick<Period, "from" | "to" | "start">, options: Options): Steps<PerformanceFigures> {
   const { from, to } = period;
   const base = range.baseCurrencyCode;
   const inPeriod = (date: string) => from <= date && date <= to;
   const openDay = addDays(from, -1);
   const open = engine.exactOn(openDay);
   const close = engine.exactOn(to);
+  yield;
   const openReceivables = receivablesOn(range, openDay);
   const closeReceivables = receivablesOn(range, to);
   const days = dayCount(from, to);
   const isAnnualized = options.annualise && days >= 365;
   const summary = (part: Part) => returnSummary(part, period, isAnnualized);
 
-  const { openingValue, totalValue, netFlows, flows: portfolioFlows } = portfolioTotals(range, engine, period);
+  const { openingValue, totalValue, netFlows, flows: portfolioFlows } = portfolioTotals(engine, period);
 
   // Each holding's part, in base and (for showLocalCurrency) in its own currency.
   const holdings: (PerformanceHolding & { part: Part; isOpen: boolean })[] = [];
@@ -156,6 +160,7 @@ export function performanceOf(range: ValuationRange, engine: DailyValuation, per
   const openBy = new Map(open.holdings.map((h) => [h.id, h]));
   const closeBy = new Map(close.holdings.map((h) => [h.id, h]));
   for (const h of range.holdings) {
+    yield;
     const o = openBy.get(h.id)!;
     const c = closeBy.get(h.id)!;
     const flows = (engine.holdingFlows.get(h.id) ?? []).filter((f) => inPeriod(f.date));
@@ -163,7 +168,10 @@ export function performanceOf(range: ValuationRange, engine: DailyValuation, per
     const opening = holdingValue(o, openReceivables, h.id);
     const closing = holdingValue(c, closeReceivables, h.id);
     if (o.units.isZero() && c.units.isZero() && flows.length === 0 && income.length === 0 && opening.base.isZero() && closing.base.isZero()) continue;
-    const flowAmounts = flows.map((f) => ({ date: f.date, local: f.direction === "in" ? f.amount : f.amount.negated(), base: flowInBaseCurrency(f, range.fx, base) ?? ZERO }));
+    const flowAmounts = flows.map((f) => {
+      const value = engine.flowValue(f);
+      return { date: f.date, local: f.direction === "in" ? f.amount : f.amount.negated(), base: value?.exact ?? ZERO, amount: value?.amount ?? 0 };
+    });
     const incomeAmounts = income.map((i) => {
       const local = receivableAmount(i);
       const rate = range.fx.rateOn(i.currencyCode, base, i.exDividendDate)?.rate;
@@ -171,7 +179,7 @@ export function performanceOf(range: ValuationRange, engine: DailyValuation, per
     });
     const closingRate = c.rate ?? range.fx.rateOn(h.currencyCode, base, to)?.rate ?? ZERO;
     const holdingPeriod = { opening, closing, closingRate, flows: flowAmounts, income: incomeAmounts };
-    const part: Part = { components: decompose(holdingPeriod), opening: opening.base.toNumber(), closing: closing.base.toNumber(), flows: dated(flowAmounts) };
+    const part: Part = { components: decompose(holdingPeriod), opening: opening.base.toNumber(), closing: closing.base.toNumber(), flows: flowAmounts.map((f) => ({ date: f.date, amount: f.amount })) };
     parts.push(part);
     const shown: Part = options.showLocalCurrency
       ? { components: decomposeLocal(holdingPeriod), opening: opening.local.toNumber(), closing: closing.local.toNumber(), flows: flowAmounts.map((f) => ({ date: f.date, amount: f.local.toNumber() })) }
@@ -216,7 +224,7 @@ export function performanceOf(range: ValuationRange, engine: DailyValuation, per
   const portfolioPart: Part = { components, opening: openingValue.toNumber(), closing: totalValue.toNumber(), flows: portfolioFlows };
 
   const listed = holdings.filter((h) => options.includeClosed || h.isOpen);
-  const report: ReturnType<typeof performanceOf> = {
+  const report: PerformanceFigures = {
     hasHoldings: holdings.length > 0,
     openingValue,
     totalValue,
@@ -244,15 +252,20 @@ export function performanceOf(range: ValuationRange, engine: DailyValuation, per
  * The portfolio's exact ends and external flows over a period (DOMAIN §3): BMV at the close of the
  * day before `from`, EMV at the close of `to`, each flow at its day's rate.
  */
-export function portfolioTotals(range: ValuationRange, engine: DailyValuation, period: Pick<Period, "from" | "to">): { openingValue: Decimal; totalValue: Decimal; netFlows: Decimal; flows: DatedAmount[] } {
-  const flows = engine.portfolioFlows
-    .filter((f) => period.from <= f.date && f.date <= period.to)
-    .map((f) => ({ date: f.date, base: flowInBaseCurrency(f, range.fx, range.baseCurrencyCode) ?? ZERO }));
+export function portfolioTotals(engine: DailyValuation, period: Pick<Period, "from" | "to">): { openingValue: Decimal; totalValue: Decimal; netFlows: Decimal; flows: DatedAmount[] } {
+  let netFlows = ZERO;
+  const flows: DatedAmount[] = [];
+  for (const f of engine.portfolioFlows) {
+    if (f.date < period.from || period.to < f.date) continue;
+    const value = engine.flowValue(f);
+    netFlows = netFlows.plus(value?.exact ?? 0);
+    flows.push({ date: f.date, amount: value?.amount ?? 0 });
+  }
   return {
     openingValue: engine.exactOn(addDays(period.from, -1)).totalInBaseCurrency,
     totalValue: engine.exactOn(period.to).totalInBaseCurrency,
-    netFlows: flows.reduce((s, f) => s.plus(f.base), ZERO),
-    flows: dated(flows),
+    netFlows,
+    flows,
   };
 }
 

@@ -1,7 +1,8 @@
 import { Decimal } from "../../lib/money";
+import { atOnce, inSlices, type Steps } from "../../lib/slices";
 import type { DatedSeries } from "./dated-series";
 import type { UnitsTimeline } from "./fold";
-import { allFlows, type Flow, type FlowCashTransaction, type FlowIncome, type FlowTrade } from "./flows";
+import { allFlows, flowInBaseCurrency, type Flow, type FlowCashTransaction, type FlowIncome, type FlowTrade } from "./flows";
 import type { FxTable } from "./fx";
 import type { HoldingPrices } from "./prices";
 import { cashMovements, exactDay, exactIndex, receivableAmount, type CashMovement, type ExactIndex } from "./valuation-exact";
@@ -90,6 +91,11 @@ export interface ExactDay {
   unvalued: number[];
 }
 
+export interface FlowValue {
+  exact: Decimal;
+  amount: number;
+}
+
 export interface DailyValuation {
   days: string[];
   holdings: HoldingSeries[];
@@ -106,6 +112,11 @@ export interface DailyValuation {
   holdingFlows: ReadonlyMap<number, readonly Flow[]>;
   /** Each cash account's movements, exact (valuation-exact.ts). */
   cashMovements: ReadonlyMap<number, readonly CashMovement[]>;
+  /**
+   * A flow of this engine in the base currency at its day's rate (flowInBaseCurrency), signed, exact
+   * and as a number; null without a rate. Memoised: a cached engine converts each flow once.
+   */
+  flowValue(flow: Flow): FlowValue | null;
   exactOn(date: string): ExactDay;
 }
 
@@ -150,36 +161,16 @@ function fillDaily(series: { at: Int32Array; values: Float64Array }, out: Float6
 
 /** The engine over a range, computed at once. */
 export function dailyValuation(input: ValuationInput): DailyValuation {
-  const steps = valuationSteps(input);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
+  return atOnce(valuationSteps(input));
 }
 
-/**
- * The same engine computed in slices: between holdings it gives the event loop a turn once a
- * slice has run for SLICE_MS, so a ten-year daily series of a large portfolio does not hold up
- * other requests (health checks included) while it is computed.
- */
-export async function dailyValuationSliced(input: ValuationInput): Promise<DailyValuation> {
-  const steps = valuationSteps(input);
-  let sliceStart = performance.now();
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-    if (performance.now() - sliceStart >= SLICE_MS) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      sliceStart = performance.now();
-    }
-  }
+/** The same engine computed in slices that give the event loop a turn (lib/slices.ts). */
+export function dailyValuationSliced(input: ValuationInput): Promise<DailyValuation> {
+  return inSlices(valuationSteps(input));
 }
-
-/** How long a slice of computation may hold the event loop (ms). */
-export const SLICE_MS = 8;
 
 /** The engine as steps: it yields after the flows, after each holding and each cash account. */
-function* valuationSteps(input: ValuationInput): Generator<void, DailyValuation> {
+function* valuationSteps(input: ValuationInput): Steps<DailyValuation> {
   const days = calendarDays(input.from, input.to);
   const n = days.length;
   const from = dayNumber(input.from);
@@ -283,6 +274,7 @@ function* valuationSteps(input: ValuationInput): Generator<void, DailyValuation>
   for (let d = 0; d < n; d++) total[d] += incomeReceivable[d];
 
   const exact = new Map<string, ExactDay>();
+  const flowValues = new Map<Flow, FlowValue | null>();
   let index: ExactIndex | undefined;
   return {
     days,
@@ -295,6 +287,15 @@ function* valuationSteps(input: ValuationInput): Generator<void, DailyValuation>
     portfolioFlows: flows.portfolio,
     holdingFlows: flows.byHolding,
     cashMovements: movements,
+    flowValue: (flow) => {
+      let value = flowValues.get(flow);
+      if (value === undefined) {
+        const exact = flowInBaseCurrency(flow, input.fx, base);
+        value = exact ? { exact, amount: exact.toNumber() } : null;
+        flowValues.set(flow, value);
+      }
+      return value;
+    },
     exactOn: (date) => {
       // Memoised (a report asks for the same ends more than once); bounded, as a cached engine lives on.
       let day = exact.get(date);
