@@ -5,7 +5,7 @@ import { Decimal } from "../../lib/money";
 import { inSlices, type Steps } from "../../lib/slices";
 import { parseInput } from "../../lib/validation";
 import { customGroupIdOf } from "../allocation-models/allocation-models.schemas";
-import { dimensionValue } from "../holdings/dimension";
+import { dimensionValue, UNCLASSIFIED } from "../holdings/dimension";
 import { PORTFOLIO_TAX_SELECT } from "../holdings/holding-values";
 import { receivableAmount, receivablesOn, roundMoney, type DailyValuation, type ExactDay, type Receivable, type ValuationRange } from "../ledger";
 import { scopedPortfolio, type ScopedPortfolio } from "../portfolios/scoped";
@@ -83,8 +83,6 @@ export interface PerformanceReport extends ReturnMethods {
   groups?: PerformanceGroup[];
 }
 
-/** A holding's group when it has no value on the dimension (no sector recorded, no label in the custom group). */
-export const UNCLASSIFIED = "Unclassified";
 /** The group of the cash accounts (by currency, their currency). */
 export const CASH_GROUP = "Cash";
 

@@ -1,5 +1,6 @@
 import type { Context } from "../../context";
 import { Decimal } from "../../lib/money";
+import { inSlices, type Steps } from "../../lib/slices";
 import { parseInput } from "../../lib/validation";
 import { dayNumber, exactHolding, foldHolding, loadLedger } from "../ledger";
 import { holdingWithPortfolio } from "../holdings/holdings.service";
@@ -7,7 +8,7 @@ import { scopedPortfolio } from "../portfolios/scoped";
 import { TimeseriesQuery } from "./analytics.schemas";
 import { portfolioEngine } from "./engine-cache";
 import { pointDates } from "./intervals";
-import { chain, firstEventDate, netInvested, resolvePeriod } from "./period";
+import { chain, firstEventDate, netInvested, resolvePeriod, type Period } from "./period";
 
 /**
  * GET /v1/portfolios/{p}/timeseries, GraphQL `portfolioTimeseries` (REPORTS.md §1): the
@@ -35,7 +36,7 @@ export async function getPortfolioTimeseries(ctx: Context, portfolioId: unknown,
   const { range, engine } = await portfolioEngine(ctx, portfolio, period.start, period.to);
   const twr = chain({ ...period, start: range.from }, engine.total, engine.flowIn, engine.flowOut).daily;
   const invested = netInvested(engine.portfolioFlows, range.fx, portfolio.baseCurrencyCode);
-  return pointDates(period.from, period.to, period.interval).map((date) => {
+  return inSlices(pointsOf(period, (date) => {
     const day = engine.exactOn(date);
     return {
       date,
@@ -46,7 +47,17 @@ export async function getPortfolioTimeseries(ctx: Context, portfolioId: unknown,
       netInvested: invested(date),
       cumulativeReturnPercent: twr[dayNumber(date) - dayNumber(period.from)],
     };
-  });
+  }));
+}
+
+/** Each point of the period, as steps (a ten-year daily series values 3,650 days exactly: in slices). */
+function* pointsOf<T>(period: Period, point: (date: string) => T): Steps<T[]> {
+  const points: T[] = [];
+  for (const date of pointDates(period.from, period.to, period.interval)) {
+    points.push(point(date));
+    yield;
+  }
+  return points;
 }
 
 export interface HoldingTimeseriesPoint {
@@ -78,7 +89,7 @@ export async function getHoldingTimeseries(ctx: Context, holdingId: unknown, que
   const twr = chain({ ...period, start: range.from }, values, series.flowIn, series.flowOut).daily;
   const invested = netInvested(engine.holdingFlows.get(holding.id) ?? [], range.fx, portfolio.baseCurrencyCode);
   const timeline = foldHolding(ledger, holding.id).timeline;
-  return pointDates(period.from, period.to, period.interval).map((date) => {
+  return inSlices(pointsOf(period, (date) => {
     const h = exactHolding(valued, range.fx, portfolio.baseCurrencyCode, date);
     return {
       date,
@@ -90,5 +101,5 @@ export async function getHoldingTimeseries(ctx: Context, holdingId: unknown, que
       netInvested: invested(date),
       cumulativeReturnPercent: twr[dayNumber(date) - dayNumber(period.from)],
     };
-  });
+  }));
 }

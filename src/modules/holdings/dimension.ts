@@ -3,6 +3,9 @@
  * that says which attribute each dimension reads. `customGroup:{id}` reads the holding's label in
  * that group, which the caller looked up (null: the holding has none). Null: no value recorded.
  */
+/** The group (bucket) of holdings with no value on a dimension. */
+export const UNCLASSIFIED = "Unclassified";
+
 export interface DimensionHolding {
   symbol: string;
   exchange: string;

@@ -1,5 +1,6 @@
 import { Decimal } from "../../lib/money";
 import { foldParcels, roundMoney, roundUnits, type LedgerEvent, type ParcelMethod } from "../ledger";
+import { UNCLASSIFIED } from "../holdings/dimension";
 import { driftReport, type DriftReport, type Group } from "./drift";
 
 export type { DriftEntry, DriftReport, DriftStatus } from "./drift";
@@ -108,7 +109,6 @@ export interface RebalanceResult {
 const ZERO = new Decimal(0);
 const HUNDRED = new Decimal(100);
 export const CASH_LABEL = "Cash";
-const UNCLASSIFIED = "Unclassified";
 
 const key = (label: string) => label.toLowerCase();
 const byGroupOrder = (a: Group, b: Group) => a.sortOrder - b.sortOrder || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
