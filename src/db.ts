@@ -59,7 +59,14 @@ export interface OpenDatabaseOptions {
  * Wraps an adapter factory to count every statement Prisma sends (the no-N+1 tests read it) and,
  * when asked, to report each one with the rows it changed or returned.
  */
-function counting(factory: SqlDriverAdapterFactory, counter: { n: number }, onStatement?: (sql: string, rows: number) => void): SqlDriverAdapterFactory {
+function counting(factory: SqlDriverAdapterFactory, counter: { n: number }, onStatement?: (sql: string, rows: number) => void, yieldBetween = false): SqlDriverAdapterFactory {
+  // The embedded database runs in this thread: statements sent together (a Promise.all of a
+  // range load) would run back to back as one block of microtasks. With `yieldBetween` each
+  // statement starts on its own turn of the event loop, one turn after the one before it, so
+  // other requests (a health check) wait at most one statement. Only starts are spaced: nothing
+  // waits for another statement to finish (a transaction's statements cannot deadlock on it).
+  let turnstile = Promise.resolve();
+  const nextTurn = () => (turnstile = turnstile.then(() => new Promise<void>((resolve) => setImmediate(resolve))));
   const countQueries = <T extends object>(target: T): T =>
     new Proxy(target, {
       get(obj, prop, receiver) {
@@ -68,7 +75,7 @@ function counting(factory: SqlDriverAdapterFactory, counter: { n: number }, onSt
         if (prop === "queryRaw" || prop === "executeRaw") {
           return (...args: unknown[]) => {
             counter.n++;
-            const result = value.apply(obj, args) as Promise<number | { rows: unknown[] }>;
+            const result = (yieldBetween ? nextTurn().then(() => value.apply(obj, args)) : value.apply(obj, args)) as Promise<number | { rows: unknown[] }>;
             if (!onStatement) return result;
             const sql = (args[0] as { sql: string }).sql;
             return result.then((r) => {
@@ -192,7 +199,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
   }
   const statistics = new EmbeddedStatistics(db);
   await statistics.analyzeNeverAnalyzed();
-  const prisma = new PrismaClient({ adapter: counting(new PrismaPGlite(db), counter, (sql, rows) => statistics.noteStatement(sql, rows)) });
+  const prisma = new PrismaClient({ adapter: counting(new PrismaPGlite(db), counter, (sql, rows) => statistics.noteStatement(sql, rows), true) });
   return {
     prisma,
     kind: "pglite",

@@ -27,3 +27,17 @@ export async function inSlices<T>(steps: Steps<T>): Promise<T> {
     }
   }
 }
+
+/**
+ * For async code that loops over many items: `await slicer.turn()` between items gives the event
+ * loop a turn once the current slice has run SLICE_MS (and costs nothing otherwise).
+ */
+export class Slicer {
+  private sliceStart = performance.now();
+
+  async turn(): Promise<void> {
+    if (performance.now() - this.sliceStart < SLICE_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.sliceStart = performance.now();
+  }
+}

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { dateInput, dateOutput } from "../../lib/dates";
 import { booleanFlag, idSchema } from "../../lib/validation";
 import { customGroupIdOf } from "../allocation-models/allocation-models.schemas";
+import { exchange, symbol } from "../securities/securities.schemas";
 import { INTERVALS } from "./intervals";
 
 /** The analytics operations' inputs and answers (REPORTS.md §1–3). */
@@ -136,8 +137,8 @@ export const PerformanceResponse = z
 
 export const BenchmarkQuery = z
   .strictObject({
-    symbol: z.string().trim().min(1).max(20).optional().describe("A security with imported prices (with exchange)"),
-    exchange: z.string().trim().min(1).max(10).optional().describe("The security's exchange"),
+    symbol: symbol.optional().describe("A security with imported prices (with exchange)"),
+    exchange: exchange.optional().describe("The security's exchange"),
     benchmarkPortfolioId: idSchema.optional().describe("Or another portfolio of the same account"),
     from: dateInput.optional().describe("First day (inclusive); default the portfolio's first event"),
     to: dateInput.optional().describe("Last day (inclusive); default today (UTC)"),

@@ -150,6 +150,9 @@ export function* performanceSteps(range: ValuationRange, engine: DailyValuation,
   const isAnnualized = options.annualise && days >= 365;
   const summary = (part: Part) => returnSummary(part, period, isAnnualized);
 
+  // Every flow converted once (the engine keeps them), a thousand at a time.
+  let converted = 0;
+  for (const f of engine.portfolioFlows) if (engine.flowValue(f) && ++converted % 1000 === 0) yield;
   const { openingValue, totalValue, netFlows, flows: portfolioFlows } = portfolioTotals(engine, period);
 
   // Each holding's part, in base and (for showLocalCurrency) in its own currency.
@@ -221,6 +224,7 @@ export function* performanceSteps(range: ValuationRange, engine: DailyValuation,
   const components = { ...summed, currencyGainValue: totalReturnValue.minus(summed.capitalGainValue).minus(summed.dividendReturnValue), totalReturnValue };
   const portfolioPart: Part = { components, opening: openingValue.toNumber(), closing: totalValue.toNumber(), flows: portfolioFlows };
 
+  yield;
   const listed = holdings.filter((h) => options.includeClosed || h.isOpen);
   const report: PerformanceFigures = {
     hasHoldings: holdings.length > 0,

@@ -2,7 +2,7 @@ import { Decimal } from "../../lib/money";
 import { atOnce, inSlices, type Steps } from "../../lib/slices";
 import type { DatedSeries } from "./dated-series";
 import type { UnitsTimeline } from "./fold";
-import { allFlows, flowInBaseCurrency, type Flow, type FlowCashTransaction, type FlowIncome, type FlowTrade } from "./flows";
+import { allFlowsSteps, flowInBaseCurrency, type Flow, type FlowCashTransaction, type FlowIncome, type FlowTrade } from "./flows";
 import type { FxTable } from "./fx";
 import type { HoldingPrices } from "./prices";
 import { cashMovements, exactDay, exactIndex, receivableAmount, type CashMovement, type ExactIndex } from "./valuation-exact";
@@ -205,7 +205,8 @@ function* valuationSteps(input: ValuationInput): Steps<DailyValuation> {
   const tradeSynced = new Set(input.cashAccounts.filter((a) => a.syncTrades).map((a) => a.currencyCode));
   const incomeSynced = new Set(input.cashAccounts.filter((a) => a.syncIncome).map((a) => a.currencyCode));
   const cashTransactions = input.cashAccounts.flatMap((a) => a.transactions);
-  const flows = allFlows({ trades: input.trades, income: input.income, cashTransactions, tradeSyncedCurrencies: tradeSynced, incomeSyncedCurrencies: incomeSynced });
+  const flows = yield* allFlowsSteps({ trades: input.trades, income: input.income, cashTransactions, tradeSyncedCurrencies: tradeSynced, incomeSyncedCurrencies: incomeSynced });
+  yield;
   addFlows(flows.portfolio, flowIn, flowOut);
   yield;
 

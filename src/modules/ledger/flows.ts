@@ -1,4 +1,5 @@
 import { Decimal } from "../../lib/money";
+import { atOnce, type Steps } from "../../lib/slices";
 import { incomeCashEffect, tradeCashEffect, type IncomeAmountsInput } from "./cash-effects";
 import type { FxTable } from "./fx";
 import { roundMoney } from "./rounding";
@@ -112,6 +113,11 @@ export function cashTransactionFlow(c: FlowCashTransaction): Flow | undefined {
  * through a synced cash account, plus deposits and withdrawals.
  */
 export function allFlows(input: PortfolioFlowInput): { portfolio: Flow[]; byHolding: Map<number, Flow[]> } {
+  return atOnce(allFlowsSteps(input));
+}
+
+/** allFlows as steps: it yields every thousand records (lib/slices.ts). */
+export function* allFlowsSteps(input: PortfolioFlowInput): Steps<{ portfolio: Flow[]; byHolding: Map<number, Flow[]> }> {
   const portfolio: Flow[] = [];
   const byHolding = new Map<number, Flow[]>();
   const add = (flow: Flow | undefined, toPortfolio: boolean) => {
@@ -125,7 +131,11 @@ export function allFlows(input: PortfolioFlowInput): { portfolio: Flow[]; byHold
     const flow = cashTransactionFlow(c);
     if (flow) portfolio.push(flow);
   }
-  for (const t of input.trades) add(holdingTradeFlow(t), crossesPortfolio("trade", t.tradeType, t.currencyCode, input));
+  let n = 0;
+  for (const t of input.trades) {
+    add(holdingTradeFlow(t), crossesPortfolio("trade", t.tradeType, t.currencyCode, input));
+    if (++n % 1000 === 0) yield;
+  }
   for (const i of input.income) add(holdingIncomeFlow(i), crossesPortfolio("income", undefined, i.currencyCode, input));
   return { portfolio, byHolding };
 }

@@ -1,5 +1,6 @@
 import type { Prisma } from "../../../generated/prisma/client";
 import { fromDate, toDate } from "../../lib/dates";
+import { Slicer } from "../../lib/slices";
 import type { Decimal } from "../../lib/money";
 import type { ValuationHolding, ValuationInput } from "./daily-valuation";
 import { DatedSeries } from "./dated-series";
@@ -131,77 +132,85 @@ export async function loadValuationRanges(db: Prisma.TransactionClient, portfoli
   });
   const none = series(null, null);
   const cashBy = new Map(cashRows.map((c) => [c.cash_account_id, c.rows]));
-  return new Map(
-    portfolios.map((portfolio) => {
-      const ledger = ledgers.get(portfolio.id)!;
-      const trades = ledger.trades.map((t) => ({
-        holdingId: t.holdingId,
-        tradeType: t.tradeType,
-        date: t.tradeDate,
-        seq: t.id,
-        quantity: t.quantity,
-        price: t.price,
-        brokerage: t.brokerage,
-        currencyCode: t.currencyCode!,
-      }));
-      const tradesBy = new Map<number, typeof trades>();
-      for (const t of trades) {
-        const list = tradesBy.get(t.holdingId) ?? [];
-        list.push(t);
-        tradesBy.set(t.holdingId, list);
-      }
-      const input: ValuationRange = {
-        from,
-        to,
-        baseCurrencyCode: portfolio.baseCurrencyCode,
-        holdings: holdings
-          .filter((h) => h.portfolio_id === portfolio.id)
-          .map((h) => ({
-            id: h.id,
-            symbol: h.symbol,
-            exchange: h.exchange,
-            name: h.name,
-            holdingType: h.holding_type,
-            assetClass: h.asset_class,
-            sector: h.sector,
-            industry: h.industry,
-            currencyCode: h.currency_code,
-            timeline: unitsTimeline(ledger.eventsByHolding.get(h.id) ?? []),
-            prices: new HoldingPrices({ currencyCode: h.currency_code, custom: customBy.get(h.id) ?? none, market: marketBy.get(`${h.symbol}|${h.exchange}`) ?? none, trades: tradesBy.get(h.id) ?? [] }),
-          })),
-        trades,
-        income: income
-          .filter((i) => i.portfolio_id === portfolio.id)
-          .map((i) => ({
-            holdingId: i.holding_id,
-            exDividendDate: fromDate(i.ex_dividend_date),
-            paidDate: fromDate(i.paid_date),
-            frankedAmount: i.franked_amount,
-            unfrankedAmount: i.unfranked_amount,
-            foreignIncome: i.foreign_income,
-            withholdingTax: i.withholding_tax,
-            foreignTaxPaid: i.foreign_tax_paid,
-            isReinvested: i.is_reinvested,
-            currencyCode: i.currency_code,
-          })),
-        cashAccounts: accounts
-          .filter((a) => a.portfolio_id === portfolio.id)
-          .map((a) => ({
-            id: a.id,
-            currencyCode: a.currency_code,
-            syncTrades: a.sync_trades,
-            syncIncome: a.sync_income,
-            transactions: (cashBy.get(a.id) ?? "")
-              .split(",")
-              .filter(Boolean)
-              .map((row) => {
-                const [type, date, amount] = row.split(":");
-                return { type, date, amount, currencyCode: a.currency_code };
-              }),
-          })),
-        fx: new FxTable(fxRows, { base: portfolio.baseCurrencyCode, rates: ledger.trades.map((t) => ({ currencyCode: t.currencyCode!, date: t.tradeDate, exchangeRate: t.exchangeRate })) }),
-      };
-      return [portfolio.id, input];
-    }),
-  );
+  // Parsing a large ledger takes a while: between portfolios and holdings, the event loop gets a turn.
+  const slicer = new Slicer();
+  const out = new Map<number, ValuationRange>();
+  for (const portfolio of portfolios) {
+    await slicer.turn();
+    const ledger = ledgers.get(portfolio.id)!;
+    const trades = ledger.trades.map((t) => ({
+      holdingId: t.holdingId,
+      tradeType: t.tradeType,
+      date: t.tradeDate,
+      seq: t.id,
+      quantity: t.quantity,
+      price: t.price,
+      brokerage: t.brokerage,
+      currencyCode: t.currencyCode!,
+    }));
+    const tradesBy = new Map<number, typeof trades>();
+    for (const t of trades) {
+      const list = tradesBy.get(t.holdingId) ?? [];
+      list.push(t);
+      tradesBy.set(t.holdingId, list);
+    }
+    await slicer.turn();
+    const rangeHoldings: RangeHolding[] = [];
+    for (const h of holdings) {
+      if (h.portfolio_id !== portfolio.id) continue;
+      rangeHoldings.push({
+        id: h.id,
+        symbol: h.symbol,
+        exchange: h.exchange,
+        name: h.name,
+        holdingType: h.holding_type,
+        assetClass: h.asset_class,
+        sector: h.sector,
+        industry: h.industry,
+        currencyCode: h.currency_code,
+        timeline: unitsTimeline(ledger.eventsByHolding.get(h.id) ?? []),
+        prices: new HoldingPrices({ currencyCode: h.currency_code, custom: customBy.get(h.id) ?? none, market: marketBy.get(`${h.symbol}|${h.exchange}`) ?? none, trades: tradesBy.get(h.id) ?? [] }),
+      });
+      await slicer.turn();
+    }
+    const input: ValuationRange = {
+      from,
+      to,
+      baseCurrencyCode: portfolio.baseCurrencyCode,
+      holdings: rangeHoldings,
+      trades,
+      income: income
+        .filter((i) => i.portfolio_id === portfolio.id)
+        .map((i) => ({
+          holdingId: i.holding_id,
+          exDividendDate: fromDate(i.ex_dividend_date),
+          paidDate: fromDate(i.paid_date),
+          frankedAmount: i.franked_amount,
+          unfrankedAmount: i.unfranked_amount,
+          foreignIncome: i.foreign_income,
+          withholdingTax: i.withholding_tax,
+          foreignTaxPaid: i.foreign_tax_paid,
+          isReinvested: i.is_reinvested,
+          currencyCode: i.currency_code,
+        })),
+      cashAccounts: accounts
+        .filter((a) => a.portfolio_id === portfolio.id)
+        .map((a) => ({
+          id: a.id,
+          currencyCode: a.currency_code,
+          syncTrades: a.sync_trades,
+          syncIncome: a.sync_income,
+          transactions: (cashBy.get(a.id) ?? "")
+            .split(",")
+            .filter(Boolean)
+            .map((row) => {
+              const [type, date, amount] = row.split(":");
+              return { type, date, amount, currencyCode: a.currency_code };
+            }),
+        })),
+      fx: new FxTable(fxRows, { base: portfolio.baseCurrencyCode, rates: ledger.trades.map((t) => ({ currencyCode: t.currencyCode!, date: t.tradeDate, exchangeRate: t.exchangeRate })) }),
+    };
+    out.set(portfolio.id, input);
+  }
+  return out;
 }
