@@ -205,6 +205,25 @@ describe.each(transports)("benchmark over $name", (tr) => {
     expect(r.series.at(-1)!.date).toBe("2019-12-31");
   });
 
+  it("an outflow larger than the benchmark holds sells all of it and pays out no more (no short position)", async () => {
+    // The portfolio buys 100 AAA @ 10 on 2024-01-02 (1,000 in) and sells them @ 20 on 2024-01-03
+    // (2,000 out); FLAT stays at 1.00. The replay buys 1,000 units on 2024-01-02 and, asked for
+    // 2,000 on 2024-01-03, sells all 1,000 for 1,000: its flows are +1,000 and −1,000, EMV 0.
+    //   totalReturnValue 0 − 0 − (1,000 − 1,000) = 0; TWR 0 (the price never moved); and on
+    //   2024-01-04 FLAT rises to 1.10 with nothing held: still 0 (short, it would have read +10 %).
+    const portfolioId = await newPortfolio(t, key, { name: "Day trade" });
+    await newTrade(t, key, { portfolioId, symbol: "AAA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-02", quantity: 100, price: 10 });
+    await newTrade(t, key, { portfolioId, symbol: "AAA", exchange: "ASX", tradeType: "Sell", tradeDate: "2024-01-03", quantity: 100, price: 20 });
+    await marketPrices(key, "FLAT", "ASX", [["2024-01-01", 1], ["2024-01-04", 1.1]]);
+    const r = expectOk(await tr.benchmark(key, portfolioId, { symbol: "FLAT", exchange: "ASX", from: "2024-01-01", to: "2024-01-05" }));
+    expect(r.benchmarkResult.totalReturnValue).toBe("0");
+    expect(num(r.benchmarkResult.timeWeightedReturn.cumulativePercent)).toBe(0);
+    expect(r.series.map((x) => num(x.benchmarkCumulativePercent))).toEqual([0, 0, 0, 0, 0]);
+    // The portfolio made 1,000: 2,000 / 1,000 − 1 = 100 % on 2024-01-03.
+    expect(r.portfolio.totalReturnValue).toBe("1000");
+    expect(num(r.portfolio.timeWeightedReturn.cumulativePercent)).toBeCloseTo(100, 9);
+  });
+
   it("another portfolio of the account: its own figures over the same dates, as its performance report gives them", async () => {
     const p = await navexa();
     // The benchmark portfolio: 500 BBB @ 4 on 2017-06-30 (before from), sold @ 5 on 2019-06-30.

@@ -117,3 +117,23 @@ it("an FX rate and a custom price written through another instance are seen too"
   await writeThroughB("post", `/v1/holdings/${house.id}/prices`, { date: "2024-01-31", price: 1200 });
   expect(await gainThroughA(portfolioId)).toBe("300");
 });
+
+it("a cash transaction moved to another portfolio's account is seen by both portfolios' next reads", async () => {
+  // P1's account holds a deposit of 1,000 on 2024-01-02 (a flow in, no return); P2's account is empty.
+  const p1 = await newPortfolio(t, key, { name: "One" });
+  const p2 = await newPortfolio(t, key, { name: "Two" });
+  const a1 = await postCreated<{ id: number }>(t, key, "/v1/cash-accounts", { portfolioId: p1, name: "Cash 1", currencyCode: "AUD" });
+  const a2 = await postCreated<{ id: number }>(t, key, "/v1/cash-accounts", { portfolioId: p2, name: "Cash 2", currencyCode: "AUD" });
+  const deposit = await postCreated<{ id: number }>(t, key, "/v1/cash-transactions", { cashAccountId: a1.id, type: "Deposit", date: "2024-01-02", amount: 1000 });
+  const valueOf = async (p: number) => {
+    const res = await t.http.get(`/v1/portfolios/${p}/performance`).query(PERIOD).set("authorization", key);
+    expect(res.status).toBe(200);
+    return [String(res.body.totalValue), String(res.body.netFlows)];
+  };
+  expect(await valueOf(p1)).toEqual(["1000", "1000"]);
+  expect(await valueOf(p2)).toEqual(["0", "0"]);
+  // Moved through the other instance: P1 loses it (its cached series must not answer), P2 gains it.
+  await writeThroughB("put", `/v1/cash-transactions/${deposit.id}`, { cashAccountId: a2.id, type: "Deposit", date: "2024-01-02", amount: 1000 });
+  expect(await valueOf(p1)).toEqual(["0", "0"]);
+  expect(await valueOf(p2)).toEqual(["1000", "1000"]);
+});

@@ -1,6 +1,7 @@
 import { startTestApp, type TestApp } from "../support/app";
 import { newPortfolio, newTrade, postCreated } from "../support/kit";
-import { canonicalAnswer, expectError, expectOk, gqlOutcome, restCall, type Json, type Outcome } from "../support/outcomes";
+import { expectError, expectOk, type Json } from "../support/outcomes";
+import { expectComponentsAddUp, expectIdentity, performanceTransports, type Report } from "./analytics.shared";
 
 /**
  * GET /v1/portfolios/{p}/performance and GraphQL `performance` (REPORTS.md §2) on the stories the
@@ -26,61 +27,8 @@ beforeEach(async () => {
   key = await t.newAccount();
 });
 
-type Report = Json & {
-  totalReturn: Json;
-  holdings: (Json & { totalReturn: Json })[];
-  groups?: (Json & { totalReturn: Json })[];
-};
-
-const SUMMARY = "{ totalReturnValue totalReturnPercent capitalGainValue capitalGainPercent dividendReturnValue dividendReturnPercent currencyGainValue currencyGainPercent isAnnualized }";
-const REPORT = `{ portfolioId portfolioName baseCurrencyCode from to hasHoldings openingValue totalValue netFlows
-  totalReturn ${SUMMARY}
-  timeWeightedReturn { cumulativePercent annualisedPercent } moneyWeightedReturn { annualisedPercent } modifiedDietz { cumulativePercent annualisedPercent }
-  holdings { id symbol name exchange currencyCode quantity currentPrice marketValue holdingWeight groupedByValue totalReturn ${SUMMARY} }
-  groups { label marketValue weight totalReturn ${SUMMARY} } }`;
-
-/** Both transports' answers in one canonical form (numbers as strings, ids as numbers), generatedDate aside. */
-const canonical = (b: unknown) => {
-  const { generatedDate: _g, ...rest } = canonicalAnswer(b) as Json;
-  if (rest.groups === undefined || rest.groups === null) delete rest.groups;
-  return rest as Report;
-};
-
-const transports: { name: string; performance(k: string, p: number, query: Json): Promise<Outcome<Report>> }[] = [
-  { name: "REST", performance: (k, p, query) => restCall(t.http.get(`/v1/portfolios/${p}/performance`).query(query).set("authorization", k), 200, canonical) },
-  {
-    name: "GraphQL",
-    performance: async (k, p, query) =>
-      gqlOutcome(
-        await t.gql(k, `query($p: ID!, $from: Date, $to: Date, $g: String, $l: Boolean, $c: Boolean, $a: Boolean) { performance(portfolioId: $p, from: $from, to: $to, groupBy: $g, showLocalCurrency: $l, includeClosed: $c, annualise: $a) ${REPORT} }`, {
-          p: String(p),
-          from: query.from,
-          to: query.to,
-          g: query.groupBy,
-          l: query.showLocalCurrency,
-          c: query.includeClosed,
-          a: query.annualise,
-        }),
-        "performance",
-        canonical,
-      ),
-  },
-];
-
+const transports = performanceTransports(() => t);
 const num = (v: unknown) => Number(v);
-/** totalReturnValue = EMV − BMV − net flows = capital + dividend + currency, to the cent (REPORTS.md §2). */
-function expectIdentity(r: Report) {
-  const s = r.totalReturn;
-  expect(num(s.totalReturnValue)).toBeCloseTo(num(r.totalValue) - num(r.openingValue) - num(r.netFlows), 8);
-  expect(num(s.capitalGainValue) + num(s.dividendReturnValue) + num(s.currencyGainValue)).toBeCloseTo(num(s.totalReturnValue), 8);
-  if (s.totalReturnPercent !== null) expect(num(s.capitalGainPercent) + num(s.dividendReturnPercent) + num(s.currencyGainPercent)).toBeCloseTo(num(s.totalReturnPercent), 9);
-}
-
-/** The same identity's second half for a holding's or group's summary (their own EMV − BMV − flows are not in the answer). */
-function expectComponentsAddUp(s: Json) {
-  expect(num(s.capitalGainValue) + num(s.dividendReturnValue) + num(s.currencyGainValue)).toBeCloseTo(num(s.totalReturnValue), 8);
-  if (s.totalReturnPercent !== null) expect(num(s.capitalGainPercent) + num(s.dividendReturnPercent) + num(s.currencyGainPercent)).toBeCloseTo(num(s.totalReturnPercent), 9);
-}
 
 /** A rate that agrees with its exact value to 1e-9 relative (REPORTS.md §0 rates). */
 function expectRate(actual: unknown, expected: number, relative = 1e-9) {

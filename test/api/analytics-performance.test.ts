@@ -1,6 +1,7 @@
 import { startTestApp, type TestApp } from "../support/app";
 import { newPortfolio, newTrade, postCreated } from "../support/kit";
-import { canonicalAnswer, expectError, expectInvalid, expectOk, gqlOutcome, restCall, type Json, type Outcome } from "../support/outcomes";
+import { expectError, expectInvalid, expectOk, type Json } from "../support/outcomes";
+import { canonicalReport, expectIdentity, performanceTransports, REPORT } from "./analytics.shared";
 
 /**
  * GET /v1/portfolios/{p}/performance and GraphQL `performance` (REPORTS.md §2), on the worked
@@ -37,55 +38,8 @@ async function navexa(k = key) {
   return portfolioId;
 }
 
-type Report = Json & {
-  totalReturn: Json;
-  holdings: (Json & { totalReturn: Json })[];
-  groups?: (Json & { totalReturn: Json })[];
-};
-
-const SUMMARY = "{ totalReturnValue totalReturnPercent capitalGainValue capitalGainPercent dividendReturnValue dividendReturnPercent currencyGainValue currencyGainPercent isAnnualized }";
-const REPORT = `{ portfolioId portfolioName baseCurrencyCode from to hasHoldings openingValue totalValue netFlows
-  totalReturn ${SUMMARY}
-  timeWeightedReturn { cumulativePercent annualisedPercent } moneyWeightedReturn { annualisedPercent } modifiedDietz { cumulativePercent annualisedPercent }
-  holdings { id symbol name exchange currencyCode quantity currentPrice marketValue holdingWeight groupedByValue totalReturn ${SUMMARY} }
-  groups { label marketValue weight totalReturn ${SUMMARY} } }`;
-
-/** Both transports' answers in one canonical form (numbers as strings, ids as numbers), generatedDate aside. */
-const canonical = (b: unknown) => {
-  const { generatedDate: _g, ...rest } = canonicalAnswer(b) as Json;
-  if (rest.groups === undefined || rest.groups === null) delete rest.groups;
-  return rest as Report;
-};
-
-const transports: { name: string; performance(k: string, p: number, query: Json): Promise<Outcome<Report>> }[] = [
-  { name: "REST", performance: (k, p, query) => restCall(t.http.get(`/v1/portfolios/${p}/performance`).query(query).set("authorization", k), 200, canonical) },
-  {
-    name: "GraphQL",
-    performance: async (k, p, query) =>
-      gqlOutcome(
-        await t.gql(k, `query($p: ID!, $from: Date, $to: Date, $g: String, $l: Boolean, $c: Boolean, $a: Boolean) { performance(portfolioId: $p, from: $from, to: $to, groupBy: $g, showLocalCurrency: $l, includeClosed: $c, annualise: $a) ${REPORT} }`, {
-          p: String(p),
-          from: query.from,
-          to: query.to,
-          g: query.groupBy,
-          l: query.showLocalCurrency,
-          c: query.includeClosed,
-          a: query.annualise,
-        }),
-        "performance",
-        canonical,
-      ),
-  },
-];
-
+const transports = performanceTransports(() => t);
 const num = (v: unknown) => Number(v);
-/** totalReturnValue = EMV − BMV − net flows = capital + dividend + currency, to the cent (REPORTS.md §2). */
-function expectIdentity(r: Report) {
-  const s = r.totalReturn;
-  expect(num(s.totalReturnValue)).toBeCloseTo(num(r.totalValue) - num(r.openingValue) - num(r.netFlows), 8);
-  expect(num(s.capitalGainValue) + num(s.dividendReturnValue) + num(s.currencyGainValue)).toBeCloseTo(num(s.totalReturnValue), 8);
-  if (s.totalReturnPercent !== null) expect(num(s.capitalGainPercent) + num(s.dividendReturnPercent) + num(s.currencyGainPercent)).toBeCloseTo(num(s.totalReturnPercent), 9);
-}
 
 describe.each(transports)("performance over $name", (tr) => {
   it("the worked example of DOMAIN.md §3, to 9 significant figures by every method", async () => {
@@ -153,6 +107,32 @@ describe.each(transports)("performance over $name", (tr) => {
     expectIdentity(r);
   });
 
+  it("a USD holding's AUD income counts in AUD: dividend 100, no currency gain made up from it", async () => {
+    // 10 USX @ USD 100 on 2024-01-02 at 1.5 (AUD 1,500 in); USD/AUD 1.5 all period; an income
+    // record of AUD 100 net (its own currency), ex 2024-01-10, paid 2024-01-20 (AUD 100 out).
+    //   EMV 1,500; total 1,500 − 0 − (1,500 − 100) = 100 = dividend 100 + capital 0 + currency 0.
+    const portfolioId = await newPortfolio(t, key, { name: "Mixed" });
+    const trade = await newTrade(t, key, { portfolioId, symbol: "USX", exchange: "NYSE", tradeType: "Buy", tradeDate: "2024-01-02", quantity: 10, price: 100, currencyCode: "USD", exchangeRate: 1.5 });
+    const rates = await t.http.post("/v1/fx-rates/bulk").set("authorization", key).send([{ base: "USD", quote: "AUD", date: "2024-01-01", rate: 1.5 }]);
+    expect(rates.status).toBeLessThan(300);
+    await postCreated(t, key, "/v1/income", { holdingId: trade.holdingId, exDividendDate: "2024-01-10", paidDate: "2024-01-20", unfrankedAmount: 100, currencyCode: "AUD" });
+    const r = expectOk(await tr.performance(key, portfolioId, { from: "2024-01-01", to: "2024-01-31" }));
+    expect(r.holdings[0].totalReturn).toMatchObject({ totalReturnValue: "100", dividendReturnValue: "100", capitalGainValue: "0", currencyGainValue: "0" });
+    expectIdentity(r);
+  });
+
+  it("a deposit in a currency without any rate counts 0 (as the exact figures do): the returns stay numbers", async () => {
+    // A USD cash account in an AUD portfolio, USD 1,000 deposited, and no USD rate anywhere: the
+    // balance has no value and the flow none either; nothing was invested, TWR 0, Dietz null.
+    const portfolioId = await newPortfolio(t, key, { name: "No rate" });
+    const cash = await postCreated<{ id: number }>(t, key, "/v1/cash-accounts", { portfolioId, name: "USD", currencyCode: "USD" });
+    await postCreated(t, key, "/v1/cash-transactions", { cashAccountId: cash.id, type: "Deposit", date: "2024-01-02", amount: 1000 });
+    const r = expectOk(await tr.performance(key, portfolioId, { from: "2024-01-01", to: "2024-01-31" }));
+    expect(r).toMatchObject({ totalValue: "0", netFlows: "0" });
+    expect(num((r.timeWeightedReturn as Json).cumulativePercent)).toBe(0);
+    expect(r.modifiedDietz).toMatchObject({ cumulativePercent: null });
+  });
+
   it("an empty portfolio answers zeros and null percentages, not an error", async () => {
     const p = await newPortfolio(t, key, { name: "Empty" });
     const r = expectOk(await tr.performance(key, p, {}));
@@ -184,7 +164,7 @@ describe.each(transports)("performance over $name", (tr) => {
 test("Portfolio.performance(from, to) answers what performance does", async () => {
   const p = await navexa();
   const res = await t.gql(key, `query($p: ID!) { portfolio(id: $p) { performance(from: "2018-01-01", to: "2019-12-31") ${REPORT} } }`, { p: String(p) });
-  const nested = canonical(res.body.data.portfolio.performance);
+  const nested = canonicalReport(res.body.data.portfolio.performance);
   const direct = expectOk(await transports[0].performance(key, p, { from: "2018-01-01", to: "2019-12-31" }));
   expect(nested).toEqual(direct);
 });

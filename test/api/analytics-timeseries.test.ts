@@ -179,7 +179,10 @@ describe.each(holdingTransports)("holding timeseries over $name", (tr) => {
       ["2024-01-07", "10", "100", "1.5", "1500", "1500"],
       ["2024-01-10", "10", "100", "1.5", "1500", "1470"],
     ]);
-    // The 30 paid out at the end of 2024-01-10 is the holding's return: (1,500 + 30) / 1,500 − 1 = 2 %.
+    // The income accrues from its ex-date (DOMAIN §3): on 2024-01-07 the holding is worth 1,500 and
+    // is owed AUD 30: (1,500 + 30) / 1,500 − 1 = 2 % already. Paid at the end of 2024-01-10, the 30
+    // leaves as an outflow as the receivable ends: (1,500 + 30) / (1,530) − 1 = 0 that day; still 2 %.
+    expect(Number(points[1].cumulativeReturnPercent)).toBeCloseTo(2, 9);
     expect(Number(points[2].cumulativeReturnPercent)).toBeCloseTo(2, 9);
   });
 

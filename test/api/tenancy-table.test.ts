@@ -31,8 +31,12 @@ const STRANGER_404_WITHOUT_PARAMS = new Set(["createTrade", "createIncome", "cre
 
 const url = (path: string) => fixtureUrl(path, ids, "the tenancy table");
 
+/** Reads that need a query to answer 200 (the benchmark names what it compares with). */
+const QUERIES: Record<string, () => string> = { getBenchmark: () => `benchmarkPortfolioId=${ids.portfolioId}` };
+
 function send(key: string, e: (typeof endpoints)[number]) {
-  const req = t.http[e.method](url(e.path)).set("authorization", key);
+  const query = QUERIES[e.operationId]?.();
+  const req = t.http[e.method](url(e.path) + (query ? `?${query}` : "")).set("authorization", key);
   if (e.upload) return req.attach("file", ATTACHMENT_PDF, { filename: "other.pdf", contentType: "application/pdf" });
   const body = bodies()[e.operationId];
   return e.method === "get" || e.method === "delete" || body === undefined ? req : req.send(body as object);

@@ -3,7 +3,7 @@ import { addDays, fromDate, toDate } from "../../lib/dates";
 import { DomainError, validationFailed } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
 import { parseInput } from "../../lib/validation";
-import { calendarDays, DatedSeries, roundMoney, type DailyValuation, type FxTable, type ValuationRange } from "../ledger";
+import { calendarDays, DatedSeries, roundMoney, type DailyValuation, type ValuationRange } from "../ledger";
 import { PORTFOLIO_TAX_SELECT } from "../holdings/holding-values";
 import { scopedPortfolio } from "../portfolios/scoped";
 import { EXCHANGE_CURRENCY } from "../securities/securities.schemas";
@@ -38,6 +38,8 @@ export interface BenchmarkReport {
   excessReturn: { timeWeightedPercent: number; moneyWeightedPercent: number | null };
   series: { date: string; portfolioCumulativePercent: number; benchmarkCumulativePercent: number }[];
 }
+
+const ZERO = new Decimal(0);
 
 interface Scope extends BenchmarkScope {
   /** Cumulative TWR (percent) of each day from `from`. */
@@ -147,48 +149,62 @@ async function benchmarkSecurity(ctx: Context, symbol: string, exchange: string,
 
 /**
  * The security benchmark's series: the portfolio's opening value and flows replayed as buys and
- * sells of it (units exact in Decimal, values in Float64 for the daily chain, like the engine's).
+ * sells of it, in Decimal (units, money); values in Float64 for the daily chain, like the engine's.
+ * The benchmark holds only what was bought: an outflow larger than its value sells all of it and
+ * pays out no more (its own flows are the ones it could make, and Dietz and XIRR read those).
  */
 function replay(security: BenchmarkSecurity, range: ValuationRange, engine: DailyValuation, period: Period): Scope {
   const base = range.baseCurrencyCode;
-  const totals = portfolioTotals(engine, period);
   const openDay = addDays(period.from, -1);
   const days = calendarDays(openDay, period.to);
-  const unitPrice = (date: string, fx: FxTable): Decimal => {
+  const unitPrice = (date: string): Decimal => {
     const price = security.prices.on(date)?.value;
-    const rate = fx.rateOn(security.currencyCode, base, date)?.rate;
+    const rate = range.fx.rateOn(security.currencyCode, base, date)?.rate;
     if (!price) throw new DomainError("BUSINESS_RULE", `The benchmark ${security.symbol}.${security.exchange} has no price on or before ${date}, when the portfolio had money in it.`, [{ path: "symbol", message: `${security.symbol}.${security.exchange} has no price on or before ${date}` }]);
     if (!rate) throw new DomainError("BUSINESS_RULE", `No ${security.currencyCode} to ${base} exchange rate on or before ${date} for the benchmark ${security.symbol}.${security.exchange}.`, [{ path: "symbol", message: `no ${security.currencyCode}/${base} rate on or before ${date}` }]);
     return price.times(rate);
   };
-  const flowsOn = new Map<string, number[]>();
-  for (const f of totals.flows) flowsOn.set(f.date, [...(flowsOn.get(f.date) ?? []), f.amount]);
+  const flowsOn = new Map<string, Decimal[]>();
+  for (const f of engine.portfolioFlows) {
+    const value = f.date >= period.from && f.date <= period.to ? engine.flowValue(f) : null;
+    if (value && !value.exact.isZero()) flowsOn.set(f.date, [...(flowsOn.get(f.date) ?? []), value.exact]);
+  }
 
-  let units = totals.openingValue.isZero() ? new Decimal(0) : totals.openingValue.div(unitPrice(openDay, range.fx));
+  const opening = engine.exactOn(openDay).totalInBaseCurrency;
+  let units = opening.isZero() ? ZERO : opening.div(unitPrice(openDay));
+  let netFlows = ZERO;
+  const flows: { date: string; amount: number }[] = [];
   const value = new Float64Array(days.length);
   const flowIn = new Float64Array(days.length);
   const flowOut = new Float64Array(days.length);
-  value[0] = units.isZero() ? 0 : units.times(unitPrice(openDay, range.fx)).toNumber();
+  value[0] = opening.toNumber();
   for (let d = 1; d < days.length; d++) {
     const date = days[d];
-    const amounts = flowsOn.get(date);
-    if (amounts) {
-      const p = unitPrice(date, range.fx);
-      for (const a of amounts) {
-        units = units.plus(new Decimal(a).div(p));
-        if (a > 0) flowIn[d] += a;
-        else flowOut[d] -= a;
+    for (const amount of flowsOn.get(date) ?? []) {
+      const p = unitPrice(date);
+      let made = amount;
+      if (amount.isPositive()) units = units.plus(amount.div(p));
+      else {
+        const held = roundMoney(units.times(p));
+        if (amount.negated().gte(held)) {
+          made = held.negated();
+          units = ZERO;
+        } else units = units.plus(amount.div(p));
       }
+      if (made.isZero()) continue;
+      netFlows = netFlows.plus(made);
+      flows.push({ date, amount: made.toNumber() });
+      if (made.isPositive()) flowIn[d] += made.toNumber();
+      else flowOut[d] -= made.toNumber();
     }
     // Before money is in it, the benchmark is worth nothing and needs no price.
-    value[d] = units.isZero() ? 0 : units.toNumber() * unitPrice(date, range.fx).toNumber();
+    value[d] = units.isZero() ? 0 : units.toNumber() * unitPrice(date).toNumber();
   }
-  const closing = units.isZero() ? new Decimal(0) : roundMoney(units.times(unitPrice(period.to, range.fx)));
-  const part = { opening: totals.openingValue.toNumber(), closing: closing.toNumber(), flows: totals.flows };
+  const closing = units.isZero() ? ZERO : roundMoney(units.times(unitPrice(period.to)));
   const scope = { from: period.from, to: period.to, start: openDay };
   return {
-    ...returnMethods({ value, flowIn, flowOut }, part, scope),
-    totalReturnValue: closing.minus(totals.openingValue).minus(totals.netFlows),
+    ...returnMethods({ value, flowIn, flowOut }, { opening: opening.toNumber(), closing: closing.toNumber(), flows }, scope),
+    totalReturnValue: closing.minus(opening).minus(netFlows),
     daily: chain(scope, value, flowIn, flowOut).daily,
   };
 }

@@ -53,6 +53,9 @@ export class SeriesCache {
     const span = { start: sameVersion && sameVersion.start < start ? sameVersion.start : start, to: [to, today(), sameVersion?.to ?? to].sort().at(-1)! };
     this.computations++;
     const entry: Entry = { version, ...span, size: 1, series: compute(ctx, portfolio, span.start, span.to) };
+    // A request that read its versions before a write finished computes an older series: it
+    // answers from it but does not replace a newer one (versions only grow: one sequence).
+    if (cached && isOlder(version, cached.version)) return entry.series;
     this.entries.set(portfolio.id, entry);
     try {
       const series = await entry.series;
@@ -69,6 +72,13 @@ export class SeriesCache {
 async function compute(ctx: Context, portfolio: RangePortfolio, start: string, to: string): Promise<PortfolioSeries> {
   const range = await loadValuationRange(ctx.db, portfolio, start, to);
   return { range, engine: await dailyValuationSliced(range) };
+}
+
+/** Whether versions `a` were read before versions `b` (either part smaller). */
+function isOlder(a: string, b: string): boolean {
+  const [al, am] = a.split("/").map((v) => (v === "-" ? -1n : BigInt(v)));
+  const [bl, bm] = b.split("/").map((v) => (v === "-" ? -1n : BigInt(v)));
+  return al < bl || am < bm;
 }
 
 /** "ledger version/market version" of a portfolio now (either absent before its first write). */

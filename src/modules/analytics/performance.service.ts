@@ -166,17 +166,26 @@ export function* performanceSteps(range: ValuationRange, engine: DailyValuation,
     const c = closeBy.get(h.id)!;
     const flows = (engine.holdingFlows.get(h.id) ?? []).filter((f) => inPeriod(f.date));
     const income = range.income.filter((i) => i.holdingId === h.id && inPeriod(i.exDividendDate));
-    const opening = holdingValue(o, openReceivables, h.id);
-    const closing = holdingValue(c, closeReceivables, h.id);
+    // An amount in another currency than the holding's (a trade or income record may have its
+    // own) counts in the holding's currency at the holding's rate of its day.
+    const local = (amount: Decimal, currency: string, inBase: Decimal, date: string) => {
+      if (currency === h.currencyCode) return amount;
+      const rate = range.fx.rateOn(h.currencyCode, base, date)?.rate;
+      return rate ? inBase.div(rate) : amount;
+    };
+    const opening = holdingValue(o, openReceivables, h.id, (r) => local(r.amount, r.currencyCode, r.inBaseCurrency ?? ZERO, openDay));
+    const closing = holdingValue(c, closeReceivables, h.id, (r) => local(r.amount, r.currencyCode, r.inBaseCurrency ?? ZERO, to));
     if (o.units.isZero() && c.units.isZero() && flows.length === 0 && income.length === 0 && opening.base.isZero() && closing.base.isZero()) continue;
     const flowAmounts = flows.map((f) => {
       const value = engine.flowValue(f);
-      return { date: f.date, local: f.direction === "in" ? f.amount : f.amount.negated(), base: value?.exact ?? ZERO, amount: value?.amount ?? 0 };
+      const inBase = value?.exact ?? ZERO;
+      return { date: f.date, local: local(f.direction === "in" ? f.amount : f.amount.negated(), f.currencyCode, inBase, f.date), base: inBase, amount: value?.amount ?? 0 };
     });
     const incomeAmounts = income.map((i) => {
-      const local = receivableAmount(i);
+      const net = receivableAmount(i);
       const rate = range.fx.rateOn(i.currencyCode, base, i.exDividendDate)?.rate;
-      return { local, base: rate ? roundMoney(local.times(rate)) : ZERO };
+      const inBase = rate ? roundMoney(net.times(rate)) : ZERO;
+      return { local: local(net, i.currencyCode, inBase, i.exDividendDate), base: inBase };
     });
     const closingRate = c.rate ?? range.fx.rateOn(h.currencyCode, base, to)?.rate ?? ZERO;
     const holdingPeriod = { opening, closing, closingRate, flows: flowAmounts, income: incomeAmounts };
@@ -272,11 +281,11 @@ export function portfolioTotals(engine: DailyValuation, period: Pick<Period, "fr
 }
 
 /** A holding's value (its units at the price and rate of the day) with the income receivable it is owed. */
-function holdingValue(day: ExactDay["holdings"][number], receivables: Receivable[], holdingId: number): Amount {
+function holdingValue(day: ExactDay["holdings"][number], receivables: Receivable[], holdingId: number, localOf: (r: Receivable) => Decimal): Amount {
   const own = receivables.filter((r) => r.holdingId === holdingId);
   const held = day.units.isZero() || !day.price ? ZERO : roundMoney(day.units.times(day.price));
   return {
-    local: own.reduce((s, r) => s.plus(r.amount), held),
+    local: own.reduce((s, r) => s.plus(localOf(r)), held),
     base: own.reduce((s, r) => s.plus(r.inBaseCurrency ?? 0), day.valueInBaseCurrency ?? ZERO),
   };
 }

@@ -1,4 +1,5 @@
 import type { Context } from "../../context";
+import { notFound } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
 import { inSlices, type Steps } from "../../lib/slices";
 import { parseInput } from "../../lib/validation";
@@ -82,10 +83,13 @@ export async function getHoldingTimeseries(ctx: Context, holdingId: unknown, que
   const portfolio = holding.portfolio;
   const period = resolvePeriod(request, await firstEventDate(ctx, { holdingId: holding.id }));
   const [{ range, engine }, ledger] = await Promise.all([portfolioEngine(ctx, portfolio, period.start, period.to), loadLedger(ctx.db, portfolio, [holding.id], period.to)]);
-  const series = engine.holdings.find((h) => h.id === holding.id)!;
-  const valued = range.holdings.find((h) => h.id === holding.id)!;
-  // A day without a price or rate values the holding at 0, as the portfolio's total counts it.
-  const values = series.value.map((v) => (Number.isNaN(v) ? 0 : v));
+  const series = engine.holdings.find((h) => h.id === holding.id);
+  const valued = range.holdings.find((h) => h.id === holding.id);
+  // Deleted between its lookup and the load: gone, as a missing holding is.
+  if (!series || !valued) throw notFound(`Holding ${holding.id}`);
+  // A day without a price or rate values the holding at 0, as the portfolio's total counts it; its
+  // value includes the income it is owed (DOMAIN §3), so a dividend earns from its ex-date.
+  const values = series.value.map((v, d) => (Number.isNaN(v) ? 0 : v) + series.receivable[d]);
   const twr = chain({ ...period, start: range.from }, values, series.flowIn, series.flowOut).daily;
   const invested = netInvested(engine.holdingFlows.get(holding.id) ?? [], range.fx, portfolio.baseCurrencyCode);
   const timeline = foldHolding(ledger, holding.id).timeline;

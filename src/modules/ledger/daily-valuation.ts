@@ -57,6 +57,8 @@ export interface HoldingSeries {
   rate: Float64Array;
   /** Base currency; NaN where units are held but price or rate is missing. */
   value: Float64Array;
+  /** The income it is owed (from each record's ex-date to the day before it is paid), base currency. */
+  receivable: Float64Array;
   flowIn: Float64Array;
   flowOut: Float64Array;
 }
@@ -199,7 +201,8 @@ function* valuationSteps(input: ValuationInput): Steps<DailyValuation> {
       const d = dayOf(f.date);
       if (d < 0 || d >= n) continue;
       const v = f.amount.toNumber() * ratesOf(f.currencyCode)[d];
-      (f.direction === "in" ? into : out)[d] += v;
+      // Without a rate the flow counts 0, as the exact figures count it (flowInBaseCurrency).
+      if (!Number.isNaN(v)) (f.direction === "in" ? into : out)[d] += v;
     }
   };
   const tradeSynced = new Set(input.cashAccounts.filter((a) => a.syncTrades).map((a) => a.currencyCode));
@@ -236,7 +239,7 @@ function* valuationSteps(input: ValuationInput): Steps<DailyValuation> {
     const hIn = new Float64Array(n);
     const hOut = new Float64Array(n);
     addFlows(flows.byHolding.get(h.id) ?? [], hIn, hOut);
-    holdings.push({ id: h.id, currencyCode: h.currencyCode, units, price, rate: rate.slice(), value, flowIn: hIn, flowOut: hOut });
+    holdings.push({ id: h.id, currencyCode: h.currencyCode, units, price, rate: rate.slice(), value, receivable: new Float64Array(n), flowIn: hIn, flowOut: hOut });
   }
 
   const movements = cashMovements(input);
@@ -263,13 +266,17 @@ function* valuationSteps(input: ValuationInput): Steps<DailyValuation> {
 
   // Income receivable (DOMAIN §3): its net amount from the ex-dividend date to the day before it is paid.
   const incomeReceivable = new Float64Array(n);
+  const holdingById = new Map(holdings.map((h) => [h.id, h]));
   for (const i of input.income) {
     const net = receivableAmount(i).toNumber();
     if (net === 0) continue;
     const rate = ratesOf(i.currencyCode);
+    const owed = holdingById.get(i.holdingId)?.receivable;
     for (let d = Math.max(0, dayOf(i.exDividendDate)), end = Math.min(n, dayOf(i.paidDate)); d < end; d++) {
       const v = net * rate[d];
-      if (!Number.isNaN(v)) incomeReceivable[d] += v;
+      if (Number.isNaN(v)) continue;
+      incomeReceivable[d] += v;
+      if (owed) owed[d] += v;
     }
   }
   for (let d = 0; d < n; d++) total[d] += incomeReceivable[d];
