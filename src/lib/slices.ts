@@ -17,14 +17,11 @@ export function atOnce<T>(steps: Steps<T>): T {
 
 /** Runs the steps, yielding to the event loop between them whenever a slice has run SLICE_MS. */
 export async function inSlices<T>(steps: Steps<T>): Promise<T> {
-  let sliceStart = performance.now();
+  const slicer = new Slicer();
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
-    if (performance.now() - sliceStart >= SLICE_MS) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      sliceStart = performance.now();
-    }
+    await slicer.turn();
   }
 }
 

@@ -36,8 +36,6 @@ interface Entry {
 
 export class SeriesCache {
   private readonly entries: LRUCache<number, Entry>;
-  /** Computations run, for tests and the bench (a hit runs none). */
-  computations = 0;
 
   constructor(maxMb = DEFAULT_SERIES_CACHE_MB) {
     this.entries = new LRUCache<number, Entry>({ maxSize: Math.max(1, maxMb) * 1024 * 1024, sizeCalculation: (e) => Math.max(1, e.size) });
@@ -51,7 +49,6 @@ export class SeriesCache {
     // Over the widest span seen for this version, to today at least: the next range is a hit.
     const sameVersion = cached?.version === version ? cached : undefined;
     const span = { start: sameVersion && sameVersion.start < start ? sameVersion.start : start, to: [to, today(), sameVersion?.to ?? to].sort().at(-1)! };
-    this.computations++;
     const entry: Entry = { version, ...span, size: 1, series: compute(ctx, portfolio, span.start, span.to) };
     // A request that read its versions before a write finished computes an older series: it
     // answers from it but does not replace a newer one (versions only grow: one sequence).

@@ -7,8 +7,8 @@ import { parseInput } from "../../lib/validation";
 import { customGroupIdOf } from "../allocation-models/allocation-models.schemas";
 import { dimensionValue, UNCLASSIFIED } from "../holdings/dimension";
 import { PORTFOLIO_TAX_SELECT } from "../holdings/holding-values";
-import { receivableAmount, receivablesOn, roundMoney, type DailyValuation, type ExactDay, type Receivable, type ValuationRange } from "../ledger";
-import { scopedPortfolio, type ScopedPortfolio } from "../portfolios/scoped";
+import { dayNumber, receivableAmount, receivablesOn, roundMoney, type DailyValuation, type ExactDay, type Receivable, type ValuationRange } from "../ledger";
+import { scopedPortfolio } from "../portfolios/scoped";
 import { PerformanceQuery } from "./analytics.schemas";
 import { decompose, decomposeCash, decomposeLocal, sumComponents, type Amount, type ReturnComponents } from "./decomposition";
 import { portfolioEngine } from "./engine-cache";
@@ -183,8 +183,7 @@ export function* performanceSteps(range: ValuationRange, engine: DailyValuation,
     });
     const incomeAmounts = income.map((i) => {
       const net = receivableAmount(i);
-      const rate = range.fx.rateOn(i.currencyCode, base, i.exDividendDate)?.rate;
-      const inBase = rate ? roundMoney(net.times(rate)) : ZERO;
+      const inBase = range.fx.convert(net, i.currencyCode, base, i.exDividendDate) ?? ZERO;
       return { local: local(net, i.currencyCode, inBase, i.exDividendDate), base: inBase };
     });
     const closingRate = c.rate ?? range.fx.rateOn(h.currencyCode, base, to)?.rate ?? ZERO;
@@ -215,10 +214,7 @@ export function* performanceSteps(range: ValuationRange, engine: DailyValuation,
   // Each cash account's part: interest as dividends, its rate's moves as currency.
   const cashParts = range.cashAccounts.map((a) => {
     const movements = (engine.cashMovements.get(a.id) ?? []).filter((m) => inPeriod(m.date));
-    const inBase = (m: { date: string; amount: Decimal }) => {
-      const rate = range.fx.rateOn(a.currencyCode, base, m.date)?.rate;
-      return rate ? roundMoney(m.amount.times(rate)) : ZERO;
-    };
+    const inBase = (m: { date: string; amount: Decimal }) => range.fx.convert(m.amount, a.currencyCode, base, m.date) ?? ZERO;
     const transfers = movements.filter((m) => !m.isReturn).map((m) => ({ date: m.date, base: inBase(m) }));
     const openingBase = open.cash.find((x) => x.id === a.id)!.valueInBaseCurrency ?? ZERO;
     const closingBase = close.cash.find((x) => x.id === a.id)!.valueInBaseCurrency ?? ZERO;
@@ -303,7 +299,7 @@ function dated(amounts: { date: string; base: Decimal }[]): DatedAmount[] {
   return amounts.map((a) => ({ date: a.date, amount: a.base.toNumber() }));
 }
 
-const dayCount = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000) + 1;
+const dayCount = (from: string, to: string) => dayNumber(to) - dayNumber(from) + 1;
 
 const weight = (value: Decimal, total: Decimal) => (total.isZero() ? 0 : value.div(total).toNumber() * 100);
 
@@ -349,9 +345,4 @@ export function returnMethods(series: { value: ArrayLike<number>; flowIn: ArrayL
     moneyWeightedReturn: { annualisedPercent: rate === null ? null : rate * 100 },
     modifiedDietz: { cumulativePercent: md.cumulativePercent, annualisedPercent: md.annualisedPercent },
   };
-}
-
-/** `Portfolio.performance(from, to)`: the report with its defaults for a portfolio already loaded. */
-export function portfolioPerformance(ctx: Context, portfolio: Pick<ScopedPortfolio, "id">, args: { from?: string; to?: string }): Promise<PerformanceReport> {
-  return getPerformance(ctx, portfolio.id, args);
 }

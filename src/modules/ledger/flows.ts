@@ -156,8 +156,6 @@ export function holdingFlows(holdingId: number, trades: FlowTrade[], income: Flo
  * signed + in and − out; null when no rate exists that day (the daily engine counts it 0 too).
  */
 export function flowInBaseCurrency(f: Flow, fx: FxTable, base: string): Decimal | null {
-  const rate = fx.rateOn(f.currencyCode, base, f.date)?.rate;
-  if (!rate) return null;
-  const amount = roundMoney(f.amount.times(rate));
-  return f.direction === "in" ? amount : amount.negated();
+  const amount = fx.convert(f.amount, f.currencyCode, base, f.date);
+  return amount && f.direction === "out" ? amount.negated() : amount;
 }

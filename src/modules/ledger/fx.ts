@@ -1,5 +1,6 @@
 import { Decimal } from "../../lib/money";
 import { DatedSeries } from "./dated-series";
+import { roundMoney } from "./rounding";
 
 /**
  * The one FX rule (DOMAIN.md §3): the rate on day d, in units of the target currency per unit of
@@ -101,6 +102,12 @@ export class FxTable {
     if (imported) return imported;
     const trade = to === this.tradeBase ? this.tradeRates.get(from)?.on(date) : undefined;
     return trade ? { rate: new Decimal(trade.value), date: trade.date, via: "LastTrade" } : undefined;
+  }
+
+  /** `amount` of `from` in `to` at the rate on `date`, rounded as money; null without a rate. */
+  convert(amount: Decimal, from: string, to: string, date: string): Decimal | null {
+    const rate = this.rateOn(from, to, date)?.rate;
+    return rate ? roundMoney(amount.times(rate)) : null;
   }
 
   private leg(from: string, to: string, date: string): RateOn | undefined {

@@ -64,8 +64,7 @@ export function receivablesOn(input: Pick<ValuationInput, "income" | "fx" | "bas
   for (const i of input.income) {
     if (!(i.exDividendDate <= date && date < i.paidDate)) continue;
     const amount = receivableAmount(i);
-    const rate = input.fx.rateOn(i.currencyCode, input.baseCurrencyCode, date)?.rate;
-    out.push({ holdingId: i.holdingId, currencyCode: i.currencyCode, amount, inBaseCurrency: rate ? roundMoney(amount.times(rate)) : null });
+    out.push({ holdingId: i.holdingId, currencyCode: i.currencyCode, amount, inBaseCurrency: input.fx.convert(amount, i.currencyCode, input.baseCurrencyCode, date) });
   }
   return out;
 }
@@ -128,8 +127,7 @@ export function exactDay(input: ValuationInput, date: string, index: ExactIndex)
   });
   const cash = input.cashAccounts.map((a) => {
     const balance = index.balanceOn(a.id, date);
-    const rate = input.fx.rateOn(a.currencyCode, base, date)?.rate;
-    const value = balance.isZero() ? ZERO : rate ? roundMoney(balance.times(rate)) : null;
+    const value = balance.isZero() ? ZERO : input.fx.convert(balance, a.currencyCode, base, date);
     if (value) total = total.plus(value);
     return { id: a.id, balance, valueInBaseCurrency: value };
   });
