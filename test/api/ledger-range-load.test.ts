@@ -1,4 +1,4 @@
-import { loadValuationRange, dailyValuation, type RangePortfolio } from "../../src/modules/ledger";
+import { loadLedgers, loadValuationRange, dailyValuation, READ_LIMITS, type RangePortfolio } from "../../src/modules/ledger";
 import { startTestApp, type TestApp } from "../support/app";
 import { importTradesJson, measured, newPortfolio, postCreated, utcDate } from "../support/kit";
 
@@ -83,3 +83,69 @@ it("a period that starts after the last price still finds it (the latest on or b
   expect(v.holdings[0].units[0]).toBe(25);
   expect(v.holdings[1].rate[0]).toBe(1.5004);
 });
+
+/** Runs `work` with READ_LIMITS changed, and puts them back. */
+async function withLimits<T>(limits: Partial<typeof READ_LIMITS>, work: () => Promise<T>): Promise<T> {
+  const saved = { ...READ_LIMITS };
+  Object.assign(READ_LIMITS, limits);
+  try {
+    return await work();
+  } finally {
+    Object.assign(READ_LIMITS, saved);
+  }
+}
+
+it("a ledger read in pages of trades is the ledger read in one statement: same trades in ledger order, same events, same fingerprint", async () => {
+  const key = await t.newAccount();
+  const a = await newPortfolio(t, key, { name: "Pages A" });
+  const b = await newPortfolio(t, key, { name: "Pages B" });
+  // Ids interleave between the portfolios, and several trades share a date: the page key is
+  // (portfolio, date, id), the ledger order within a portfolio.
+  const buy = (symbol: string, date: string, quantity = 10) => ({ symbol, exchange: "ASX", tradeType: "Buy", tradeDate: date, quantity, price: 10 });
+  const sell = (symbol: string, date: string, quantity: number) => ({ symbol, exchange: "ASX", tradeType: "Sell", tradeDate: date, quantity, price: 12 });
+  for (const [p, rows] of [
+    [a, [buy("PA1", day(5)), buy("PA2", day(5)), buy("PA1", day(1))]],
+    [b, [buy("PB1", day(5)), buy("PB1", day(2)), buy("PB2", day(5))]],
+    [a, [sell("PA1", day(5), 4), buy("PA2", day(9)), sell("PA2", day(9), 3), buy("PA1", day(3))]],
+    [b, [sell("PB1", day(6), 5), buy("PB2", day(1))]],
+  ] as const) {
+    expect((await importTradesJson(t, key, p, rows)).status).toBe(201);
+  }
+  const portfolios = await t.db.prisma.portfolio.findMany({ where: { id: { in: [a, b] } }, orderBy: { id: "asc" } });
+  const read = async (holdingIds?: number[], asOf?: string) => {
+    const { res, statements } = await measured(t.db, () => loadLedgers(t.db.prisma, portfolios, holdingIds, asOf));
+    const ledgers = [...res].map(([id, l]) => ({ id, fingerprint: l.fingerprint, trades: l.trades, events: [...l.eventsByHolding] }));
+    return { ledgers, statements };
+  };
+  const whole = await read();
+  expect(whole.ledgers.map((l) => l.trades.length)).toEqual([7, 5]);
+  expect(whole.ledgers[0].trades.map((tr) => tr.tradeDate)).toEqual([day(1), day(3), day(5), day(5), day(5), day(9), day(9)]);
+
+  // 12 trades in pages of 5: 5, 5, 2 (3 statements for 1); in pages of 2: six (the sixth reads no 13th trade: no seventh).
+  const byFive = await withLimits({ tradesPerStatement: 5 }, () => read());
+  expect(byFive.ledgers).toEqual(whole.ledgers);
+  expect(byFive.statements).toBe(whole.statements + 2);
+  const byTwo = await withLimits({ tradesPerStatement: 2 }, () => read());
+  expect(byTwo.ledgers).toEqual(whole.ledgers);
+  expect(byTwo.statements).toBe(whole.statements + 5);
+
+  // Some holdings, up to a date: the same filter on every page.
+  const some = await t.db.prisma.holding.findMany({ where: { portfolioId: a, symbol: "PA1" } });
+  const filtered = await read(some.map((h) => h.id), day(4));
+  expect(filtered.ledgers[0].trades.map((tr) => tr.tradeDate)).toEqual([day(1), day(3)]);
+  const one = await withLimits({ tradesPerStatement: 1 }, () => read(some.map((h) => h.id), day(4)));
+  expect(one.ledgers).toEqual(filtered.ledgers);
+  expect(one.statements).toBe(filtered.statements + 1);
+}, 120_000);
+
+it("prices read in groups of securities are the prices read in one statement", async () => {
+  const s = await seed({ holdings: 6, days: 30 });
+  const whole = await measure(() => loadValuationRange(t.db.prisma, s.portfolio, day(0), day(29)));
+  // 29 days are about 20.7 trading days: 45 prices a statement is two securities a statement, three statements for one.
+  const grouped = await withLimits({ priceRowsPerStatement: 45 }, () => measure(() => loadValuationRange(t.db.prisma, s.portfolio, day(0), day(29))));
+  expect(grouped.statements).toBe(whole.statements + 2);
+  expect(grouped.answer.holdings.map((h) => h.prices.series.market)).toEqual(whole.answer.holdings.map((h) => h.prices.series.market));
+  expect(whole.answer.holdings.every((h) => h.prices.series.market.dates.length === 30)).toBe(true);
+  const [v, w] = [dailyValuation(grouped.answer), dailyValuation(whole.answer)];
+  expect(v.holdings.map((h) => [...h.value])).toEqual(w.holdings.map((h) => [...h.value]));
+}, 120_000);

@@ -116,7 +116,7 @@ export function allFlows(input: PortfolioFlowInput): { portfolio: Flow[]; byHold
   return atOnce(allFlowsSteps(input));
 }
 
-/** allFlows as steps: it yields every thousand records (lib/slices.ts). */
+/** allFlows as steps: it yields every hundred records (lib/slices.ts). */
 export function* allFlowsSteps(input: PortfolioFlowInput): Steps<{ portfolio: Flow[]; byHolding: Map<number, Flow[]> }> {
   const portfolio: Flow[] = [];
   const byHolding = new Map<number, Flow[]>();
@@ -134,7 +134,7 @@ export function* allFlowsSteps(input: PortfolioFlowInput): Steps<{ portfolio: Fl
   let n = 0;
   for (const t of input.trades) {
     add(holdingTradeFlow(t), crossesPortfolio("trade", t.tradeType, t.currencyCode, input));
-    if (++n % 1000 === 0) yield;
+    if (++n % 100 === 0) yield;
   }
   for (const i of input.income) add(holdingIncomeFlow(i), crossesPortfolio("income", undefined, i.currencyCode, input));
   return { portfolio, byHolding };

@@ -16,4 +16,5 @@ export * from "./valuation";
 export * from "./flows";
 export * from "./daily-valuation";
 export * from "./range-load";
+export * from "./read-limits";
 export * from "./valuation-exact";

@@ -1,9 +1,11 @@
 import type { Prisma } from "../../../generated/prisma/client";
 import { financialYearOf, fromDate } from "../../lib/dates";
 import { Decimal } from "../../lib/money";
+import { atOnce, inSlices, type Steps } from "../../lib/slices";
 import { discountRateOf, type EntityType } from "./discount";
 import { amitEvents, drpEvent, tradeEvent, type AmitRow, type LedgerEvent, type TradeRow, type TradeType } from "./events";
 import { foldParcels, type FoldResult } from "./fold";
+import { READ_LIMITS } from "./read-limits";
 import type { ParcelMethod } from "./parcel-selection";
 
 /**
@@ -30,6 +32,11 @@ export interface Ledger {
   discountRate: Decimal;
   /** Method precedence (DOMAIN.md §2): holding override for the year > the year's > default > FIFO. */
   methodFor(holdingId: number, event: LedgerEvent): ParcelMethod;
+  /**
+   * Parses the loaded rows into events now, in slices that give the event loop a turn (a
+   * 20,000-trade ledger takes tens of milliseconds); without it they are parsed at once on first read.
+   */
+  prepare?(): Promise<void>;
 }
 
 /** The ledger of the portfolio (or of some holdings), up to `asOf` (inclusive) when given. */
@@ -38,24 +45,15 @@ export async function loadLedger(db: Prisma.TransactionClient, portfolio: Portfo
 }
 
 /**
- * The ledgers of several portfolios at once, in the same five statements as one: a GraphQL
+ * The ledgers of several portfolios at once, in the same statements as one: a GraphQL
  * `portfolios { holdings }` over a thousand portfolios folds a thousand ledgers from one load.
  */
 export async function loadLedgers(db: Prisma.TransactionClient, portfolios: PortfolioTaxInfo[], holdingIds?: number[], asOf?: string): Promise<Map<number, Ledger>> {
   const portfolioIds = portfolios.map((p) => p.id);
   const holdingFilter = holdingIds ? { holdingId: { in: holdingIds } } : {};
   const until = asOf ?? "9999-12-31";
-  const [trades, selections, drp, yearMethods, holdingMethods, amit] = await Promise.all([
-    // One text row per portfolio, parsed here: a driver builds a JavaScript object per row and
-    // per column, which for a 20,000-trade ledger cost ten times the query itself.
-    db.$queryRaw<{ portfolioId: number; rows: string }[]>`
-      SELECT portfolio_id AS "portfolioId",
-             string_agg(concat_ws(',', id, holding_id, trade_type, trade_date, quantity, price, brokerage, exchange_rate, currency_code, coalesce(acquisition_date::text, '')),
-                        E'\n' ORDER BY trade_date, id) AS rows
-      FROM trade
-      WHERE portfolio_id = ANY(${portfolioIds}::int[]) AND (${holdingIds === undefined} OR holding_id = ANY(${holdingIds ?? []}::int[]))
-        AND trade_date <= ${until}::date
-      GROUP BY portfolio_id`,
+  const [tradeText, selections, drp, yearMethods, holdingMethods, amit] = await Promise.all([
+    tradeTexts(db, portfolioIds, holdingIds, until),
     db.tradeParcel.findMany({
       where: { sell: { portfolioId: { in: portfolioIds }, ...holdingFilter, tradeDate: { lte: new Date(until + "T00:00:00Z") } } },
       select: { sellTradeId: true, parcelTradeId: true, quantity: true, sell: { select: { portfolioId: true } } },
@@ -84,8 +82,6 @@ export async function loadLedgers(db: Prisma.TransactionClient, portfolios: Port
     }
     return (id: number) => by.get(id) ?? [];
   };
-  const tradeText = new Map(trades.map((t) => [t.portfolioId, t.rows]));
-  const tradesOf = (id: number) => parseTradeRows(tradeText.get(id) ?? "");
   const selectionsOf = of(selections, (r) => r.sell.portfolioId);
   const drpOf = of(drp, (r) => r.portfolioId);
   const yearMethodsOf = of(yearMethods, (r) => r.portfolioId);
@@ -96,16 +92,69 @@ export async function loadLedgers(db: Prisma.TransactionClient, portfolios: Port
       const parts = [selectionsOf(p.id), drpOf(p.id), yearMethodsOf(p.id), holdingMethodsOf(p.id), amitOf(p.id)] as const;
       // Everything the fold reads, as text: equal fingerprints fold to equal results.
       const fingerprint = [tradeText.get(p.id) ?? "", JSON.stringify(parts), p.defaultMethod, p.entityType ?? "", p.financialYearEnd].join("\u0000");
-      return [p.id, lazyLedger(fingerprint, discountRateOf(p.entityType), () => buildLedger(p, tradesOf(p.id), ...parts))];
+      return [p.id, lazyLedger(fingerprint, discountRateOf(p.entityType), function* () {
+        return yield* buildLedgerSteps(p, yield* parseTradeRows(tradeText.get(p.id) ?? ""), ...parts);
+      })];
     }),
   );
 }
 
+/**
+ * The portfolios' trades up to `until` as text, one line per trade in ledger order (portfolio,
+ * date, entry), fields in parseTradeRows' order. One text row per portfolio per statement, parsed
+ * here: a driver builds a JavaScript object per row and per column, which for a 20,000-trade
+ * ledger cost ten times the query itself. Read in pages of READ_LIMITS.tradesPerStatement
+ * trades, each after the last trade of the page before (the key is the ledger order).
+ */
+async function tradeTexts(db: Prisma.TransactionClient, portfolioIds: number[], holdingIds: number[] | undefined, until: string): Promise<Map<number, string>> {
+  const pages = new Map<number, string[]>();
+  const pageSize = READ_LIMITS.tradesPerStatement;
+  let after = { portfolioId: 0, date: "0001-01-01", id: 0 };
+  for (;;) {
+    // One trade more than a page holds says whether another page follows; it is left for that page.
+    const page = await db.$queryRaw<{ portfolioId: number; rows: string; n: number }[]>`
+      SELECT portfolio_id AS "portfolioId",
+             string_agg(concat_ws(',', id, holding_id, trade_type, trade_date, quantity, price, brokerage, exchange_rate, currency_code, coalesce(acquisition_date::text, '')),
+                        E'\n' ORDER BY trade_date, id) AS rows,
+             count(*)::int AS n
+      FROM (
+        SELECT * FROM trade
+        WHERE portfolio_id = ANY(${portfolioIds}::int[]) AND (${holdingIds === undefined} OR holding_id = ANY(${holdingIds ?? []}::int[]))
+          AND trade_date <= ${until}::date
+          AND (portfolio_id, trade_date, id) > (${after.portfolioId}::int, ${after.date}::date, ${after.id}::int)
+        ORDER BY portfolio_id, trade_date, id
+        LIMIT ${pageSize + 1}
+      ) t
+      GROUP BY portfolio_id
+      ORDER BY portfolio_id`;
+    const more = page.reduce((n, p) => n + p.n, 0) > pageSize;
+    if (more) {
+      const last = page[page.length - 1];
+      const cut = last.rows.lastIndexOf("\n");
+      if (cut < 0) page.pop();
+      else last.rows = last.rows.slice(0, cut);
+    }
+    for (const { portfolioId, rows } of page) {
+      const list = pages.get(portfolioId);
+      if (list) list.push(rows);
+      else pages.set(portfolioId, [rows]);
+    }
+    if (!more) break;
+    const last = page[page.length - 1];
+    const [id, , , date] = last.rows.slice(last.rows.lastIndexOf("\n") + 1).split(",");
+    after = { portfolioId: last.portfolioId, date, id: Number(id) };
+  }
+  return new Map([...pages].map(([id, rows]) => [id, rows.join("\n")]));
+}
+
 /** A ledger whose rows are parsed into events only when first read (a memo may make that needless). */
-function lazyLedger(fingerprint: string, discountRate: Decimal, build: () => Ledger): Ledger {
+function lazyLedger(fingerprint: string, discountRate: Decimal, build: () => Steps<Ledger>): Ledger {
   let built: Ledger | undefined;
-  const ledger = () => (built ??= build());
+  const ledger = () => (built ??= atOnce(build()));
   return {
+    async prepare() {
+      built ??= await inSlices(build());
+    },
     fingerprint,
     get eventsByHolding() {
       return ledger().eventsByHolding;
@@ -121,16 +170,26 @@ function lazyLedger(fingerprint: string, discountRate: Decimal, build: () => Led
 /** A trade of the ledger with the currency it was made in (the FX and price rules read it). */
 export type LedgerTradeRow = TradeRow & { currencyCode: string };
 
+/** Rows parsed or events built between two steps of a ledger's parse (lib/slices.ts). */
+const ROWS_PER_STEP = 500;
+
 /** The rows of the trade aggregate above: one trade per line, fields in the SELECT's order. */
-function parseTradeRows(text: string): LedgerTradeRow[] {
+function* parseTradeRows(text: string): Steps<LedgerTradeRow[]> {
   if (text === "") return [];
-  return text.split("\n").map((line) => {
+  const rows: LedgerTradeRow[] = [];
+  for (const line of text.split("\n")) {
     const [id, holdingId, tradeType, tradeDate, quantity, price, brokerage, exchangeRate, currencyCode, acquisitionDate] = line.split(",");
-    return { id: Number(id), holdingId: Number(holdingId), tradeType: tradeType as TradeType, tradeDate, quantity, price, brokerage, exchangeRate, currencyCode, acquisitionDate: acquisitionDate || null };
-  });
+    rows.push({ id: Number(id), holdingId: Number(holdingId), tradeType: tradeType as TradeType, tradeDate, quantity, price, brokerage, exchangeRate, currencyCode, acquisitionDate: acquisitionDate || null });
+    if (rows.length % ROWS_PER_STEP === 0) yield;
+  }
+  return rows;
 }
 
-export function buildLedger(
+export function buildLedger(...args: Parameters<typeof buildLedgerSteps>): Ledger {
+  return atOnce(buildLedgerSteps(...args));
+}
+
+function* buildLedgerSteps(
   portfolio: PortfolioTaxInfo,
   trades: (TradeRow & { currencyCode?: string })[],
   selections: { sellTradeId: number; parcelTradeId: number; quantity: Decimal.Value }[],
@@ -138,7 +197,7 @@ export function buildLedger(
   yearMethods: { financialYear: number; method: ParcelMethod }[],
   holdingMethods: { holdingId: number; financialYear: number; method: ParcelMethod }[],
   amit: AmitRow[] = [],
-): Ledger {
+): Steps<Ledger> {
   const picks = new Map<number, { tradeId: number; units: Decimal }[]>();
   for (const s of selections) {
     const list = picks.get(s.sellTradeId) ?? [];
@@ -151,7 +210,11 @@ export function buildLedger(
     list.push(e);
     eventsByHolding.set(holdingId, list);
   };
-  for (const t of trades) push(t.holdingId, tradeEvent(t, picks.get(t.id)));
+  let n = 0;
+  for (const t of trades) {
+    push(t.holdingId, tradeEvent(t, picks.get(t.id)));
+    if (++n % ROWS_PER_STEP === 0) yield;
+  }
   for (const i of drp) if (i.drpQuantity) push(i.holdingId, drpEvent({ ...i, drpQuantity: i.drpQuantity }));
   for (const i of amit) for (const e of amitEvents(i)) push(i.holdingId, e);
 

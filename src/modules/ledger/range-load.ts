@@ -8,6 +8,7 @@ import { FxTable } from "./fx";
 import { unitsTimeline } from "./fold";
 import { loadLedgers, type PortfolioTaxInfo } from "./load";
 import { HoldingPrices } from "./prices";
+import { READ_LIMITS } from "./read-limits";
 
 /**
  * Range loading: everything the daily valuation engine needs for a portfolio and a period, in a
@@ -43,6 +44,42 @@ export interface ValuationRange extends ValuationInput {
   holdings: RangeHolding[];
 }
 
+/**
+ * The market price series of the holdings' securities: the latest close on or before `fromDay`
+ * and every close after it up to `toDay`, one text row per security. Driven from the holdings,
+ * one index range per security: a plan that stays right on a database whose planner statistics
+ * are missing or stale (the embedded one has no autovacuum). Securities are read in groups of
+ * about READ_LIMITS.priceRowsPerStatement prices (one group for a year of ninety securities).
+ */
+async function marketSeries(
+  db: Prisma.TransactionClient,
+  accountId: number,
+  holdings: Promise<{ symbol: string; exchange: string }[]>,
+  fromDay: Date,
+  toDay: Date,
+): Promise<{ symbol: string; exchange: string; dates: string; values: string }[]> {
+  const securities = [...new Map((await holdings).map((h) => [`${h.symbol}|${h.exchange}`, h])).values()];
+  const tradingDays = Math.max(1, ((toDay.getTime() - fromDay.getTime()) / 86_400_000) * (5 / 7));
+  const perStatement = Math.max(1, Math.floor(READ_LIMITS.priceRowsPerStatement / tradingDays));
+  const groups: { symbol: string; exchange: string }[][] = [];
+  for (let i = 0; i < securities.length; i += perStatement) groups.push(securities.slice(i, i + perStatement));
+  const read = (group: { symbol: string; exchange: string }[]) => db.$queryRaw<{ symbol: string; exchange: string; dates: string; values: string }[]>`
+      SELECT h.symbol, h.exchange, p.dates, p."values"
+      FROM unnest(${group.map((g) => g.symbol)}::text[], ${group.map((g) => g.exchange)}::text[]) AS h(symbol, exchange)
+      CROSS JOIN LATERAL (
+        SELECT string_agg(date::text, ',' ORDER BY date) AS dates, string_agg(close::text, ',' ORDER BY date) AS "values" FROM (
+          (SELECT date, close FROM market_price m
+           WHERE m.account_id = ${accountId} AND m.symbol = h.symbol AND m.exchange = h.exchange AND m.date <= ${fromDay}
+           ORDER BY m.date DESC LIMIT 1)
+          UNION ALL
+          (SELECT date, close FROM market_price m
+           WHERE m.account_id = ${accountId} AND m.symbol = h.symbol AND m.exchange = h.exchange AND m.date > ${fromDay} AND m.date <= ${toDay})
+        ) x
+      ) p
+      WHERE p.dates IS NOT NULL`;
+  return (await Promise.all(groups.map(read))).flat();
+}
+
 export async function loadValuationRange(db: Prisma.TransactionClient, portfolio: RangePortfolio, from: string, to: string): Promise<ValuationRange> {
   return (await loadValuationRanges(db, [portfolio], from, to)).get(portfolio.id)!;
 }
@@ -59,28 +96,15 @@ export async function loadValuationRanges(db: Prisma.TransactionClient, portfoli
   const ids = portfolios.map((p) => p.id);
   const fromDay = toDate(from);
   const toDay = toDate(to);
+  // Read once, awaited twice: by the result and by the market price groups, which need its securities.
+  const holdingsRead = Promise.resolve(db.$queryRaw<
+    { id: number; portfolio_id: number; symbol: string; exchange: string; name: string; currency_code: string; holding_type: string; asset_class: string | null; sector: string | null; industry: string | null }[]
+  >`
+      SELECT id, portfolio_id, symbol, exchange, name, currency_code, holding_type::text, asset_class, sector, industry FROM holding WHERE portfolio_id = ANY(${ids}::int[]) ORDER BY id`);
   const [ledgers, holdings, market, custom, fx, accounts, cashRows, income] = await Promise.all([
     loadLedgers(db, portfolios, undefined, to),
-    db.$queryRaw<
-      { id: number; portfolio_id: number; symbol: string; exchange: string; name: string; currency_code: string; holding_type: string; asset_class: string | null; sector: string | null; industry: string | null }[]
-    >`
-      SELECT id, portfolio_id, symbol, exchange, name, currency_code, holding_type::text, asset_class, sector, industry FROM holding WHERE portfolio_id = ANY(${ids}::int[]) ORDER BY id`,
-    // Driven from the holdings, one index range per security: a plan that stays right on a
-    // database whose planner statistics are missing or stale (the embedded one has no autovacuum).
-    db.$queryRaw<{ symbol: string; exchange: string; dates: string; values: string }[]>`
-      SELECT h.symbol, h.exchange, p.dates, p."values"
-      FROM (SELECT DISTINCT symbol, exchange FROM holding WHERE portfolio_id = ANY(${ids}::int[])) h
-      CROSS JOIN LATERAL (
-        SELECT string_agg(date::text, ',' ORDER BY date) AS dates, string_agg(close::text, ',' ORDER BY date) AS "values" FROM (
-          (SELECT date, close FROM market_price m
-           WHERE m.account_id = ${accountId} AND m.symbol = h.symbol AND m.exchange = h.exchange AND m.date <= ${fromDay}
-           ORDER BY m.date DESC LIMIT 1)
-          UNION ALL
-          (SELECT date, close FROM market_price m
-           WHERE m.account_id = ${accountId} AND m.symbol = h.symbol AND m.exchange = h.exchange AND m.date > ${fromDay} AND m.date <= ${toDay})
-        ) x
-      ) p
-      WHERE p.dates IS NOT NULL`,
+    holdingsRead,
+    marketSeries(db, accountId, holdingsRead, fromDay, toDay),
     db.$queryRaw<{ holding_id: number; dates: string; values: string }[]>`
       SELECT h.id AS holding_id, p.dates, p."values"
       FROM holding h
@@ -124,7 +148,14 @@ export async function loadValuationRanges(db: Prisma.TransactionClient, portfoli
       FROM income WHERE portfolio_id = ANY(${ids}::int[]) AND ex_dividend_date <= ${toDay} ORDER BY paid_date, id`,
   ]);
 
-  const marketBy = new Map(market.map((m) => [`${m.symbol}|${m.exchange}`, series(m.dates, m.values)]));
+  // Parsing ten years of prices or a large ledger takes a while: between series, portfolios and
+  // holdings, the event loop gets a turn.
+  const slicer = new Slicer();
+  const marketBy = new Map<string, DatedSeries<string>>();
+  for (const m of market) {
+    marketBy.set(`${m.symbol}|${m.exchange}`, series(m.dates, m.values));
+    await slicer.turn();
+  }
   const customBy = new Map(custom.map((c) => [c.holding_id, series(c.dates, c.values)]));
   const fxRows = fx.flatMap((r) => {
     const s = series(r.dates, r.values);
@@ -132,12 +163,11 @@ export async function loadValuationRanges(db: Prisma.TransactionClient, portfoli
   });
   const none = series(null, null);
   const cashBy = new Map(cashRows.map((c) => [c.cash_account_id, c.rows]));
-  // Parsing a large ledger takes a while: between portfolios and holdings, the event loop gets a turn.
-  const slicer = new Slicer();
   const out = new Map<number, ValuationRange>();
   for (const portfolio of portfolios) {
     await slicer.turn();
     const ledger = ledgers.get(portfolio.id)!;
+    await ledger.prepare?.();
     const trades = ledger.trades.map((t) => ({
       holdingId: t.holdingId,
       tradeType: t.tradeType,
