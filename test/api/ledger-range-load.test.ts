@@ -138,6 +138,53 @@ it("a ledger read in pages of trades is the ledger read in one statement: same t
   expect(one.statements).toBe(filtered.statements + 1);
 }, 120_000);
 
+it("a ledger write between two pages does not tear the ledger: the pages are read again, and after three tries in one statement", async () => {
+  const key = await t.newAccount();
+  const id = await newPortfolio(t, key, { name: "Torn" });
+  const rows = [1, 3, 5, 7, 9].map((d) => ({ symbol: "TORN", exchange: "ASX", tradeType: "Buy", tradeDate: day(d), quantity: 10, price: 10 }));
+  expect((await importTradesJson(t, key, id, rows)).status).toBe(201);
+  const portfolio = await t.db.prisma.portfolio.findUniqueOrThrow({ where: { id } });
+  const trades = await t.db.prisma.trade.findMany({ where: { portfolioId: id }, orderBy: { tradeDate: "asc" } });
+  // Moves the last trade before the first page's key each time: a second page read after it,
+  // without the check, would miss that trade (it sorts before the page's key).
+  let writes = 0;
+  let pagesRead = 0;
+  const writingBetweenPages = (times: number) =>
+    new Proxy(t.db.prisma, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver);
+        if (prop !== "$queryRaw") return typeof value === "function" ? value.bind(target) : value;
+        return (strings: TemplateStringsArray, ...values: unknown[]) => {
+          const result = Promise.resolve(target.$queryRaw(strings, ...values));
+          if (!strings.join("").includes("portfolio_version")) return result;
+          return result.then(async (answer) => {
+            pagesRead++;
+            if (writes < times) {
+              writes++;
+              await t.db.prisma.trade.update({ where: { id: trades[4].id }, data: { tradeDate: utcDate(day(2 - writes)) } });
+            }
+            return answer;
+          });
+        };
+      },
+    }) as typeof t.db.prisma;
+  const datesOf = async (db: typeof t.db.prisma) => (await loadLedgers(db, [portfolio])).get(id)!.trades.map((tr) => tr.tradeDate);
+
+  // Pages of 2: the write after the first page; the second attempt reads all five (3 pages).
+  await withLimits({ tradesPerStatement: 2 }, async () => {
+    expect(await datesOf(writingBetweenPages(1))).toEqual([day(1), day(1), day(3), day(5), day(7)]);
+    expect(pagesRead).toBe(2 + 3);
+  });
+  expect(await datesOf(t.db.prisma)).toEqual([day(1), day(1), day(3), day(5), day(7)]);
+
+  // A write after every page of the first two attempts: the third reads in one statement.
+  [writes, pagesRead] = [0, 0];
+  await withLimits({ tradesPerStatement: 2 }, async () => {
+    expect(await datesOf(writingBetweenPages(2))).toEqual([day(0), day(1), day(3), day(5), day(7)]);
+    expect(pagesRead).toBe(2 + 2 + 1);
+  });
+}, 120_000);
+
 it("prices read in groups of securities are the prices read in one statement", async () => {
   const s = await seed({ holdings: 6, days: 30 });
   const whole = await measure(() => loadValuationRange(t.db.prisma, s.portfolio, day(0), day(29)));

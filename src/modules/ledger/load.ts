@@ -105,18 +105,36 @@ export async function loadLedgers(db: Prisma.TransactionClient, portfolios: Port
  * here: a driver builds a JavaScript object per row and per column, which for a 20,000-trade
  * ledger cost ten times the query itself. Read in pages of READ_LIMITS.tradesPerStatement
  * trades, each after the last trade of the page before (the key is the ledger order).
+ *
+ * Pages are statements apart, so a write may land between two of them. Every page also reads the
+ * portfolios' ledger versions (which every ledger write bumps in its own transaction): when a
+ * page sees other versions than the first, the pages do not belong to one ledger and are read
+ * again; after PAGE_ATTEMPTS tries, in one statement (consistent, if long).
  */
 async function tradeTexts(db: Prisma.TransactionClient, portfolioIds: number[], holdingIds: number[] | undefined, until: string): Promise<Map<number, string>> {
+  for (let attempt = 1; ; attempt++) {
+    const pages = await tradePages(db, portfolioIds, holdingIds, until, attempt < PAGE_ATTEMPTS ? READ_LIMITS.tradesPerStatement : UNPAGED);
+    if (pages) return pages;
+  }
+}
+
+const PAGE_ATTEMPTS = 3;
+/** A page size no ledger reaches (LIMIT takes it as an int). */
+const UNPAGED = 2_147_483_646;
+
+/** The pages of tradeTexts, or null when a ledger write landed between two of them. */
+async function tradePages(db: Prisma.TransactionClient, portfolioIds: number[], holdingIds: number[] | undefined, until: string, pageSize: number): Promise<Map<number, string> | null> {
   const pages = new Map<number, string[]>();
-  const pageSize = READ_LIMITS.tradesPerStatement;
   let after = { portfolioId: 0, date: "0001-01-01", id: 0 };
+  let versions: string | undefined;
   for (;;) {
     // One trade more than a page holds says whether another page follows; it is left for that page.
-    const page = await db.$queryRaw<{ portfolioId: number; rows: string; n: number }[]>`
+    const page = await db.$queryRaw<{ portfolioId: number; rows: string; n: number; versions: string | null }[]>`
       SELECT portfolio_id AS "portfolioId",
              string_agg(concat_ws(',', id, holding_id, trade_type, trade_date, quantity, price, brokerage, exchange_rate, currency_code, coalesce(acquisition_date::text, '')),
                         E'\n' ORDER BY trade_date, id) AS rows,
-             count(*)::int AS n
+             count(*)::int AS n,
+             (SELECT string_agg(portfolio_id || ':' || version, ',' ORDER BY portfolio_id) FROM portfolio_version WHERE portfolio_id = ANY(${portfolioIds}::int[])) AS versions
       FROM (
         SELECT * FROM trade
         WHERE portfolio_id = ANY(${portfolioIds}::int[]) AND (${holdingIds === undefined} OR holding_id = ANY(${holdingIds ?? []}::int[]))
@@ -127,6 +145,10 @@ async function tradeTexts(db: Prisma.TransactionClient, portfolioIds: number[], 
       ) t
       GROUP BY portfolio_id
       ORDER BY portfolio_id`;
+    if (page.length > 0) {
+      versions ??= page[0].versions ?? "";
+      if ((page[0].versions ?? "") !== versions) return null;
+    }
     const more = page.reduce((n, p) => n + p.n, 0) > pageSize;
     if (more) {
       const last = page[page.length - 1];
