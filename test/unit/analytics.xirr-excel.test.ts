@@ -46,3 +46,25 @@ test("no sign change, no rate: null, never a wrong number", () => {
   expect(xirr([{ date: "2020-01-01", amount: 100 }])).toBeNull();
   expect(xirr([])).toBeNull();
 });
+
+test("payments on one day count as their sum: the 0.412128788 example with each payment split in parts solves the same", () => {
+  // −1,000 as −400 − 600, +150 as +100 + 50, +1,230 as +1,000 + 230 − 0 (a zero payment is no payment).
+  const split = [
+    { date: "2015-12-31", amount: -400 },
+    { date: "2016-06-01", amount: 100 },
+    { date: "2015-12-31", amount: -600 },
+    { date: "2016-12-31", amount: 1000 },
+    { date: "2016-06-01", amount: 50 },
+    { date: "2016-12-31", amount: 230 },
+    { date: "2016-12-31", amount: 0 },
+  ];
+  expect(Math.abs(xirr(split)! - 0.412128788)).toBeLessThan(1e-8);
+  // A day whose payments cancel leaves the others: −100 and +100 on 2016-06-01 change nothing.
+  const withWash = [...split, { date: "2016-06-01", amount: -100 }, { date: "2016-06-01", amount: 100 }];
+  expect(Math.abs(xirr(withWash)! - 0.412128788)).toBeLessThan(1e-8);
+});
+
+test("payments that cancel on every day: every rate solves, so null (not −100 %)", () => {
+  expect(xirr([{ date: "2020-01-01", amount: -100 }, { date: "2020-01-01", amount: 100 }])).toBeNull();
+  expect(xirr([{ date: "2020-01-01", amount: -100 }, { date: "2020-01-01", amount: 100 }, { date: "2021-01-01", amount: 5 }, { date: "2021-01-01", amount: -5 }])).toBeNull();
+});
