@@ -177,6 +177,30 @@ it("a ledger write between two pages does not tear the ledger: the pages are rea
   });
   expect(await datesOf(t.db.prisma)).toEqual([day(1), day(1), day(3), day(5), day(7)]);
 
+  // The trade a page reads past its key, moved before the key: the next page is empty, not the end.
+  const three = await newPortfolio(t, key, { name: "Torn at the end" });
+  expect((await importTradesJson(t, key, three, rows.slice(0, 3))).status).toBe(201);
+  const threeTrades = await t.db.prisma.trade.findMany({ where: { portfolioId: three }, orderBy: { tradeDate: "asc" } });
+  const threePortfolio = await t.db.prisma.portfolio.findUniqueOrThrow({ where: { id: three } });
+  let moved = false;
+  const movingTheExtraRow = new Proxy(t.db.prisma, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (prop !== "$queryRaw") return typeof value === "function" ? value.bind(target) : value;
+      return (strings: TemplateStringsArray, ...values: unknown[]) =>
+        Promise.resolve(target.$queryRaw(strings, ...values)).then(async (answer) => {
+          if (strings.join("").includes("portfolio_version") && !moved) {
+            moved = true;
+            await t.db.prisma.trade.update({ where: { id: threeTrades[2].id }, data: { tradeDate: utcDate(day(0)) } });
+          }
+          return answer;
+        });
+    },
+  }) as typeof t.db.prisma;
+  await withLimits({ tradesPerStatement: 2 }, async () => {
+    expect((await loadLedgers(movingTheExtraRow, [threePortfolio])).get(three)!.trades.map((tr) => tr.tradeDate)).toEqual([day(0), day(1), day(3)]);
+  });
+
   // A write after every page of the first two attempts: the third reads in one statement.
   [writes, pagesRead] = [0, 0];
   await withLimits({ tradesPerStatement: 2 }, async () => {

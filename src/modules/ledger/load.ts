@@ -148,6 +148,9 @@ async function tradePages(db: Prisma.TransactionClient, portfolioIds: number[], 
     if (page.length > 0) {
       versions ??= page[0].versions ?? "";
       if ((page[0].versions ?? "") !== versions) return null;
+    } else if (versions !== undefined) {
+      // The page before read a trade past its key, and now there is none: a write took it.
+      return null;
     }
     const more = page.reduce((n, p) => n + p.n, 0) > pageSize;
     if (more) {
@@ -172,10 +175,11 @@ async function tradePages(db: Prisma.TransactionClient, portfolioIds: number[], 
 /** A ledger whose rows are parsed into events only when first read (a memo may make that needless). */
 function lazyLedger(fingerprint: string, discountRate: Decimal, build: () => Steps<Ledger>): Ledger {
   let built: Ledger | undefined;
+  let preparing: Promise<void> | undefined;
   const ledger = () => (built ??= atOnce(build()));
   return {
-    async prepare() {
-      built ??= await inSlices(build());
+    prepare() {
+      return (preparing ??= built ? Promise.resolve() : inSlices(build()).then((l) => void (built ??= l)));
     },
     fingerprint,
     get eventsByHolding() {

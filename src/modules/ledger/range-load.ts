@@ -77,8 +77,15 @@ async function marketSeries(
         ) x
       ) p
       WHERE p.dates IS NOT NULL`;
-  return (await Promise.all(groups.map(read))).flat();
+  // A few groups at a time: on a server, a long range of many securities would otherwise take
+  // every pooled connection at once (on the embedded database statements run one by one anyway).
+  const out: { symbol: string; exchange: string; dates: string; values: string }[] = [];
+  for (let i = 0; i < groups.length; i += GROUPS_AT_ONCE) out.push(...(await Promise.all(groups.slice(i, i + GROUPS_AT_ONCE).map(read))).flat());
+  return out;
 }
+
+/** Price groups read at once (PostgreSQL's pool has 10 connections by default). */
+const GROUPS_AT_ONCE = 3;
 
 export async function loadValuationRange(db: Prisma.TransactionClient, portfolio: RangePortfolio, from: string, to: string): Promise<ValuationRange> {
   return (await loadValuationRanges(db, [portfolio], from, to)).get(portfolio.id)!;
