@@ -209,6 +209,43 @@ it("a ledger write between two pages does not tear the ledger: the pages are rea
   });
 }, 120_000);
 
+it("a ledger's parcel picks, DRP units, methods and AMIT components come from the same snapshot as its trades", async () => {
+  const key = await t.newAccount();
+  const id = await newPortfolio(t, key, { name: "One snapshot" });
+  const rows = [1, 3, 5, 7].map((d) => ({ symbol: "SNAP", exchange: "ASX", tradeType: "Buy", tradeDate: day(d), quantity: 10, price: 10 + d }));
+  expect((await importTradesJson(t, key, id, rows)).status).toBe(201);
+  const portfolio = await t.db.prisma.portfolio.findUniqueOrThrow({ where: { id } });
+  const buys = await t.db.prisma.trade.findMany({ where: { portfolioId: id }, orderBy: { tradeDate: "asc" } });
+
+  // Under a page, everything the fold reads is one statement.
+  const small = await measured(t.db, () => loadLedgers(t.db.prisma, [portfolio]));
+  expect(small.statements).toBe(1);
+
+  // A sell of 5 from the day-3 parcel (not FIFO's day-1 parcel), written after the first page of
+  // two trades: the sell sorts after that page's key, its parcel picks were not in the first
+  // page's snapshot. Without the version check the sell would come without its picks and fold by FIFO.
+  let wrote = false;
+  const sellingAfterTheFirstPage = new Proxy(t.db.prisma, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (prop !== "$queryRaw") return typeof value === "function" ? value.bind(target) : value;
+      return (strings: TemplateStringsArray, ...values: unknown[]) =>
+        Promise.resolve(target.$queryRaw(strings, ...values)).then(async (answer) => {
+          if (strings.join("").includes("portfolio_version") && !wrote) {
+            wrote = true;
+            await postCreated(t, key, "/v1/trades", { portfolioId: id, symbol: "SNAP", exchange: "ASX", tradeType: "Sell", tradeDate: day(9), quantity: 5, price: 20, parcels: [{ tradeId: buys[1].id, quantity: 5 }] });
+          }
+          return answer;
+        });
+    },
+  }) as typeof t.db.prisma;
+  const ledger = await withLimits({ tradesPerStatement: 2 }, async () => (await loadLedgers(sellingAfterTheFirstPage, [portfolio])).get(id)!);
+  expect(wrote).toBe(true);
+  const sell = [...ledger.eventsByHolding.values()].flat().find((e) => e.type === "Sell")!;
+  expect(sell.parcels?.map((p) => ({ tradeId: p.tradeId, units: p.units.toNumber() }))).toEqual([{ tradeId: buys[1].id, units: 5 }]);
+  expect(ledger.fingerprint).toBe((await loadLedgers(t.db.prisma, [portfolio])).get(id)!.fingerprint);
+}, 120_000);
+
 it("prices read in groups of securities are the prices read in one statement", async () => {
   const s = await seed({ holdings: 6, days: 30 });
   const whole = await measure(() => loadValuationRange(t.db.prisma, s.portfolio, day(0), day(29)));

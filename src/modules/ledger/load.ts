@@ -1,4 +1,4 @@
-import type { Prisma } from "../../../generated/prisma/client";
+import { Prisma } from "../../../generated/prisma/client";
 import { financialYearOf, fromDate } from "../../lib/dates";
 import { Decimal } from "../../lib/money";
 import { atOnce, inSlices, type Steps } from "../../lib/slices";
@@ -49,72 +49,64 @@ export async function loadLedger(db: Prisma.TransactionClient, portfolio: Portfo
  * `portfolios { holdings }` over a thousand portfolios folds a thousand ledgers from one load.
  */
 export async function loadLedgers(db: Prisma.TransactionClient, portfolios: PortfolioTaxInfo[], holdingIds?: number[], asOf?: string): Promise<Map<number, Ledger>> {
-  const portfolioIds = portfolios.map((p) => p.id);
-  const holdingFilter = holdingIds ? { holdingId: { in: holdingIds } } : {};
-  const until = asOf ?? "9999-12-31";
-  const [tradeText, selections, drp, yearMethods, holdingMethods, amit] = await Promise.all([
-    tradeTexts(db, portfolioIds, holdingIds, until),
-    db.tradeParcel.findMany({
-      where: { sell: { portfolioId: { in: portfolioIds }, ...holdingFilter, tradeDate: { lte: new Date(until + "T00:00:00Z") } } },
-      select: { sellTradeId: true, parcelTradeId: true, quantity: true, sell: { select: { portfolioId: true } } },
-    }),
-    db.income.findMany({
-      where: { portfolioId: { in: portfolioIds }, ...holdingFilter, isReinvested: true, drpQuantity: { gt: 0 }, paidDate: { lte: new Date(until + "T00:00:00Z") } },
-      select: { id: true, portfolioId: true, holdingId: true, paidDate: true, drpQuantity: true, drpPrice: true, exchangeRate: true },
-    }),
-    db.taxYearMethod.findMany({ where: { portfolioId: { in: portfolioIds } }, select: { portfolioId: true, financialYear: true, method: true } }),
-    db.holdingTaxMethod.findMany({ where: { portfolioId: { in: portfolioIds }, ...holdingFilter }, select: { portfolioId: true, holdingId: true, financialYear: true, method: true } }),
-    // Confirmed distributions whose AMIT components change the cost base (DOMAIN.md §2).
-    db.$queryRaw<AmitRow[]>`
-      SELECT id, portfolio_id AS "portfolioId", holding_id AS "holdingId", paid_date::text AS "paidDate", exchange_rate::text AS "exchangeRate", components
-      FROM income
-      WHERE portfolio_id = ANY(${portfolioIds}::int[]) AND (${holdingIds === undefined} OR holding_id = ANY(${holdingIds ?? []}::int[]))
-        AND is_confirmed AND paid_date <= ${until}::date
-        AND (components->>'taxDeferred' IS NOT NULL OR components->>'amitCostBaseDecrease' IS NOT NULL OR components->>'amitCostBaseIncrease' IS NOT NULL)
-      ORDER BY id`,
-  ]);
-  const of = <T>(rows: T[], portfolioIdOf: (row: T) => number) => {
+  const { trades, extras } = await ledgerRows(db, portfolios.map((p) => p.id), holdingIds, asOf ?? "9999-12-31");
+  const of = <T extends { portfolioId: number }>(rows: T[]) => {
     const by = new Map<number, T[]>();
     for (const row of rows) {
-      const list = by.get(portfolioIdOf(row));
+      const list = by.get(row.portfolioId);
       if (list) list.push(row);
-      else by.set(portfolioIdOf(row), [row]);
+      else by.set(row.portfolioId, [row]);
     }
     return (id: number) => by.get(id) ?? [];
   };
-  const selectionsOf = of(selections, (r) => r.sell.portfolioId);
-  const drpOf = of(drp, (r) => r.portfolioId);
-  const yearMethodsOf = of(yearMethods, (r) => r.portfolioId);
-  const holdingMethodsOf = of(holdingMethods, (r) => r.portfolioId);
-  const amitOf = of(amit, (r) => r.portfolioId);
+  const selectionsOf = of(extras.selections);
+  const drpOf = of(extras.drp);
+  const yearMethodsOf = of(extras.yearMethods);
+  const holdingMethodsOf = of(extras.holdingMethods);
+  const amitOf = of(extras.amit);
   return new Map(
     portfolios.map((p) => {
       const parts = [selectionsOf(p.id), drpOf(p.id), yearMethodsOf(p.id), holdingMethodsOf(p.id), amitOf(p.id)] as const;
       // Everything the fold reads, as text: equal fingerprints fold to equal results.
-      const fingerprint = [tradeText.get(p.id) ?? "", JSON.stringify(parts), p.defaultMethod, p.entityType ?? "", p.financialYearEnd].join("\u0000");
+      const fingerprint = [trades.get(p.id) ?? "", JSON.stringify(parts), p.defaultMethod, p.entityType ?? "", p.financialYearEnd].join("\u0000");
       return [p.id, lazyLedger(fingerprint, discountRateOf(p.entityType), function* () {
-        return yield* buildLedgerSteps(p, yield* parseTradeRows(tradeText.get(p.id) ?? ""), ...parts);
+        return yield* buildLedgerSteps(p, yield* parseTradeRows(trades.get(p.id) ?? ""), ...parts);
       })];
     }),
   );
 }
 
+/** What the fold reads besides the trades, of every portfolio loaded (each row names its portfolio). */
+interface LedgerExtras {
+  selections: { portfolioId: number; sellTradeId: number; parcelTradeId: number; quantity: string }[];
+  drp: { portfolioId: number; id: number; holdingId: number; paidDate: string; drpQuantity: string; drpPrice: string | null; exchangeRate: string }[];
+  yearMethods: { portfolioId: number; financialYear: number; method: ParcelMethod }[];
+  holdingMethods: { portfolioId: number; holdingId: number; financialYear: number; method: ParcelMethod }[];
+  /** Confirmed distributions whose AMIT components change the cost base (DOMAIN.md §2). */
+  amit: AmitRow[];
+}
+
 /**
- * The portfolios' trades up to `until` as text, one line per trade in ledger order (portfolio,
- * date, entry), fields in parseTradeRows' order. One text row per portfolio per statement, parsed
- * here: a driver builds a JavaScript object per row and per column, which for a 20,000-trade
- * ledger cost ten times the query itself. Read in pages of READ_LIMITS.tradesPerStatement
- * trades, each after the last trade of the page before (the key is the ledger order).
+ * The portfolios' ledger rows up to `until`, as one snapshot of the database: the trades as text,
+ * one line per trade in ledger order (portfolio, date, entry), fields in parseTradeRows' order,
+ * and the rest (parcel picks, DRP units, methods, AMIT components) with the first page.
  *
- * Pages are statements apart, so a write may land between two of them. Every page also reads the
- * portfolios' ledger versions (which every ledger write bumps in its own transaction): when a
- * page sees other versions than the first, the pages do not belong to one ledger and are read
- * again; after PAGE_ATTEMPTS tries, in one statement (consistent, if long).
+ * The trades come as one text row per portfolio per statement, parsed here: a driver builds a
+ * JavaScript object per row and per column, which for a 20,000-trade ledger cost ten times the
+ * query itself. They are read in pages of READ_LIMITS.tradesPerStatement trades, each after the
+ * last trade of the page before (the key is the ledger order), so a ledger of that size or less
+ * is one statement, everything in it.
+ *
+ * Pages are statements apart, so a write may land between two of them: a sell in one page and its
+ * parcel picks missing from the first, a trade moved from a later page to an earlier one. Every
+ * page also reads the portfolios' ledger versions (which every ledger write bumps in its own
+ * transaction): when a page sees other versions than the first, the pages do not belong to one
+ * ledger and are read again; after PAGE_ATTEMPTS tries, in one statement (consistent, if long).
  */
-async function tradeTexts(db: Prisma.TransactionClient, portfolioIds: number[], holdingIds: number[] | undefined, until: string): Promise<Map<number, string>> {
+async function ledgerRows(db: Prisma.TransactionClient, portfolioIds: number[], holdingIds: number[] | undefined, until: string): Promise<{ trades: Map<number, string>; extras: LedgerExtras }> {
   for (let attempt = 1; ; attempt++) {
-    const pages = await tradePages(db, portfolioIds, holdingIds, until, attempt < PAGE_ATTEMPTS ? READ_LIMITS.tradesPerStatement : UNPAGED);
-    if (pages) return pages;
+    const rows = await ledgerPages(db, portfolioIds, holdingIds, until, attempt < PAGE_ATTEMPTS ? READ_LIMITS.tradesPerStatement : UNPAGED);
+    if (rows) return rows;
   }
 }
 
@@ -122,36 +114,40 @@ const PAGE_ATTEMPTS = 3;
 /** A page size no ledger reaches (LIMIT takes it as an int). */
 const UNPAGED = 2_147_483_646;
 
-/** The pages of tradeTexts, or null when a ledger write landed between two of them. */
-async function tradePages(db: Prisma.TransactionClient, portfolioIds: number[], holdingIds: number[] | undefined, until: string, pageSize: number): Promise<Map<number, string> | null> {
+/** The pages of ledgerRows, or null when a ledger write landed between two of them. */
+async function ledgerPages(db: Prisma.TransactionClient, portfolioIds: number[], holdingIds: number[] | undefined, until: string, pageSize: number): Promise<{ trades: Map<number, string>; extras: LedgerExtras } | null> {
+  const allHoldings = holdingIds === undefined;
+  const inHoldings = holdingIds ?? [];
   const pages = new Map<number, string[]>();
   let after = { portfolioId: 0, date: "0001-01-01", id: 0 };
   let versions: string | undefined;
+  let extras: LedgerExtras | undefined;
   for (;;) {
-    // One trade more than a page holds says whether another page follows; it is left for that page.
-    const page = await db.$queryRaw<{ portfolioId: number; rows: string; n: number; versions: string | null }[]>`
-      SELECT portfolio_id AS "portfolioId",
+    // The first row (portfolio 0, which no portfolio is) carries the versions, and on the first
+    // page the other rows of the ledger. One trade more than a page holds says whether another
+    // page follows; it is left for that page.
+    const [head, ...page] = await db.$queryRaw<{ portfolioId: number; rows: string; n: number; versions: string | null; extras: string | null }[]>`
+      SELECT 0 AS "portfolioId", NULL AS rows, 0 AS n,
+             (SELECT string_agg(portfolio_id || ':' || version, ',' ORDER BY portfolio_id) FROM portfolio_version WHERE portfolio_id = ANY(${portfolioIds}::int[])) AS versions,
+             ${extras === undefined ? extrasSql(portfolioIds, allHoldings, inHoldings, until) : Prisma.sql`NULL`}::text AS extras
+      UNION ALL
+      (SELECT portfolio_id,
              string_agg(concat_ws(',', id, holding_id, trade_type, trade_date, quantity, price, brokerage, exchange_rate, currency_code, coalesce(acquisition_date::text, '')),
-                        E'\n' ORDER BY trade_date, id) AS rows,
-             count(*)::int AS n,
-             (SELECT string_agg(portfolio_id || ':' || version, ',' ORDER BY portfolio_id) FROM portfolio_version WHERE portfolio_id = ANY(${portfolioIds}::int[])) AS versions
+                        E'\n' ORDER BY trade_date, id),
+             count(*)::int, NULL, NULL
       FROM (
         SELECT * FROM trade
-        WHERE portfolio_id = ANY(${portfolioIds}::int[]) AND (${holdingIds === undefined} OR holding_id = ANY(${holdingIds ?? []}::int[]))
+        WHERE portfolio_id = ANY(${portfolioIds}::int[]) AND (${allHoldings} OR holding_id = ANY(${inHoldings}::int[]))
           AND trade_date <= ${until}::date
           AND (portfolio_id, trade_date, id) > (${after.portfolioId}::int, ${after.date}::date, ${after.id}::int)
         ORDER BY portfolio_id, trade_date, id
         LIMIT ${pageSize + 1}
       ) t
-      GROUP BY portfolio_id
-      ORDER BY portfolio_id`;
-    if (page.length > 0) {
-      versions ??= page[0].versions ?? "";
-      if ((page[0].versions ?? "") !== versions) return null;
-    } else if (versions !== undefined) {
-      // The page before read a trade past its key, and now there is none: a write took it.
-      return null;
-    }
+      GROUP BY portfolio_id)
+      ORDER BY 1`;
+    versions ??= head.versions ?? "";
+    if ((head.versions ?? "") !== versions) return null;
+    extras ??= JSON.parse(head.extras!) as LedgerExtras;
     const more = page.reduce((n, p) => n + p.n, 0) > pageSize;
     if (more) {
       const last = page[page.length - 1];
@@ -169,7 +165,30 @@ async function tradePages(db: Prisma.TransactionClient, portfolioIds: number[], 
     const [id, , , date] = last.rows.slice(last.rows.lastIndexOf("\n") + 1).split(",");
     after = { portfolioId: last.portfolioId, date, id: Number(id) };
   }
-  return new Map([...pages].map(([id, rows]) => [id, rows.join("\n")]));
+  return { trades: new Map([...pages].map(([id, rows]) => [id, rows.join("\n")])), extras: extras! };
+}
+
+/**
+ * The LedgerExtras of the portfolios as one JSON object, every list in a fixed order (the
+ * fingerprint reads them). Decimals as text with trailing zeros trimmed, as Prisma reads them.
+ */
+function extrasSql(portfolioIds: number[], allHoldings: boolean, inHoldings: number[], until: string): Prisma.Sql {
+  const ofHoldings = (column: string) => Prisma.sql`(${allHoldings} OR ${Prisma.raw(column)} = ANY(${inHoldings}::int[]))`;
+  return Prisma.sql`json_build_object(
+    'selections', (SELECT coalesce(json_agg(json_build_object('portfolioId', s.portfolio_id, 'sellTradeId', p.sell_trade_id, 'parcelTradeId', p.parcel_trade_id, 'quantity', trim_scale(p.quantity)::text) ORDER BY p.sell_trade_id, p.parcel_trade_id), '[]')
+                   FROM trade_parcel p JOIN trade s ON s.id = p.sell_trade_id
+                   WHERE s.portfolio_id = ANY(${portfolioIds}::int[]) AND ${ofHoldings("s.holding_id")} AND s.trade_date <= ${until}::date),
+    'drp', (SELECT coalesce(json_agg(json_build_object('portfolioId', portfolio_id, 'id', id, 'holdingId', holding_id, 'paidDate', paid_date::text, 'drpQuantity', trim_scale(drp_quantity)::text, 'drpPrice', trim_scale(drp_price)::text, 'exchangeRate', trim_scale(exchange_rate)::text) ORDER BY id), '[]')
+            FROM income
+            WHERE portfolio_id = ANY(${portfolioIds}::int[]) AND ${ofHoldings("holding_id")} AND is_reinvested AND drp_quantity > 0 AND paid_date <= ${until}::date),
+    'yearMethods', (SELECT coalesce(json_agg(json_build_object('portfolioId', portfolio_id, 'financialYear', financial_year, 'method', method) ORDER BY portfolio_id, financial_year), '[]')
+                    FROM tax_year_method WHERE portfolio_id = ANY(${portfolioIds}::int[])),
+    'holdingMethods', (SELECT coalesce(json_agg(json_build_object('portfolioId', portfolio_id, 'holdingId', holding_id, 'financialYear', financial_year, 'method', method) ORDER BY holding_id, financial_year), '[]')
+                       FROM holding_tax_method WHERE portfolio_id = ANY(${portfolioIds}::int[]) AND ${ofHoldings("holding_id")}),
+    'amit', (SELECT coalesce(json_agg(json_build_object('portfolioId', portfolio_id, 'id', id, 'holdingId', holding_id, 'paidDate', paid_date::text, 'exchangeRate', exchange_rate::text, 'components', components) ORDER BY id), '[]')
+             FROM income
+             WHERE portfolio_id = ANY(${portfolioIds}::int[]) AND ${ofHoldings("holding_id")} AND is_confirmed AND paid_date <= ${until}::date
+               AND (components->>'taxDeferred' IS NOT NULL OR components->>'amitCostBaseDecrease' IS NOT NULL OR components->>'amitCostBaseIncrease' IS NOT NULL)))`;
 }
 
 /** A ledger whose rows are parsed into events only when first read (a memo may make that needless). */
