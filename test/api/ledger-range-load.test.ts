@@ -95,6 +95,29 @@ async function withLimits<T>(limits: Partial<typeof READ_LIMITS>, work: () => Pr
   }
 }
 
+/**
+ * The test database's client, running `afterPage(n)` once each ledger page statement (the ones
+ * that read the ledger versions) has answered, before loadLedgers sees the answer: a write there
+ * lands between two pages.
+ */
+function afterEachPage(afterPage: (page: number) => Promise<void>): typeof t.db.prisma {
+  let pages = 0;
+  return new Proxy(t.db.prisma, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (prop !== "$queryRaw") return typeof value === "function" ? value.bind(target) : value;
+      return (strings: TemplateStringsArray, ...values: unknown[]) => {
+        const result = Promise.resolve(target.$queryRaw(strings, ...values));
+        if (!strings.join("").includes("portfolio_version")) return result;
+        return result.then(async (answer) => {
+          await afterPage(++pages);
+          return answer;
+        });
+      };
+    },
+  }) as typeof t.db.prisma;
+}
+
 it("a ledger read in pages of trades is the ledger read in one statement: same trades in ledger order, same events, same fingerprint", async () => {
   const key = await t.newAccount();
   const a = await newPortfolio(t, key, { name: "Pages A" });
@@ -150,24 +173,13 @@ it("a ledger write between two pages does not tear the ledger: the pages are rea
   let writes = 0;
   let pagesRead = 0;
   const writingBetweenPages = (times: number) =>
-    new Proxy(t.db.prisma, {
-      get(target, prop, receiver) {
-        const value = Reflect.get(target, prop, receiver);
-        if (prop !== "$queryRaw") return typeof value === "function" ? value.bind(target) : value;
-        return (strings: TemplateStringsArray, ...values: unknown[]) => {
-          const result = Promise.resolve(target.$queryRaw(strings, ...values));
-          if (!strings.join("").includes("portfolio_version")) return result;
-          return result.then(async (answer) => {
-            pagesRead++;
-            if (writes < times) {
-              writes++;
-              await t.db.prisma.trade.update({ where: { id: trades[4].id }, data: { tradeDate: utcDate(day(2 - writes)) } });
-            }
-            return answer;
-          });
-        };
-      },
-    }) as typeof t.db.prisma;
+    afterEachPage(async () => {
+      pagesRead++;
+      if (writes < times) {
+        writes++;
+        await t.db.prisma.trade.update({ where: { id: trades[4].id }, data: { tradeDate: utcDate(day(2 - writes)) } });
+      }
+    });
   const datesOf = async (db: typeof t.db.prisma) => (await loadLedgers(db, [portfolio])).get(id)!.trades.map((tr) => tr.tradeDate);
 
   // Pages of 2: the write after the first page; the second attempt reads all five (3 pages).
@@ -182,21 +194,9 @@ it("a ledger write between two pages does not tear the ledger: the pages are rea
   expect((await importTradesJson(t, key, three, rows.slice(0, 3))).status).toBe(201);
   const threeTrades = await t.db.prisma.trade.findMany({ where: { portfolioId: three }, orderBy: { tradeDate: "asc" } });
   const threePortfolio = await t.db.prisma.portfolio.findUniqueOrThrow({ where: { id: three } });
-  let moved = false;
-  const movingTheExtraRow = new Proxy(t.db.prisma, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver);
-      if (prop !== "$queryRaw") return typeof value === "function" ? value.bind(target) : value;
-      return (strings: TemplateStringsArray, ...values: unknown[]) =>
-        Promise.resolve(target.$queryRaw(strings, ...values)).then(async (answer) => {
-          if (strings.join("").includes("portfolio_version") && !moved) {
-            moved = true;
-            await t.db.prisma.trade.update({ where: { id: threeTrades[2].id }, data: { tradeDate: utcDate(day(0)) } });
-          }
-          return answer;
-        });
-    },
-  }) as typeof t.db.prisma;
+  const movingTheExtraRow = afterEachPage(async (page) => {
+    if (page === 1) await t.db.prisma.trade.update({ where: { id: threeTrades[2].id }, data: { tradeDate: utcDate(day(0)) } });
+  });
   await withLimits({ tradesPerStatement: 2 }, async () => {
     expect((await loadLedgers(movingTheExtraRow, [threePortfolio])).get(three)!.trades.map((tr) => tr.tradeDate)).toEqual([day(0), day(1), day(3)]);
   });
@@ -225,20 +225,11 @@ it("a ledger's parcel picks, DRP units, methods and AMIT components come from th
   // two trades: the sell sorts after that page's key, its parcel picks were not in the first
   // page's snapshot. Without the version check the sell would come without its picks and fold by FIFO.
   let wrote = false;
-  const sellingAfterTheFirstPage = new Proxy(t.db.prisma, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver);
-      if (prop !== "$queryRaw") return typeof value === "function" ? value.bind(target) : value;
-      return (strings: TemplateStringsArray, ...values: unknown[]) =>
-        Promise.resolve(target.$queryRaw(strings, ...values)).then(async (answer) => {
-          if (strings.join("").includes("portfolio_version") && !wrote) {
-            wrote = true;
-            await postCreated(t, key, "/v1/trades", { portfolioId: id, symbol: "SNAP", exchange: "ASX", tradeType: "Sell", tradeDate: day(9), quantity: 5, price: 20, parcels: [{ tradeId: buys[1].id, quantity: 5 }] });
-          }
-          return answer;
-        });
-    },
-  }) as typeof t.db.prisma;
+  const sellingAfterTheFirstPage = afterEachPage(async (page) => {
+    if (page > 1) return;
+    wrote = true;
+    await postCreated(t, key, "/v1/trades", { portfolioId: id, symbol: "SNAP", exchange: "ASX", tradeType: "Sell", tradeDate: day(9), quantity: 5, price: 20, parcels: [{ tradeId: buys[1].id, quantity: 5 }] });
+  });
   const ledger = await withLimits({ tradesPerStatement: 2 }, async () => (await loadLedgers(sellingAfterTheFirstPage, [portfolio])).get(id)!);
   expect(wrote).toBe(true);
   const sell = [...ledger.eventsByHolding.values()].flat().find((e) => e.type === "Sell")!;
