@@ -1,6 +1,9 @@
 import pino from "pino";
 import request from "supertest";
 import { createApp, type App } from "../../src/app";
+import type { Context } from "../../src/context";
+import { SeriesCache } from "../../src/modules/analytics/engine-cache";
+import type { RangePortfolio } from "../../src/modules/ledger";
 import { startTestApp, type TestApp } from "../support/app";
 import { measured, newPortfolio, newTrade, postCreated } from "../support/kit";
 
@@ -136,4 +139,38 @@ it("a cash transaction moved to another portfolio's account is seen by both port
   await writeThroughB("put", `/v1/cash-transactions/${deposit.id}`, { cashAccountId: a2.id, type: "Deposit", date: "2024-01-02", amount: 1000 });
   expect(await valueOf(p1)).toEqual(["0", "0"]);
   expect(await valueOf(p2)).toEqual(["1000", "1000"]);
+});
+
+it("a write landing between the statements of a range load is not half read: the range is loaded again", async () => {
+  const { portfolioId, tradeId } = await seeded();
+  const portfolio = (await t.db.prisma.portfolio.findUniqueOrThrow({ where: { id: portfolioId } })) as unknown as RangePortfolio;
+  // One write, two rows: the buy becomes 200 units and the 2024-01-31 price 13. Before it, the
+  // value on 2024-01-31 is 100 × 12 = 1,200; after it, 200 × 13 = 2,600. It is made once the
+  // ledger statement has answered, and the market price statement waits for it: a series read
+  // half before and half after would be worth 100 × 13 = 1,300.
+  let ledgerLoads = 0;
+  let wrote!: () => void;
+  const written = new Promise<void>((resolve) => (wrote = resolve));
+  const db = new Proxy(t.db.prisma, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (prop !== "$queryRaw") return typeof value === "function" ? value.bind(target) : value;
+      return async (strings: TemplateStringsArray, ...values: unknown[]) => {
+        const sql = strings.join("");
+        if (sql.includes("market_price")) await written;
+        const answer = await target.$queryRaw(strings, ...values);
+        if (sql.includes("string_agg(concat_ws") && ++ledgerLoads === 1) {
+          await t.db.prisma.$transaction([
+            t.db.prisma.trade.update({ where: { id: tradeId }, data: { quantity: "200" } }),
+            t.db.prisma.marketPrice.updateMany({ where: { symbol: "AAA", exchange: "ASX", date: new Date("2024-01-31T00:00:00Z") }, data: { close: "13" } }),
+          ]);
+          wrote();
+        }
+        return answer;
+      };
+    },
+  }) as typeof t.db.prisma;
+  const { engine } = await new SeriesCache().get({ db } as unknown as Context, portfolio, PERIOD.from, PERIOD.to);
+  expect(engine.exactOn(PERIOD.to).totalInBaseCurrency.toString()).toBe("2600");
+  expect(ledgerLoads).toBe(2);
 });

@@ -12,7 +12,9 @@ import { dailyValuationSliced, loadValuationRange, type DailyValuation, type Ran
  * a new value in the same transaction as any write to the ledger, the prices or the rates
  * (migration ledger_versions), whichever process made it. Each request reads the two versions
  * (one statement) before anything else; a series cached under other versions is not used. The
- * versions are read before the data, so a series can only be newer than its key, never older.
+ * versions are read before the data, so a series can only be newer than its key, never older;
+ * and again after it (compute): a series is one moment's data, never half before a write and
+ * half after.
  *
  * One series per portfolio, over the widest span asked for (from the first day any request needed
  * to today, or a later `to`): a later request for another range of the same portfolio slices it.
@@ -49,7 +51,7 @@ export class SeriesCache {
     // Over the widest span seen for this version, to today at least: the next range is a hit.
     const sameVersion = cached?.version === version ? cached : undefined;
     const span = { start: sameVersion && sameVersion.start < start ? sameVersion.start : start, to: [to, today(), sameVersion?.to ?? to].sort().at(-1)! };
-    const entry: Entry = { version, ...span, size: 1, series: compute(ctx, portfolio, span.start, span.to) };
+    const entry: Entry = { version, ...span, size: 1, series: compute(ctx, portfolio, span.start, span.to, version) };
     // A request that read its versions before a write finished computes an older series: it
     // answers from it but does not replace a newer one (versions only grow: one sequence).
     if (cached && isOlder(version, cached.version)) return entry.series;
@@ -66,10 +68,24 @@ export class SeriesCache {
   }
 }
 
-async function compute(ctx: Context, portfolio: RangePortfolio, start: string, to: string): Promise<PortfolioSeries> {
-  const range = await loadValuationRange(ctx.db, portfolio, start, to);
-  return { range, engine: await dailyValuationSliced(range) };
+/**
+ * The range load's statements take their own snapshots (on a server, several at once): a write
+ * landing between two of them (a DRP's income read without its units, a trade without its price)
+ * would give a series of no moment. The versions are read again after the load: unchanged, no
+ * ledger, price or rate write landed between the first statement and the last, and the load is
+ * one moment's, the key's; changed, it is loaded again (after LOAD_ATTEMPTS, the last is kept:
+ * newer than its key, which the next request's versions replace).
+ */
+async function compute(ctx: Context, portfolio: RangePortfolio, start: string, to: string, version: string): Promise<PortfolioSeries> {
+  for (let attempt = 1; ; attempt++) {
+    const range = await loadValuationRange(ctx.db, portfolio, start, to);
+    const after = await currentVersion(ctx, portfolio);
+    if (after === version || attempt === LOAD_ATTEMPTS) return { range, engine: await dailyValuationSliced(range) };
+    version = after;
+  }
 }
+
+const LOAD_ATTEMPTS = 3;
 
 /** Whether versions `a` were read before versions `b` (either part smaller). */
 function isOlder(a: string, b: string): boolean {
