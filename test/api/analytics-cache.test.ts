@@ -170,7 +170,11 @@ it("a write landing between the statements of a range load is not half read: the
       };
     },
   }) as typeof t.db.prisma;
-  const { engine } = await new SeriesCache().get({ db } as unknown as Context, portfolio, PERIOD.from, PERIOD.to);
+  const cache = new SeriesCache();
+  const { engine } = await cache.get({ db } as unknown as Context, portfolio, PERIOD.from, PERIOD.to);
   expect(engine.exactOn(PERIOD.to).totalInBaseCurrency.toString()).toBe("2600");
+  expect(ledgerLoads).toBe(2);
+  // Kept under the versions its second load found: the next read is a hit, nothing loaded.
+  expect((await cache.get({ db } as unknown as Context, portfolio, PERIOD.from, PERIOD.to)).engine).toBe(engine);
   expect(ledgerLoads).toBe(2);
 });

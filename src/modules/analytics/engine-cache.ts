@@ -25,6 +25,8 @@ import { dailyValuationSliced, loadValuationRange, type DailyValuation, type Ran
 export interface PortfolioSeries {
   range: ValuationRange;
   engine: DailyValuation;
+  /** The versions the series is the data of (read before and after its load). */
+  version: string;
 }
 
 interface Entry {
@@ -58,8 +60,10 @@ export class SeriesCache {
     this.entries.set(portfolio.id, entry);
     try {
       const series = await entry.series;
-      // Re-set with its size (still the entry for the portfolio unless a newer one replaced it).
-      if (this.entries.peek(portfolio.id) === entry) this.entries.set(portfolio.id, { ...entry, size: estimateBytes(series) });
+      // Re-set with its size, under the versions it was found to be the data of (a write during its
+      // load had it loaded again: newer than the versions read first). Still the entry for the
+      // portfolio unless a newer one replaced it.
+      if (this.entries.peek(portfolio.id) === entry) this.entries.set(portfolio.id, { ...entry, version: series.version, size: estimateBytes(series) });
       return series;
     } catch (error) {
       if (this.entries.peek(portfolio.id) === entry) this.entries.delete(portfolio.id);
@@ -73,14 +77,16 @@ export class SeriesCache {
  * landing between two of them (a DRP's income read without its units, a trade without its price)
  * would give a series of no moment. The versions are read again after the load: unchanged, no
  * ledger, price or rate write landed between the first statement and the last, and the load is
- * one moment's, the key's; changed, it is loaded again (after LOAD_ATTEMPTS, the last is kept:
- * newer than its key, which the next request's versions replace).
+ * one moment's; changed, it is loaded again, and the series is kept under the versions read
+ * before the load that gave it (after LOAD_ATTEMPTS, the last load stands even if another write
+ * landed during it: newer than its key, never older, so the next request's versions replace it).
  */
 async function compute(ctx: Context, portfolio: RangePortfolio, start: string, to: string, version: string): Promise<PortfolioSeries> {
   for (let attempt = 1; ; attempt++) {
     const range = await loadValuationRange(ctx.db, portfolio, start, to);
     const after = await currentVersion(ctx, portfolio);
-    if (after === version || attempt === LOAD_ATTEMPTS) return { range, engine: await dailyValuationSliced(range) };
+    // Kept under the versions read before this load: its data is those or newer, never older.
+    if (after === version || attempt === LOAD_ATTEMPTS) return { range, engine: await dailyValuationSliced(range), version };
     version = after;
   }
 }
