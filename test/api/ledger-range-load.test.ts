@@ -96,9 +96,9 @@ async function withLimits<T>(limits: Partial<typeof READ_LIMITS>, work: () => Pr
 }
 
 /**
- * The test database's client, running `afterPage(n)` once each ledger page statement (the ones
- * that read the ledger versions) has answered, before loadLedgers sees the answer: a write there
- * lands between two pages.
+ * The test database's client, running `afterPage(n)` once each ledger page statement (the one
+ * that aggregates trades into text) has answered, before loadLedgers sees the answer: a write
+ * there lands between two pages.
  */
 function afterEachPage(afterPage: (page: number) => Promise<void>): typeof t.db.prisma {
   let pages = 0;
@@ -108,7 +108,7 @@ function afterEachPage(afterPage: (page: number) => Promise<void>): typeof t.db.
       if (prop !== "$queryRaw") return typeof value === "function" ? value.bind(target) : value;
       return (strings: TemplateStringsArray, ...values: unknown[]) => {
         const result = Promise.resolve(target.$queryRaw(strings, ...values));
-        if (!strings.join("").includes("portfolio_version")) return result;
+        if (!strings.join("").includes("string_agg(concat_ws")) return result;
         return result.then(async (answer) => {
           await afterPage(++pages);
           return answer;

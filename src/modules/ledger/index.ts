@@ -9,6 +9,7 @@ export * from "./events";
 export * from "./fold";
 export * from "./fx";
 export * from "./load";
+export * from "./moment";
 export * from "./parcel-selection";
 export * from "./prices";
 export * from "./rounding";

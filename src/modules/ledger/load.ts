@@ -5,6 +5,7 @@ import { atOnce, inSlices, type Steps } from "../../lib/slices";
 import { discountRateOf, type EntityType } from "./discount";
 import { amitEvents, drpEvent, tradeEvent, type AmitRow, type LedgerEvent, type TradeRow, type TradeType } from "./events";
 import { foldParcels, type FoldResult } from "./fold";
+import { ledgerVersionsSql } from "./moment";
 import { READ_LIMITS } from "./read-limits";
 import type { ParcelMethod } from "./parcel-selection";
 
@@ -128,7 +129,7 @@ async function ledgerPages(db: Prisma.TransactionClient, portfolioIds: number[],
     // page follows; it is left for that page.
     const [head, ...page] = await db.$queryRaw<{ portfolioId: number; rows: string; n: number; versions: string | null; extras: string | null }[]>`
       SELECT 0 AS "portfolioId", NULL AS rows, 0 AS n,
-             (SELECT string_agg(portfolio_id || ':' || version, ',' ORDER BY portfolio_id) FROM portfolio_version WHERE portfolio_id = ANY(${portfolioIds}::int[])) AS versions,
+             ${ledgerVersionsSql(portfolioIds)} AS versions,
              ${extras === undefined ? extrasSql(portfolioIds, allHoldings, inHoldings, until) : Prisma.sql`NULL`}::text AS extras
       UNION ALL
       (SELECT portfolio_id,

@@ -3,7 +3,7 @@ import { financialYearRange } from "../../lib/dates";
 import type { Decimal } from "../../lib/money";
 import { parseInput } from "../../lib/validation";
 import { lossLedger, type CgtSummary } from "./cgt";
-import { currentFinancialYear, loadTaxBook, taxPortfolio, yearsOf, type DisposalRow, type TaxBook, type TaxPortfolio } from "./tax-book";
+import { currentFinancialYear, loadTaxBook, readTaxPortfolio, yearsOf, type DisposalRow, type TaxBook, type TaxPortfolio } from "./tax-book";
 import { FinancialYearQuery } from "./tax.schemas";
 
 /**
@@ -24,10 +24,11 @@ export interface CapitalGainsReport {
 
 export async function capitalGainsReport(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<CapitalGainsReport> {
   const request = parseInput(FinancialYearQuery, query ?? {}, "The query");
-  const portfolio = await taxPortfolio(ctx, portfolioId);
-  const financialYear = request.financialYear ?? currentFinancialYear(portfolio);
-  const { from, to } = financialYearRange(financialYear, portfolio.financialYearEnd);
-  const book = await loadTaxBook(ctx, portfolio, to);
+  const { portfolio, book, financialYear, from, to } = await readTaxPortfolio(ctx, portfolioId, async (portfolio) => {
+    const financialYear = request.financialYear ?? currentFinancialYear(portfolio);
+    const { from, to } = financialYearRange(financialYear, portfolio.financialYearEnd);
+    return { portfolio, book: await loadTaxBook(ctx, portfolio, to), financialYear, from, to };
+  });
   return capitalGainsOf(portfolio, book, financialYear, from, to);
 }
 

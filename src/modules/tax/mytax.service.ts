@@ -6,7 +6,7 @@ import { capitalGainsOf, type CapitalGainsReport } from "./capital-gains.service
 import type { CgtSummary } from "./cgt";
 import { myTaxLines, type MyTaxLine } from "./mytax";
 import { renderMyTaxPdf } from "./mytax-pdf";
-import { currentFinancialYear, loadTaxBook, taxPortfolio } from "./tax-book";
+import { currentFinancialYear, loadTaxBook, readTaxPortfolio } from "./tax-book";
 import { FinancialYearQuery } from "./tax.schemas";
 import type { IncomeLabel } from "./taxable-income";
 import { taxableIncomeOf, type TaxableIncomeReport } from "./taxable-income.service";
@@ -48,10 +48,12 @@ export async function myTaxReportPdf(ctx: Context, portfolioId: unknown, query: 
 
 export async function myTaxDocument(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<MyTaxDocument> {
   const request = parseInput(FinancialYearQuery, query ?? {}, "The query");
-  const portfolio = await taxPortfolio(ctx, portfolioId);
-  const financialYear = request.financialYear ?? currentFinancialYear(portfolio);
-  const { from, to } = financialYearRange(financialYear, portfolio.financialYearEnd);
-  const [book, income] = await Promise.all([loadTaxBook(ctx, portfolio, to), taxableIncomeOf(ctx, portfolio, financialYear)]);
+  const { portfolio, book, income, financialYear, from, to } = await readTaxPortfolio(ctx, portfolioId, async (portfolio) => {
+    const financialYear = request.financialYear ?? currentFinancialYear(portfolio);
+    const { from, to } = financialYearRange(financialYear, portfolio.financialYearEnd);
+    const [book, income] = await Promise.all([loadTaxBook(ctx, portfolio, to), taxableIncomeOf(ctx, portfolio, financialYear)]);
+    return { portfolio, book, income, financialYear, from, to };
+  });
   const capitalGains = capitalGainsOf(portfolio, book, financialYear, from, to);
   return {
     report: {

@@ -6,7 +6,7 @@ import { parseInput } from "../../lib/validation";
 import { foldParcels, ParcelError, type LedgerEvent, type ParcelMethod } from "../ledger";
 import { tradeExchangeRate } from "../trades/trade-exchange-rate";
 import { gainSplit, lossLedger, netCapitalGain } from "./cgt";
-import { disposalRow, loadTaxBook, taxPortfolio, yearsOf } from "./tax-book";
+import { disposalRow, loadTaxBook, readTaxPortfolio, yearsOf } from "./tax-book";
 import { SimulateSellRequest } from "./tax.schemas";
 
 /**
@@ -37,14 +37,13 @@ export interface SimulateSellResult {
 const SIMULATED = "simulated sell";
 
 export async function simulateSell(ctx: Context, portfolioId: unknown, input: unknown): Promise<SimulateSellResult> {
-  const portfolio = await taxPortfolio(ctx, portfolioId);
-  const request = parseInput(SimulateSellRequest, input ?? {}, "The simulated sell");
-  const holding = await ctx.db.holding.findFirst({ where: { id: request.holdingId, portfolioId: portfolio.id }, select: { id: true, symbol: true, exchange: true, currencyCode: true } });
-  if (!holding) throw notFound(`Holding ${request.holdingId} of portfolio ${portfolio.id}`);
-  const [book, exchangeRate] = await Promise.all([
-    loadTaxBook(ctx, portfolio, request.date),
-    tradeExchangeRate(ctx.db, portfolio, holding.currencyCode, request.date, request.exchangeRate),
-  ]);
+  const { portfolio, request, holding, book, exchangeRate } = await readTaxPortfolio(ctx, portfolioId, async (portfolio) => {
+    const request = parseInput(SimulateSellRequest, input ?? {}, "The simulated sell");
+    const holding = await ctx.db.holding.findFirst({ where: { id: request.holdingId, portfolioId: portfolio.id }, select: { id: true, symbol: true, exchange: true, currencyCode: true } });
+    if (!holding) throw notFound(`Holding ${request.holdingId} of portfolio ${portfolio.id}`);
+    const [book, exchangeRate] = await Promise.all([loadTaxBook(ctx, portfolio, request.date), tradeExchangeRate(ctx.db, portfolio, holding.currencyCode, request.date, request.exchangeRate)]);
+    return { portfolio, request, holding, book, exchangeRate };
+  });
 
   const sell: LedgerEvent = {
     key: SIMULATED,

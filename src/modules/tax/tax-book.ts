@@ -2,9 +2,10 @@ import type { Context } from "../../context";
 import { financialYearOf, fromDate, today } from "../../lib/dates";
 import { businessRule } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
-import { discountRateOf, foldHolding, isDiscountEligible, loadLedger, roundMoney, type Disposal, type EntityType, type FoldResult, type Ledger, type LedgerEvent } from "../ledger";
+import { atOneMoment, discountRateOf, foldHolding, isDiscountEligible, loadLedger, roundMoney, type Disposal, type EntityType, type FoldResult, type Ledger, type LedgerEvent } from "../ledger";
 import { PORTFOLIO_TAX_SELECT } from "../holdings/holding-values";
 import { scopedPortfolio } from "../portfolios/scoped";
+import { parseId } from "../../lib/validation";
 import type { CgtGain, TrustCapitalGain } from "./cgt";
 
 /**
@@ -24,6 +25,16 @@ export async function taxPortfolio(ctx: Context, portfolioId: unknown) {
   return { ...portfolio, entityType: portfolio.entityType as EntityType };
 }
 export type TaxPortfolio = Awaited<ReturnType<typeof taxPortfolio>>;
+
+/**
+ * What a report reads of the caller's portfolio `portfolioId`, as of one moment of its ledger and
+ * its account's prices and rates (ledger/moment.ts): a write landing among the report's statements
+ * has them read again. The portfolio row (its methods, entity type, year end) is read inside it.
+ */
+export function readTaxPortfolio<T>(ctx: Context, portfolioId: unknown, read: (portfolio: TaxPortfolio) => Promise<T>): Promise<T> {
+  const id = parseId(portfolioId, "portfolioId");
+  return atOneMoment(ctx.db, { portfolioIds: [id], accountId: ctx.account.id }, async () => read(await taxPortfolio(ctx, id)));
+}
 
 /** The current financial year of a portfolio (its year end), by today's UTC date. */
 export const currentFinancialYear = (portfolio: { financialYearEnd: string }) => financialYearOf(today(), portfolio.financialYearEnd);

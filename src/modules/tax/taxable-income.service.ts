@@ -6,7 +6,7 @@ import { parseInput } from "../../lib/validation";
 import { roundMoney } from "../ledger";
 import { loadFxTable } from "../ledger/fx-load";
 import { componentsOf } from "../income/income.service";
-import { currentFinancialYear, taxPortfolio, type TaxPortfolio } from "./tax-book";
+import { currentFinancialYear, readTaxPortfolio, type TaxPortfolio } from "./tax-book";
 import { FinancialYearQuery } from "./tax.schemas";
 import { addLabels, allLabels, labelsOf, type IncomeLabel, type Labels } from "./taxable-income";
 
@@ -29,8 +29,7 @@ export interface TaxableIncomeReport {
 
 export async function taxableIncomeReport(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<TaxableIncomeReport> {
   const request = parseInput(FinancialYearQuery, query ?? {}, "The query");
-  const portfolio = await taxPortfolio(ctx, portfolioId);
-  return taxableIncomeOf(ctx, portfolio, request.financialYear ?? currentFinancialYear(portfolio));
+  return readTaxPortfolio(ctx, portfolioId, (portfolio) => taxableIncomeOf(ctx, portfolio, request.financialYear ?? currentFinancialYear(portfolio)));
 }
 
 export async function taxableIncomeOf(ctx: Context, portfolio: TaxPortfolio, financialYear: number): Promise<TaxableIncomeReport> {

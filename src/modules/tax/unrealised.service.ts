@@ -5,7 +5,7 @@ import { Decimal } from "../../lib/money";
 import { parseInput } from "../../lib/validation";
 import { apportion, dailyValuation, discountEligibleFrom, isDiscountEligible, loadValuationRange, roundMoney } from "../ledger";
 import { gainSplit, lossLedger, netCapitalGain, type CgtGain, type CgtSummary } from "./cgt";
-import { loadTaxBook, taxPortfolio, yearsOf } from "./tax-book";
+import { loadTaxBook, readTaxPortfolio, yearsOf } from "./tax-book";
 import { UnrealisedQuery } from "./tax.schemas";
 
 /**
@@ -56,8 +56,10 @@ export async function unrealisedCapitalGainsReport(ctx: Context, portfolioId: un
   const request = parseInput(UnrealisedQuery, query ?? {}, "The query");
   const date = request.date ?? today();
   if (date > today()) throw validationFailed("The query is invalid: date is in the future.", [{ path: "date", message: `must not be after today (${today()}): unrealised gains are valued at a day's closing price` }]);
-  const portfolio = await taxPortfolio(ctx, portfolioId);
-  const [book, range] = await Promise.all([loadTaxBook(ctx, portfolio, date), loadValuationRange(ctx.db, portfolio, date, date)]);
+  const { portfolio, book, range } = await readTaxPortfolio(ctx, portfolioId, async (portfolio) => {
+    const [book, range] = await Promise.all([loadTaxBook(ctx, portfolio, date), loadValuationRange(ctx.db, portfolio, date, date)]);
+    return { portfolio, book, range };
+  });
   const valued = new Map(dailyValuation(range).exactOn(date).holdings.map((h) => [h.id, h]));
   const financialYear = financialYearOf(date, portfolio.financialYearEnd);
 
