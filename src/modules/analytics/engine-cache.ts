@@ -2,7 +2,7 @@ import { LRUCache } from "lru-cache";
 import { DEFAULT_SERIES_CACHE_MB } from "../../config";
 import type { Context } from "../../context";
 import { today } from "../../lib/dates";
-import { dailyValuationSliced, loadValuationRange, type DailyValuation, type RangePortfolio, type ValuationRange } from "../ledger";
+import { atOneMoment, dailyValuationSliced, loadValuationRange, momentVersions, type DailyValuation, type RangePortfolio, type ValuationRange } from "../ledger";
 
 /**
  * Computed daily series, reused across requests and ranges, never stale.
@@ -47,7 +47,7 @@ export class SeriesCache {
 
   /** The portfolio's series covering `start..to`: the cached one when its versions are current, else computed (and kept). */
   async get(ctx: Context, portfolio: RangePortfolio, start: string, to: string): Promise<PortfolioSeries> {
-    const version = await currentVersion(ctx, portfolio);
+    const version = await momentVersions(ctx.db, scopeOf(portfolio));
     const cached = this.entries.get(portfolio.id);
     if (cached && cached.version === version && cached.start <= start && to <= cached.to) return cached.series;
     // Over the widest span seen for this version, to today at least: the next range is a hit.
@@ -75,37 +75,28 @@ export class SeriesCache {
 /**
  * The range load's statements take their own snapshots (on a server, several at once): a write
  * landing between two of them (a DRP's income read without its units, a trade without its price)
- * would give a series of no moment. The versions are read again after the load: unchanged, no
- * ledger, price or rate write landed between the first statement and the last, and the load is
- * one moment's; changed, it is loaded again, and the series is kept under the versions read
- * before the load that gave it (after LOAD_ATTEMPTS, the last load stands even if another write
- * landed during it: newer than its key, never older, so the next request's versions replace it).
+ * would give a series of no moment. The load runs at one moment (ledger/moment.ts): the versions
+ * are read again after it and, changed, it is loaded again; the series is kept under the versions
+ * read before the load that gave it (when the last load stands though another write landed
+ * during it: newer than its key, never older, so the next request's versions replace it).
  */
-async function compute(ctx: Context, portfolio: RangePortfolio, start: string, to: string, version: string): Promise<PortfolioSeries> {
-  for (let attempt = 1; ; attempt++) {
-    const range = await loadValuationRange(ctx.db, portfolio, start, to);
-    const after = await currentVersion(ctx, portfolio);
-    // Kept under the versions read before this load: its data is those or newer, never older.
-    if (after === version || attempt === LOAD_ATTEMPTS) return { range, engine: await dailyValuationSliced(range), version };
-    version = after;
-  }
+async function compute(ctx: Context, portfolio: RangePortfolio, start: string, to: string, before: string): Promise<PortfolioSeries> {
+  const { value: range, version } = await atOneMoment(ctx.db, scopeOf(portfolio), () => loadValuationRange(ctx.db, portfolio, start, to), before);
+  return { range, engine: await dailyValuationSliced(range), version };
 }
 
-const LOAD_ATTEMPTS = 3;
+/** What a portfolio's series is read from: its ledger, its account's prices and rates. */
+const scopeOf = (portfolio: RangePortfolio) => ({ portfolioIds: [portfolio.id], accountId: portfolio.accountId });
 
-/** Whether versions `a` were read before versions `b` (either part smaller). */
+/** Whether versions `a` were read before versions `b` (either part smaller; "id:version/market"). */
 function isOlder(a: string, b: string): boolean {
-  const [al, am] = a.split("/").map((v) => (v === "-" ? -1n : BigInt(v)));
-  const [bl, bm] = b.split("/").map((v) => (v === "-" ? -1n : BigInt(v)));
+  const parts = (v: string) => v.split("/").map((part) => {
+    const n = part.slice(part.lastIndexOf(":") + 1);
+    return n === "" || n === "-" ? -1n : BigInt(n);
+  });
+  const [al, am] = parts(a);
+  const [bl, bm] = parts(b);
   return al < bl || am < bm;
-}
-
-/** "ledger version/market version" of a portfolio now (either absent before its first write). */
-async function currentVersion(ctx: Context, portfolio: RangePortfolio): Promise<string> {
-  const [row] = await ctx.db.$queryRaw<{ ledger: bigint | null; market: bigint | null }[]>`
-    SELECT (SELECT version FROM portfolio_version WHERE portfolio_id = ${portfolio.id}) AS ledger,
-           (SELECT version FROM account_market_version WHERE account_id = ${portfolio.accountId}) AS market`;
-  return `${row?.ledger ?? "-"}/${row?.market ?? "-"}`;
 }
 
 /** A rough size in memory: the engine's typed arrays and the loaded records. */

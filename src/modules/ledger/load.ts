@@ -117,8 +117,7 @@ const UNPAGED = 2_147_483_646;
 
 /** The pages of ledgerRows, or null when a ledger write landed between two of them. */
 async function ledgerPages(db: Prisma.TransactionClient, portfolioIds: number[], holdingIds: number[] | undefined, until: string, pageSize: number): Promise<{ trades: Map<number, string>; extras: LedgerExtras } | null> {
-  const allHoldings = holdingIds === undefined;
-  const inHoldings = holdingIds ?? [];
+  const ofHoldings = holdingsFilter(holdingIds);
   const pages = new Map<number, string[]>();
   let after = { portfolioId: 0, date: "0001-01-01", id: 0 };
   let versions: string | undefined;
@@ -130,7 +129,7 @@ async function ledgerPages(db: Prisma.TransactionClient, portfolioIds: number[],
     const [head, ...page] = await db.$queryRaw<{ portfolioId: number; rows: string; n: number; versions: string | null; extras: string | null }[]>`
       SELECT 0 AS "portfolioId", NULL AS rows, 0 AS n,
              ${ledgerVersionsSql(portfolioIds)} AS versions,
-             ${extras === undefined ? extrasSql(portfolioIds, allHoldings, inHoldings, until) : Prisma.sql`NULL`}::text AS extras
+             ${extras === undefined ? extrasSql(portfolioIds, ofHoldings, until) : Prisma.sql`NULL`}::text AS extras
       UNION ALL
       (SELECT portfolio_id,
              string_agg(concat_ws(',', id, holding_id, trade_type, trade_date, quantity, price, brokerage, exchange_rate, currency_code, coalesce(acquisition_date::text, '')),
@@ -138,7 +137,7 @@ async function ledgerPages(db: Prisma.TransactionClient, portfolioIds: number[],
              count(*)::int, NULL, NULL
       FROM (
         SELECT * FROM trade
-        WHERE portfolio_id = ANY(${portfolioIds}::int[]) AND (${allHoldings} OR holding_id = ANY(${inHoldings}::int[]))
+        WHERE portfolio_id = ANY(${portfolioIds}::int[]) AND ${ofHoldings("holding_id")}
           AND trade_date <= ${until}::date
           AND (portfolio_id, trade_date, id) > (${after.portfolioId}::int, ${after.date}::date, ${after.id}::int)
         ORDER BY portfolio_id, trade_date, id
@@ -169,12 +168,18 @@ async function ledgerPages(db: Prisma.TransactionClient, portfolioIds: number[],
   return { trades: new Map([...pages].map(([id, rows]) => [id, rows.join("\n")])), extras: extras! };
 }
 
+/** A row's holding (`column`) is one of `holdingIds`, or any when none are given: the same filter on every statement of a load. */
+type HoldingsFilter = (column: string) => Prisma.Sql;
+const holdingsFilter =
+  (holdingIds: number[] | undefined): HoldingsFilter =>
+  (column) =>
+    Prisma.sql`(${holdingIds === undefined} OR ${Prisma.raw(column)} = ANY(${holdingIds ?? []}::int[]))`;
+
 /**
  * The LedgerExtras of the portfolios as one JSON object, every list in a fixed order (the
  * fingerprint reads them). Decimals as text with trailing zeros trimmed, as Prisma reads them.
  */
-function extrasSql(portfolioIds: number[], allHoldings: boolean, inHoldings: number[], until: string): Prisma.Sql {
-  const ofHoldings = (column: string) => Prisma.sql`(${allHoldings} OR ${Prisma.raw(column)} = ANY(${inHoldings}::int[]))`;
+function extrasSql(portfolioIds: number[], ofHoldings: HoldingsFilter, until: string): Prisma.Sql {
   return Prisma.sql`json_build_object(
     'selections', (SELECT coalesce(json_agg(json_build_object('portfolioId', s.portfolio_id, 'sellTradeId', p.sell_trade_id, 'parcelTradeId', p.parcel_trade_id, 'quantity', trim_scale(p.quantity)::text) ORDER BY p.sell_trade_id, p.parcel_trade_id), '[]')
                    FROM trade_parcel p JOIN trade s ON s.id = p.sell_trade_id

@@ -21,8 +21,8 @@ export interface MomentScope {
   accountId?: number;
 }
 
-/** The scope's versions now (one statement). */
-async function versionsOf(db: Prisma.TransactionClient, scope: MomentScope): Promise<string> {
+/** The scope's versions now (one statement): "ledger versions/market version", either empty or "-" before its first write. */
+export async function momentVersions(db: Prisma.TransactionClient, scope: MomentScope): Promise<string> {
   const [row] = await db.$queryRaw<{ ledger: string | null; market: bigint | null }[]>`
     SELECT ${ledgerVersionsSql(scope.portfolioIds)} AS ledger,
            (SELECT version FROM account_market_version WHERE account_id = ${scope.accountId ?? 0}) AS market`;
@@ -33,15 +33,17 @@ async function versionsOf(db: Prisma.TransactionClient, scope: MomentScope): Pro
  * `read` as of one moment of the scope's ledgers (and the account's prices and rates, which every
  * price or rate write bumps likewise): read again while a write lands during it, up to
  * MOMENT_ATTEMPTS times; then the last read stands (a stream of writes delays a reader, it does
- * not stop it). Two statements more than `read`.
+ * not stop it). Two statements more than `read` (one when the caller read `before` itself).
+ * Answers the read and the versions read before it: its data is those, or newer when the last
+ * read stood, never older.
  */
-export async function atOneMoment<T>(db: Prisma.TransactionClient, scope: MomentScope, read: () => Promise<T>): Promise<T> {
-  let before = await versionsOf(db, scope);
+export async function atOneMoment<T>(db: Prisma.TransactionClient, scope: MomentScope, read: () => Promise<T>, before?: string): Promise<{ value: T; version: string }> {
+  let version = before ?? (await momentVersions(db, scope));
   for (let attempt = 1; ; attempt++) {
-    const result = await read();
-    const after = await versionsOf(db, scope);
-    if (after === before || attempt === MOMENT_ATTEMPTS) return result;
-    before = after;
+    const value = await read();
+    const after = await momentVersions(db, scope);
+    if (after === version || attempt === MOMENT_ATTEMPTS) return { value, version };
+    version = after;
   }
 }
 

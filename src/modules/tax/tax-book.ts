@@ -33,7 +33,7 @@ export type TaxPortfolio = Awaited<ReturnType<typeof taxPortfolio>>;
  */
 export function readTaxPortfolio<T>(ctx: Context, portfolioId: unknown, read: (portfolio: TaxPortfolio) => Promise<T>): Promise<T> {
   const id = parseId(portfolioId, "portfolioId");
-  return atOneMoment(ctx.db, { portfolioIds: [id], accountId: ctx.account.id }, async () => read(await taxPortfolio(ctx, id)));
+  return atOneMoment(ctx.db, { portfolioIds: [id], accountId: ctx.account.id }, async () => read(await taxPortfolio(ctx, id))).then((m) => m.value);
 }
 
 /** The current financial year of a portfolio (its year end), by today's UTC date. */
