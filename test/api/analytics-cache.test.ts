@@ -5,7 +5,7 @@ import type { Context } from "../../src/context";
 import { SeriesCache } from "../../src/modules/analytics/engine-cache";
 import type { RangePortfolio } from "../../src/modules/ledger";
 import { startTestApp, type TestApp } from "../support/app";
-import { measured, newPortfolio, newTrade, postCreated } from "../support/kit";
+import { hookedClient, LEDGER_PAGE_SQL, measured, newPortfolio, newTrade, postCreated } from "../support/kit";
 
 /**
  * The computed series cache is never stale, across processes. Two app instances over one database
@@ -151,25 +151,17 @@ it("a write landing between the statements of a range load is not half read: the
   let ledgerLoads = 0;
   let wrote!: () => void;
   const written = new Promise<void>((resolve) => (wrote = resolve));
-  const db = new Proxy(t.db.prisma, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver);
-      if (prop !== "$queryRaw") return typeof value === "function" ? value.bind(target) : value;
-      return async (strings: TemplateStringsArray, ...values: unknown[]) => {
-        const sql = strings.join("");
-        if (sql.includes("market_price")) await written;
-        const answer = await target.$queryRaw(strings, ...values);
-        if (sql.includes("string_agg(concat_ws") && ++ledgerLoads === 1) {
-          await t.db.prisma.$transaction([
-            t.db.prisma.trade.update({ where: { id: tradeId }, data: { quantity: "200" } }),
-            t.db.prisma.marketPrice.updateMany({ where: { symbol: "AAA", exchange: "ASX", date: new Date("2024-01-31T00:00:00Z") }, data: { close: "13" } }),
-          ]);
-          wrote();
-        }
-        return answer;
-      };
+  const db = hookedClient(t.db.prisma, {
+    before: async (sql) => (sql.includes("market_price") ? written : undefined),
+    after: async (sql) => {
+      if (!sql.includes(LEDGER_PAGE_SQL) || ++ledgerLoads > 1) return;
+      await t.db.prisma.$transaction([
+        t.db.prisma.trade.update({ where: { id: tradeId }, data: { quantity: "200" } }),
+        t.db.prisma.marketPrice.updateMany({ where: { symbol: "AAA", exchange: "ASX", date: new Date("2024-01-31T00:00:00Z") }, data: { close: "13" } }),
+      ]);
+      wrote();
     },
-  }) as typeof t.db.prisma;
+  });
   const cache = new SeriesCache();
   const { engine } = await cache.get({ db } as unknown as Context, portfolio, PERIOD.from, PERIOD.to);
   expect(engine.exactOn(PERIOD.to).totalInBaseCurrency.toString()).toBe("2600");

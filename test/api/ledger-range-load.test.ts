@@ -1,6 +1,6 @@
 import { loadLedgers, loadValuationRange, dailyValuation, READ_LIMITS, type RangePortfolio } from "../../src/modules/ledger";
 import { startTestApp, type TestApp } from "../support/app";
-import { importTradesJson, measured, newPortfolio, postCreated, utcDate } from "../support/kit";
+import { hookedClient, importTradesJson, LEDGER_PAGE_SQL, measured, newPortfolio, postCreated, utcDate } from "../support/kit";
 
 /**
  * Range loading (src/modules/ledger/range-load.ts) in a fixed number of statements whatever the
@@ -102,20 +102,7 @@ async function withLimits<T>(limits: Partial<typeof READ_LIMITS>, work: () => Pr
  */
 function afterEachPage(afterPage: (page: number) => Promise<void>): typeof t.db.prisma {
   let pages = 0;
-  return new Proxy(t.db.prisma, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver);
-      if (prop !== "$queryRaw") return typeof value === "function" ? value.bind(target) : value;
-      return (strings: TemplateStringsArray, ...values: unknown[]) => {
-        const result = Promise.resolve(target.$queryRaw(strings, ...values));
-        if (!strings.join("").includes("string_agg(concat_ws")) return result;
-        return result.then(async (answer) => {
-          await afterPage(++pages);
-          return answer;
-        });
-      };
-    },
-  }) as typeof t.db.prisma;
+  return hookedClient(t.db.prisma, { after: async (sql) => (sql.includes(LEDGER_PAGE_SQL) ? afterPage(++pages) : undefined) });
 }
 
 it("a ledger read in pages of trades is the ledger read in one statement: same trades in ledger order, same events, same fingerprint", async () => {

@@ -4,7 +4,7 @@ import { authenticateKey } from "../../src/modules/accounts/accounts.service";
 import { capitalGainsReport } from "../../src/modules/tax/capital-gains.service";
 import { unrealisedCapitalGainsReport } from "../../src/modules/tax/unrealised.service";
 import { startTestApp, type TestApp } from "../support/app";
-import { importTradesJson, newPortfolio } from "../support/kit";
+import { hookedClient, importTradesJson, LEDGER_PAGE_SQL, newPortfolio } from "../support/kit";
 
 /**
  * A tax report reads the ledger, the holdings, trust income and entered losses in statements of
@@ -37,36 +37,33 @@ it("a capital gains report is one moment's ledger: a write between its statement
   let ledgerReads = 0;
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
-  const db = new Proxy(t.db.prisma, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver);
-      if (prop === "holding") {
-        return new Proxy(target.holding, {
-          get(delegate, method) {
-            const fn = Reflect.get(delegate, method);
-            if (method !== "findMany") return typeof fn === "function" ? fn.bind(delegate) : fn;
-            return async (args: Parameters<typeof target.holding.findMany>[0]) => {
-              const rows = await target.holding.findMany(args);
-              if (!wrote) {
-                wrote = true;
-                expect((await importTradesJson(t, key, portfolioId, [trade("BBB", "Buy", "2024-08-01", 10), trade("BBB", "Sell", "2024-09-01", 15)])).status).toBe(201);
-                release();
-              }
-              return rows;
-            };
-          },
-        });
-      }
-      if (prop !== "$queryRaw") return typeof value === "function" ? value.bind(target) : value;
-      return async (strings: TemplateStringsArray, ...values: unknown[]) => {
-        if (strings.join("").includes("string_agg(concat_ws")) {
-          ledgerReads++;
-          await released;
-        }
-        return target.$queryRaw(strings, ...values);
-      };
+  const hooked = hookedClient(t.db.prisma, {
+    before: async (sql) => {
+      if (!sql.includes(LEDGER_PAGE_SQL)) return;
+      ledgerReads++;
+      await released;
     },
-  }) as typeof t.db.prisma;
+  });
+  const db = new Proxy(hooked, {
+    get(target, prop, receiver) {
+      if (prop !== "holding") return Reflect.get(target, prop, receiver);
+      return new Proxy(target.holding, {
+        get(delegate, method) {
+          const fn = Reflect.get(delegate, method);
+          if (method !== "findMany") return typeof fn === "function" ? fn.bind(delegate) : fn;
+          return async (args: Parameters<typeof target.holding.findMany>[0]) => {
+            const rows = await target.holding.findMany(args);
+            if (!wrote) {
+              wrote = true;
+              expect((await importTradesJson(t, key, portfolioId, [trade("BBB", "Buy", "2024-08-01", 10), trade("BBB", "Sell", "2024-09-01", 15)])).status).toBe(201);
+              release();
+            }
+            return rows;
+          };
+        },
+      });
+    },
+  });
   const ctx = buildContext({ db, auth: await authenticateKey(t.db.prisma, key), log: pino({ level: "silent" }) });
 
   const report = await capitalGainsReport(ctx, portfolioId, { financialYear: "2025" });
@@ -79,23 +76,6 @@ it("a capital gains report is one moment's ledger: a write between its statement
   expect(totalOf(fresh.body)).toBe("700");
 });
 
-/** The test database's client, running `hook` once the first statement whose SQL has `marker` has answered; counting those statements. */
-function hookAfter(marker: string, hook: () => Promise<void>) {
-  const seen = { count: 0 };
-  const db = new Proxy(t.db.prisma, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver);
-      if (prop !== "$queryRaw") return typeof value === "function" ? value.bind(target) : value;
-      return async (strings: TemplateStringsArray, ...values: unknown[]) => {
-        const answer = await target.$queryRaw(strings, ...values);
-        if (strings.join("").includes(marker) && ++seen.count === 1) await hook();
-        return answer;
-      };
-    },
-  }) as typeof t.db.prisma;
-  return { db, seen };
-}
-
 it("a price written while an unrealised gains report reads has it read again, at the new price", async () => {
   const key = await t.newAccount();
   const portfolioId = await newPortfolio(t, key, { name: "Priced" });
@@ -104,8 +84,11 @@ it("a price written while an unrealised gains report reads has it read again, at
   expect((await importTradesJson(t, key, portfolioId, [trade("CCC", "Buy", "2024-08-01", 10)])).status).toBe(201);
   const price = (close: number) => t.http.post("/v1/market-prices/bulk").set("authorization", key).send([{ symbol: "CCC", exchange: "ASX", date: "2024-10-01", close }]);
   expect((await price(11)).status).toBeLessThan(300);
-  const { db, seen } = hookAfter("string_agg(concat_ws", async () => {
-    expect((await price(14)).status).toBeLessThan(300);
+  const seen = { count: 0 };
+  const db = hookedClient(t.db.prisma, {
+    after: async (sql) => {
+      if (sql.includes(LEDGER_PAGE_SQL) && ++seen.count === 1) expect((await price(14)).status).toBeLessThan(300);
+    },
   });
   const ctx = buildContext({ db, auth: await authenticateKey(t.db.prisma, key), log: pino({ level: "silent" }) });
   const report = await unrealisedCapitalGainsReport(ctx, portfolioId, { date: "2024-10-01" });

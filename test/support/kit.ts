@@ -61,3 +61,29 @@ export const importTradesJson = (t: TestApp, key: string, portfolioId: number, r
 /** POST /v1/portfolios/{p}/trades/import with a CSV body (a supertest request). */
 export const importTradesCsv = (t: TestApp, key: string, portfolioId: number, csv: string, query = "") =>
   t.http.post(`/v1/portfolios/${portfolioId}/trades/import${query}`).set("authorization", key).set("content-type", "text/csv").send(csv);
+
+type TestPrisma = TestApp["db"]["prisma"];
+
+/** Text only a ledger page statement's SQL has (src/modules/ledger/load.ts: the trades aggregated into text). */
+export const LEDGER_PAGE_SQL = "string_agg(concat_ws";
+
+/**
+ * The test database's client with hooks around its raw statements: `before(sql)` runs before a
+ * statement is sent, `after(sql)` once it has answered and before its caller sees the answer (a
+ * write there lands between two statements of one read). Everything else is the client itself.
+ */
+export function hookedClient(prisma: TestPrisma, hooks: { before?: (sql: string) => Promise<void>; after?: (sql: string) => Promise<void> }): TestPrisma {
+  return new Proxy(prisma, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (prop !== "$queryRaw") return typeof value === "function" ? value.bind(target) : value;
+      return async (strings: TemplateStringsArray, ...values: unknown[]) => {
+        const sql = strings.join("");
+        await hooks.before?.(sql);
+        const answer = await target.$queryRaw(strings, ...values);
+        await hooks.after?.(sql);
+        return answer;
+      };
+    },
+  });
+}
