@@ -22,9 +22,12 @@ import { graphiqlRouter } from "./http/graphiql";
 import { idempotency } from "./http/idempotency";
 import { refuseWritesOnLowDisk } from "./http/disk-guard";
 import { TokenBuckets } from "./http/rate-limit";
-import { createV1Router, endpoints, MEDIA, methodNotAllowed, requireContext, restGuard, unsupportedBody } from "./http/router";
+import { bulkRowCeiling, createV1Router, endpoints, MEDIA, methodNotAllowed, refuseKeylessBody, requireContext, restGuard, unsupportedBody } from "./http/router";
 import { DomainError } from "./lib/errors";
 import { SeriesCache } from "./modules/analytics/engine-cache";
+import { MAX_BULK_ROWS, MAX_CUSTOM_PRICES } from "./modules/prices/prices.schemas";
+import { MAX_IMPORT_ROWS } from "./modules/trades/trades-import.rows";
+import { analyticsBudget } from "./context";
 import { PROJECT_ROOT } from "./lib/paths";
 import { diskSpaceMonitor, toMiB } from "./lib/storage";
 
@@ -39,6 +42,8 @@ const JSON_LIMIT = "1mb";
 const BULK_LIMIT = "20mb";
 /** The bulk endpoints are those that also take CSV (their `csv` columns document it). */
 const BULK_PATHS = endpoints.filter((e) => e.csv).map((e) => e.path);
+/** The most rows any bulk endpoint takes at once (trade imports, market prices, FX rates). */
+const MAX_BULK_BODY_ROWS = Math.max(MAX_IMPORT_ROWS, MAX_BULK_ROWS, MAX_CUSTOM_PRICES);
 
 /** What a browser on an allowed origin may send, and may read of the answer (README: CORS). */
 const CORS_ALLOWED_HEADERS = ["Authorization", "x-api-key", "Content-Type", "Idempotency-Key", "x-request-id", "apollo-require-preflight", "x-apollo-operation-name", "apollographql-client-name", "apollographql-client-version"];
@@ -119,7 +124,7 @@ function utf8Only(_req: http.IncomingMessage, _res: http.ServerResponse, body: B
  */
 export async function createApp(opts: {
   db: Database;
-  config: Pick<Config, "rateLimitPerSecond" | "rateLimitBurst" | "trustProxy"> & Partial<Pick<Config, "graphqlLimits" | "dataDir" | "diskFreeMinMb" | "corsOrigins" | "seriesCacheMb">>;
+  config: Pick<Config, "rateLimitPerSecond" | "rateLimitBurst" | "trustProxy"> & Partial<Pick<Config, "graphqlLimits" | "dataDir" | "diskFreeMinMb" | "corsOrigins" | "seriesCacheMb" | "analyticsLimits">>;
   log: Logger;
 }): Promise<App> {
   const { db, config, log } = opts;
@@ -183,19 +188,20 @@ export async function createApp(opts: {
   const json = express.json({ limit: JSON_LIMIT, type: [...MEDIA.json.accept], verify: utf8Only });
   // Bulk endpoints take up to 20 MiB, as JSON or text/csv (20,000 trades do not fit in 1 MiB).
   const bulk = express.Router();
-  bulk.use(BULK_PATHS, express.json({ limit: BULK_LIMIT, type: [...MEDIA.json.accept], verify: utf8Only }), express.text({ limit: BULK_LIMIT, type: ["text/csv"], verify: utf8Only }));
+  bulk.use(BULK_PATHS, express.json({ limit: BULK_LIMIT, type: [...MEDIA.json.accept], verify: utf8Only }), bulkRowCeiling(MAX_BULK_BODY_ROWS), express.text({ limit: BULK_LIMIT, type: ["text/csv"], verify: utf8Only }));
   // Per process: each API process keeps its own, kept correct across processes by the ledger versions.
   const series = new SeriesCache(config.seriesCacheMb);
+  const analytics = analyticsBudget(config.analyticsLimits);
   const v1 = createV1Router();
   const replay = idempotency(db.prisma, "rest");
   const graphqlReplay = idempotency(db.prisma, "graphql");
-  for (const prefix of ["/v1", "/api/v1"]) app.use(prefix, auth, bulk, json, replay, requireContext(db.prisma, log, series), v1);
+  for (const prefix of ["/v1", "/api/v1"]) app.use(prefix, auth, refuseKeylessBody, bulk, json, replay, requireContext(db.prisma, log, series, analytics), v1);
 
   const apollo = createApolloServer({ httpServer, log, limits: config.graphqlLimits ?? DEFAULT_GRAPHQL_LIMITS });
   if (disk) apollo.addPlugin(diskGuardPlugin(disk));
   await apollo.start();
   app.use("/graphiql", graphiqlRouter());
-  app.use("/graphql", auth, json, graphqlReplay, expressMiddleware(apollo, { context: graphqlContext(db.prisma, log, series) }), graphqlErrorHandler);
+  app.use("/graphql", auth, json, graphqlReplay, expressMiddleware(apollo, { context: graphqlContext(db.prisma, log, series, analytics) }), graphqlErrorHandler);
 
   app.use(notFoundHandler);
   app.use(errorHandler);

@@ -25,6 +25,31 @@ export const DEFAULT_DISK_FREE_MIN_MB = 100;
 /** Memory for computed daily series per process (README: Analytics). */
 export const DEFAULT_SERIES_CACHE_MB = 256;
 
+/**
+ * How much one analytics computation may ask for, and how many run at once (README: Limits and
+ * protections). The sizes sit far above any real portfolio: 20,000 points is 54 years of daily
+ * points (any period at all weekly or monthly), 36,600 days is a century of daily valuation; the
+ * points are the costly part (each is valued in Decimal), the days are Float64 arrays. The gate
+ * keeps a few computations running per process (Node runs them on one thread: more at once only
+ * hold more memory) and lets no key take more than its share of them.
+ */
+export interface AnalyticsLimits {
+  /** Points in one series (timeseries, holding timeseries, benchmark). */
+  maxPoints: number;
+  /** Days of one daily valuation: from the first day it needs (the first event, or the day before `from`) to `to`. */
+  maxDays: number;
+  /** Heavy computations running at once in the process; more wait in a queue. */
+  maxConcurrent: number;
+  /** Of them, for one API key; the key's next ones wait. */
+  maxConcurrentPerKey: number;
+  /** Computations waiting in the process; beyond: 503 with Retry-After. */
+  maxQueued: number;
+  /** Computations one key may have waiting; beyond: 429 with Retry-After. */
+  maxQueuedPerKey: number;
+}
+
+export const DEFAULT_ANALYTICS_LIMITS: AnalyticsLimits = { maxPoints: 20_000, maxDays: 36_600, maxConcurrent: 4, maxConcurrentPerKey: 2, maxQueued: 32, maxQueuedPerKey: 8 };
+
 /** Every environment variable the service reads, parsed once at start (README: Configuration). */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
@@ -49,6 +74,12 @@ const envSchema = z.object({
   DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(3_000),
   DISK_FREE_MIN_MB: z.coerce.number().min(0).default(DEFAULT_DISK_FREE_MIN_MB),
   SERIES_CACHE_MB: z.coerce.number().min(1).default(DEFAULT_SERIES_CACHE_MB),
+  ANALYTICS_MAX_POINTS: z.coerce.number().int().min(1).default(DEFAULT_ANALYTICS_LIMITS.maxPoints),
+  ANALYTICS_MAX_DAYS: z.coerce.number().int().min(2).default(DEFAULT_ANALYTICS_LIMITS.maxDays),
+  ANALYTICS_MAX_CONCURRENT: z.coerce.number().int().min(1).default(DEFAULT_ANALYTICS_LIMITS.maxConcurrent),
+  ANALYTICS_MAX_CONCURRENT_PER_KEY: z.coerce.number().int().min(1).default(DEFAULT_ANALYTICS_LIMITS.maxConcurrentPerKey),
+  ANALYTICS_MAX_QUEUED: z.coerce.number().int().min(0).default(DEFAULT_ANALYTICS_LIMITS.maxQueued),
+  ANALYTICS_MAX_QUEUED_PER_KEY: z.coerce.number().int().min(0).default(DEFAULT_ANALYTICS_LIMITS.maxQueuedPerKey),
   TRUST_PROXY: z.string().optional(),
   CORS_ORIGINS: z
     .string()
@@ -109,6 +140,7 @@ export interface Config {
   diskFreeMinMb: number;
   /** Memory for computed daily series (analytics), per process. */
   seriesCacheMb: number;
+  analyticsLimits: AnalyticsLimits;
   trustProxy?: string;
   /** Origins a browser may call the API from (exact, or ["*"]); empty: none, and no CORS headers. */
   corsOrigins: string[];
@@ -142,6 +174,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbConnectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
     diskFreeMinMb: e.DISK_FREE_MIN_MB,
     seriesCacheMb: e.SERIES_CACHE_MB,
+    analyticsLimits: {
+      maxPoints: e.ANALYTICS_MAX_POINTS,
+      maxDays: e.ANALYTICS_MAX_DAYS,
+      maxConcurrent: e.ANALYTICS_MAX_CONCURRENT,
+      maxConcurrentPerKey: e.ANALYTICS_MAX_CONCURRENT_PER_KEY,
+      maxQueued: e.ANALYTICS_MAX_QUEUED,
+      maxQueuedPerKey: e.ANALYTICS_MAX_QUEUED_PER_KEY,
+    },
     trustProxy: e.TRUST_PROXY,
     corsOrigins: e.CORS_ORIGINS,
   };

@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
+import { DEFAULT_ANALYTICS_LIMITS, type AnalyticsLimits } from "./config";
 import type { PrismaClient } from "./db";
 import { createLoaders, type Loaders } from "./loaders";
 import { DomainError } from "./lib/errors";
+import { HeavyWork } from "./lib/heavy-work";
 import type { AuthenticatedKey } from "./modules/accounts/accounts.service";
 import { SeriesCache } from "./modules/analytics/engine-cache";
 
@@ -24,6 +26,22 @@ export interface Context {
   requestId: string;
   /** The process's computed daily series (analytics/engine-cache.ts), shared by its requests. */
   series: SeriesCache;
+  /** The process's analytics limits and its gate on heavy computations, shared by its requests. */
+  analytics: AnalyticsBudget;
+  /** Aborts when the client goes away before its answer (src/http/request-signal.ts): sliced work stops. */
+  signal: AbortSignal;
+}
+
+/** What one analytics computation may ask for, and the gate on how many run at once (config.ts). */
+export interface AnalyticsBudget {
+  limits: AnalyticsLimits;
+  heavyWork: HeavyWork;
+}
+
+/** One per process: every request of the process shares its gate. */
+export function analyticsBudget(limits: AnalyticsLimits = DEFAULT_ANALYTICS_LIMITS): AnalyticsBudget {
+  const { maxConcurrent: maxRunning, maxConcurrentPerKey: maxRunningPerKey, maxQueued, maxQueuedPerKey } = limits;
+  return { limits, heavyWork: new HeavyWork({ maxRunning, maxRunningPerKey, maxQueued, maxQueuedPerKey }) };
 }
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -45,8 +63,19 @@ export function presentedKey(headers: Headers): string | undefined {
 export const unauthenticated = () =>
   new DomainError("UNAUTHENTICATED", "A valid API key is required: send it as `Authorization: <key>`, `Authorization: Bearer <key>` or `x-api-key: <key>`.");
 
-/** The request's Context from its authenticated key (src/http/auth.ts); UNAUTHENTICATED without one. */
-export function buildContext(args: { db: PrismaClient; auth: AuthenticatedKey | null | undefined; log: Logger; requestId?: string; series?: SeriesCache }): Context {
+/**
+ * The request's Context from its authenticated key (src/http/auth.ts); UNAUTHENTICATED without one.
+ * Without `series` or `analytics` (a job, a test) the context has its own; without `signal`, it never aborts.
+ */
+export function buildContext(args: {
+  db: PrismaClient;
+  auth: AuthenticatedKey | null | undefined;
+  log: Logger;
+  requestId?: string;
+  series?: SeriesCache;
+  analytics?: AnalyticsBudget;
+  signal?: AbortSignal;
+}): Context {
   const { auth } = args;
   if (!auth) throw unauthenticated();
   const requestId = args.requestId ?? randomUUID();
@@ -59,6 +88,8 @@ export function buildContext(args: { db: PrismaClient; auth: AuthenticatedKey | 
     log: args.log.child({ accountId: auth.account.id }),
     requestId,
     series: args.series ?? new SeriesCache(),
+    analytics: args.analytics ?? analyticsBudget(),
+    signal: args.signal ?? new AbortController().signal,
   };
   const ctx = base as Context;
   ctx.loaders = createLoaders(ctx);

@@ -21,7 +21,7 @@ export function formatError(log: Logger) {
       message: domain.message,
       locations: formatted.locations,
       path: formatted.path,
-      extensions: { code: domain.code, ...(domain.errors ? { errors: domain.errors } : {}) },
+      extensions: { code: domain.code, ...(domain.errors ? { errors: domain.errors } : {}), ...(domain.errorCount ? { errorCount: domain.errorCount } : {}) },
     };
   };
 }

@@ -1,14 +1,20 @@
 import { GraphQLError, GraphQLScalarType, Kind, valueFromASTUntyped } from "graphql";
+import { NonFiniteNumberError } from "../lib/json";
 import { Decimal, isDecimal } from "../lib/money";
 
-/** Decimal travels as a string so no float ever touches an amount (API.md §3). */
+/**
+ * Decimal travels as a string so no float ever touches an amount (API.md §3). NaN and ±Infinity
+ * are no amount: "NaN" or "Infinity" would reach a client as if they were one, so serialising
+ * them throws NonFiniteNumberError, which formatError answers as INTERNAL and logs (as REST does).
+ */
 export const DecimalScalar = new GraphQLScalarType({
   name: "Decimal",
   description: "An exact decimal number, serialised as a string.",
   serialize(value) {
-    if (isDecimal(value)) return value.toFixed();
-    if (typeof value === "number" || typeof value === "string") return new Decimal(value).toFixed();
-    throw new GraphQLError("Decimal cannot represent " + String(value));
+    const d = isDecimal(value) ? value : typeof value === "number" || typeof value === "string" ? new Decimal(value) : undefined;
+    if (!d) throw new GraphQLError("Decimal cannot represent " + String(value));
+    if (!d.isFinite()) throw new NonFiniteNumberError(d.toString());
+    return d.toFixed();
   },
   // Parsed values stay as given (string or number); the service's zod schema validates them, so
   // both transports reject a bad amount with the same message.

@@ -3,16 +3,18 @@ import { ApolloServerPluginLandingPageLocalDefault } from "@apollo/server/plugin
 import { ApolloServerPluginDrainHttpServer } from "@apollo/server/plugin/drainHttpServer";
 import type { ApolloServerPlugin } from "@apollo/server";
 import type http from "node:http";
-import type { Request } from "express";
+import type { Request, Response } from "express";
 import type { Logger } from "pino";
 import type { GraphQLLimits } from "../config";
-import { buildContext, presentedKey, unauthenticated, type Context } from "../context";
+import { buildContext, presentedKey, unauthenticated, type AnalyticsBudget, type Context } from "../context";
+import { requestSignal } from "../http/request-signal";
 import type { SeriesCache } from "../modules/analytics/engine-cache";
 import type { PrismaClient } from "../db";
 import { DomainError } from "../lib/errors";
 import { formatError, refusedBeforeExecution } from "./errors";
 import { guarded, guardPlugin, limitRules, parseOptions, type GuardedContext } from "./limits";
 import { buildSchema } from "./schema";
+import { noSubscriptions } from "./subscriptions";
 
 /** A context for key-less introspection: any resolver that reaches for the account is refused. */
 function anonymousContext(log: Logger): Context {
@@ -77,7 +79,7 @@ export function createApolloServer(opts: { httpServer?: http.Server; log: Logger
     includeStacktraceInErrorResponses: false,
     formatError: formatError(opts.log),
     parseOptions: parseOptions(opts.limits),
-    validationRules: limitRules(opts.limits),
+    validationRules: [...limitRules(opts.limits), noSubscriptions],
     plugins: [
       guardPlugin(opts.limits),
       sandboxLandingPage(),
@@ -91,11 +93,11 @@ export function createApolloServer(opts: { httpServer?: http.Server; log: Logger
  * any key the request goes on with a context that holds no account, and the guard plugin lets it
  * run only when, parsed and within the limits, it turns out to be introspection.
  */
-export function graphqlContext(db: PrismaClient, log: Logger, series: SeriesCache) {
-  return async ({ req }: { req: Request }): Promise<GuardedContext> => {
+export function graphqlContext(db: PrismaClient, log: Logger, series: SeriesCache, analytics?: AnalyticsBudget) {
+  return async ({ req, res }: { req: Request; res: Response }): Promise<GuardedContext> => {
     if (!req.auth && !presentedKey(req.headers)) return guarded(anonymousContext(req.log ?? log), { keyless: true, bucket: req.rateLimit });
     try {
-      const ctx = buildContext({ db, auth: req.auth, log: req.log ?? log, requestId: req.id as string, series });
+      const ctx = buildContext({ db, auth: req.auth, log: req.log ?? log, requestId: req.id as string, series, analytics, signal: requestSignal(req, res) });
       return guarded(ctx, { keyless: false, bucket: req.rateLimit });
     } catch (error) {
       if (error instanceof DomainError && error.code === "UNAUTHENTICATED") {

@@ -2,6 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { z } from "zod";
 import type { Context } from "../context";
 import { stringify } from "../lib/json";
+import { attachmentDisposition } from "./content-disposition";
 import type { Page } from "../lib/page";
 import { invalidInput, unstorableText } from "../lib/validation";
 
@@ -136,7 +137,7 @@ export function endpoint(spec: Endpoint) {
       if (result instanceof WithStatus) return sendJson(res, result.status, result.body);
       if (result instanceof FileResponse) {
         res.status(200).type(result.contentType);
-        res.setHeader("Content-Disposition", `attachment; filename="${result.fileName.replace(/["\\\r\n]/g, "_")}"`);
+        res.setHeader("Content-Disposition", attachmentDisposition(result.fileName));
         return void res.end(Buffer.from(result.data));
       }
       if (spec.status === 204) return void res.status(204).end();

@@ -21,6 +21,7 @@ export function problem(res: Response, error: DomainError, requestId?: string): 
         detail: error.message,
         code: error.code,
         errors: error.errors,
+        errorCount: error.errorCount,
         requestId,
       }),
     );
@@ -92,7 +93,7 @@ export function graphqlErrorHandler(error: unknown, req: Request, res: Response,
   if (res.headersSent) return void res.end();
   const { status } = ERROR_CODES[domain.code];
   for (const [name, value] of Object.entries(domain.headers ?? {})) res.setHeader(name, value);
-  const extensions = { code: domain.code, ...(domain.errors ? { errors: domain.errors } : {}), requestId: req.id };
+  const extensions = { code: domain.code, ...(domain.errors ? { errors: domain.errors } : {}), ...(domain.errorCount ? { errorCount: domain.errorCount } : {}), requestId: req.id };
   res.status(status).type("application/json").send(stringify({ errors: [{ message: domain.message, extensions }] }));
 }
 

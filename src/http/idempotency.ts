@@ -1,6 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { PrismaClient } from "../db";
 import { DomainError } from "../lib/errors";
+import { assertShallowInput } from "./depth";
 import { claimKey, completeKey, purgeExpiredKeys, releaseKey, type KeyScope, type StoredAnswer } from "../modules/idempotency/idempotency.store";
 import { graphqlMutationFields, parseIdempotencyKey, requestFingerprint } from "../modules/idempotency/request-key";
 
@@ -22,6 +23,9 @@ import { graphqlMutationFields, parseIdempotencyKey, requestFingerprint } from "
  *   between them can run a retry twice; nothing short of storing the answer inside each service's
  *   transaction closes that gap.
  * - GraphQL: only a mutation uses the key; a query runs afresh every time.
+ * - Every request, with a key or without, is first held to MAX_INPUT_DEPTH (src/http/depth.ts):
+ *   this is the first middleware after the body parsers on both transports, and the fingerprint
+ *   below is the first walk over the body.
  */
 
 /** Headers that are part of the answer (not of this delivery: request id, rate limits, dates). */
@@ -55,6 +59,7 @@ export function idempotency(db: PrismaClient, transport: "rest" | "graphql"): Re
 
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
+      assertShallowInput(req, transport);
       const header = req.headers["idempotency-key"];
       // Without a valid API key authentication answers as usual; the key has no namespace yet.
       if (req.method !== "POST" || header === undefined || !req.auth) return next();

@@ -91,6 +91,7 @@ export const PROBLEM_SCHEMA = {
         additionalProperties: false,
       },
     },
+    errorCount: { type: "integer", minimum: 101, description: "How many bad fields there were, when more than the first 100 that `errors` lists" },
     requestId: { type: "string", description: "The request's id, also in the `x-request-id` header" },
   },
   additionalProperties: false,

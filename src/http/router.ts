@@ -1,7 +1,8 @@
 import express, { type NextFunction, type Request, type Response } from "express";
 import { match } from "path-to-regexp";
 import type { Logger } from "pino";
-import { buildContext, type Context } from "../context";
+import { buildContext, unauthenticated, type AnalyticsBudget, type Context } from "../context";
+import { requestSignal } from "./request-signal";
 import type { SeriesCache } from "../modules/analytics/engine-cache";
 import type { PrismaClient } from "../db";
 import type { AuthenticatedKey } from "../modules/accounts/accounts.service";
@@ -22,6 +23,7 @@ import { securityRoutes } from "../modules/securities/securities.routes";
 import { sourceRoutes } from "../modules/sources/sources.routes";
 import { tradeRoutes } from "../modules/trades/trades.routes";
 import { endpoint, type Endpoint } from "./endpoint";
+import { tooManyRows } from "../lib/bulk";
 import { DomainError } from "../lib/errors";
 
 declare global {
@@ -56,14 +58,37 @@ export const endpoints: Endpoint[] = [
 ];
 
 /** Every REST operation needs a valid key: the request's Context, or 401 problem+json. */
-export function requireContext(db: PrismaClient, log: Logger, series: SeriesCache) {
-  return (req: Request, _res: Response, next: NextFunction) => {
+export function requireContext(db: PrismaClient, log: Logger, series: SeriesCache, analytics?: AnalyticsBudget) {
+  return (req: Request, res: Response, next: NextFunction) => {
     try {
-      req.ctx = buildContext({ db, auth: req.auth, log: req.log ?? log, requestId: req.id as string, series });
+      req.ctx = buildContext({ db, auth: req.auth, log: req.log ?? log, requestId: req.id as string, series, analytics, signal: requestSignal(req, res) });
       next();
     } catch (error) {
       next(error);
     }
+  };
+}
+
+/**
+ * A request that carries a body but no valid key is refused before the body is read: it would be
+ * refused anyway, and 20 keyless 19 MiB bulk bodies once took 10 to 54 s each to parse before their
+ * 401 (issue 20). `Connection: close`, so the connection ends with the unread body instead of
+ * Node reading it through to keep the connection alive.
+ */
+export function refuseKeylessBody(req: Request, res: Response, next: NextFunction): void {
+  if (req.auth || !hasBody(req)) return next();
+  res.setHeader("Connection", "close");
+  next(unauthenticated());
+}
+
+/**
+ * A JSON bulk body with more rows than any bulk endpoint takes is refused as soon as it is parsed,
+ * before anything walks it (the text check, the Idempotency-Key fingerprint, the service's rows):
+ * a 9,000,000-element array took 12 s to refuse (issue 20). Each service checks its own limit.
+ */
+export function bulkRowCeiling(max: number) {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    next(Array.isArray(req.body) && req.body.length > max ? tooManyRows("The body", max, req.body.length) : undefined);
   };
 }
 

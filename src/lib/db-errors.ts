@@ -1,4 +1,5 @@
 import { DomainError } from "./errors";
+import { COLUMN_MAX } from "./money";
 
 /**
  * PostgreSQL's data exceptions (SQLSTATE class 22) that a value sent by a client can cause: the
@@ -26,11 +27,31 @@ const PRISMA_VALUE_ERRORS: Record<string, string> = {
   P2033: "a number does not fit a 64-bit integer",
 };
 
+/**
+ * The Decimal fields of each model, for the fallback hint of an out-of-range number: the database
+ * names no column, so the message names the model's candidates and their maxima (schemas bound
+ * every input to its column; what reaches here is a derived value, such as a crossed FX rate).
+ */
+const RATE = COLUMN_MAX.rate.toFixed();
+const UNITS = COLUMN_MAX.units.toFixed();
+const AMOUNT = COLUMN_MAX.amount.toFixed();
+const LIKELY_FIELDS: Record<string, string> = {
+  Trade: `quantity or price (at most ${UNITS}), brokerage (at most ${AMOUNT}) or exchangeRate (at most ${RATE}; one taken from the FX table may be larger: give exchangeRate)`,
+  TradeParcel: `parcels quantity (at most ${UNITS})`,
+  Income: `an amount (at most ${AMOUNT}), drpQuantity or drpPrice (at most ${UNITS}) or exchangeRate (at most ${RATE}; one taken from the FX table may be larger: give exchangeRate)`,
+  CashTransaction: `amount (at most ${AMOUNT}; a synced trade's or income's cash may be larger)`,
+  CustomPrice: `price (at most ${UNITS})`,
+  MarketPrice: `close (at most ${UNITS})`,
+  FxRate: `rate (at most ${RATE})`,
+  CarriedForwardLoss: `amount (at most ${AMOUNT})`,
+  AllocationBucket: "targetPct or tolerancePct (at most 100)",
+};
+
 interface PrismaLikeError {
   name?: string;
   code?: string;
   message?: string;
-  meta?: { driverAdapterError?: { cause?: { kind?: string; originalCode?: string; code?: string } } };
+  meta?: { modelName?: string; driverAdapterError?: { cause?: { kind?: string; originalCode?: string; code?: string } } };
 }
 
 /**
@@ -53,7 +74,10 @@ export function dataError(error: unknown): DomainError | undefined {
   if (typeof e.name !== "string" || !e.name.startsWith("PrismaClient")) return undefined;
   const { sqlState } = driverCause(e);
   const reason = (sqlState && INPUT_DATA_EXCEPTIONS[sqlState]) || (e.code && PRISMA_VALUE_ERRORS[e.code]);
-  if (reason) return new DomainError("VALIDATION_FAILED", `The request is invalid: ${reason}.`);
+  if (reason) {
+    const likely = (sqlState === "22003" || e.code === "P2020") && e.meta?.modelName ? LIKELY_FIELDS[e.meta.modelName] : undefined;
+    return new DomainError("VALIDATION_FAILED", `The request is invalid: ${reason}${likely ? ` (likely ${likely})` : ""}.`);
+  }
   // A lone surrogate breaks Prisma's own JSON encoding of the query before it reaches the database.
   if (e.name === "PrismaClientUnknownRequestError" && /JSON Error: .*(hex escape|surrogate)/i.test(e.message ?? "")) {
     return new DomainError("VALIDATION_FAILED", "The request is invalid: a text contains an unpaired UTF-16 surrogate.");

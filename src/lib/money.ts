@@ -14,10 +14,24 @@ export function isDecimal(value: unknown): value is Decimal {
 }
 
 /**
+ * The largest value each kind of Decimal column stores (prisma/schema.prisma), so a schema refuses
+ * an out-of-range input at its own field, naming the maximum, instead of the database answering
+ * "a number is out of range" about no field: DECIMAL(24,8) prices and units, DECIMAL(20,10)
+ * exchange rates, DECIMAL(19,4) amounts.
+ */
+export const COLUMN_MAX = {
+  units: new Decimal("9999999999999999.99999999"),
+  rate: new Decimal("9999999999.9999999999"),
+  amount: new Decimal("999999999999999.9999"),
+} as const;
+
+/**
  * A decimal input: a JSON number or a string such as "152.39" (API.md §1 money). Rejects NaN,
  * Infinity, exponent notation in strings and more than `scale` decimals instead of rounding.
+ * `positive`: 0 is refused too — a price or a rate of 0 values a holding at nothing and divides
+ * by zero wherever a report converts back (units for an amount, a benchmark's units).
  */
-export function decimalInput(opts: { scale: number; min?: number; max?: number; label?: string }) {
+export function decimalInput(opts: { scale: number; min?: number; max?: number; positive?: boolean }) {
   return z
     .union([z.number(), z.string()], { error: "must be a number or a decimal string" })
     .transform((value, ctx) => {
@@ -32,13 +46,22 @@ export function decimalInput(opts: { scale: number; min?: number; max?: number; 
         ctx.addIssue({ code: "custom", message: `must have at most ${opts.scale} decimal places` });
         return z.NEVER;
       }
+      if (opts.positive && !d.gt(0)) {
+        ctx.addIssue({ code: "custom", message: "must be greater than 0" });
+        return z.NEVER;
+      }
       if ((opts.min !== undefined && d.lt(opts.min)) || (opts.max !== undefined && d.gt(opts.max))) {
-        ctx.addIssue({ code: "custom", message: `must be between ${opts.min ?? "-∞"} and ${opts.max ?? "∞"}` });
+        ctx.addIssue({ code: "custom", message: `must be between ${opts.positive ? "0 (excluded)" : (opts.min ?? "-∞")} and ${opts.max ?? "∞"}` });
         return z.NEVER;
       }
       return d;
     });
 }
+
+/** A price (DECIMAL(24,8)): a market close, a custom price, a DRP price; above 0, at most 10^15. */
+export const positivePriceInput = () => decimalInput({ scale: 8, min: 0, max: 1e15, positive: true });
+/** An exchange rate (DECIMAL(20,10)): above 0, at most 10^9, well inside the column. */
+export const positiveRateInput = () => decimalInput({ scale: 10, min: 0, max: 1e9, positive: true });
 
 export function sum(values: Iterable<Decimal>): Decimal {
   let total = new Decimal(0);

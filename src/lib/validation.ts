@@ -210,10 +210,29 @@ export function unstorableText(value: unknown, root: PropertyKey[] = [], max = 2
   return errors;
 }
 
-/** Integer resource ids (portfolio, holding, trade...): accepts 12 or "12", rejects 0, 1.5, "12a". */
 /** A flag in a query string ("true"/"false") or a JSON/GraphQL Boolean. */
 export const booleanFlag = z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")], { error: "must be true or false" });
 
+/**
+ * The largest `offset` a list takes: 2^31−1, GraphQL's Int and the ids' own bound, so both
+ * transports take the same offsets and no list could hold more rows than that anyway.
+ */
+export const MAX_OFFSET = 2_147_483_647;
+
+/**
+ * An integer from a query string (REST) or a GraphQL Int, one schema serving both: decimal digits
+ * only, within [min, max], the parameter named when refused. z.coerce.number() used JavaScript's
+ * Number(), which read `0x10` as 16, `1e3` as 1000 and ` 5` as 5, and took offsets up to 2^53−1.
+ */
+export function queryInt(opts: { min: number; max: number; default?: number }) {
+  const { min, max } = opts;
+  const digits = `must be a whole number written in decimal digits, from ${min} to ${max}`;
+  const bounded = z.number({ error: digits }).int(digits).min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
+  // The default inside the preprocess, so the OpenAPI document shows it.
+  return z.preprocess((v) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v), opts.default === undefined ? bounded : bounded.default(opts.default));
+}
+
+/** Integer resource ids (portfolio, holding, trade...): accepts 12 or "12", rejects 0, 1.5, "12a", "0x10". */
 export const idSchema = z
   // The metadata documents (OpenAPI) what the pipe below enforces: an integer in 1..2^31−1.
   .union([z.number().meta({ type: "integer", minimum: 1, maximum: 2147483647 }), z.string().regex(/^\d{1,10}$/, "must be a positive integer")])

@@ -15,7 +15,7 @@ import { buildSchema } from "../../src/graphql/schema";
 import { unstorableText } from "../../src/lib/validation";
 import { ledgerFingerprint, startTestApp, type TestApp } from "../support/app";
 import { seedWriteFixture, writeBodies, type FixtureIds } from "../support/write-fixture";
-import { anyText, FUZZ_OPTIONS, HOSTILE_JSON_TEXTS, HOSTILE_NUMBERS, HOSTILE_STRINGS, mutatedBody, RawNumber, toJsonText } from "./hostile";
+import { anyText, DEEP_JSON_TEXTS, FUZZ_OPTIONS, HOSTILE_JSON_TEXTS, HOSTILE_NUMBERS, HOSTILE_STRINGS, mutatedBody, RawJson, RawNumber, toJsonText } from "./hostile";
 
 /**
  * Property-based fuzzing of every GraphQL mutation and every query with arguments, straight from
@@ -224,13 +224,17 @@ function typedMutations(field: GraphQLField<unknown, unknown>, valid: Record<str
 
 interface GqlRequest {
   what: string;
-  /** The arguments hold text no column can store (NUL, a lone surrogate): they must be refused. */
-  mustRefuse?: boolean;
+  /** Why the request must be refused (text no column can store, variables nested too deep...). */
+  mustRefuse?: string;
   body: string;
+  headers?: Record<string, string>;
 }
 
+/** Idempotency-Keys of the deep requests: each one new, so none is ever a replay. */
+let deepKeys = 0;
+
 function operation(kind: "mutation" | "query", field: GraphQLField<unknown, unknown>, args: Record<string, unknown>, inline: boolean): GqlRequest {
-  const mustRefuse = unstorableText(field.args.map((a) => args[a.name])).length > 0;
+  const mustRefuse = unstorableText(field.args.map((a) => args[a.name])).length > 0 ? "text no column can store" : undefined;
   const selection = isObjectType(getNamedType(field.type)) ? " { __typename }" : "";
   const given = field.args.filter((a) => a.name in args);
   if (inline) {
@@ -265,7 +269,17 @@ function requests(kind: "mutation" | "query", field: GraphQLField<unknown, unkno
     { what: "an unknown operationName", body: JSON.stringify({ ...JSON.parse(good.body), operationName: "\u0000" }) },
     { what: "a NUL in the document", body: JSON.stringify({ query: `${kind} { ${field.name}(\u0000) }` }) },
   );
-  return fc.oneof({ weight: 8, arbitrary: shaped }, { weight: 1, arbitrary: broken });
+  // Variables nested past the depth limit, with an Idempotency-Key (a 500 once: its fingerprint
+  // walked them recursively) and without; and a subscription, which the service does not run.
+  const { query } = JSON.parse(good.body) as { query: string };
+  const deep = fc.tuple(fc.constantFrom(...DEEP_JSON_TEXTS), fc.boolean()).map(([text, keyed]) => ({
+    what: `variables nested past the limit (${text.length} chars), ${keyed ? "with" : "without"} an Idempotency-Key`,
+    body: toJsonText({ query, variables: { ...valid, nested: new RawJson(text) } }),
+    headers: keyed ? { "idempotency-key": `gql-deep-${++deepKeys}` } : undefined,
+    mustRefuse: "variables nested past the depth limit",
+  }));
+  const subscription = fc.constant({ what: "a subscription", body: JSON.stringify({ query: `subscription { ${field.name} }` }), mustRefuse: "a subscription" });
+  return fc.oneof({ weight: 8, arbitrary: shaped }, { weight: 1, arbitrary: broken }, { weight: 1, arbitrary: deep }, { weight: 1, arbitrary: subscription });
 }
 
 /**
@@ -288,7 +302,7 @@ async function breach(kind: "mutation" | "query", field: GraphQLField<unknown, u
     }
   }
   if (isDelete(field) && !refused) return "a delete of a hostile id succeeded";
-  if (r.mustRefuse && !refused) return "accepted text no column can store";
+  if (r.mustRefuse && !refused) return `accepted ${r.mustRefuse}`;
   if (kind === "query" || isDelete(field)) return undefined;
   const now = await ledgerFingerprint(t.db);
   const wrote = now !== fingerprint;
@@ -317,7 +331,9 @@ describe.each([
     stats.set(`${kind} ${field.name}`, seen);
     await fc.assert(
       fc.asyncProperty(requests(kind, field), async (r) => {
-        const res = await t.http.post("/graphql").set("authorization", key).set("content-type", "application/json").serialize((b: unknown) => b as string).send(r.body as never);
+        const req = t.http.post("/graphql").set("authorization", key).set("content-type", "application/json");
+        for (const [name, value] of Object.entries(r.headers ?? {})) req.set(name, value);
+        const res = await req.serialize((b: unknown) => b as string).send(r.body as never);
         const code = res.body?.errors?.[0]?.extensions?.code ?? res.body?.code ?? "ok";
         seen.set(`${res.status} ${code}`, (seen.get(`${res.status} ${code}`) ?? 0) + 1);
         const problem = await breach(kind, field, r, res);

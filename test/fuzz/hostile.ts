@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { MAX_INPUT_DEPTH } from "../../src/http/depth";
 
 /**
  * Hostile inputs for the fuzz suites: values that broke a service once or would break a careless
@@ -19,6 +20,29 @@ export const FUZZ_OPTIONS = { seed: SEED, numRuns: RUNS, ...(process.env.FUZZ_PA
 export class RawNumber {
   constructor(readonly text: string) {}
 }
+
+/** JSON text planted as given inside a body: nesting too deep for any recursive writer (toJsonText included). */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
+const arrays = (n: number) => "[".repeat(n) + "]".repeat(n);
+const objects = (n: number) => '{"a":'.repeat(n) + "1" + "}".repeat(n);
+/** Nesting past the limit: just past it, and deep enough to overflow a recursive walk (`[` × 5,000 did). */
+export const DEEP_JSON_TEXTS = [arrays(MAX_INPUT_DEPTH + 1), objects(MAX_INPUT_DEPTH + 1), arrays(5_000), objects(5_000), arrays(100_000), objects(50_000)];
+
+/** `valid` with a value nested past the limit planted in it (in its first row when it is a list). */
+export function withDeepValue(valid: unknown, deepText: string): unknown {
+  if (Array.isArray(valid)) return [withDeepValue(valid[0] ?? {}, deepText), ...valid.slice(1)];
+  if (valid && typeof valid === "object") return ownObject([...Object.entries(valid), ["nested", new RawJson(deepText)]]);
+  return new RawJson(deepText);
+}
+
+/** Query-string integers that JavaScript's Number() reads but decimal digits do not say (row 10 of issue 20). */
+export const HOSTILE_INTEGER_TEXTS = ["0x10", "0X1F", "1e3", "1E2", "0b11", "0o17", "1_000", "+5", " 7", "7 ", "1.0", "-0", "Infinity", "NaN", "", "9007199254740991", "99999999999999999999", "2147483648"];
+
+/** Whether a query-string integer must be refused: not decimal digits, or past every documented bound (2^31−1). */
+export const badQueryInteger = (text: string): boolean => !/^\d+$/.test(text) || Number(text) > 2_147_483_647;
 
 const HUGE = "x".repeat(100_000);
 
@@ -139,7 +163,7 @@ export function mutatedBody(valid: unknown, keys: string[]): fc.Arbitrary<{ body
 
 /** JSON text with RawNumbers written as given. */
 export function toJsonText(value: unknown): string {
-  if (value instanceof RawNumber) return value.text;
+  if (value instanceof RawNumber || value instanceof RawJson) return value.text;
   if (Array.isArray(value)) return "[" + value.map((v) => (v === undefined ? "null" : toJsonText(v))).join(",") + "]";
   if (value && typeof value === "object") {
     return "{" + Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => JSON.stringify(k) + ":" + toJsonText(v)).join(",") + "}";
@@ -151,8 +175,7 @@ export function toJsonText(value: unknown): string {
 export const HOSTILE_JSON_TEXTS = [
   "{", '{"a":}', "[1,]", '{"a":1}{"b":2}', "\u0000", "\ufeff{}", "null", '"text"', "123", "[]", "{}", "true",
   '{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"x":1}}}',
-  "[".repeat(100_000) + "]".repeat(100_000),
-  '{"a":'.repeat(50_000) + "1" + "}".repeat(50_000),
+  ...DEEP_JSON_TEXTS,
   JSON.stringify({ name: "n".repeat(900_000) }),
   JSON.stringify({ name: "too large" + " ".repeat(1_100_000) }),
   '{"name":"\\ud800","labels":["\\udfff"]}',

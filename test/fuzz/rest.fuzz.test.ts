@@ -7,7 +7,10 @@ import { ledgerFingerprint, startTestApp, type TestApp } from "../support/app";
 import { ATTACHMENT_PDF, fixtureUrl, seedWriteFixture, writeBodies, type FixtureIds } from "../support/write-fixture";
 import {
   anyText,
+  badQueryInteger,
+  DEEP_JSON_TEXTS,
   HOSTILE_CONTENT_TYPES,
+  HOSTILE_INTEGER_TEXTS,
   HOSTILE_ENCODINGS,
   HOSTILE_JSON_TEXTS,
   HOSTILE_STRINGS,
@@ -17,6 +20,7 @@ import {
   PROTO_KEYS,
   FUZZ_OPTIONS,
   toJsonText,
+  withDeepValue,
 } from "./hostile";
 import { schemaKeys } from "./schema-keys";
 
@@ -25,7 +29,10 @@ import { schemaKeys } from "./schema-keys";
  * day it is added): hostile path segments, query strings, JSON bodies mutated field by field from
  * a valid one, broken JSON, wrong content types and encodings, CSV and multipart. Whatever comes
  * in, the answer is below 500, every error is problem+json with a code, and a rejected request
- * leaves every table as it was. FUZZ_RUNS, FUZZ_SEED and FUZZ_PATH: see hostile.ts.
+ * leaves every table as it was. Some inputs must be refused whatever the route: unstorable text,
+ * nesting past the depth limit (with an Idempotency-Key or without), query integers that are not
+ * decimal digits; an attachment that uploads must download. FUZZ_RUNS, FUZZ_SEED and FUZZ_PATH:
+ * see hostile.ts.
  */
 let t: TestApp;
 let key: string;
@@ -44,8 +51,8 @@ afterAll(() => t.close());
 
 interface HostileRequest {
   what: string;
-  /** The body holds text no column can store (NUL, a lone surrogate): it must be refused. */
-  mustRefuse?: boolean;
+  /** Why the request must be refused (text no column can store, nesting too deep, a hex limit...). */
+  mustRefuse?: string;
   method: Endpoint["method"];
   url: string;
   headers?: Record<string, string>;
@@ -59,6 +66,9 @@ const CSV_HEADERS: Record<string, string[]> = {
   upsertMarketPrices: ["symbol", "exchange", "date", "close"],
   upsertFxRates: ["base", "quote", "date", "rate"],
 };
+
+/** Idempotency-Keys of the deep bodies: each one new, so none is ever a replay. */
+let deepKeys = 0;
 
 const fixtureOf = (e: Endpoint) => (e.path.includes("/prices") && e.path.includes(":holdingId") ? priceIds : ids);
 const validUrl = (e: Endpoint) => fixtureUrl(e.path, fixtureOf(e));
@@ -76,14 +86,34 @@ function pathVariants(e: Endpoint): fc.Arbitrary<HostileRequest> | undefined {
   }));
 }
 
+/** Query parameters the route reads as integers (limit, offset): decimal digits only, or a 400. */
+const INTEGER_QUERY_KEYS = new Set(["limit", "offset"]);
+
 function queryVariants(e: Endpoint): fc.Arbitrary<HostileRequest> {
-  const keys = [...schemaKeys(e.query), ...PROTO_KEYS, "q", "limit"];
-  const value = fc.oneof(fc.constantFrom(...HOSTILE_STRINGS.filter((s) => s.length < 1000)).map(percentEncode), hostileSegment, anyText(8).map(percentEncode));
-  const pair = fc.tuple(fc.constantFrom(...keys), fc.constantFrom("", "[]", "[a]"), value).map(([k, suffix, v]) => `${encodeURIComponent(k)}${suffix}=${v}`);
+  const keys = [...schemaKeys(e.query), ...PROTO_KEYS, "q", "limit", "offset"];
+  const decoded = (encoded: string) => {
+    try {
+      return decodeURIComponent(encoded);
+    } catch {
+      return encoded;
+    }
+  };
+  const value = fc.oneof(
+    fc.constantFrom(...HOSTILE_STRINGS.filter((s) => s.length < 1000)).map(percentEncode),
+    hostileSegment,
+    anyText(8).map(percentEncode),
+    fc.constantFrom(...HOSTILE_INTEGER_TEXTS).map(percentEncode),
+  );
+  const integers = new Set([...schemaKeys(e.query)].filter((k) => INTEGER_QUERY_KEYS.has(k)));
+  const pair = fc.tuple(fc.constantFrom(...keys), fc.constantFrom("", "[]", "[a]"), value).map(([k, suffix, v]) => ({
+    text: `${encodeURIComponent(k)}${suffix}=${v}`,
+    badInteger: suffix === "" && integers.has(k) && badQueryInteger(decoded(v)),
+  }));
   return fc.array(pair, { minLength: 1, maxLength: 4 }).map((pairs) => ({
-    what: `query ?${pairs.join("&").slice(0, 200)}`,
+    what: `query ?${pairs.map((p) => p.text).join("&").slice(0, 200)}`,
+    mustRefuse: pairs.some((p) => p.badInteger) ? "a query integer that is not decimal digits within bounds" : undefined,
     method: e.method,
-    url: `${validUrl(e)}?${pairs.join("&")}`,
+    url: `${validUrl(e)}?${pairs.map((p) => p.text).join("&")}`,
     headers: json,
     body: e.method === "get" ? undefined : toJsonText(writeBodies(ids)[e.operationId] ?? {}),
   }));
@@ -98,14 +128,24 @@ function bodyVariants(e: Endpoint): fc.Arbitrary<HostileRequest> {
     what: `body ${JSON.stringify(mutations).slice(0, 300)}`,
     headers: json,
     body: toJsonText(body),
-    mustRefuse: unstorableText(body).length > 0,
+    mustRefuse: unstorableText(body).length > 0 ? "text no column can store" : undefined,
   }));
   const raw = fc.constantFrom(...HOSTILE_JSON_TEXTS).map((text) => ({ ...base, what: `raw JSON ${JSON.stringify(text.slice(0, 60))} (${text.length} chars)`, headers: json, body: text }));
   const contentType = fc.constantFrom(...HOSTILE_CONTENT_TYPES).map((type) => ({ ...base, what: `content-type ${type}`, headers: { "content-type": type }, body: toJsonText(valid) }));
   const encoding = fc.constantFrom(...HOSTILE_ENCODINGS).map((enc) => ({ ...base, what: `content-encoding ${enc}`, headers: { ...json, "content-encoding": enc }, body: toJsonText(valid) }));
+  // Deep bodies and deep values inside a valid body, with an Idempotency-Key (whose fingerprint
+  // walked the body recursively: a 500) and without.
+  const deep = fc.tuple(fc.constantFrom(...DEEP_JSON_TEXTS), fc.boolean(), fc.boolean()).map(([text, planted, keyed]) => ({
+    ...base,
+    what: `${planted ? "a valid body holding" : "a body of"} JSON nested past the limit (${text.length} chars), ${keyed ? "with" : "without"} an Idempotency-Key`,
+    headers: keyed ? { ...json, "idempotency-key": `deep-${++deepKeys}` } : json,
+    body: planted ? toJsonText(withDeepValue(valid, text)) : text,
+    mustRefuse: "nesting past the depth limit",
+  }));
   const variants: fc.WeightedArbitrary<HostileRequest>[] = [
     { weight: 6, arbitrary: mutated },
     { weight: 1, arbitrary: raw },
+    { weight: 1, arbitrary: deep },
     { weight: 1, arbitrary: contentType },
     { weight: 1, arbitrary: encoding },
   ];
@@ -126,18 +166,26 @@ function csvVariants(e: Endpoint, base: Pick<HostileRequest, "method" | "url">):
   });
 }
 
-/** Hand-built multipart: wrong boundaries, cut-off bodies, hostile names, types and parts. */
+/**
+ * Hand-built multipart: wrong boundaries, cut-off bodies, hostile names, types and parts. A name
+ * goes as raw UTF-8 bytes in `filename` (as browsers send it) or RFC 5987 `filename*`.
+ */
 function uploadVariants(e: Endpoint): fc.Arbitrary<HostileRequest> {
-  const part = (name: string, filename: string, type: string, data: Buffer) =>
-    Buffer.concat([Buffer.from(`--B\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`, "latin1"), data, Buffer.from("\r\n")]);
-  const filename = fc.oneof(fc.constantFrom("note.pdf", "a\u0000b.pdf", "x".repeat(10_000), "..\\..\\etc\\passwd", "\u00ff\u00fe.pdf", 'q"uote.pdf', ""), anyText(10));
+  const disposition = (filename: string, extended: boolean) => (extended ? `filename*=UTF-8''${percentEncode(filename)}` : `filename="${Buffer.from(filename, "utf8").toString("latin1")}"`);
+  const part = (name: string, filename: string, extended: boolean, type: string, data: Buffer) =>
+    Buffer.concat([Buffer.from(`--B\r\nContent-Disposition: form-data; name="${name}"; ${disposition(filename, extended)}\r\nContent-Type: ${type}\r\n\r\n`, "latin1"), data, Buffer.from("\r\n")]);
+  const filename = fc.oneof(
+    fc.constantFrom("note.pdf", "a\u0000b.pdf", "x".repeat(10_000), "..\\..\\etc\\passwd", "\u00ff\u00fe.pdf", 'q"uote.pdf', ""),
+    fc.constantFrom("报告.pdf", "📈 gains.pdf", "rapport-é-报告.pdf", "отчёт.pdf", "\u202eevil.pdf", "a".repeat(254) + "📈.pdf", "x\u0085y.pdf", "(draft)*'.pdf"),
+    anyText(10),
+  );
   const type = fc.constantFrom("application/pdf", "image/png", "text/csv", "application/vnd.ms-excel", "text/html", "", "application/pdf; charset=\u0000");
   const data = fc.oneof(fc.constant(ATTACHMENT_PDF), fc.uint8Array({ maxLength: 64 }).map((a) => Buffer.from(a)), fc.constant(Buffer.alloc(0)));
-  const body = fc.tuple(fc.constantFrom("file", "files", "", "file[]"), filename, type, data, fc.nat(3), fc.integer({ min: -1, max: 400 })).map(([name, fn, ct, bytes, extraParts, cut]) => {
-    const parts = [part(name, Buffer.from(fn, "utf8").toString("latin1"), ct, bytes)];
-    for (let i = 0; i < extraParts; i++) parts.push(part("file", "more.pdf", "application/pdf", ATTACHMENT_PDF));
+  const body = fc.tuple(fc.constantFrom("file", "files", "", "file[]"), filename, fc.boolean(), type, data, fc.nat(3), fc.integer({ min: -1, max: 400 })).map(([name, fn, extended, ct, bytes, extraParts, cut]) => {
+    const parts = [part(name, fn, extended, ct, bytes)];
+    for (let i = 0; i < extraParts; i++) parts.push(part("file", "more.pdf", false, "application/pdf", ATTACHMENT_PDF));
     const whole = Buffer.concat([...parts, Buffer.from("--B--\r\n")]);
-    return { whole: cut >= 0 && cut < whole.length ? whole.subarray(0, cut) : whole, what: `multipart ${name} ${JSON.stringify(fn.slice(0, 40))} ${ct} ${bytes.length}B +${extraParts} cut ${cut}` };
+    return { whole: cut >= 0 && cut < whole.length ? whole.subarray(0, cut) : whole, what: `multipart ${name} ${extended ? "filename*" : "filename"} ${JSON.stringify(fn.slice(0, 40))} ${ct} ${bytes.length}B +${extraParts} cut ${cut}` };
   });
   const boundary = fc.constantFrom("multipart/form-data; boundary=B", "multipart/form-data; boundary=C", "multipart/form-data", "multipart/mixed; boundary=B", "multipart/form-data; boundary=", "multipart/form-data; boundary=\"B\"");
   return fc.tuple(body, boundary).map(([b, type]) => ({ what: `${b.what} as ${type}`, method: e.method, url: validUrl(e), headers: { "content-type": type }, body: b.whole }));
@@ -169,13 +217,22 @@ async function send(r: HostileRequest): Promise<Response> {
  */
 async function breach(e: Endpoint, r: HostileRequest, res: Response): Promise<string | undefined> {
   if (res.status >= 500) return `answered ${res.status}`;
-  if (r.mustRefuse && res.status < 400) return `accepted text no column can store (answered ${res.status})`;
+  if (r.mustRefuse && res.status < 400) return `accepted ${r.mustRefuse} (answered ${res.status})`;
   if (e.method === "delete" && res.status < 400) return `a DELETE of a hostile id answered ${res.status}`;
   if (res.status >= 400) {
     if (!/^application\/problem\+json/.test(res.headers["content-type"] ?? "")) return `a ${res.status} that is not problem+json (${res.headers["content-type"]})`;
     if (typeof res.body?.code !== "string") return `a ${res.status} problem without a code`;
   }
   if (e.method !== "post" && e.method !== "put") return undefined;
+  if (e.upload && res.status < 300) {
+    // What uploads must download, under the name it was stored with (a UTF-8 name was a 500 here).
+    const got = await t.http.get(r.url).set("authorization", key);
+    if (got.status !== 200) return `an upload answered ${res.status} but its download ${got.status}`;
+    const header = String(got.headers["content-disposition"]);
+    const extended = /filename\*=UTF-8''([^;\s]+)/.exec(header)?.[1];
+    const name = extended ? decodeURIComponent(extended) : /filename="([^"]*)"/.exec(header)?.[1];
+    if (name !== res.body.fileName) return `an attachment stored as ${JSON.stringify(res.body.fileName)} downloads as ${JSON.stringify(name)} (${header})`;
+  }
   const now = await ledgerFingerprint(t.db);
   const wrote = now !== fingerprint;
   fingerprint = now;

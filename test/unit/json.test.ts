@@ -1,5 +1,6 @@
-import { stringify } from "../../src/lib/json";
-import { Decimal, decimalInput } from "../../src/lib/money";
+import { DecimalScalar, IncomeComponentsScalar } from "../../src/graphql/scalars";
+import { NonFiniteNumberError, stringify } from "../../src/lib/json";
+import { Decimal, decimalInput, positivePriceInput, positiveRateInput } from "../../src/lib/money";
 
 describe("stringify writes decimals exactly (API.md §1 money)", () => {
   it("writes a Decimal as a bare JSON number from its own digits", () => {
@@ -23,7 +24,41 @@ describe("stringify writes decimals exactly (API.md §1 money)", () => {
   });
 });
 
+describe("no non-finite number is ever written (issue 20, row 5)", () => {
+  it.each([
+    ["a Decimal Infinity", { legs: [{ quantity: new Decimal(1).div(0) }] }, "Infinity", "$.legs[0].quantity"],
+    ["a Decimal NaN", { cashRemaining: new Decimal(0).div(0) }, "NaN", "$.cashRemaining"],
+    ["a negative Decimal Infinity", [new Decimal(-1).div(0)], "-Infinity", "$[0]"],
+    ["a JS NaN", { pct: { a: Number.NaN } }, "NaN", "$.pct.a"],
+    ["a JS Infinity", [1, [2, Number.POSITIVE_INFINITY]], "Infinity", "$[1][1]"],
+  ])("refuses %s, naming where it is (was written bare, or as null)", (_what, value, spelled, at) => {
+    let thrown: unknown;
+    try {
+      stringify(value);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(NonFiniteNumberError);
+    expect(thrown).toMatchObject({ value: spelled, path: at });
+  });
+
+  it("the GraphQL Decimal scalar refuses them too (was the strings \"Infinity\" and \"NaN\")", () => {
+    expect(() => DecimalScalar.serialize(new Decimal(1).div(0))).toThrow(NonFiniteNumberError);
+    expect(() => DecimalScalar.serialize(Number.NaN)).toThrow(NonFiniteNumberError);
+    expect(() => DecimalScalar.serialize("Infinity")).toThrow(NonFiniteNumberError);
+    expect(() => IncomeComponentsScalar.serialize({ a: new Decimal(0).div(0) })).toThrow(NonFiniteNumberError);
+    expect(DecimalScalar.serialize(new Decimal("0.00000001"))).toBe("0.00000001");
+  });
+});
+
 describe("decimal inputs (API.md §1 money)", () => {
+  it("prices and rates are above 0 and within their columns", () => {
+    expect(positivePriceInput().safeParse(0).error?.issues[0].message).toBe("must be greater than 0");
+    expect(positivePriceInput().safeParse("0.00000001").success).toBe(true);
+    expect(positiveRateInput().safeParse("-1").error?.issues[0].message).toBe("must be greater than 0");
+    expect(positiveRateInput().safeParse(1e10).error?.issues[0].message).toBe("must be between 0 (excluded) and 1000000000");
+  });
+
   const price = decimalInput({ scale: 8, min: 0, max: 1e15 });
   it("accepts a JSON number whose float form uses an exponent", () => {
     expect(price.parse(1e-7).toFixed()).toBe("0.0000001");

@@ -13,6 +13,7 @@ export const TimeseriesQuery = z
     interval: z.enum(INTERVALS).optional().describe("day (default up to 400 days), week (Sundays) or month (month ends; default beyond 400 days); from and to are always points"),
   })
   .meta({ id: "TimeseriesQuery" });
+export type TimeseriesQuery = z.infer<typeof TimeseriesQuery>;
 
 const money = z.number();
 
@@ -66,6 +67,7 @@ export const PerformanceQuery = z
     annualise: booleanFlag.default(true).describe("totalReturn as annualised Modified Dietz when the period has 365 days or more"),
   })
   .meta({ id: "PerformanceQuery" });
+export type PerformanceQuery = z.infer<typeof PerformanceQuery>;
 
 const percent = z.number().nullable();
 
@@ -145,6 +147,7 @@ export const BenchmarkQuery = z
     interval: z.enum(INTERVALS).optional().describe("The series' points: day (default up to 400 days), week or month"),
   })
   .meta({ id: "BenchmarkQuery" });
+export type BenchmarkQuery = z.infer<typeof BenchmarkQuery>;
 
 const scopeResult = z.object({ ...returnMethods, totalReturnValue: money }).meta({ id: "BenchmarkScopeResult" });
 

@@ -2,13 +2,15 @@ import type { Context } from "../../context";
 import { addDays, fromDate, toDate } from "../../lib/dates";
 import { DomainError, validationFailed } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
+import { throwIfClosed } from "../../lib/slices";
 import { parseInput } from "../../lib/validation";
-import { calendarDays, DatedSeries, roundMoney, type DailyValuation, type ValuationRange } from "../ledger";
+import { calendarDays, DatedSeries, dayNumber, roundMoney, type DailyValuation, type ValuationRange } from "../ledger";
 import { PORTFOLIO_TAX_SELECT } from "../holdings/holding-values";
 import { scopedPortfolio } from "../portfolios/scoped";
 import { EXCHANGE_CURRENCY } from "../securities/securities.schemas";
 import { BenchmarkQuery } from "./analytics.schemas";
 import { portfolioEngine } from "./engine-cache";
+import { assertWithinLimits, heavyWork } from "./limits";
 import { pointDates } from "./intervals";
 import { chain, firstEventDate, resolvePeriod, type Period } from "./period";
 import { portfolioTotals, returnMethods, type ReturnMethods } from "./performance.service";
@@ -48,6 +50,7 @@ interface Scope extends BenchmarkScope {
 
 export async function getBenchmark(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<BenchmarkReport> {
   const request = parseInput(BenchmarkQuery, query ?? {}, "The query");
+  assertWithinLimits(ctx, request, true);
   const portfolio = await scopedPortfolio(ctx, portfolioId);
   const bySecurity = request.symbol !== undefined || request.exchange !== undefined;
   if (bySecurity && request.benchmarkPortfolioId !== undefined) {
@@ -60,15 +63,22 @@ export async function getBenchmark(ctx: Context, portfolioId: unknown, query: un
     const missing = request.symbol === undefined ? "symbol" : "exchange";
     throw validationFailed(`The query is invalid: ${missing} is required with ${missing === "symbol" ? "exchange" : "symbol"}.`, [{ path: missing, message: "is required" }]);
   }
+  return heavyWork(ctx, () => benchmark(ctx, portfolio, request));
+}
+
+async function benchmark(ctx: Context, portfolio: Awaited<ReturnType<typeof scopedPortfolio>>, request: BenchmarkQuery): Promise<BenchmarkReport> {
   const other = request.benchmarkPortfolioId === undefined ? undefined : await scopedPortfolio(ctx, request.benchmarkPortfolioId, undefined, { ...PORTFOLIO_TAX_SELECT, name: true });
   const period = resolvePeriod(request, await firstEventDate(ctx, { portfolioId: portfolio.id }));
+  assertWithinLimits(ctx, period, true);
   const { range, engine } = await portfolioEngine(ctx, portfolio, period.start, period.to);
+  throwIfClosed(ctx.signal);
   const mine = scopeOf(range, engine, { ...period, start: range.from });
 
   let benchmark: BenchmarkReport["benchmark"];
   let theirs: Scope;
   if (other) {
     const loaded = await portfolioEngine(ctx, other, addDays(period.from, -1), period.to);
+    throwIfClosed(ctx.signal);
     theirs = scopeOf(loaded.range, loaded.engine, { ...period, start: loaded.range.from });
     benchmark = { type: "Portfolio", portfolioId: other.id, name: other.name };
   } else {
@@ -76,7 +86,8 @@ export async function getBenchmark(ctx: Context, portfolioId: unknown, query: un
     theirs = replay(security, range, engine, period);
     benchmark = { type: "Security", symbol: security.symbol, exchange: security.exchange, name: security.name };
   }
-  const offset = (date: string) => calendarDays(period.from, date).length - 1;
+  // By day number: listing the days up to each point made a daily series quadratic.
+  const offset = (date: string) => dayNumber(date) - dayNumber(period.from);
   const { daily: _mine, ...portfolioResult } = mine;
   const { daily: _theirs, ...benchmarkResult } = theirs;
   const excessXirr = mine.moneyWeightedReturn.annualisedPercent === null || theirs.moneyWeightedReturn.annualisedPercent === null ? null : mine.moneyWeightedReturn.annualisedPercent - theirs.moneyWeightedReturn.annualisedPercent;
@@ -158,10 +169,15 @@ function replay(security: BenchmarkSecurity, range: ValuationRange, engine: Dail
   const openDay = addDays(period.from, -1);
   const days = calendarDays(openDay, period.to);
   const unitPrice = (date: string): Decimal => {
-    const price = security.prices.on(date)?.value;
+    const hit = security.prices.on(date);
+    const price = hit?.value;
     const rate = range.fx.rateOn(security.currencyCode, base, date)?.rate;
-    if (!price) throw new DomainError("BUSINESS_RULE", `The benchmark ${security.symbol}.${security.exchange} has no price on or before ${date}, when the portfolio had money in it.`, [{ path: "symbol", message: `${security.symbol}.${security.exchange} has no price on or before ${date}` }]);
-    if (!rate) throw new DomainError("BUSINESS_RULE", `No ${security.currencyCode} to ${base} exchange rate on or before ${date} for the benchmark ${security.symbol}.${security.exchange}.`, [{ path: "symbol", message: `no ${security.currencyCode}/${base} rate on or before ${date}` }]);
+    // A close of 0 (imported before prices had to be positive) buys infinitely many units: no price.
+    if (!price || !price.gt(0)) {
+      const what = price ? `a price of ${price.toFixed()} on ${hit!.date}` : `no price on or before ${date}`;
+      throw new DomainError("BUSINESS_RULE", `The benchmark ${security.symbol}.${security.exchange} has ${what}, when the portfolio had money in it: import a positive close.`, [{ path: "symbol", message: `${security.symbol}.${security.exchange} has ${what}` }]);
+    }
+    if (!rate || !rate.gt(0)) throw new DomainError("BUSINESS_RULE", `No ${security.currencyCode} to ${base} exchange rate on or before ${date} for the benchmark ${security.symbol}.${security.exchange}.`, [{ path: "symbol", message: `no ${security.currencyCode}/${base} rate on or before ${date}` }]);
     return price.times(rate);
   };
   const flowsOn = new Map<string, Decimal[]>();

@@ -1,8 +1,9 @@
 import { LRUCache } from "lru-cache";
-import { DEFAULT_SERIES_CACHE_MB } from "../../config";
+import { DEFAULT_ANALYTICS_LIMITS, DEFAULT_SERIES_CACHE_MB } from "../../config";
 import type { Context } from "../../context";
 import { today } from "../../lib/dates";
-import { atOneMoment, dailyValuationSliced, loadValuationRange, momentVersions, type DailyValuation, type RangePortfolio, type ValuationRange } from "../ledger";
+import { isClientClosed } from "../../lib/slices";
+import { atOneMoment, dailyValuationSliced, dayNumber, loadValuationRange, momentVersions, type DailyValuation, type RangePortfolio, type ValuationRange } from "../ledger";
 
 /**
  * Computed daily series, reused across requests and ranges, never stale.
@@ -20,7 +21,11 @@ import { atOneMoment, dailyValuationSliced, loadValuationRange, momentVersions, 
  * to today, or a later `to`): a later request for another range of the same portfolio slices it.
  * The cache is per process (each API process warms its own), bounded by an estimate of its size
  * in memory (SERIES_CACHE_MB, least recently used first out); concurrent requests for the same
- * series share one computation.
+ * series share one computation. The widest span stays within ANALYTICS_MAX_DAYS: beyond it, a
+ * request's own span is computed (which analytics/limits.ts has kept within it).
+ *
+ * A computation stops when the client of the request that started it hangs up (lib/slices.ts); a
+ * request that shared it and is still waiting then computes the series again.
  */
 export interface PortfolioSeries {
   range: ValuationRange;
@@ -47,12 +52,34 @@ export class SeriesCache {
 
   /** The portfolio's series covering `start..to`: the cached one when its versions are current, else computed (and kept). */
   async get(ctx: Context, portfolio: RangePortfolio, start: string, to: string): Promise<PortfolioSeries> {
+    for (;;) {
+      try {
+        return await this.getOnce(ctx, portfolio, start, to);
+      } catch (error) {
+        // Another request's computation, stopped because its client left (getOnce dropped it).
+        if (isClientClosed(error) && !ctx.signal?.aborted) continue;
+        throw error;
+      }
+    }
+  }
+
+  private async getOnce(ctx: Context, portfolio: RangePortfolio, start: string, to: string): Promise<PortfolioSeries> {
     const version = await momentVersions(ctx.db, scopeOf(portfolio));
     const cached = this.entries.get(portfolio.id);
-    if (cached && cached.version === version && cached.start <= start && to <= cached.to) return cached.series;
+    if (cached && cached.version === version && cached.start <= start && to <= cached.to) {
+      try {
+        return await cached.series;
+      } catch (error) {
+        if (this.entries.peek(portfolio.id)?.series === cached.series) this.entries.delete(portfolio.id);
+        throw error;
+      }
+    }
     // Over the widest span seen for this version, to today at least: the next range is a hit.
     const sameVersion = cached?.version === version ? cached : undefined;
-    const span = { start: sameVersion && sameVersion.start < start ? sameVersion.start : start, to: [to, today(), sameVersion?.to ?? to].sort().at(-1)! };
+    const widest = { start: sameVersion && sameVersion.start < start ? sameVersion.start : start, to: [to, today(), sameVersion?.to ?? to].sort().at(-1)! };
+    // A context built by hand (a job, a test) may carry no limits: the defaults.
+    const maxDays = ctx.analytics?.limits.maxDays ?? DEFAULT_ANALYTICS_LIMITS.maxDays;
+    const span = [widest, { start, to: to < today() ? today() : to }].find((s) => dayNumber(s.to) - dayNumber(s.start) + 1 <= maxDays) ?? { start, to };
     const entry: Entry = { version, ...span, size: 1, series: compute(ctx, portfolio, span.start, span.to, version) };
     // A request that read its versions before a write finished computes an older series: it
     // answers from it but does not replace a newer one (versions only grow: one sequence).
@@ -66,7 +93,7 @@ export class SeriesCache {
       if (this.entries.peek(portfolio.id) === entry) this.entries.set(portfolio.id, { ...entry, version: series.version, size: estimateBytes(series) });
       return series;
     } catch (error) {
-      if (this.entries.peek(portfolio.id) === entry) this.entries.delete(portfolio.id);
+      if (this.entries.peek(portfolio.id)?.series === entry.series) this.entries.delete(portfolio.id);
       throw error;
     }
   }
@@ -82,7 +109,7 @@ export class SeriesCache {
  */
 async function compute(ctx: Context, portfolio: RangePortfolio, start: string, to: string, before: string): Promise<PortfolioSeries> {
   const { value: range, version } = await atOneMoment(ctx.db, scopeOf(portfolio), () => loadValuationRange(ctx.db, portfolio, start, to), before);
-  return { range, engine: await dailyValuationSliced(range), version };
+  return { range, engine: await dailyValuationSliced(range, ctx.signal), version };
 }
 
 /** What a portfolio's series is read from: its ledger, its account's prices and rates. */

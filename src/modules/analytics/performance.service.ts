@@ -12,6 +12,7 @@ import { scopedPortfolio } from "../portfolios/scoped";
 import { PerformanceQuery } from "./analytics.schemas";
 import { decompose, decomposeCash, decomposeLocal, sumComponents, type Amount, type ReturnComponents } from "./decomposition";
 import { portfolioEngine } from "./engine-cache";
+import { assertWithinLimits, heavyWork } from "./limits";
 import { modifiedDietz, type Flow as DatedAmount } from "./modified-dietz";
 import { chain, firstEventDate, resolvePeriod, type Period } from "./period";
 import { xirr } from "./xirr";
@@ -90,8 +91,14 @@ const ZERO = new Decimal(0);
 
 export async function getPerformance(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<PerformanceReport> {
   const request = parseInput(PerformanceQuery, query ?? {}, "The query");
+  assertWithinLimits(ctx, request, false);
+  return heavyWork(ctx, () => performance(ctx, portfolioId, request));
+}
+
+async function performance(ctx: Context, portfolioId: unknown, request: PerformanceQuery): Promise<PerformanceReport> {
   const portfolio = await scopedPortfolio(ctx, portfolioId, undefined, { ...PORTFOLIO_TAX_SELECT, name: true });
   const period = resolvePeriod(request, await firstEventDate(ctx, { portfolioId: portfolio.id }));
+  assertWithinLimits(ctx, period, false);
   const labels = await customLabels(ctx, portfolio.id, request.groupBy);
   const { range, engine } = await portfolioEngine(ctx, portfolio, period.start, period.to);
   return {
@@ -101,7 +108,7 @@ export async function getPerformance(ctx: Context, portfolioId: unknown, query: 
     from: period.from,
     to: period.to,
     generatedDate: new Date(),
-    ...(await inSlices(performanceSteps(range, engine, { ...period, start: range.from }, { ...request, labels }))),
+    ...(await inSlices(performanceSteps(range, engine, { ...period, start: range.from }, { ...request, labels }), ctx.signal)),
   };
 }
 

@@ -8,6 +8,7 @@ import { holdingWithPortfolio } from "../holdings/holdings.service";
 import { scopedPortfolio } from "../portfolios/scoped";
 import { TimeseriesQuery } from "./analytics.schemas";
 import { portfolioEngine } from "./engine-cache";
+import { assertWithinLimits, heavyWork } from "./limits";
 import { pointDates } from "./intervals";
 import { chain, firstEventDate, netInvested, resolvePeriod, type Period } from "./period";
 
@@ -32,8 +33,14 @@ const ZERO = new Decimal(0);
 
 export async function getPortfolioTimeseries(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<TimeseriesPoint[]> {
   const request = parseInput(TimeseriesQuery, query ?? {}, "The query");
+  assertWithinLimits(ctx, request, true);
+  return heavyWork(ctx, () => portfolioTimeseries(ctx, portfolioId, request));
+}
+
+async function portfolioTimeseries(ctx: Context, portfolioId: unknown, request: TimeseriesQuery): Promise<TimeseriesPoint[]> {
   const portfolio = await scopedPortfolio(ctx, portfolioId);
   const period = resolvePeriod(request, await firstEventDate(ctx, { portfolioId: portfolio.id }));
+  assertWithinLimits(ctx, period, true);
   const { range, engine } = await portfolioEngine(ctx, portfolio, period.start, period.to);
   const twr = chain({ ...period, start: range.from }, engine.total, engine.flowIn, engine.flowOut).daily;
   const invested = netInvested(engine.portfolioFlows, range.fx, portfolio.baseCurrencyCode);
@@ -48,7 +55,7 @@ export async function getPortfolioTimeseries(ctx: Context, portfolioId: unknown,
       netInvested: invested(date),
       cumulativeReturnPercent: twr[dayNumber(date) - dayNumber(period.from)],
     };
-  }));
+  }), ctx.signal);
 }
 
 /** Each point of the period, as steps (a ten-year daily series values 3,650 days exactly: in slices). */
@@ -79,9 +86,16 @@ export interface HoldingTimeseriesPoint {
  */
 export async function getHoldingTimeseries(ctx: Context, holdingId: unknown, query: unknown = {}): Promise<HoldingTimeseriesPoint[]> {
   const request = parseInput(TimeseriesQuery, query ?? {}, "The query");
+  assertWithinLimits(ctx, request, true);
+  return heavyWork(ctx, () => holdingTimeseries(ctx, holdingId, request));
+}
+
+async function holdingTimeseries(ctx: Context, holdingId: unknown, request: TimeseriesQuery): Promise<HoldingTimeseriesPoint[]> {
   const holding = await holdingWithPortfolio(ctx, holdingId);
   const portfolio = holding.portfolio;
   const period = resolvePeriod(request, await firstEventDate(ctx, { holdingId: holding.id }));
+  // The portfolio's engine starts at the holding's first event or the day before from: within these days.
+  assertWithinLimits(ctx, period, true);
   const [{ range, engine }, ledger] = await Promise.all([portfolioEngine(ctx, portfolio, period.start, period.to), loadLedger(ctx.db, portfolio, [holding.id], period.to)]);
   const series = engine.holdings.find((h) => h.id === holding.id);
   const valued = range.holdings.find((h) => h.id === holding.id);
@@ -105,5 +119,5 @@ export async function getHoldingTimeseries(ctx: Context, holdingId: unknown, que
       netInvested: invested(date),
       cumulativeReturnPercent: twr[dayNumber(date) - dayNumber(period.from)],
     };
-  }));
+  }), ctx.signal);
 }

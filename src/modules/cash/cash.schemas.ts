@@ -3,7 +3,7 @@ import { CASH_TRADE_TYPES } from "../ledger/cash-effects";
 import { currencyCode } from "../../lib/codes";
 import { dateInput, dateOutput } from "../../lib/dates";
 import { decimalInput } from "../../lib/money";
-import { acceptingAnswerFields, crossField, idSchema, text } from "../../lib/validation";
+import { acceptingAnswerFields, crossField, idSchema, MAX_OFFSET, queryInt, text } from "../../lib/validation";
 
 export const CASH_TRANSACTION_TYPES = ["Deposit", "Withdrawal", "InterestPayment", "Fee", "InterestCharged"] as const;
 export const cashTransactionType = z.enum(CASH_TRANSACTION_TYPES);
@@ -71,8 +71,8 @@ export type UpdateCashTransactionInput = z.output<typeof UpdateCashTransactionIn
 /** GET /v1/cash-accounts/{c}/transactions: a page of the ledger, optionally between two dates. */
 export const LedgerQuery = z
   .strictObject({
-    limit: z.coerce.number().int("must be an integer").min(1).max(5000).default(500),
-    offset: z.coerce.number().int("must be an integer").min(0).default(0),
+    limit: queryInt({ min: 1, max: 5000, default: 500 }),
+    offset: queryInt({ min: 0, max: MAX_OFFSET, default: 0 }),
     from: dateInput.optional().describe("First date to include"),
     to: dateInput.optional().describe("Last date to include"),
   })

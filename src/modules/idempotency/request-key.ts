@@ -25,15 +25,46 @@ export function parseIdempotencyKey(header: string): string | null {
   return PRINTABLE_ASCII.test(key) ? key : null;
 }
 
-/** JSON with object members sorted, so a retry that orders its members differently is the same request. */
+/**
+ * JSON with object members sorted, so a retry that orders its members differently is the same
+ * request. Walks with its own stack, never recursion: the body was checked for depth already
+ * (src/http/depth.ts), and this stays safe whoever calls it. Same text as JSON.stringify gives for
+ * parsed JSON, members sorted (stored fingerprints depend on it).
+ */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return "[" + value.map((v) => (v === undefined ? "null" : canonicalJson(v))).join(",") + "]";
-  const members = Object.keys(value)
-    .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-    .sort()
-    .map((k) => JSON.stringify(k) + ":" + canonicalJson((value as Record<string, unknown>)[k]));
-  return "{" + members.join(",") + "}";
+  const out: string[] = [];
+  // Values still to write, and the punctuation between them; a string entry is text as it stands.
+  const todo: ({ value: unknown } | string)[] = [{ value }];
+  while (todo.length > 0) {
+    const item = todo.pop()!;
+    if (typeof item === "string") {
+      out.push(item);
+      continue;
+    }
+    const v = item.value;
+    if (v === null || typeof v !== "object") {
+      out.push(JSON.stringify(v) ?? "null");
+    } else if (Array.isArray(v)) {
+      out.push("[");
+      todo.push("]");
+      for (let i = v.length - 1; i >= 0; i--) {
+        todo.push({ value: v[i] === undefined ? null : v[i] });
+        if (i > 0) todo.push(",");
+      }
+    } else {
+      const record = v as Record<string, unknown>;
+      const keys = Object.keys(record)
+        .filter((k) => record[k] !== undefined)
+        .sort();
+      out.push("{");
+      todo.push("}");
+      for (let i = keys.length - 1; i >= 0; i--) {
+        todo.push({ value: record[keys[i]] }, JSON.stringify(keys[i]) + ":");
+        if (i > 0) todo.push(",");
+      }
+    }
+  }
+  return out.join("");
 }
 
 /**

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { currencyCode } from "../../lib/codes";
 import { AMIT_COMPONENTS } from "./amit";
 import { dateInput, dateOutput } from "../../lib/dates";
-import { decimalInput } from "../../lib/money";
+import { decimalInput, positivePriceInput, positiveRateInput } from "../../lib/money";
 import { acceptingAnswerFields, crossField, idSchema, text } from "../../lib/validation";
 
 /** DECIMAL(19,4): below 10^15. */
@@ -27,11 +27,12 @@ const incomeFields = {
   withholdingTax: amount.optional(),
   netAmount: amount.optional().describe("Cash received; alone, it is taken as an unfranked amount"),
   currencyCode: currencyCode.optional().describe("Default: the holding's currency"),
-  exchangeRate: decimalInput({ scale: 10, min: 0, max: 1e9 }).optional().describe("Base-currency units per unit of the income currency"),
+  // Above 0, as a trade's: a rate of 0 counted a foreign income at AUD 0 in the tax reports.
+  exchangeRate: positiveRateInput().optional().describe("Base-currency units per unit of the income currency"),
   isTrustIncome: z.boolean().optional(),
   isReinvested: z.boolean().optional(),
   drpQuantity: decimalInput({ scale: 8, min: 0, max: 1e15 }).optional().nullable().describe("Units a reinvested distribution allots"),
-  drpPrice: decimalInput({ scale: 8, min: 0, max: 1e15 }).optional().nullable().describe("Price of those units; default net ÷ units"),
+  drpPrice: positivePriceInput().optional().nullable().describe("Price of those units; default net ÷ units"),
   components: Components.optional().nullable().describe("AMIT statement components (name → amount)"),
   notes: text({ max: 10_000, trim: false }).optional().nullable(),
 };

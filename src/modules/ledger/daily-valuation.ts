@@ -166,9 +166,9 @@ export function dailyValuation(input: ValuationInput): DailyValuation {
   return atOnce(valuationSteps(input));
 }
 
-/** The same engine computed in slices that give the event loop a turn (lib/slices.ts). */
-export function dailyValuationSliced(input: ValuationInput): Promise<DailyValuation> {
-  return inSlices(valuationSteps(input));
+/** The same engine computed in slices that give the event loop a turn (lib/slices.ts); it stops when `signal` aborts. */
+export function dailyValuationSliced(input: ValuationInput, signal?: AbortSignal): Promise<DailyValuation> {
+  return inSlices(valuationSteps(input), signal);
 }
 
 /** The engine as steps: it yields after the flows, after each holding and each cash account. */

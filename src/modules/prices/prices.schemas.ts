@@ -1,13 +1,17 @@
 import { z } from "zod";
 import { currencyCode } from "../../lib/codes";
 import { dateInput, dateOutput } from "../../lib/dates";
-import { decimalInput } from "../../lib/money";
+import { positivePriceInput, positiveRateInput } from "../../lib/money";
 import { acceptingAnswerFields, crossField, upperCased } from "../../lib/validation";
 import { exchange, symbol } from "../securities/securities.schemas";
 
-/** Prices keep 8 decimals (DECIMAL(24, 8)), rates 10 (DECIMAL(20, 10)) (API.md §1 money). */
-const price = decimalInput({ scale: 8, min: 0, max: 1e15 });
-const rate = decimalInput({ scale: 10, min: 0, max: 1e9 }).refine((d) => d.gt(0), "must be greater than 0");
+/**
+ * Prices keep 8 decimals (DECIMAL(24, 8)), rates 10 (DECIMAL(20, 10)) (API.md §1 money). Both above
+ * 0: a close of 0 is no price (the reports would divide by it), and the CSV rows go through these
+ * same schemas.
+ */
+const price = positivePriceInput();
+const rate = positiveRateInput();
 
 export const MAX_CUSTOM_PRICES = 10_000;
 export const MAX_BULK_ROWS = 50_000;

@@ -1,11 +1,12 @@
-import { CsvError, parse } from "csv-parse/sync";
 import type { z } from "zod";
 import type { Prisma } from "../../../generated/prisma/client";
 import type { Context } from "../../context";
 import { fromDate, toDate } from "../../lib/dates";
-import { DomainError, notFound, orNull, validationFailed, type FieldError } from "../../lib/errors";
+import { forEachRow, tooManyRows } from "../../lib/bulk";
+import { readCsv, type HeaderProblem } from "../../lib/csv";
+import { DomainError, MAX_LISTED_ERRORS, notFound, orNull, validationFailed, type FieldError } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
-import { closest, fieldErrors, parseId, parseInput } from "../../lib/validation";
+import { fieldErrors, parseId, parseInput } from "../../lib/validation";
 import { holdingScope, holdingWithPortfolio } from "../holdings/holdings.service";
 import { assertAdviser, assertCanWrite } from "../portfolios/access";
 import { CustomPriceInput, FX_RATE_COLUMNS, FxRateRow, FxRatesQuery, MARKET_PRICE_COLUMNS, MarketPriceRow, MarketPricesQuery, MAX_BULK_ROWS, MAX_CUSTOM_PRICES, UpdateCustomPriceInput, UpdateCustomPriceBody } from "./prices.schemas";
@@ -39,75 +40,59 @@ type PriceRow = Prisma.CustomPriceGetPayload<{ select: typeof PRICE_SELECT }>;
 const priceView = (p: PriceRow): CustomPriceView => ({ id: p.id, holdingId: p.holdingId, date: fromDate(p.date), price: new Decimal(p.price) });
 const priceScope = (ctx: Context): Prisma.CustomPriceWhereInput => ({ holding: holdingScope(ctx) });
 
-/** At most this many bad fields are listed; the detail gives the total. */
-const MAX_LISTED_ERRORS = 100;
-
 /** A row of a bulk body, with how errors name it: `[i]` in a JSON array, `line N` in CSV (header = line 1). */
 interface BulkRow {
   label: string;
   value: unknown;
 }
 
-/** A JSON array as parsed by the transport, or the text of a text/csv body. */
-function bulkRows(input: unknown, columns: readonly string[], what: string): BulkRow[] {
-  if (typeof input === "string") return csvRows(input, columns, what);
+/**
+ * A JSON array as parsed by the transport, or the text of a text/csv body, as labelled rows: at
+ * most `max` of them, counted before any row is validated (a CSV is read no further than that).
+ */
+async function bulkRows(input: unknown, columns: readonly string[], max: number, what: string): Promise<BulkRow[]> {
+  if (typeof input === "string") return csvRows(input, columns, max, what);
   if (!Array.isArray(input)) throw validationFailed(`${what} must be a JSON array or text/csv.`, [{ path: "(body)", message: "must be a JSON array of rows, or text/csv" }]);
+  if (input.length > max) throw tooManyRows(what, max, input.length);
   return input.map((value, i) => ({ label: `[${i}]`, value }));
 }
 
-function csvRows(text: string, columns: readonly string[], what: string): BulkRow[] {
-  let header: string[] | undefined;
-  let records: { record: Record<string, string>; info: { lines: number } }[];
-  const checkHeader = () => {
-    const given = header ?? [];
-    const missing = columns.filter((c) => !given.includes(c));
-    const unknown = given.filter((c, i) => !columns.includes(c) || given.indexOf(c) !== i);
-    if (missing.length || unknown.length) {
-      const named = unknown.map((c) => {
-        const near = columns.includes(c) ? undefined : closest(c, columns);
-        return near && !given.includes(near) ? `${c} (did you mean ${near}?)` : c;
-      });
-      const message = `must be the header ${columns.join(",")} (in any order and case)` + (missing.length ? `; missing ${missing.join(", ")}` : "") + (unknown.length ? `; unexpected ${named.join(", ")}` : "");
-      throw validationFailed(`${what} is invalid: line 1: ${message}.`, [{ path: "line 1", message }]);
-    }
+/** One error for line 1, naming every problem of the header. */
+function headerRefusal(columns: readonly string[], what: string) {
+  return (problems: HeaderProblem[], given: string[]) => {
+    const missing = problems.filter((p) => p.kind === "missing").map((p) => p.column);
+    const named = problems.flatMap((p) => (p.kind === "unknown" && p.near && !given.includes(p.near) ? [`${p.column} (did you mean ${p.near}?)`] : p.kind === "missing" ? [] : [p.column]));
+    const message = `must be the header ${columns.join(",")} (in any order and case)` + (missing.length ? `; missing ${missing.join(", ")}` : "") + (named.length ? `; unexpected ${named.join(", ")}` : "");
+    return validationFailed(`${what} is invalid: line 1: ${message}.`, [{ path: "line 1", message }]);
   };
-  try {
-    records = parse(text, {
-      columns: (names: string[]) => (header = names.map((n) => n.toLowerCase())),
-      trim: true,
-      skip_empty_lines: true,
-      bom: true,
-      info: true,
-    });
-  } catch (error) {
-    const e = error as { code?: string; message: string; lines?: number };
-    // csv-parse's codes are not all CSV_-prefixed (INVALID_OPENING_QUOTE): any CsvError is the body's.
-    if (!(error instanceof CsvError)) throw error;
-    if (header) checkHeader();
-    throw validationFailed(`${what} is not valid CSV: ${e.message}`, [{ path: `line ${e.lines ?? 1}`, message: e.message }]);
-  }
-  checkHeader();
-  return records.map((r) => ({ label: `line ${r.info.lines}`, value: r.record }));
+}
+
+/** A CSV body's rows as records keyed by column; a row with more or fewer cells than the header is refused. */
+async function csvRows(text: string, columns: readonly string[], max: number, what: string): Promise<BulkRow[]> {
+  const { header, rows } = await readCsv(text, { what, columns, required: columns, maxRows: max, refuseHeader: headerRefusal(columns, what) });
+  const misfits: FieldError[] = rows.filter((r) => r.width !== header.length).map((r) => ({ path: `line ${r.line}`, message: `has ${r.width} cells for the header's ${header.length} columns` }));
+  if (misfits.length > 0) throw invalidRows(what, misfits);
+  return rows.map((r) => ({ label: `line ${r.line}`, value: Object.fromEntries(header.map((c, i) => [c, r.cells[i]])) }));
 }
 
 /** Validates every row, listing each bad field under its row's label; nothing is written on any error. */
-function validateRows<S extends z.ZodType>(schema: S, rows: BulkRow[], max: number, what: string): z.output<S>[] {
+async function validateRows<S extends z.ZodType>(schema: S, rows: BulkRow[], what: string): Promise<z.output<S>[]> {
   if (rows.length === 0) throw validationFailed(`${what} has no rows.`, [{ path: "(body)", message: "must have at least 1 row" }]);
-  if (rows.length > max) throw validationFailed(`${what} has ${rows.length} rows; at most ${max} are accepted at once.`, [{ path: "(body)", message: `must have at most ${max} rows` }]);
   const errors: FieldError[] = [];
   const values: z.output<S>[] = [];
-  for (const row of rows) {
+  await forEachRow(rows, (row) => {
     const result = schema.safeParse(row.value);
     if (result.success) values.push(result.data);
     else for (const e of fieldErrors(result.error, schema)) errors.push({ path: e.path === "(body)" ? row.label : `${row.label}${e.path.startsWith("[") ? "" : "."}${e.path}`, message: e.message });
-  }
+  });
   if (errors.length > 0) throw invalidRows(what, errors);
   return values;
 }
 
+/** The first MAX_LISTED_ERRORS errors are listed (DomainError keeps them), the detail gives the total. */
 function invalidRows(what: string, errors: FieldError[]): DomainError {
   const detail = errors.length === 1 ? `${errors[0].path}: ${errors[0].message}` : `${errors.length} fields are invalid` + (errors.length > MAX_LISTED_ERRORS ? ` (the first ${MAX_LISTED_ERRORS} are listed)` : "") + ".";
-  return validationFailed(`${what} is invalid: ${detail}`, errors.slice(0, MAX_LISTED_ERRORS));
+  return validationFailed(`${what} is invalid: ${detail}`, errors);
 }
 
 /** An upsert cannot write one key twice in a statement, and which row should win is unclear: refused. */
@@ -163,7 +148,7 @@ export async function addCustomPrice(ctx: Context, holdingId: unknown, input: un
  */
 export async function addCustomPrices(ctx: Context, holdingId: unknown, input: unknown): Promise<CustomPriceView[]> {
   const id = parseId(holdingId, "holdingId");
-  const prices = validateRows(CustomPriceInput, bulkRows(input, ["date", "price"], "The prices"), MAX_CUSTOM_PRICES, "The prices");
+  const prices = await validateRows(CustomPriceInput, await bulkRows(input, ["date", "price"], MAX_CUSTOM_PRICES, "The prices"), "The prices");
   assertCanWrite(ctx);
   const h = await holdingWithPortfolio(ctx, id);
   const dates = prices.map((p) => p.date);
@@ -211,8 +196,8 @@ export async function deleteCustomPrice(ctx: Context, priceId: unknown): Promise
  */
 export async function upsertMarketPrices(ctx: Context, input: unknown): Promise<{ upserted: number }> {
   assertAdviser(ctx, "import market prices");
-  const rows = bulkRows(input, MARKET_PRICE_COLUMNS, "The market prices");
-  const prices = validateRows(MarketPriceRow, rows, MAX_BULK_ROWS, "The market prices");
+  const rows = await bulkRows(input, MARKET_PRICE_COLUMNS, MAX_BULK_ROWS, "The market prices");
+  const prices = await validateRows(MarketPriceRow, rows, "The market prices");
   rejectRepeats(rows, prices, (p) => `${p.symbol}|${p.exchange}|${p.date}`, "date", "The market prices", "the same symbol, exchange and date");
   const upserted = await ctx.db.$executeRaw`
     INSERT INTO market_price (account_id, symbol, exchange, date, close)
@@ -237,8 +222,8 @@ export async function listMarketPrices(ctx: Context, query: unknown): Promise<Ma
 /** POST /v1/fx-rates/bulk: insert or replace per (account, base, quote, date), all or nothing, set-based. */
 export async function upsertFxRates(ctx: Context, input: unknown): Promise<{ upserted: number }> {
   assertAdviser(ctx, "import exchange rates");
-  const rows = bulkRows(input, FX_RATE_COLUMNS, "The exchange rates");
-  const rates = validateRows(FxRateRow, rows, MAX_BULK_ROWS, "The exchange rates");
+  const rows = await bulkRows(input, FX_RATE_COLUMNS, MAX_BULK_ROWS, "The exchange rates");
+  const rates = await validateRows(FxRateRow, rows, "The exchange rates");
   rejectRepeats(rows, rates, (r) => `${r.base}|${r.quote}|${r.date}`, "date", "The exchange rates", "the same base, quote and date");
   const upserted = await ctx.db.$executeRaw`
     INSERT INTO fx_rate (account_id, base, quote, date, rate)

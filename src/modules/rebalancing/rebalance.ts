@@ -126,8 +126,9 @@ export function computeRebalancePlan(input: RebalanceInput): RebalanceResult {
   }
   const untargetedOrder = Math.max(0, ...input.buckets.map((b) => b.sortOrder)) + 1;
   for (const h of inScope) {
-    if (h.price === null || h.rate === null) {
-      if (!h.units.isZero()) warnings.push({ code: "NO_PRICE", holdingId: h.holdingId, message: `${h.symbol}.${h.exchange} has no price (or no exchange rate) on ${input.asOf}: valued at 0 and not traded.` });
+    // A price of 0 (a legacy close, a trade at 0) is no price either: nothing to divide a budget by.
+    if (!tradable(h) && !h.units.isZero()) {
+      warnings.push({ code: "NO_PRICE", holdingId: h.holdingId, message: `${h.symbol}.${h.exchange} has no price (or no exchange rate), or one of 0, on ${input.asOf}: valued at 0 and not traded.` });
     }
     const label = h.dimensionValue ?? UNCLASSIFIED;
     let g = groups.get(key(label));
@@ -153,7 +154,6 @@ export function computeRebalancePlan(input: RebalanceInput): RebalanceResult {
   const desired = (g: Group) => totalValue.times(g.targetPct).div(HUNDRED);
   const entryOf = new Map(ordered.map((g, i) => [g, before.entries[i]]));
   const trades = (g: Group) => input.band === "ExactTarget" || g.untargeted || entryOf.get(g)!.status !== "InBand";
-  const tradable = (h: RebalanceHolding) => h.price !== null && h.rate !== null && !h.price.isZero() && !h.rate.isZero();
 
   const legs: RebalanceLeg[] = [];
   let cash = input.cashToInvest.plus(cashAvailable);
@@ -196,8 +196,8 @@ export function computeRebalancePlan(input: RebalanceInput): RebalanceResult {
     if (targets.length === 0 && g.holdings.length > 0) continue;
     if (targets.length === 0) {
       const fresh = input.dimension === "holding" ? input.newSecurities.find((s) => key(s.label) === key(g.label)) : undefined;
-      if (!fresh) {
-        warnings.push({ code: "NO_HOLDING_NO_PRICE", label: g.label, message: `Bucket ${g.label} has no holding to buy and no market price for one: nothing bought for it.` });
+      if (!fresh || !fresh.price.gt(0) || !fresh.rate.gt(0)) {
+        warnings.push({ code: "NO_HOLDING_NO_PRICE", label: g.label, message: `Bucket ${g.label} has no holding to buy and no market price above 0 for one: nothing bought for it.` });
         continue;
       }
       admit(buyLeg({ holdingId: null, symbol: fresh.symbol, exchange: fresh.exchange, price: fresh.price, rate: fresh.rate }, g.label, budget, input.wholeUnits));
@@ -228,6 +228,9 @@ export function computeRebalancePlan(input: RebalanceInput): RebalanceResult {
   };
 }
 
+/** Whether a holding can be bought or sold: a positive price and rate to turn an amount into units. */
+const tradable = (h: RebalanceHolding): boolean => h.price !== null && h.rate !== null && h.price.gt(0) && h.rate.gt(0);
+
 const sideOrder = (l: RebalanceLeg) => (l.side === "Sell" ? 0 : 1);
 const groupRank = (groups: Group[], label: string) => groups.findIndex((g) => g.label === label);
 
@@ -245,6 +248,8 @@ function split(amount: Decimal, holdings: RebalanceHolding[]): [RebalanceHolding
 }
 
 function quantityFor(amount: Decimal, price: Decimal, rate: Decimal, wholeUnits: boolean): Decimal {
+  // Callers pass tradable prices only; a unit price of 0 here would be a quantity of Infinity.
+  if (!price.times(rate).gt(0)) return ZERO;
   const raw = amount.div(price.times(rate));
   return wholeUnits ? raw.floor() : roundUnits(raw.toDecimalPlaces(8, Decimal.ROUND_DOWN));
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { queryInt } from "../../lib/validation";
 
 export const SECURITY_TYPES = ["Stock", "Etf", "Fund", "Crypto", "Custom", "Cash"] as const;
 
@@ -23,7 +24,7 @@ export const exchange = z
 export const SearchSecuritiesQuery = z.strictObject({
   q: z.string().trim().min(1, "must not be empty").max(50, "must be at most 50 characters").describe("Symbol or words of the name"),
   exchange: exchange.optional().describe("Only this exchange"),
-  limit: z.coerce.number().int("must be an integer").min(1).max(100).default(20),
+  limit: queryInt({ min: 1, max: 100, default: 20 }),
 });
 
 export const SecurityResponse = z

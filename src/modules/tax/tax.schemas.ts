@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { dateInput, dateOutput } from "../../lib/dates";
-import { decimalInput } from "../../lib/money";
+import { decimalInput, positiveRateInput } from "../../lib/money";
 import { booleanFlag, idSchema } from "../../lib/validation";
 import { PARCEL_METHODS } from "../ledger";
 import { INCOME_LABELS } from "./taxable-income";
@@ -34,8 +34,7 @@ export const SimulateSellRequest = z
     price: decimalInput({ scale: 8, min: 0, max: 1e15 }).describe("Per unit, in the holding's currency"),
     date: dateInput,
     brokerage: decimalInput({ scale: 4, min: 0, max: 1e15 }).optional().describe("In the holding's currency; default 0"),
-    exchangeRate: decimalInput({ scale: 10, min: 0, max: 1e9 })
-      .refine((r) => r.gt(0), "must be more than 0")
+    exchangeRate: positiveRateInput()
       .optional()
       .describe("AUD per unit of the holding's currency; default the FX rule's rate on `date`"),
     method: z.enum(PARCEL_METHODS).optional().describe("Default: the method that would apply (holding override > year > default > FIFO)"),

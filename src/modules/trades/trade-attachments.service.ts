@@ -31,6 +31,17 @@ export interface AttachmentView {
   createdAt: Date;
 }
 
+/**
+ * The name as sent, minus what has no place in a file name: path separators, control characters
+ * (C0, DEL, C1) and bidirectional overrides (which make `gnp.exe` display as `exe.png`). At most
+ * 255 characters, counted in code points as the column counts them, so an emoji is never cut in half.
+ */
+function safeFileName(name: string): string {
+  return Array.from(name.replace(/[/\\\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, "_"))
+    .slice(0, 255)
+    .join("");
+}
+
 async function tradeOf(ctx: Context, tradeId: unknown): Promise<number> {
   const id = parseId(tradeId, "tradeId");
   const trade = await ctx.db.trade.findFirst({ where: { id, holding: holdingScope(ctx) }, select: { id: true } });
@@ -49,7 +60,7 @@ export async function uploadTradeAttachment(ctx: Context, tradeId: unknown, file
   if (file.data.length === 0 || !type.matches(file.data)) {
     throw new DomainError("VALIDATION_FAILED", `The file's content is not ${mimeType}.`, [{ path: "file", message: `content does not match ${mimeType}` }]);
   }
-  const fileName = (file.originalName || `trade-${id}.${type.extension}`).replace(/[/\\\u0000-\u001f]/g, "_").slice(0, 255);
+  const fileName = safeFileName(file.originalName) || `trade-${id}.${type.extension}`;
   const data = { fileName, contentType: mimeType, size: file.data.length, data: Buffer.from(file.data) };
   const saved = await ctx.db.tradeAttachment.upsert({
     where: { tradeId: id },

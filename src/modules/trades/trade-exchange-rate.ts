@@ -1,6 +1,6 @@
 import type { Prisma } from "../../../generated/prisma/client";
 import { businessRule, validationFailed } from "../../lib/errors";
-import { Decimal } from "../../lib/money";
+import { COLUMN_MAX, Decimal } from "../../lib/money";
 import type { FxTable } from "../ledger";
 import { loadFxTable, type FxLoadOptions, type FxPortfolio } from "../ledger/fx-load";
 
@@ -25,7 +25,20 @@ export async function tradeExchangeRate(
   if (given) return given;
   const rate = rateFromTable(await loadFxTable(db, portfolio, [date], options), portfolio, currencyCode, date);
   if (!rate) throw businessRule(`${noRate(portfolio, currencyCode, date)}: give exchangeRate, or import rates (POST /v1/fx-rates/bulk).`);
+  const unstorable = unstorableRate(rate, date);
+  if (unstorable) throw validationFailed(`The exchangeRate is invalid: ${currencyCode} → ${portfolio.baseCurrencyCode}: ${unstorable}.`, [{ path: "exchangeRate", message: unstorable }]);
   return rate;
+}
+
+/**
+ * Why a rate from the FX table cannot be a trade's (the field message of a 400), or undefined. An
+ * inverse or crossed rate can leave the column (1 / 0.0000000001, 10^9 × 10^9) or round to 0:
+ * named here, or the database refuses it as "a number is out of range" about no field.
+ */
+export function unstorableRate(rate: Decimal, date: string): string | undefined {
+  if (rate.gt(COLUMN_MAX.rate)) return `the FX table's rate on ${date} is ${rate.toFixed()}, above the largest rate stored (${COLUMN_MAX.rate.toFixed()}): give exchangeRate`;
+  if (!rate.gt(0)) return `the FX table's rate on ${date} rounds to 0 at 10 decimals: give exchangeRate`;
+  return undefined;
 }
 
 /** The field message of a base-currency trade given another rate than 1 (a 400). */

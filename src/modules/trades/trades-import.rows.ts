@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { DomainError, type FieldError } from "../../lib/errors";
+import { forEachRow } from "../../lib/bulk";
+import { DomainError, MAX_LISTED_ERRORS, type FieldError } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
 import { fieldErrors, looseEnum } from "../../lib/validation";
 import type { Row } from "./trades-import.csv";
@@ -75,14 +76,14 @@ export interface ParsedRow {
  * Each row on its own: a trade object, a known source (by id or name, any case), valid fields,
  * and no other portfolio than the path's. Every problem is collected before any is answered.
  */
-export function parseRows(rows: Row[], sources: { id: string; name: string }[], portfolioId: number): ParsedRow[] {
+export async function parseRows(rows: Row[], sources: { id: string; name: string }[], portfolioId: number): Promise<ParsedRow[]> {
   const sourceByKey = new Map(sources.flatMap((s) => [[s.id, s.id] as const, [s.name.toLowerCase(), s.id] as const]));
   const errors: FieldError[] = [];
   const parsed: ParsedRow[] = [];
-  for (const row of rows) {
+  await forEachRow(rows, (row) => {
     if (!row.raw || typeof row.raw !== "object" || Array.isArray(row.raw)) {
       errors.push(rowError(row.line, "", "must be a trade object"));
-      continue;
+      return;
     }
     const source = row.raw.sourceId;
     const resolvedSource = typeof source === "string" ? sourceByKey.get(source) ?? sourceByKey.get(source.toLowerCase()) : source;
@@ -90,16 +91,16 @@ export function parseRows(rows: Row[], sources: { id: string; name: string }[], 
     const result = ImportRow.safeParse({ ...row.raw, sourceId: resolvedSource, portfolioId: row.raw.portfolioId ?? undefined });
     if (!result.success) {
       for (const e of fieldErrors(result.error, ImportRow)) errors.push(rowError(row.line, e.path === "(body)" ? "" : e.path, e.message));
-      continue;
+      return;
     }
-    if (typeof source === "string" && !resolvedSource) continue;
+    if (typeof source === "string" && !resolvedSource) return;
     // The path names the portfolio; a row naming another one is a mistake, not a redirect.
     if (result.data.portfolioId !== undefined && result.data.portfolioId !== portfolioId) {
       errors.push(rowError(row.line, "portfolioId", `must be ${portfolioId}, the portfolio of the path, or absent`));
-      continue;
+      return;
     }
     parsed.push({ line: row.line, data: result.data });
-  }
+  });
   if (errors.length) throw importFailed("VALIDATION_FAILED", errors);
   return parsed;
 }
@@ -112,6 +113,7 @@ export function signedQuantity(data: ImportRowData): Decimal {
 
 export function importFailed(code: "VALIDATION_FAILED" | "BUSINESS_RULE", errors: FieldError[]): DomainError {
   const lines = [...new Set(errors.map((e) => e.line).filter(Boolean))];
-  return new DomainError(code, `The import was rejected: ${errors.length} problem${errors.length === 1 ? "" : "s"} in ${lines.length || errors.length} row${(lines.length || errors.length) === 1 ? "" : "s"}; nothing was written.`, errors);
+  const listed = errors.length > MAX_LISTED_ERRORS ? ` (the first ${MAX_LISTED_ERRORS} are listed)` : "";
+  return new DomainError(code, `The import was rejected: ${errors.length} problem${errors.length === 1 ? "" : "s"} in ${lines.length || errors.length} row${(lines.length || errors.length) === 1 ? "" : "s"}${listed}; nothing was written.`, errors);
 }
 

@@ -1,5 +1,6 @@
 import type { Prisma } from "../../../generated/prisma/client";
 import type { Context } from "../../context";
+import { tooManyRows } from "../../lib/bulk";
 import { DomainError, type FieldError } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
 import { parseInput } from "../../lib/validation";
@@ -12,7 +13,7 @@ import { assertCanWrite } from "../portfolios/access";
 import { scopedPortfolio, type ScopedPortfolio } from "../portfolios/scoped";
 import { EXCHANGE_CURRENCY } from "../securities/securities.schemas";
 import { findSecurity } from "../securities/securities.service";
-import { BASE_RATE_IS_ONE, noRate, rateFromTable } from "./trade-exchange-rate";
+import { BASE_RATE_IS_ONE, noRate, rateFromTable, unstorableRate } from "./trade-exchange-rate";
 import { csvRows, type Row } from "./trades-import.csv";
 import { duplicatesFound, findDuplicates } from "./trades-import.duplicates";
 import { ImportQuery, importFailed, MAX_IMPORT_ROWS, parseRows, rowError, signedQuantity, type ImportHolding, type ImportResult, type ImportRowData } from "./trades-import.rows";
@@ -41,14 +42,16 @@ export async function importTrades(ctx: Context, portfolioId: unknown, body: unk
   const outside = await scopedPortfolio(ctx, portfolioId);
 
   let rows: Row[];
-  if (typeof body === "string") rows = csvRows(body);
-  else if (Array.isArray(body)) rows = body.map((raw, i) => ({ line: i + 1, raw: raw as Record<string, unknown> }));
-  else throw new DomainError("VALIDATION_FAILED", "Send a JSON array of trades, or text/csv.", [{ path: "(body)", message: "must be a JSON array or CSV text" }]);
+  if (typeof body === "string") rows = await csvRows(body);
+  else if (Array.isArray(body)) {
+    // Counted before any row is looked at: the cost of a refusal must not grow with the body.
+    if (body.length > MAX_IMPORT_ROWS) throw tooManyRows("The import", MAX_IMPORT_ROWS, body.length);
+    rows = body.map((raw, i) => ({ line: i + 1, raw: raw as Record<string, unknown> }));
+  } else throw new DomainError("VALIDATION_FAILED", "Send a JSON array of trades, or text/csv.", [{ path: "(body)", message: "must be a JSON array or CSV text" }]);
   if (rows.length === 0) throw new DomainError("VALIDATION_FAILED", "The import holds no trades.", [{ path: "(body)", message: "must hold at least one trade" }]);
-  if (rows.length > MAX_IMPORT_ROWS) throw new DomainError("VALIDATION_FAILED", `An import holds at most ${MAX_IMPORT_ROWS} trades; this one has ${rows.length}.`);
 
   // 1. Each row on its own.
-  const parsed = parseRows(rows, await ctx.db.source.findMany({ select: { id: true, name: true } }), outside.id);
+  const parsed = await parseRows(rows, await ctx.db.source.findMany({ select: { id: true, name: true } }), outside.id);
   const errors: FieldError[] = [];
 
   // The ledger's lock order: the portfolio (read again under its lock), then its holdings by id.
@@ -104,6 +107,7 @@ export async function importTrades(ctx: Context, portfolioId: unknown, body: unk
       } else if (!exchangeRate) {
         exchangeRate = rateFromTable(fx, portfolio, currencyCode, data.tradeDate);
         if (!exchangeRate) errors.push(rowError(line, "exchangeRate", `is required: ${noRate(portfolio, currencyCode, data.tradeDate)}`));
+        else if (unstorableRate(exchangeRate, data.tradeDate)) errors.push(rowError(line, "exchangeRate", unstorableRate(exchangeRate, data.tradeDate)!));
       }
       return {
         line,

@@ -9,7 +9,12 @@ import { createTrade, deleteTrade, getTrade, listHoldingTrades, updateTrade } fr
 
 const tag = "Trades";
 
-const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: ATTACHMENT_MAX_BYTES, files: 1, fields: 5 } }).single("file");
+/**
+ * A file name without a charset (`filename="報告.csv"`) is read as UTF-8: browsers send the raw
+ * UTF-8 bytes there (WHATWG HTML's multipart/form-data encoding), and busboy's latin1 default
+ * stored them garbled. `filename*=UTF-8''…` (RFC 5987) says its own charset either way.
+ */
+const upload = multer({ storage: multer.memoryStorage(), defParamCharset: "utf8", limits: { fileSize: ATTACHMENT_MAX_BYTES, files: 1, fields: 5 } }).single("file");
 
 const AttachmentResponse = z
   .object({ tradeId: z.number().int(), fileName: z.string(), contentType: z.string(), size: z.number().int(), createdAt: z.string() })

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { currencyCode } from "../../lib/codes";
 import { dateInput, dateOutput } from "../../lib/dates";
-import { decimalInput } from "../../lib/money";
-import { acceptingAnswerFields, crossField, idSchema, looseEnum, text, upperCased } from "../../lib/validation";
+import { decimalInput, positiveRateInput } from "../../lib/money";
+import { acceptingAnswerFields, crossField, idSchema, looseEnum, MAX_OFFSET, queryInt, text, upperCased } from "../../lib/validation";
 import { PARCEL_METHODS, TRADE_TYPES } from "../ledger";
 import { exchange, SECURITY_TYPES, symbol } from "../securities/securities.schemas";
 
@@ -14,7 +14,8 @@ export const quantityInput = decimalInput({ scale: 8, min: -1e15, max: 1e15 });
 export const priceInput = decimalInput({ scale: 8, min: 0, max: 1e15 });
 /** DECIMAL(19,4): below 10^15. */
 export const amountInput = decimalInput({ scale: 4, min: 0, max: 999_999_999_999_999 });
-export const rateInput = decimalInput({ scale: 10, min: 0, max: 1e9 });
+/** Above 0: a rate of 0 would count the trade at nothing in the base currency. */
+export const rateInput = positiveRateInput();
 
 /** Types whose units leave the holding: a negative quantity is accepted and means the same. */
 const OUTGOING = new Set(["Sell", "TransferOut", "Consolidation", "Cancellation"]);
@@ -56,7 +57,6 @@ function tradeRules(t: z.infer<z.ZodObject<typeof tradeFields>>, ctx: z.Refineme
   const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
   const ok = (field: keyof typeof tradeFields) => valid(field);
   if (ok("holdingId") && ok("symbol") && ok("exchange") && t.holdingId === undefined && (!t.symbol || !t.exchange)) issue("symbol", "give holdingId, or symbol and exchange");
-  if (ok("exchangeRate") && t.exchangeRate && t.exchangeRate.isZero()) issue("exchangeRate", "must be positive");
   const picked = new Set<number>();
   if (ok("parcels")) {
     t.parcels?.forEach((p, i) => {
@@ -129,8 +129,8 @@ export const TradeResponse = z
   .meta({ id: "Trade" });
 
 export const ListQuery = z.strictObject({
-  limit: z.coerce.number().int("must be an integer").min(1).max(5000).default(500),
-  offset: z.coerce.number().int("must be an integer").min(0).default(0),
+  limit: queryInt({ min: 1, max: 5000, default: 500 }),
+  offset: queryInt({ min: 0, max: MAX_OFFSET, default: 0 }),
 });
 
 export { OUTGOING };

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { dateInput, dateOutput } from "../../lib/dates";
-import { crossField } from "../../lib/validation";
+import { crossField, MAX_OFFSET, queryInt } from "../../lib/validation";
 import { TRADE_TYPES } from "../ledger";
 
 export const CASH_TYPES = ["Deposit", "Withdrawal", "InterestPayment", "Fee", "InterestCharged"] as const;
@@ -14,8 +14,8 @@ export const TransactionsQuery = z
     from: dateInput.optional(),
     to: dateInput.optional(),
     type: z.enum(TRANSACTION_TYPES, { error: `must be one of ${TRANSACTION_TYPES.join(", ")}` }).optional().describe("Trade, Income, Cash, or one trade or cash transaction type"),
-    limit: z.coerce.number().int("must be an integer").min(1).max(5000).default(500),
-    offset: z.coerce.number().int("must be an integer").min(0).default(0),
+    limit: queryInt({ min: 1, max: 5000, default: 500 }),
+    offset: queryInt({ min: 0, max: MAX_OFFSET, default: 0 }),
   })
   .check(
     crossField((q, ctx, valid) => {
