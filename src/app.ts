@@ -20,6 +20,7 @@ import { buildOpenApi } from "./http/openapi";
 import { authenticate } from "./http/auth";
 import { graphiqlRouter } from "./http/graphiql";
 import { idempotency } from "./http/idempotency";
+import { chunkedJson } from "./http/chunked-json";
 import { refuseWritesOnLowDisk } from "./http/disk-guard";
 import { TokenBuckets } from "./http/rate-limit";
 import { bulkRowCeiling, createV1Router, endpoints, MEDIA, methodNotAllowed, refuseKeylessBody, requireContext, restGuard, unsupportedBody } from "./http/router";
@@ -186,9 +187,10 @@ export async function createApp(opts: {
     perAddress: new TokenBuckets(config.rateLimitPerSecond, config.rateLimitBurst),
   });
   const json = express.json({ limit: JSON_LIMIT, type: [...MEDIA.json.accept], verify: utf8Only });
-  // Bulk endpoints take up to 20 MiB, as JSON or text/csv (20,000 trades do not fit in 1 MiB).
+  // Bulk endpoints take up to 20 MiB, as JSON or text/csv (20,000 trades do not fit in 1 MiB); their
+  // JSON is parsed in chunks, so a large body does not hold the event loop (http/chunked-json.ts).
   const bulk = express.Router();
-  bulk.use(BULK_PATHS, express.json({ limit: BULK_LIMIT, type: [...MEDIA.json.accept], verify: utf8Only }), bulkRowCeiling(MAX_BULK_BODY_ROWS), express.text({ limit: BULK_LIMIT, type: ["text/csv"], verify: utf8Only }));
+  bulk.use(BULK_PATHS, express.raw({ limit: BULK_LIMIT, type: [...MEDIA.json.accept], verify: (req, res, body) => utf8Only(req, res, body, "utf-8") }), chunkedJson, bulkRowCeiling(MAX_BULK_BODY_ROWS), express.text({ limit: BULK_LIMIT, type: ["text/csv"], verify: utf8Only }));
   // Per process: each API process keeps its own, kept correct across processes by the ledger versions.
   const series = new SeriesCache(config.seriesCacheMb);
   const analytics = analyticsBudget(config.analyticsLimits);
