@@ -78,11 +78,11 @@ export class HeavyWork {
     if (mine.running + mine.waiting > 0 && mine.waiting >= this.limits.maxQueuedPerKey) {
       this.forget(key);
       const { maxRunningPerKey: running, maxQueuedPerKey: waiting } = this.limits;
-      throw busy("RATE_LIMITED", `This API key already has ${mine.running} analytics computation(s) running and ${mine.waiting} waiting, its share (ANALYTICS_MAX_CONCURRENT_PER_KEY ${running}, ANALYTICS_MAX_QUEUED_PER_KEY ${waiting}); retry in ${RETRY_AFTER_SECONDS} s.`);
+      throw busy("RATE_LIMITED", `This API key already has ${mine.running} heavy computation(s) (analytics, tax reports, rebalancing) running and ${mine.waiting} waiting, its share (ANALYTICS_MAX_CONCURRENT_PER_KEY ${running}, ANALYTICS_MAX_QUEUED_PER_KEY ${waiting}); retry in ${RETRY_AFTER_SECONDS} s.`);
     }
     if (this.queue.length >= this.limits.maxQueued || mine.waiting >= this.limits.maxQueuedPerKey) {
       this.forget(key);
-      throw busy("UNAVAILABLE", `The service is running all the analytics computations it allows (ANALYTICS_MAX_CONCURRENT ${this.limits.maxRunning}) with ${this.queue.length} waiting (ANALYTICS_MAX_QUEUED ${this.limits.maxQueued}); retry in ${RETRY_AFTER_SECONDS} s.`);
+      throw busy("UNAVAILABLE", `The service is running all the heavy computations (analytics, tax reports, rebalancing) it allows (ANALYTICS_MAX_CONCURRENT ${this.limits.maxRunning}) with ${this.queue.length} waiting (ANALYTICS_MAX_QUEUED ${this.limits.maxQueued}); retry in ${RETRY_AFTER_SECONDS} s.`);
     }
     return new Promise<void>((resolve, reject) => {
       const onAbort = () => {
@@ -143,3 +143,13 @@ class Busy extends DomainError {
 }
 
 const busy = (code: Extract<ErrorCode, "RATE_LIMITED" | "UNAVAILABLE">, message: string) => new Busy(code, message, undefined, { "Retry-After": String(RETRY_AFTER_SECONDS) });
+
+/**
+ * Runs a heavy computation (analytics, tax reports, rebalancing) through the process's gate under
+ * the caller's API key: a slot, or 429/503 with Retry-After. A client that hangs up while waiting
+ * leaves the queue; the slot is given back however the work ends. A use case calls it once, at
+ * its entry: one that ran inside another's slot would wait on its own key's share.
+ */
+export function heavyWork<T>(ctx: { analytics: { heavyWork: HeavyWork }; principal: { keyId: number }; signal?: AbortSignal }, work: () => Promise<T>): Promise<T> {
+  return ctx.analytics.heavyWork.run(`key:${ctx.principal.keyId}`, ctx.signal, work);
+}

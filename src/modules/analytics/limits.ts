@@ -44,12 +44,3 @@ export function assertWithinLimits(ctx: Context, period: { from?: string; to?: s
     ]);
   }
 }
-
-/**
- * Runs a heavy computation through the process's gate (lib/heavy-work.ts): a slot for the process
- * and for the caller's API key, or 429/503 with Retry-After. A client that hangs up while waiting
- * leaves the queue; the slot is given back however the work ends.
- */
-export function heavyWork<T>(ctx: Context, work: () => Promise<T>): Promise<T> {
-  return ctx.analytics.heavyWork.run(`key:${ctx.principal.keyId}`, ctx.signal, work);
-}

@@ -12,7 +12,8 @@ import { scopedPortfolio } from "../portfolios/scoped";
 import { PerformanceQuery } from "./analytics.schemas";
 import { decompose, decomposeCash, decomposeLocal, sumComponents, type Amount, type ReturnComponents } from "./decomposition";
 import { portfolioEngine } from "./engine-cache";
-import { assertWithinLimits, heavyWork } from "./limits";
+import { heavyWork } from "../../lib/heavy-work";
+import { assertWithinLimits } from "./limits";
 import { modifiedDietz, type Flow as DatedAmount } from "./modified-dietz";
 import { chain, firstEventDate, resolvePeriod, type Period } from "./period";
 import { xirr } from "./xirr";
@@ -178,7 +179,8 @@ export function* performanceSteps(range: ValuationRange, engine: DailyValuation,
     const local = (amount: Decimal, currency: string, inBase: Decimal, date: string) => {
       if (currency === h.currencyCode) return amount;
       const rate = range.fx.rateOn(h.currencyCode, base, date)?.rate;
-      return rate ? inBase.div(rate) : amount;
+      // A Decimal is always truthy: the FX table keeps no rate ≤ 0, and this guard says so too.
+      return rate?.gt(0) ? inBase.div(rate) : amount;
     };
     const opening = holdingValue(o, openReceivables, h.id, (r) => local(r.amount, r.currencyCode, r.inBaseCurrency ?? ZERO, openDay));
     const closing = holdingValue(c, closeReceivables, h.id, (r) => local(r.amount, r.currencyCode, r.inBaseCurrency ?? ZERO, to));

@@ -8,7 +8,8 @@ import { holdingWithPortfolio } from "../holdings/holdings.service";
 import { scopedPortfolio } from "../portfolios/scoped";
 import { TimeseriesQuery } from "./analytics.schemas";
 import { portfolioEngine } from "./engine-cache";
-import { assertWithinLimits, heavyWork } from "./limits";
+import { heavyWork } from "../../lib/heavy-work";
+import { assertWithinLimits } from "./limits";
 import { pointDates } from "./intervals";
 import { chain, firstEventDate, netInvested, resolvePeriod, type Period } from "./period";
 

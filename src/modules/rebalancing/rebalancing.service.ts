@@ -11,6 +11,7 @@ import { scopedPortfolio, scopedPortfolios, type ScopedPortfolio } from "../port
 import { EXCHANGE_CURRENCY } from "../securities/securities.schemas";
 import { computeRebalancePlan, type NewSecurity, type RebalanceHolding, type RebalanceResult } from "./rebalance";
 import { DriftOverviewQuery, RebalanceRequest } from "./rebalancing.schemas";
+import { heavyWork } from "../../lib/heavy-work";
 
 /**
  * POST /v1/portfolios/{p}/rebalance, GraphQL `computeRebalance`: the drift of the portfolio
@@ -37,7 +38,11 @@ function withDefaults(request: RebalanceRequest) {
   } as const;
 }
 
-export async function computeRebalance(ctx: Context, portfolioId: unknown, input: unknown): Promise<RebalanceView> {
+export function computeRebalance(ctx: Context, portfolioId: unknown, input: unknown): Promise<RebalanceView> {
+  return heavyWork(ctx, () => computeRebalanceNow(ctx, portfolioId, input));
+}
+
+async function computeRebalanceNow(ctx: Context, portfolioId: unknown, input: unknown): Promise<RebalanceView> {
   const request = parseInput(RebalanceRequest, input ?? {}, "The rebalance request");
   const portfolio = await scopedPortfolio(ctx, portfolioId);
   const asOf = request.asOf ?? today();
@@ -205,7 +210,11 @@ export interface DriftOverviewRow {
  * morning view. A client key sees its own portfolios; `clientId` narrows an adviser's book to one
  * client. A fixed number of statements whatever the number of portfolios.
  */
-export async function getDriftOverview(ctx: Context, query: unknown = {}): Promise<DriftOverviewRow[]> {
+export function getDriftOverview(ctx: Context, query: unknown = {}): Promise<DriftOverviewRow[]> {
+  return heavyWork(ctx, () => getDriftOverviewNow(ctx, query));
+}
+
+async function getDriftOverviewNow(ctx: Context, query: unknown): Promise<DriftOverviewRow[]> {
   const { clientId } = parseInput(DriftOverviewQuery, query ?? {}, "The query");
   if (clientId !== undefined) {
     const client = await ctx.db.client.findFirst({ where: { id: clientId, accountId: ctx.account.id, ...(ctx.principal.kind === "client" ? { id: ctx.principal.clientId } : {}) }, select: { id: true } });

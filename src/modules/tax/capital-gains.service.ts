@@ -5,6 +5,7 @@ import { parseInput } from "../../lib/validation";
 import { lossLedger, type CgtSummary } from "./cgt";
 import { currentFinancialYear, loadTaxBook, readTaxPortfolio, yearsOf, type DisposalRow, type TaxBook, type TaxPortfolio } from "./tax-book";
 import { FinancialYearQuery } from "./tax.schemas";
+import { heavyWork } from "../../lib/heavy-work";
 
 /**
  * GET /v1/portfolios/{p}/reports/capital-gains, GraphQL `capitalGainsReport` (REPORTS.md §5.1):
@@ -22,7 +23,11 @@ export interface CapitalGainsReport {
   disposals: Omit<DisposalRow, "financialYear">[];
 }
 
-export async function capitalGainsReport(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<CapitalGainsReport> {
+export function capitalGainsReport(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<CapitalGainsReport> {
+  return heavyWork(ctx, () => capitalGainsReportNow(ctx, portfolioId, query));
+}
+
+async function capitalGainsReportNow(ctx: Context, portfolioId: unknown, query: unknown): Promise<CapitalGainsReport> {
   const request = parseInput(FinancialYearQuery, query ?? {}, "The query");
   const { portfolio, book, financialYear, from, to } = await readTaxPortfolio(ctx, portfolioId, async (portfolio) => {
     const financialYear = request.financialYear ?? currentFinancialYear(portfolio);

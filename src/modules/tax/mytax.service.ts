@@ -10,6 +10,7 @@ import { currentFinancialYear, loadTaxBook, readTaxPortfolio } from "./tax-book"
 import { FinancialYearQuery } from "./tax.schemas";
 import type { IncomeLabel } from "./taxable-income";
 import { taxableIncomeOf, type TaxableIncomeReport } from "./taxable-income.service";
+import { heavyWork } from "../../lib/heavy-work";
 
 /**
  * GET /v1/portfolios/{p}/reports/ato-mytax, GraphQL `myTaxReport` (REPORTS.md §5.4): every myTax
@@ -46,7 +47,11 @@ export async function myTaxReportPdf(ctx: Context, portfolioId: unknown, query: 
   return { fileName: `mytax-${document.report.portfolioId}-FY${document.report.financialYear}.pdf`, data: await renderMyTaxPdf(document, today()) };
 }
 
-export async function myTaxDocument(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<MyTaxDocument> {
+export function myTaxDocument(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<MyTaxDocument> {
+  return heavyWork(ctx, () => myTaxDocumentNow(ctx, portfolioId, query));
+}
+
+async function myTaxDocumentNow(ctx: Context, portfolioId: unknown, query: unknown): Promise<MyTaxDocument> {
   const request = parseInput(FinancialYearQuery, query ?? {}, "The query");
   const { portfolio, book, income, financialYear, from, to } = await readTaxPortfolio(ctx, portfolioId, async (portfolio) => {
     const financialYear = request.financialYear ?? currentFinancialYear(portfolio);

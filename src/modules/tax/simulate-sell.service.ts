@@ -8,6 +8,7 @@ import { tradeExchangeRate } from "../trades/trade-exchange-rate";
 import { gainSplit, lossLedger, netCapitalGain } from "./cgt";
 import { disposalRow, loadTaxBook, readTaxPortfolio, yearsOf } from "./tax-book";
 import { SimulateSellRequest } from "./tax.schemas";
+import { heavyWork } from "../../lib/heavy-work";
 
 /**
  * POST /v1/portfolios/{p}/simulate-sell, GraphQL `simulateSell` (REPORTS.md §5.5): the parcels a
@@ -36,7 +37,11 @@ export interface SimulateSellResult {
 
 const SIMULATED = "simulated sell";
 
-export async function simulateSell(ctx: Context, portfolioId: unknown, input: unknown): Promise<SimulateSellResult> {
+export function simulateSell(ctx: Context, portfolioId: unknown, input: unknown): Promise<SimulateSellResult> {
+  return heavyWork(ctx, () => simulateSellNow(ctx, portfolioId, input));
+}
+
+async function simulateSellNow(ctx: Context, portfolioId: unknown, input: unknown): Promise<SimulateSellResult> {
   const { portfolio, request, holding, book, exchangeRate } = await readTaxPortfolio(ctx, portfolioId, async (portfolio) => {
     const request = parseInput(SimulateSellRequest, input ?? {}, "The simulated sell");
     const holding = await ctx.db.holding.findFirst({ where: { id: request.holdingId, portfolioId: portfolio.id }, select: { id: true, symbol: true, exchange: true, currencyCode: true } });

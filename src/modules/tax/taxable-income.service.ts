@@ -9,6 +9,7 @@ import { componentsOf } from "../income/income.service";
 import { currentFinancialYear, readTaxPortfolio, type TaxPortfolio } from "./tax-book";
 import { FinancialYearQuery } from "./tax.schemas";
 import { addLabels, allLabels, labelsOf, type IncomeLabel, type Labels } from "./taxable-income";
+import { heavyWork } from "../../lib/heavy-work";
 
 /**
  * GET /v1/portfolios/{p}/reports/taxable-income, GraphQL `taxableIncomeReport` (REPORTS.md §5.3):
@@ -27,7 +28,11 @@ export interface TaxableIncomeReport {
   totals: Record<IncomeLabel, Decimal>;
 }
 
-export async function taxableIncomeReport(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<TaxableIncomeReport> {
+export function taxableIncomeReport(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<TaxableIncomeReport> {
+  return heavyWork(ctx, () => taxableIncomeReportNow(ctx, portfolioId, query));
+}
+
+async function taxableIncomeReportNow(ctx: Context, portfolioId: unknown, query: unknown): Promise<TaxableIncomeReport> {
   const request = parseInput(FinancialYearQuery, query ?? {}, "The query");
   return readTaxPortfolio(ctx, portfolioId, (portfolio) => taxableIncomeOf(ctx, portfolio, request.financialYear ?? currentFinancialYear(portfolio)));
 }

@@ -7,6 +7,7 @@ import { apportion, dailyValuation, discountEligibleFrom, isDiscountEligible, lo
 import { gainSplit, lossLedger, netCapitalGain, type CgtGain, type CgtSummary } from "./cgt";
 import { loadTaxBook, readTaxPortfolio, yearsOf } from "./tax-book";
 import { UnrealisedQuery } from "./tax.schemas";
+import { heavyWork } from "../../lib/heavy-work";
 
 /**
  * GET /v1/portfolios/{p}/reports/unrealised-capital-gains, GraphQL `unrealisedCapitalGainsReport`
@@ -52,7 +53,11 @@ export interface UnrealisedReport {
 
 const ZERO = new Decimal(0);
 
-export async function unrealisedCapitalGainsReport(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<UnrealisedReport> {
+export function unrealisedCapitalGainsReport(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<UnrealisedReport> {
+  return heavyWork(ctx, () => unrealisedCapitalGainsReportNow(ctx, portfolioId, query));
+}
+
+async function unrealisedCapitalGainsReportNow(ctx: Context, portfolioId: unknown, query: unknown): Promise<UnrealisedReport> {
   const request = parseInput(UnrealisedQuery, query ?? {}, "The query");
   const date = request.date ?? today();
   if (date > today()) throw validationFailed("The query is invalid: date is in the future.", [{ path: "date", message: `must not be after today (${today()}): unrealised gains are valued at a day's closing price` }]);
