@@ -188,7 +188,7 @@ describe("the myTax PDF of an investor's FY2025", () => {
   it("answers application/pdf as an attachment named after the portfolio and the year", async () => {
     const p = await investor();
     const { res, bytes } = await downloadPdf(p, "envelope");
-    expect(res.headers["content-disposition"]).toBe(`attachment; filename="mytax-${p}-FY2025.pdf"`);
+    expect(res.headers["content-disposition"]).toBe(`attachment; filename=mytax-${p}-FY2025.pdf`);
     expect(bytes.subarray(-8).toString("latin1")).toMatch(/%%EOF\s*$/);
   });
 
