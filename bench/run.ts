@@ -14,6 +14,8 @@
  *                                               vs plain SELECTs + a hand-written Float64 pass
  *   B13 holdings of a 20,000-trade portfolio    vs raw node:http + raw SQL + Float64 FIFO
  *   B14 GET /health p99 while abusive GraphQL   (bench/abuse.ts) hammers the service; target ≤ 100 ms
+ *   B19 GET /health p99 and peak RSS while the requests that once exhausted a process run
+ *       (bench/resource-abuse.ts, on a server of its own); target ≤ 200 ms and ≤ +1 GiB
  *
  * Each server runs in its own child process; autocannon runs here. After a warm-up, rounds
  * alternate A B B A ... and the ratio is median(service req/s) / median(baseline req/s), with the
@@ -31,6 +33,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { openDatabase } from "../src/db";
 import { aliasedCreates, aliasedNestedLists, fragmentChain } from "./abuse";
+import { abuses, healthProbe, memoryOf, runAbuses } from "./resource-abuse";
 import { dailyValuationWorkload, seedDailyValuation } from "./daily-valuation";
 import { capitalGainsWorkload, seedCapitalGains } from "./capital-gains";
 import { performanceWorkloads } from "./performance";
@@ -113,7 +116,7 @@ async function main() {
   );
   // The B12 portfolio serves B6, B9 and B11 too.
   let valuedPortfolioId = 0;
-  if (["B6", "B9", "B11", "B12"].some(selected)) {
+  if (["B6", "B9", "B11", "B12", "B19"].some(selected)) {
     const [{ account_id: accountId }] = await db.prisma.$queryRawUnsafe<{ account_id: number }[]>(`SELECT account_id FROM portfolio WHERE id = $1`, ledgerPortfolioId);
     const valued = await seedDailyValuation(db, accountId);
     valuedPortfolioId = valued.id;
@@ -211,10 +214,11 @@ async function main() {
     if (selected("B8")) await rebalanceWorkload(service.base, key, rebalancePortfolioId, ROUNDS, SECONDS, url ? "postgresql" : "pglite");
     if (selected("B10")) await importWorkload(service, baseline, key, importTargets.map((p) => p.id));
     if (selected("B14")) await abuseWorkload(service, key);
+    if (selected("B19")) await resourceWorkload(copy("b19"), key, valuedPortfolioId);
   } finally {
     service.child.kill("SIGTERM");
     baseline.child.kill("SIGTERM");
-    if (seedDir) for (const d of [seedDir, seedDir + "-service", seedDir + "-baseline"]) fs.rmSync(d, { recursive: true, force: true });
+    if (seedDir) for (const d of [seedDir, seedDir + "-service", seedDir + "-baseline", seedDir + "-b19"]) fs.rmSync(d, { recursive: true, force: true });
   }
 }
 
@@ -322,6 +326,51 @@ async function abuseWorkload(service: Server, key: string) {
       rounds: ROUNDS,
       secondsPerRound: SECONDS,
       abuseConnections: ABUSE_CONNECTIONS,
+    }),
+  );
+}
+
+/**
+ * B19: on a server process of its own (so its peak memory is this
+ * workload's), `/health` is polled every 50 ms while the requests of bench/resource-abuse.ts run
+ * one kind after another (each kind at its concurrency; row 2 on the B12 portfolio of 50 holdings
+ * and 20,000 trades). Every request must be refused with a 4xx. Figures: `/health` p99 (target
+ * ≤ 200 ms) and peak RSS over the RSS before (target ≤ +1 GiB), per round on a fresh server.
+ */
+async function resourceWorkload(dataDir: string | undefined, key: string, portfolioId: number) {
+  const rounds: { p99: number; failedPolls: number; growthMiB: number }[] = [];
+  let results: Awaited<ReturnType<typeof runAbuses>> = [];
+  const list = abuses();
+  for (let r = 0; r < Math.min(ROUNDS, 3); r++) {
+    const server = await startServer("service", dataDir);
+    try {
+      await fetch(server.base + "/health");
+      const before = memoryOf(server.child.pid!);
+      const probe = healthProbe(server.base);
+      results = await runAbuses(server.base, { key, portfolioId }, list);
+      const health = await probe.stop();
+      const after = memoryOf(server.child.pid!);
+      if (server.child.exitCode !== null) throw new Error("B19: the service process died");
+      for (const x of results) for (const s of x.statuses) if (s !== "reset" && (s < 400 || s >= 500)) throw new Error(`B19: ${x.what} answered ${s}, not a refusal`);
+      rounds.push({ p99: health.p99, failedPolls: health.failed, growthMiB: before && after ? after.peakMiB - before.rssMiB : NaN });
+    } finally {
+      server.child.kill("SIGTERM");
+      await new Promise((r) => server.child.once("exit", r));
+    }
+  }
+  const p99 = median(rounds.map((r) => r.p99));
+  const growth = Math.max(...rounds.map((r) => r.growthMiB));
+  console.log(
+    JSON.stringify({
+      workload: "B19 GET /health p99 and peak RSS under oversized requests",
+      database: url ? "postgresql" : "pglite",
+      node: process.version,
+      health: { p99, p99Range: [Math.min(...rounds.map((r) => r.p99)), Math.max(...rounds.map((r) => r.p99))], failedPolls: rounds.reduce((s, r) => s + r.failedPolls, 0) },
+      peakRssGrowthMiB: growth,
+      targets: { p99Ms: 200, rssGrowthMiB: 1024 },
+      withinTarget: p99 <= 200 && growth <= 1024,
+      requests: results.map((x) => ({ row: x.row, what: x.what, statuses: x.statuses, largestAnswerBytes: x.largestAnswerBytes })),
+      rounds: rounds.length,
     }),
   );
 }
