@@ -17,6 +17,7 @@ export function formatError(log: Logger) {
     if (isOwnGraphQLError) return formatted;
     const domain = toDomainError(original);
     if (domain.code === "INTERNAL") log.error({ err: original, path: formatted.path }, "GraphQL resolver failed");
+    else if (domain.code === "CLIENT_CLOSED") log.info({ statusCode: domain.status, code: domain.code, path: formatted.path }, "client closed the request; its work was stopped");
     return {
       message: domain.message,
       locations: formatted.locations,

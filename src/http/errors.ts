@@ -72,6 +72,9 @@ function logged(error: unknown, req: Request): DomainError {
     // ten seconds is thousands of them). The cause's last line says which (Prisma ends with it).
     const cause = error instanceof Error ? error.message.trim().split("\n").pop() : undefined;
     req.log?.warn({ code: domain.code, cause }, "request refused");
+  } else if (domain.code === "CLIENT_CLOSED") {
+    // pino-http's line for it was written at the hang-up, while the status was still 200.
+    req.log?.info({ statusCode: domain.status, code: domain.code }, "client closed the request; its work was stopped");
   } else if (domain.status >= 500) req.log?.error({ err: error }, "request failed");
   return domain;
 }

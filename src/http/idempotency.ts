@@ -39,7 +39,7 @@ const REPLAYED_HEADERS = ["content-type", "content-disposition", "content-langua
 const SECRET_MUTATIONS = new Set(["createClientApiKey"]);
 
 /** GraphQL answers 200 with these codes where REST answers 5xx, 409 or 429. */
-const RETRYABLE_GRAPHQL_CODES = new Set(["INTERNAL", "UNAVAILABLE", "INSUFFICIENT_STORAGE", "CONFLICT", "RATE_LIMITED"]);
+const RETRYABLE_GRAPHQL_CODES = new Set(["INTERNAL", "UNAVAILABLE", "INSUFFICIENT_STORAGE", "CONFLICT", "RATE_LIMITED", "CLIENT_CLOSED"]);
 
 /** Expired keys are purged by whichever process next stores a key, at most this often. */
 const PURGE_EVERY_MS = 60_000;
@@ -120,7 +120,8 @@ export function idempotency(db: PrismaClient, transport: "rest" | "graphql"): Re
 }
 
 function keepsAnswer(answer: StoredAnswer, isGraphql: boolean): boolean {
-  if (answer.status >= 500 || answer.status === 409 || answer.status === 429) return false;
+  // 499: the client hung up and its work was stopped; its retry with the same key must run it.
+  if (answer.status >= 500 || answer.status === 409 || answer.status === 429 || answer.status === 499) return false;
   if (!isGraphql || answer.body === null) return true;
   try {
     const { errors } = JSON.parse(Buffer.from(answer.body).toString("utf8")) as { errors?: { extensions?: { code?: unknown } }[] };
