@@ -144,12 +144,35 @@ class Busy extends DomainError {
 
 const busy = (code: Extract<ErrorCode, "RATE_LIMITED" | "UNAVAILABLE">, message: string) => new Busy(code, message, undefined, { "Retry-After": String(RETRY_AFTER_SECONDS) });
 
+/** A request's heavy computations not yet run, each with its caller's promise to settle. */
+type Pending = { run: () => Promise<void>; fail: (error: unknown) => void }[];
+const byRequest = new WeakMap<object, Pending>();
+
 /**
  * Runs a heavy computation (analytics, tax reports, rebalancing) through the process's gate under
  * the caller's API key: a slot, or 429/503 with Retry-After. A client that hangs up while waiting
- * leaves the queue; the slot is given back however the work ends. A use case calls it once, at
- * its entry: one that ran inside another's slot would wait on its own key's share.
+ * leaves the queue; the slot is given back however the work ends. One request holds one slot at
+ * most: a GraphQL request asking for many (`portfolios { performance }` over 30 portfolios) runs
+ * them one after another in the slot its first one took, instead of queueing 30 under its own key
+ * and refusing itself. A use case calls it once, at its entry: one that ran inside another's would
+ * wait for it to finish.
  */
 export function heavyWork<T>(ctx: { analytics: { heavyWork: HeavyWork }; principal: { keyId: number }; signal?: AbortSignal }, work: () => Promise<T>): Promise<T> {
-  return ctx.analytics.heavyWork.run(`key:${ctx.principal.keyId}`, ctx.signal, work);
+  return new Promise<T>((resolve, reject) => {
+    const entry = { run: () => work().then(resolve, reject), fail: reject };
+    const pending = byRequest.get(ctx);
+    if (pending) return void pending.push(entry);
+    const mine: Pending = [entry];
+    byRequest.set(ctx, mine);
+    ctx.analytics.heavyWork
+      .run(`key:${ctx.principal.keyId}`, ctx.signal, async () => {
+        // Taken and emptied in one synchronous step: a computation asked for later opens a new turn.
+        for (let next = mine.shift(); next; next = mine.shift()) await next.run();
+        byRequest.delete(ctx);
+      })
+      .catch((error: unknown) => {
+        byRequest.delete(ctx);
+        for (const e of mine.splice(0)) e.fail(error);
+      });
+  });
 }

@@ -1,5 +1,5 @@
 import { DomainError } from "../../src/lib/errors";
-import { HeavyWork, type HeavyWorkLimits } from "../../src/lib/heavy-work";
+import { HeavyWork, heavyWork, type HeavyWorkLimits } from "../../src/lib/heavy-work";
 import { inSlices, type Steps } from "../../src/lib/slices";
 import { pointCount, pointDates } from "../../src/modules/analytics/intervals";
 
@@ -168,5 +168,53 @@ describe("pointCount", () => {
     ["1950-03-05", "1957-11-17"],
   ])("gives as many points as pointDates lists, %s to %s", (from, to) => {
     for (const interval of ["day", "week", "month"] as const) expect(pointCount(from, to, interval)).toBe(pointDates(from, to, interval).length);
+  });
+});
+
+describe("heavyWork: one request holds one slot at most", () => {
+  const context = (gate: HeavyWork, keyId = 1) => ({ analytics: { heavyWork: gate }, principal: { keyId } });
+
+  it("runs a request's many computations one after another in one slot, so its own key's share never refuses it", async () => {
+    // Per key: 2 running, 2 waiting. 11 fields of one GraphQL request (portfolios { performance })
+    // took 11 slots before: 2 ran, 2 waited and the 5th answered 429 for the whole request.
+    const gate = new HeavyWork(limits({ maxRunningPerKey: 2, maxQueuedPerKey: 2 }));
+    const ctx = context(gate);
+    let running = 0;
+    let most = 0;
+    const order: number[] = [];
+    const work = (i: number) => async () => {
+      most = Math.max(most, ++running);
+      await tick();
+      order.push(i);
+      running--;
+      return i;
+    };
+    const answers = await Promise.all(Array.from({ length: 11 }, (_, i) => heavyWork(ctx, work(i))));
+    expect(answers).toEqual(Array.from({ length: 11 }, (_, i) => i));
+    expect(order).toEqual(answers);
+    expect(most).toBe(1);
+    await tick();
+    expect(gate.stats()).toEqual({ running: 0, waiting: 0 });
+    // The slot is given back once the last one ends: the next request takes a new one.
+    expect(await heavyWork(ctx, async () => "again")).toBe("again");
+  });
+
+  it("settles each computation with its own result or error, and refuses all of them when the gate refuses the first", async () => {
+    const gate = new HeavyWork(limits({ maxRunning: 1, maxRunningPerKey: 1, maxQueued: 0, maxQueuedPerKey: 0 }));
+    const other = held(gate, "key:2");
+    await tick();
+    const ctx = context(gate);
+    const refused = [heavyWork(ctx, async () => 1), heavyWork(ctx, async () => 2)];
+    for (const p of refused) expect((await refusal(p)).code).toBe("UNAVAILABLE");
+    other.finish();
+    await other.result;
+    const failing = heavyWork(ctx, async () => {
+      throw new Error("one field failed");
+    });
+    const fine = heavyWork(ctx, async () => "the next still runs");
+    await expect(failing).rejects.toThrow("one field failed");
+    await expect(fine).resolves.toBe("the next still runs");
+    await tick();
+    expect(gate.stats()).toEqual({ running: 0, waiting: 0 });
   });
 });
