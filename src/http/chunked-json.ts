@@ -10,7 +10,7 @@ const CHUNK_BYTES = 256 * 1024;
  * request waiting behind it. Here express.raw reads the body (with its size limit, decoding and
  * UTF-8 check) and json-ext's parseChunked parses it a chunk at a time with a turn of the event
  * loop between chunks; the parse costs about the same in all. body-parser's rules are kept: an
- * empty body is `{}`, only an object or array may be the top level (its `strict`), a charset other
+ * empty body is `{}` (one of only whitespace is not JSON), only an object or array may be the top level (its `strict`), a charset other
  * than UTF-8 is its `charset.unsupported`, and a body that does not parse is its
  * `entity.parse.failed` (400, src/http/errors.ts).
  */
@@ -22,12 +22,13 @@ export async function chunkedJson(req: Request, _res: Response, next: NextFuncti
   }
   // A UTF-8 byte order mark is not JSON; body-parser's decoding drops it, so this does too.
   const body: Buffer = req.body[0] === 0xef && req.body[1] === 0xbb && req.body[2] === 0xbf ? req.body.subarray(3) : req.body;
-  const first = body.toString("latin1", 0, Math.min(body.length, 64)).trimStart()[0];
-  if (first === undefined) {
+  if (body.length === 0) {
     req.body = {};
     return next();
   }
-  if (first !== "{" && first !== "[") return next(parseFailed(new SyntaxError(`Unexpected token ${first}: the body must be a JSON object or array`)));
+  const first = body[firstNonWhitespace(body)];
+  if (first === undefined) return next(parseFailed(new SyntaxError("Unexpected end of JSON input")));
+  if (first !== 0x7b && first !== 0x5b) return next(parseFailed(new SyntaxError(`Unexpected token ${String.fromCharCode(first)}: the body must be a JSON object or array`)));
   let root: unknown;
   let complete = false;
   try {
@@ -46,6 +47,13 @@ export async function chunkedJson(req: Request, _res: Response, next: NextFuncti
   if (!complete) return next(parseFailed(new SyntaxError("Unexpected end of JSON input")));
   req.body = root;
   next();
+}
+
+/** JSON's whitespace (RFC 8259 §2): space, tab, line feed, carriage return. */
+function firstNonWhitespace(body: Buffer): number {
+  let at = 0;
+  while (at < body.length && (body[at] === 0x20 || body[at] === 0x09 || body[at] === 0x0a || body[at] === 0x0d)) at++;
+  return at;
 }
 
 function parseFailed(cause: Error): Error {
