@@ -23,7 +23,7 @@ import { idempotency } from "./http/idempotency";
 import { chunkedJson } from "./http/chunked-json";
 import { refuseWritesOnLowDisk } from "./http/disk-guard";
 import { TokenBuckets } from "./http/rate-limit";
-import { bulkRowCeiling, createV1Router, endpoints, MEDIA, methodNotAllowed, refuseKeylessBody, requireContext, restGuard, unsupportedBody } from "./http/router";
+import { bulkRowCeiling, createV1Router, endpoints, MEDIA, methodNotAllowed, refuseKeylessBody, refuseUnknownKeyBody, requireContext, restGuard, unsupportedBody } from "./http/router";
 import { DomainError } from "./lib/errors";
 import { SeriesCache } from "./modules/analytics/engine-cache";
 import { MAX_BULK_ROWS, MAX_CUSTOM_PRICES } from "./modules/prices/prices.schemas";
@@ -203,7 +203,7 @@ export async function createApp(opts: {
   if (disk) apollo.addPlugin(diskGuardPlugin(disk));
   await apollo.start();
   app.use("/graphiql", graphiqlRouter());
-  app.use("/graphql", auth, json, graphqlReplay, expressMiddleware(apollo, { context: graphqlContext(db.prisma, log, series, analytics) }), graphqlErrorHandler);
+  app.use("/graphql", auth, refuseUnknownKeyBody, json, graphqlReplay, expressMiddleware(apollo, { context: graphqlContext(db.prisma, log, series, analytics) }), graphqlErrorHandler);
 
   app.use(notFoundHandler);
   app.use(errorHandler);

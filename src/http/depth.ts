@@ -34,8 +34,9 @@ function tooDeep(path: string): DomainError {
 /** GraphQL variables as sent: a POST body's member, or a GET's query parameter (JSON text Apollo parses later). */
 function graphqlVariables(req: Request): unknown {
   if (req.method !== "GET") return (req.body as { variables?: unknown } | undefined)?.variables;
-  const text = (req.query as Record<string, unknown>).variables;
-  if (typeof text !== "string") return undefined;
+  // As Apollo reads it: the first `variables` parameter (Express makes a repeated one an array).
+  const text = new URLSearchParams(req.originalUrl.split("?")[1] ?? "").get("variables");
+  if (text === null) return undefined;
   try {
     return JSON.parse(text);
   } catch {

@@ -1,7 +1,7 @@
 import express, { type NextFunction, type Request, type Response } from "express";
 import { match } from "path-to-regexp";
 import type { Logger } from "pino";
-import { buildContext, unauthenticated, type AnalyticsBudget, type Context } from "../context";
+import { buildContext, presentedKey, unauthenticated, type AnalyticsBudget, type Context } from "../context";
 import { requestSignal } from "./request-signal";
 import type { SeriesCache } from "../modules/analytics/engine-cache";
 import type { PrismaClient } from "../db";
@@ -77,6 +77,17 @@ export function requireContext(db: PrismaClient, log: Logger, series: SeriesCach
  */
 export function refuseKeylessBody(req: Request, res: Response, next: NextFunction): void {
   if (req.auth || !hasBody(req)) return next();
+  res.setHeader("Connection", "close");
+  next(unauthenticated());
+}
+
+/**
+ * /graphql: a body sent with a key that is not valid is refused unread, as REST refuses any keyless
+ * body. Without any key the body may be introspection, which GraphQL answers keyless (its 1 MiB
+ * JSON limit bounds it); with a key that is not valid nothing is answered but 401.
+ */
+export function refuseUnknownKeyBody(req: Request, res: Response, next: NextFunction): void {
+  if (req.auth || !presentedKey(req.headers) || !hasBody(req)) return next();
   res.setHeader("Connection", "close");
   next(unauthenticated());
 }

@@ -100,6 +100,14 @@ describe("deep input is a 400 before any walk over it (row 6)", () => {
     expect(res.body.errors[0].extensions).toMatchObject({ code: "VALIDATION_FAILED", errors: [{ path: "variables", message: expect.stringContaining(`${MAX_INPUT_DEPTH} levels`) }] });
   });
 
+  it("GraphQL: a GET with the deep variables first and a second `variables` after them answers 400 too (Apollo reads the first)", async () => {
+    const variables = JSON.stringify({ x: JSON.parse(deepArrays(tooDeep)) });
+    const query = new URLSearchParams([["query", "{ portfolios { id } }"], ["variables", variables], ["variables", "{}"]]).toString();
+    const res = await t.http.get(`/graphql?${query}`).set("authorization", key).set("apollo-require-preflight", "1");
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions).toMatchObject({ code: "VALIDATION_FAILED", errors: [{ path: "variables" }] });
+  });
+
   it("the request fingerprint walks without recursion: 200,000 levels do not overflow the stack", () => {
     let deep: unknown = 1;
     for (let i = 0; i < 200_000; i++) deep = i % 2 ? [deep] : { a: deep };

@@ -101,6 +101,14 @@ describe("keyless bodies are refused before they are read", () => {
     expect((await t.http.post("/v1/market-prices/bulk").set("content-type", "text/plain").send("x")).status).toBe(415);
   });
 
+  it("GraphQL: a body with a key that is not valid answers 401 unread, as a GraphQL response", async () => {
+    const res = await postSlowly("/graphql", "application/json", { authorization: "not-a-key" });
+    expect(res.status).toBe(401);
+    expect(res.headers.connection).toBe("close");
+    expect(JSON.parse(res.body).errors[0].extensions.code).toBe("UNAUTHENTICATED");
+    expect(res.sent).toBeLessThan(DECLARED);
+  });
+
   it("GraphQL: a keyless 19 MiB body answers 413 by its size, not parsed; keyless introspection still works", async () => {
     // Not JSON: parsed, it would answer 400. (The JSON parser drains a body over its 1 MiB, unread.)
     const res = await t.http.post("/graphql").set("content-type", "application/json").send("[".repeat(DECLARED));
