@@ -86,6 +86,13 @@ export function memoryOf(pid: number): { rssMiB: number; peakMiB: number } | nul
   }
 }
 
+/** p50, p99 and the largest of some /health latencies in ms (a failed poll is Infinity), with the latencies. */
+export function latencyStats(latencies: number[]) {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const at = (q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] : NaN);
+  return { polls: sorted.length, failed: sorted.filter((x) => x === Infinity).length, p50: Math.round(at(0.5)), p99: Math.round(at(0.99)), max: Math.round(at(1)), latencies };
+}
+
 /** Polls GET /health every `everyMs` until stopped; answers the latencies (a failed poll counts as Infinity). */
 export function healthProbe(base: string, everyMs = 50) {
   const latencies: number[] = [];
@@ -107,19 +114,25 @@ export function healthProbe(base: string, everyMs = 50) {
     async stop() {
       running = false;
       await loop;
-      const sorted = [...latencies].sort((a, b) => a - b);
-      const at = (q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] : NaN);
-      return { polls: sorted.length, failed: sorted.filter((x) => x === Infinity).length, p50: Math.round(at(0.5)), p99: Math.round(at(0.99)), max: Math.round(at(1)) };
+      return latencyStats(latencies);
     },
   };
 }
 
-/** Runs every abuse in turn (each with its concurrency), returning each one's statuses and answer sizes. */
-export async function runAbuses(base: string, ctx: { key: string; portfolioId: number }, list: Abuse[]) {
-  const results: { row: number; what: string; statuses: (number | "reset")[]; largestAnswerBytes: number }[] = [];
+/**
+ * Runs every abuse in turn (each with its concurrency) while /health is polled every `everyMs`:
+ * each one's statuses, answer sizes and the /health latencies while it ran, and all the latencies.
+ */
+export async function runAbuses(base: string, ctx: { key: string; portfolioId: number }, list: Abuse[], everyMs = 20) {
+  const results: { row: number; what: string; statuses: (number | "reset")[]; largestAnswerBytes: number; health: { p99: number; max: number } }[] = [];
+  const latencies: number[] = [];
   for (const a of list) {
+    const probe = healthProbe(base, everyMs);
     const sent = await Promise.all(Array.from({ length: a.concurrent }, () => send(base, a.request(ctx))));
-    results.push({ row: a.row, what: a.what, statuses: sent.map((s) => s.status), largestAnswerBytes: Math.max(...sent.map((s) => s.answerBytes)) });
+    const health = await probe.stop();
+    latencies.push(...health.latencies);
+    results.push({ row: a.row, what: a.what, statuses: sent.map((s) => s.status), largestAnswerBytes: Math.max(...sent.map((s) => s.answerBytes)), health: { p99: health.p99, max: health.max } });
   }
-  return results;
+  const { latencies: _all, ...health } = latencyStats(latencies);
+  return { results, health };
 }

@@ -33,7 +33,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { openDatabase } from "../src/db";
 import { aliasedCreates, aliasedNestedLists, fragmentChain } from "./abuse";
-import { abuses, healthProbe, memoryOf, runAbuses } from "./resource-abuse";
+import { abuses, memoryOf, runAbuses } from "./resource-abuse";
 import { dailyValuationWorkload, seedDailyValuation } from "./daily-valuation";
 import { capitalGainsWorkload, seedCapitalGains } from "./capital-gains";
 import { performanceWorkloads } from "./performance";
@@ -332,23 +332,23 @@ async function abuseWorkload(service: Server, key: string) {
 
 /**
  * B19: on a server process of its own (so its peak memory is this
- * workload's), `/health` is polled every 50 ms while the requests of bench/resource-abuse.ts run
+ * workload's), `/health` is polled every 20 ms while the requests of bench/resource-abuse.ts run
  * one kind after another (each kind at its concurrency; row 2 on the B12 portfolio of 50 holdings
  * and 20,000 trades). Every request must be refused with a 4xx. Figures: `/health` p99 (target
  * ≤ 200 ms) and peak RSS over the RSS before (target ≤ +1 GiB), per round on a fresh server.
  */
 async function resourceWorkload(dataDir: string | undefined, key: string, portfolioId: number) {
   const rounds: { p99: number; failedPolls: number; growthMiB: number }[] = [];
-  let results: Awaited<ReturnType<typeof runAbuses>> = [];
+  let results: Awaited<ReturnType<typeof runAbuses>>["results"] = [];
   const list = abuses();
   for (let r = 0; r < Math.min(ROUNDS, 3); r++) {
     const server = await startServer("service", dataDir);
     try {
       await fetch(server.base + "/health");
       const before = memoryOf(server.child.pid!);
-      const probe = healthProbe(server.base);
-      results = await runAbuses(server.base, { key, portfolioId }, list);
-      const health = await probe.stop();
+      const run = await runAbuses(server.base, { key, portfolioId }, list);
+      ({ results } = run);
+      const { health } = run;
       const after = memoryOf(server.child.pid!);
       if (server.child.exitCode !== null) throw new Error("B19: the service process died");
       for (const x of results) for (const s of x.statuses) if (s !== "reset" && (s < 400 || s >= 500)) throw new Error(`B19: ${x.what} answered ${s}, not a refusal`);
@@ -369,7 +369,7 @@ async function resourceWorkload(dataDir: string | undefined, key: string, portfo
       peakRssGrowthMiB: growth,
       targets: { p99Ms: 200, rssGrowthMiB: 1024 },
       withinTarget: p99 <= 200 && growth <= 1024,
-      requests: results.map((x) => ({ row: x.row, what: x.what, statuses: x.statuses, largestAnswerBytes: x.largestAnswerBytes })),
+      requests: results.map((x) => ({ row: x.row, what: x.what, statuses: x.statuses, largestAnswerBytes: x.largestAnswerBytes, healthWhileItRan: x.health })),
       rounds: rounds.length,
     }),
   );

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { abuses, healthProbe, memoryOf, runAbuses } from "../../bench/resource-abuse";
+import { abuses, memoryOf, runAbuses } from "../../bench/resource-abuse";
 import { withDatabase } from "../support/global-setup";
 import { startServer } from "./spawn";
 
@@ -49,9 +49,7 @@ describe("bounded work: the requests that once exhausted the process", () => {
       await post("/v1/trades", { portfolioId, symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 10, price: 100 });
 
       const before = memoryOf(server.child.pid!);
-      const probe = healthProbe(server.base);
-      const results = await runAbuses(server.base, { key, portfolioId }, abuses(0.25));
-      const health = await probe.stop();
+      const { results, health } = await runAbuses(server.base, { key, portfolioId }, abuses(0.25));
       const after = memoryOf(server.child.pid!);
       process.stdout.write(`resources: ${JSON.stringify({ database: serverUrl ? "postgresql" : "pglite", health, memory: { before, after }, results })}\n`);
 
