@@ -2,15 +2,14 @@ import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import { DEFAULT_ANALYTICS_LIMITS, type AnalyticsLimits } from "./config";
 import type { PrismaClient } from "./db";
-import { createLoaders, type Loaders } from "./loaders";
 import { DomainError } from "./lib/errors";
 import { HeavyWork } from "./lib/heavy-work";
 import type { AuthenticatedKey } from "./modules/accounts/accounts.service";
-import { SeriesCache } from "./modules/analytics/engine-cache";
+import type { SeriesCache } from "./modules/analytics/engine-cache";
 
 /**
- * What every service receives, built the same way for REST and GraphQL. DataLoaders live here,
- * one set per request, so batching never crosses requests or tenants.
+ * What every service receives, built the same way for REST and GraphQL. GraphQL adds its
+ * per-request DataLoaders (graphql/loaders.ts: GraphQLContext); REST builds none.
  */
 /** Who is calling: the account itself (an adviser or investor), or one of its clients' login keys. */
 export type Principal =
@@ -22,7 +21,6 @@ export interface Context {
   account: { id: number; name: string };
   principal: Principal;
   log: Logger;
-  loaders: Loaders;
   requestId: string;
   /** The process's computed daily series (analytics/engine-cache.ts), shared by its requests. */
   series: SeriesCache;
@@ -65,21 +63,22 @@ export const unauthenticated = () =>
 
 /**
  * The request's Context from its authenticated key (src/http/auth.ts); UNAUTHENTICATED without one.
- * Without `series` or `analytics` (a job, a test) the context has its own; without `signal`, it never aborts.
+ * `series` is the process's cache (a job or a test passes its own); without `analytics` the
+ * context has its own gate; without `signal`, it never aborts.
  */
 export function buildContext(args: {
   db: PrismaClient;
   auth: AuthenticatedKey | null | undefined;
   log: Logger;
   requestId?: string;
-  series?: SeriesCache;
+  series: SeriesCache;
   analytics?: AnalyticsBudget;
   signal?: AbortSignal;
 }): Context {
   const { auth } = args;
   if (!auth) throw unauthenticated();
   const requestId = args.requestId ?? randomUUID();
-  const base = {
+  return {
     db: args.db,
     account: auth.account,
     principal: auth.client
@@ -87,11 +86,8 @@ export function buildContext(args: {
       : ({ kind: "account", keyId: auth.keyId } as const),
     log: args.log.child({ accountId: auth.account.id }),
     requestId,
-    series: args.series ?? new SeriesCache(),
+    series: args.series,
     analytics: args.analytics ?? analyticsBudget(),
     signal: args.signal ?? new AbortController().signal,
   };
-  const ctx = base as Context;
-  ctx.loaders = createLoaders(ctx);
-  return ctx;
 }

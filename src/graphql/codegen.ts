@@ -24,7 +24,7 @@ async function main() {
     config: {
       useIndexSignature: true,
       enumsAsTypes: true,
-      contextType: "../../src/context#Context",
+      contextType: "../../src/graphql/loaders#GraphQLContext",
       scalars: {
         // Integer ids leave the services as numbers; GraphQL serialises them as strings.
         ID: { input: "string", output: "string | number" },

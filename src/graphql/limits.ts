@@ -3,7 +3,8 @@ import { maxAliasesRule } from "@escape.tech/graphql-armor-max-aliases";
 import { maxDepthRule } from "@escape.tech/graphql-armor-max-depth";
 import { GraphQLError, type ParseOptions, type ValidationContext, type ValidationRule } from "graphql";
 import type { GraphQLLimits } from "../config";
-import { unauthenticated, type Context } from "../context";
+import { unauthenticated } from "../context";
+import type { GraphQLContext } from "./loaders";
 import { DomainError } from "../lib/errors";
 import type { RequestBucket } from "../http/rate-limit";
 import { operationCost } from "./cost";
@@ -31,10 +32,10 @@ export interface RequestGuard {
 }
 
 const GUARD = Symbol("graphql request guard");
-export type GuardedContext = Context & { [GUARD]?: RequestGuard };
+export type GuardedContext = GraphQLContext & { [GUARD]?: RequestGuard };
 
 /** Attaches the guard as an own enumerable property: Apollo hands plugins a shallow copy of the context. */
-export function guarded(ctx: Context, guard: RequestGuard): GuardedContext {
+export function guarded(ctx: GraphQLContext, guard: RequestGuard): GuardedContext {
   return Object.assign(ctx, { [GUARD]: guard });
 }
 

@@ -6,7 +6,8 @@ import type http from "node:http";
 import type { Request, Response } from "express";
 import type { Logger } from "pino";
 import type { GraphQLLimits } from "../config";
-import { buildContext, presentedKey, unauthenticated, type AnalyticsBudget, type Context } from "../context";
+import { buildContext, presentedKey, unauthenticated, type AnalyticsBudget } from "../context";
+import { withLoaders, type GraphQLContext } from "./loaders";
 import { requestSignal } from "../http/request-signal";
 import type { SeriesCache } from "../modules/analytics/engine-cache";
 import type { PrismaClient } from "../db";
@@ -17,17 +18,17 @@ import { buildSchema } from "./schema";
 import { noSubscriptions } from "./subscriptions";
 
 /** A context for key-less introspection: any resolver that reaches for the account is refused. */
-function anonymousContext(log: Logger): Context {
+function anonymousContext(log: Logger): GraphQLContext {
   const refuse = () => {
     throw unauthenticated();
   };
-  return Object.defineProperties({ log, requestId: "" } as Partial<Context>, {
+  return Object.defineProperties({ log, requestId: "" } as Partial<GraphQLContext>, {
     db: { get: refuse },
     account: { get: refuse },
     principal: { get: refuse },
     loaders: { get: refuse },
     series: { get: refuse },
-  }) as Context;
+  }) as GraphQLContext;
 }
 
 /** Where the service serves GraphiQL from its own files (src/http/graphiql.ts). */
@@ -97,7 +98,7 @@ export function graphqlContext(db: PrismaClient, log: Logger, series: SeriesCach
   return async ({ req, res }: { req: Request; res: Response }): Promise<GuardedContext> => {
     if (!req.auth && !presentedKey(req.headers)) return guarded(anonymousContext(req.log ?? log), { keyless: true, bucket: req.rateLimit });
     try {
-      const ctx = buildContext({ db, auth: req.auth, log: req.log ?? log, requestId: req.id as string, series, analytics, signal: requestSignal(req, res) });
+      const ctx = withLoaders(buildContext({ db, auth: req.auth, log: req.log ?? log, requestId: req.id as string, series, analytics, signal: requestSignal(req, res) }));
       return guarded(ctx, { keyless: false, bucket: req.rateLimit });
     } catch (error) {
       if (error instanceof DomainError && error.code === "UNAUTHENTICATED") {

@@ -8,6 +8,7 @@ import { ledgerSnapshot, startTestApp, type TestApp } from "../support/app";
 import { measured } from "../support/kit";
 import { expectProblem } from "../support/outcomes";
 import pino from "pino";
+import { SeriesCache } from "../../src/modules/analytics/engine-cache";
 
 /**
  * HTTP conventions of API.md §1 beyond the basics (http-conventions.test.ts): CORS for browsers
@@ -471,7 +472,7 @@ describe("paging headers (API.md §1 lists)", () => {
   it("a holding's trades: the service counts what the page is cut from", async () => {
     const { holdingId } = await ledger(5);
     const auth = await authenticateKey(t.db.prisma, key);
-    const ctx = buildContext({ db: t.db.prisma, auth, log: pino({ level: "silent" }) });
+    const ctx = buildContext({ db: t.db.prisma, auth, log: pino({ level: "silent" }) , series: new SeriesCache() });
     const page = await listHoldingTrades(ctx, holdingId, { limit: "2", offset: "3" });
     expect({ total: page.total, limit: page.limit, offset: page.offset, dates: page.items.map((x) => x.tradeDate) }).toEqual({ total: 5, limit: 2, offset: 3, dates: ["2024-01-04", "2024-01-05"] });
     // Once the REST route is paged, its headers say the same.

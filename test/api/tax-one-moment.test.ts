@@ -5,6 +5,7 @@ import { capitalGainsReport } from "../../src/modules/tax/capital-gains.service"
 import { unrealisedCapitalGainsReport } from "../../src/modules/tax/unrealised.service";
 import { startTestApp, type TestApp } from "../support/app";
 import { hookedClient, importTradesJson, LEDGER_PAGE_SQL, newPortfolio } from "../support/kit";
+import { SeriesCache } from "../../src/modules/analytics/engine-cache";
 
 /**
  * A tax report reads the ledger, the holdings, trust income and entered losses in statements of
@@ -64,7 +65,7 @@ it("a capital gains report is one moment's ledger: a write between its statement
       });
     },
   });
-  const ctx = buildContext({ db, auth: await authenticateKey(t.db.prisma, key), log: pino({ level: "silent" }) });
+  const ctx = buildContext({ db, auth: await authenticateKey(t.db.prisma, key), log: pino({ level: "silent" }) , series: new SeriesCache() });
 
   const report = await capitalGainsReport(ctx, portfolioId, { financialYear: "2025" });
   expect(wrote).toBe(true);
@@ -90,7 +91,7 @@ it("a price written while an unrealised gains report reads has it read again, at
       if (sql.includes(LEDGER_PAGE_SQL) && ++seen.count === 1) expect((await price(14)).status).toBeLessThan(300);
     },
   });
-  const ctx = buildContext({ db, auth: await authenticateKey(t.db.prisma, key), log: pino({ level: "silent" }) });
+  const ctx = buildContext({ db, auth: await authenticateKey(t.db.prisma, key), log: pino({ level: "silent" }) , series: new SeriesCache() });
   const report = await unrealisedCapitalGainsReport(ctx, portfolioId, { date: "2024-10-01" });
   const holdings = (JSON.parse(JSON.stringify(report)) as { holdings: { marketValue: string; unrealisedGain: string }[] }).holdings;
   expect(holdings.map((h) => [h.marketValue, h.unrealisedGain])).toEqual([["1400", "400"]]);

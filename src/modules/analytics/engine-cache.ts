@@ -1,9 +1,20 @@
 import { LRUCache } from "lru-cache";
 import { DEFAULT_ANALYTICS_LIMITS, DEFAULT_SERIES_CACHE_MB } from "../../config";
-import type { Context } from "../../context";
+import type { PrismaClient } from "../../db";
 import { today } from "../../lib/dates";
 import { isClientClosed } from "../../lib/slices";
 import { atOneMoment, dailyValuationSliced, dayNumber, loadValuationRange, momentVersions, type DailyValuation, type RangePortfolio, type ValuationRange } from "../ledger";
+
+/**
+ * What a series computation reads of a request (a Context is one): the database, the process's
+ * cache and day limit, and the signal that stops it when the client hangs up.
+ */
+export interface SeriesRequest {
+  db: PrismaClient;
+  series: SeriesCache;
+  analytics?: { limits: { maxDays: number } };
+  signal?: AbortSignal;
+}
 
 /**
  * Computed daily series, reused across requests and ranges, never stale.
@@ -51,7 +62,7 @@ export class SeriesCache {
   }
 
   /** The portfolio's series covering `start..to`: the cached one when its versions are current, else computed (and kept). */
-  async get(ctx: Context, portfolio: RangePortfolio, start: string, to: string): Promise<PortfolioSeries> {
+  async get(ctx: SeriesRequest, portfolio: RangePortfolio, start: string, to: string): Promise<PortfolioSeries> {
     for (;;) {
       try {
         return await this.getOnce(ctx, portfolio, start, to);
@@ -63,7 +74,7 @@ export class SeriesCache {
     }
   }
 
-  private async getOnce(ctx: Context, portfolio: RangePortfolio, start: string, to: string): Promise<PortfolioSeries> {
+  private async getOnce(ctx: SeriesRequest, portfolio: RangePortfolio, start: string, to: string): Promise<PortfolioSeries> {
     const version = await momentVersions(ctx.db, scopeOf(portfolio));
     const cached = this.entries.get(portfolio.id);
     if (cached && cached.version === version && cached.start <= start && to <= cached.to) {
@@ -107,7 +118,7 @@ export class SeriesCache {
  * read before the load that gave it (when the last load stands though another write landed
  * during it: newer than its key, never older, so the next request's versions replace it).
  */
-async function compute(ctx: Context, portfolio: RangePortfolio, start: string, to: string, before: string): Promise<PortfolioSeries> {
+async function compute(ctx: SeriesRequest, portfolio: RangePortfolio, start: string, to: string, before: string): Promise<PortfolioSeries> {
   const { value: range, version } = await atOneMoment(ctx.db, scopeOf(portfolio), () => loadValuationRange(ctx.db, portfolio, start, to), before);
   return { range, engine: await dailyValuationSliced(range, ctx.signal), version };
 }
@@ -140,6 +151,6 @@ function estimateBytes({ range, engine }: PortfolioSeries): number {
  * range load and the engine's series. The engine's arrays may start earlier and end later than
  * asked; callers index them from `range.from`.
  */
-export function portfolioEngine(ctx: Context, portfolio: RangePortfolio, start: string, to: string): Promise<PortfolioSeries> {
+export function portfolioEngine(ctx: SeriesRequest, portfolio: RangePortfolio, start: string, to: string): Promise<PortfolioSeries> {
   return ctx.series.get(ctx, portfolio, start, to);
 }

@@ -1,17 +1,17 @@
 import DataLoader from "dataloader";
-import type { Context } from "./context";
-import { allocationModelsByPortfolioIds, type AllocationModelView } from "./modules/allocation-models/allocation-models.service";
-import { cashAccountsByPortfolioIds, cashMovementsByAccountIds, type CashAccountView, type CashMovementView } from "./modules/cash/cash.service";
-import { portfoliosByClientIds } from "./modules/clients/clients.service";
-import { assignmentsByGroupIds, type CustomGroupAssignmentView } from "./modules/custom-groups/custom-groups.service";
-import { holdingsByPortfolioIds, type HoldingView } from "./modules/holdings/holdings.service";
-import { incomeByHoldingIds, type IncomeView } from "./modules/income/income.service";
-import type { PortfolioView } from "./modules/portfolios/portfolios.service";
-import { tradesByHoldingIds, type TradeView } from "./modules/trades/trades.service";
-import { transactionsByPortfolioIds, type PortfolioTransactionView } from "./modules/transactions/transactions.service";
+import type { Context } from "../context";
+import { allocationModelsByPortfolioIds, type AllocationModelView } from "../modules/allocation-models/allocation-models.service";
+import { cashAccountsByPortfolioIds, cashMovementsByAccountIds, type CashAccountView, type CashMovementView } from "../modules/cash/cash.service";
+import { portfoliosByClientIds } from "../modules/clients/clients.service";
+import { assignmentsByGroupIds, type CustomGroupAssignmentView } from "../modules/custom-groups/custom-groups.service";
+import { holdingsByPortfolioIds, type HoldingView } from "../modules/holdings/holdings.service";
+import { incomeByHoldingIds, type IncomeView } from "../modules/income/income.service";
+import type { PortfolioView } from "../modules/portfolios/portfolios.service";
+import { tradesByHoldingIds, type TradeView } from "../modules/trades/trades.service";
+import { transactionsByPortfolioIds, type PortfolioTransactionView } from "../modules/transactions/transactions.service";
 
 /**
- * Per-request DataLoaders (built in buildContext). Each batches the relation fields of one tick
+ * Per-request DataLoaders (built by withLoaders for each GraphQL request; REST never reads them). Each batches the relation fields of one tick
  * into a single service call, so a nested query costs a fixed number of SQL statements however
  * many parents it has.
  */
@@ -96,4 +96,14 @@ function loaderWithArgs<V>(load: (ids: number[], args: Record<string, unknown>) 
     },
     { cacheKeyFn: (k) => `${k.id}|${argsKey(k)}` },
   );
+}
+
+/** What GraphQL resolvers receive: the request's Context and its DataLoaders. */
+export type GraphQLContext = Context & { loaders: Loaders };
+
+/** The GraphQL request's context: its Context with a new set of DataLoaders, so batching never crosses requests or tenants. */
+export function withLoaders(ctx: Context): GraphQLContext {
+  const graphql = ctx as GraphQLContext;
+  graphql.loaders = createLoaders(ctx);
+  return graphql;
 }
