@@ -2,7 +2,8 @@ import { HeaderMap } from "@apollo/server";
 import { unwrapResolverError } from "@apollo/server/errors";
 import { GraphQLError, type GraphQLFormattedError } from "graphql";
 import type { Logger } from "pino";
-import { DomainError, toDomainError } from "../lib/errors";
+import { DomainError } from "../lib/errors";
+import { toDomainError } from "../lib/to-domain-error";
 
 /**
  * The GraphQL side of the error mapping: a DomainError keeps its message and puts its stable code

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
-import { DomainError, ERROR_CODES, toDomainError } from "../lib/errors";
+import { DomainError, ERROR_CODES } from "../lib/errors";
+import { toDomainError } from "../lib/to-domain-error";
 import { stringify } from "../lib/json";
 
 /**

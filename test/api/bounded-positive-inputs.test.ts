@@ -1,4 +1,4 @@
-import { toDomainError } from "../../src/lib/errors";
+import { toDomainError } from "../../src/lib/to-domain-error";
 import { startTestApp, type TestApp } from "../support/app";
 import { importTradesCsv, newPortfolio, newTrade, postCreated, tradeCsv, utcDate } from "../support/kit";
 import { expectInvalid, gqlOutcome, restCall, withApp, type Outcome } from "../support/outcomes";

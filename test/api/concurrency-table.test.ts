@@ -1,6 +1,6 @@
 import { isWrite, type Endpoint } from "../../src/http/endpoint";
 import { endpoints } from "../../src/http/router";
-import { toDomainError } from "../../src/lib/errors";
+import { toDomainError } from "../../src/lib/to-domain-error";
 import { startTestApp, type TestApp } from "../support/app";
 import { ATTACHMENT_PDF, fixtureUrl, seedWriteFixture, writeBodies, type FixtureIds } from "../support/write-fixture";
 

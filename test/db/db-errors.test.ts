@@ -1,4 +1,4 @@
-import { toDomainError } from "../../src/lib/errors";
+import { toDomainError } from "../../src/lib/to-domain-error";
 import { openTestDatabase, type TestDatabase } from "../support/db";
 
 /**

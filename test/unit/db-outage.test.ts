@@ -1,4 +1,4 @@
-import { toDomainError } from "../../src/lib/errors";
+import { toDomainError } from "../../src/lib/to-domain-error";
 
 /**
  * Shapes that cannot be produced on demand in a test (a server's disk filling, a pool waiting out

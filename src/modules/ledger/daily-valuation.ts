@@ -1,11 +1,11 @@
 import { Decimal } from "../../lib/money";
 import { atOnce, inSlices, type Steps } from "../../lib/slices";
 import type { DatedSeries } from "./dated-series";
-import type { UnitsTimeline } from "./fold";
-import { allFlowsSteps, flowInBaseCurrency, type Flow, type FlowCashTransaction, type FlowIncome, type FlowTrade } from "./flows";
-import type { FxTable } from "./fx";
-import type { HoldingPrices } from "./prices";
+import { allFlowsSteps, flowInBaseCurrency, type Flow } from "./flows";
 import { cashMovements, exactDay, exactIndex, receivableAmount, type CashMovement, type ExactIndex } from "./valuation-exact";
+import type { ExactDay, ValuationInput } from "./valuation-input";
+
+export type { ValuationHolding, ValuationCashAccount, ValuationInput, ExactHolding, ExactDay } from "./valuation-input";
 
 /**
  * The daily valuation engine (DOMAIN.md §3): for every calendar day of a period, per holding its
@@ -18,35 +18,6 @@ import { cashMovements, exactDay, exactIndex, receivableAmount, type CashMovemen
  * Money figures that are reported come from `exactOn(date)`, which applies the same rules in
  * Decimal for one day; a test holds the two to the cent over ten years.
  */
-export interface ValuationHolding {
-  id: number;
-  currencyCode: string;
-  /** Units after each day: the fold's timeline, or the lighter units timeline (fold.ts). */
-  timeline: UnitsTimeline;
-  prices: HoldingPrices;
-}
-
-export interface ValuationCashAccount {
-  id: number;
-  currencyCode: string;
-  syncTrades: boolean;
-  syncIncome: boolean;
-  transactions: FlowCashTransaction[];
-}
-
-export interface ValuationInput {
-  from: string;
-  to: string;
-  baseCurrencyCode: string;
-  holdings: ValuationHolding[];
-  /** Every trade of the portfolio up to `to` (flows and synced cash read them). */
-  trades: FlowTrade[];
-  /** Income records up to `to` with their ex-dividend dates (receivable) and paid dates. */
-  income: (FlowIncome & { exDividendDate: string })[];
-  cashAccounts: ValuationCashAccount[];
-  fx: FxTable;
-}
-
 export interface HoldingSeries {
   id: number;
   currencyCode: string;
@@ -70,27 +41,6 @@ export interface CashSeries {
   balance: Float64Array;
   /** Base currency. */
   value: Float64Array;
-}
-
-export interface ExactHolding {
-  id: number;
-  units: Decimal;
-  price: Decimal | null;
-  rate: Decimal | null;
-  valueInBaseCurrency: Decimal | null;
-}
-
-export interface ExactDay {
-  date: string;
-  holdings: ExactHolding[];
-  cash: { id: number; balance: Decimal; valueInBaseCurrency: Decimal | null }[];
-  incomeReceivableInBaseCurrency: Decimal;
-  inflowsInBaseCurrency: Decimal;
-  outflowsInBaseCurrency: Decimal;
-  /** Holdings + cash + receivable; figures with no price or rate count as 0 (see `unvalued`). */
-  totalInBaseCurrency: Decimal;
-  /** Ids of holdings holding units without a price or a rate on the day. */
-  unvalued: number[];
 }
 
 export interface FlowValue {

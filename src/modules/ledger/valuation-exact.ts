@@ -1,6 +1,6 @@
 import { Decimal } from "../../lib/money";
 import { incomeCashEffect, tradeCashEffect } from "./cash-effects";
-import type { ExactDay, ExactHolding, ValuationInput } from "./daily-valuation";
+import type { ExactDay, ExactHolding, ValuationInput } from "./valuation-input";
 import { DatedSeries } from "./dated-series";
 import { flowInBaseCurrency, type Flow, type FlowIncome } from "./flows";
 import { roundMoney } from "./rounding";

@@ -1,5 +1,5 @@
 import { Decimal } from "../../lib/money";
-import type { RebalanceHolding } from "./rebalance";
+import type { LedgerEvent, ParcelMethod } from "../ledger";
 
 /**
  * The drift report (DOMAIN.md §4): each bucket's current weight against its target, and whether it
@@ -7,6 +7,24 @@ import type { RebalanceHolding } from "./rebalance";
  * |drift| ≤ tolerance, else Over or Under; holdings in no bucket are Untargeted (target 0) and,
  * when they hold value, count in maxDriftPct and outOfBandCount.
  */
+/** A holding as the drift report and the rebalancer (rebalance.ts) read it. */
+export interface RebalanceHolding {
+  holdingId: number;
+  symbol: string;
+  exchange: string;
+  /** The holding's value on the model's dimension (its bucket label); null: Unclassified. */
+  dimensionValue: string | null;
+  units: Decimal;
+  /** Price on `asOf` in the holding's currency, and the rate to the base; null when unknown. */
+  price: Decimal | null;
+  rate: Decimal | null;
+  /** units × price × rate, base currency (0 when no price). */
+  value: Decimal;
+  /** For `taxAware`: the holding's ledger events and their parcel methods, so a sell leg is folded as the tax engine folds it. */
+  events?: LedgerEvent[];
+  methodFor?: (event: LedgerEvent) => ParcelMethod;
+}
+
 export type DriftStatus = "InBand" | "Under" | "Over" | "Untargeted";
 
 export interface DriftEntry {

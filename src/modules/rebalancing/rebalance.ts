@@ -1,9 +1,9 @@
 import { Decimal } from "../../lib/money";
-import { foldParcels, roundMoney, roundUnits, type LedgerEvent, type ParcelMethod } from "../ledger";
+import { foldParcels, roundMoney, roundUnits, type LedgerEvent } from "../ledger";
 import { UNCLASSIFIED } from "../holdings/dimension";
-import { driftReport, type DriftReport, type Group } from "./drift";
+import { driftReport, type DriftReport, type Group, type RebalanceHolding } from "./drift";
 
-export type { DriftEntry, DriftReport, DriftStatus } from "./drift";
+export type { DriftEntry, DriftReport, DriftStatus, RebalanceHolding } from "./drift";
 
 /**
  * The rebalancer (REPORTS.md §4, DOMAIN.md §4): the drift of a portfolio against an allocation
@@ -15,23 +15,6 @@ export type { DriftEntry, DriftReport, DriftStatus } from "./drift";
  */
 export type RebalanceMode = "BuyOnly" | "BuyAndSell";
 export type RebalanceBand = "Tolerance" | "ExactTarget";
-
-export interface RebalanceHolding {
-  holdingId: number;
-  symbol: string;
-  exchange: string;
-  /** The holding's value on the model's dimension (its bucket label); null: Unclassified. */
-  dimensionValue: string | null;
-  units: Decimal;
-  /** Price on `asOf` in the holding's currency, and the rate to the base; null when unknown. */
-  price: Decimal | null;
-  rate: Decimal | null;
-  /** units × price × rate, base currency (0 when no price). */
-  value: Decimal;
-  /** For `taxAware`: the holding's ledger events and their parcel methods, so a sell leg is folded as the tax engine folds it. */
-  events?: LedgerEvent[];
-  methodFor?: (event: LedgerEvent) => ParcelMethod;
-}
 
 export interface RebalanceBucket {
   label: string;

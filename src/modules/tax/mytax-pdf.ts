@@ -1,6 +1,6 @@
 import PDFDocument from "pdfkit";
 import { Decimal } from "../../lib/money";
-import type { MyTaxDocument } from "./mytax.service";
+import type { MyTaxDocument } from "./mytax-document";
 import { INCOME_LABELS } from "./taxable-income";
 
 /**

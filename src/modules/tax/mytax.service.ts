@@ -1,42 +1,22 @@
 import type { Context } from "../../context";
 import { financialYearRange, today } from "../../lib/dates";
-import type { Decimal } from "../../lib/money";
+import { heavyWork } from "../../lib/heavy-work";
 import { parseInput } from "../../lib/validation";
-import { capitalGainsOf, type CapitalGainsReport } from "./capital-gains.service";
-import type { CgtSummary } from "./cgt";
-import { myTaxLines, type MyTaxLine } from "./mytax";
+import { capitalGainsOf } from "./capital-gains.service";
+import { myTaxLines } from "./mytax";
+import type { MyTaxDocument, MyTaxReport } from "./mytax-document";
 import { renderMyTaxPdf } from "./mytax-pdf";
 import { currentFinancialYear, loadTaxBook, readTaxPortfolio } from "./tax-book";
 import { FinancialYearQuery } from "./tax.schemas";
-import type { IncomeLabel } from "./taxable-income";
-import { taxableIncomeOf, type TaxableIncomeReport } from "./taxable-income.service";
-import { heavyWork } from "../../lib/heavy-work";
+import { taxableIncomeOf } from "./taxable-income.service";
+
+export type { MyTaxDocument, MyTaxReport } from "./mytax-document";
 
 /**
  * GET /v1/portfolios/{p}/reports/ato-mytax, GraphQL `myTaxReport` (REPORTS.md §5.4): every myTax
  * label in order, to the cent, from the capital gains and taxable income reports of the year.
  * The PDF renders the same report with the disposals and the income per holding.
  */
-export interface MyTaxReport {
-  portfolioId: number;
-  portfolioName: string;
-  financialYear: number;
-  entityType: string;
-  labels: MyTaxLine[];
-  capitalGains: CgtSummary;
-  taxableIncome: Record<IncomeLabel, Decimal>;
-}
-
-/** What the PDF shows beyond the JSON report. */
-export interface MyTaxDocument {
-  report: MyTaxReport;
-  from: string;
-  to: string;
-  discountPercent: Decimal;
-  disposals: CapitalGainsReport["disposals"];
-  income: TaxableIncomeReport;
-}
-
 export async function myTaxReport(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<MyTaxReport> {
   return (await myTaxDocument(ctx, portfolioId, query)).report;
 }

@@ -1,6 +1,6 @@
 import { readCsv, type HeaderProblem } from "../../lib/csv";
 import { DomainError, type FieldError } from "../../lib/errors";
-import { MAX_IMPORT_ROWS } from "./trades-import.rows";
+import { MAX_IMPORT_ROWS, type Row } from "./trades-import.rows";
 
 /**
  * The CSV form of a trade import (API.md Trades): the header names the columns, in any order and
@@ -11,11 +11,6 @@ export const CSV_COLUMNS = ["date", "type", "symbol", "exchange", "quantity", "p
 export const REQUIRED_COLUMNS = ["date", "type", "quantity"];
 /** The CSV columns as the OpenAPI document describes the text/csv body. */
 export const IMPORT_CSV = { columns: CSV_COLUMNS, required: REQUIRED_COLUMNS };
-
-export interface Row {
-  line: number;
-  raw: Record<string, unknown>;
-}
 
 /** One error per bad column of line 1, each naming the column. */
 function refuseHeader(problems: HeaderProblem[]): DomainError {

@@ -3,7 +3,6 @@ import { forEachRow } from "../../lib/bulk";
 import { DomainError, MAX_LISTED_ERRORS, type FieldError } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
 import { fieldErrors, looseEnum } from "../../lib/validation";
-import type { Row } from "./trades-import.csv";
 import { ImportRow, OUTGOING } from "./trades.schemas";
 
 /**
@@ -11,6 +10,12 @@ import { ImportRow, OUTGOING } from "./trades.schemas";
  * checked on its own before the ledger sees any of them.
  */
 export const MAX_IMPORT_ROWS = 50_000;
+
+/** One row of an import as given (JSON, or a CSV line's cells by column), with the line it starts on (CSV; the header is line 1). */
+export interface Row {
+  line: number;
+  raw: Record<string, unknown>;
+}
 
 /**
  * What a row equal to a recorded trade (same holding, trade date, type, quantity and price) does:

@@ -14,9 +14,9 @@ import { scopedPortfolio, type ScopedPortfolio } from "../portfolios/scoped";
 import { EXCHANGE_CURRENCY } from "../securities/securities.schemas";
 import { findSecurity } from "../securities/securities.service";
 import { BASE_RATE_IS_ONE, noRate, rateFromTable, unstorableRate } from "./trade-exchange-rate";
-import { csvRows, type Row } from "./trades-import.csv";
+import { csvRows } from "./trades-import.csv";
 import { duplicatesFound, findDuplicates } from "./trades-import.duplicates";
-import { ImportQuery, importFailed, MAX_IMPORT_ROWS, parseRows, rowError, signedQuantity, type ImportHolding, type ImportResult, type ImportRowData } from "./trades-import.rows";
+import { ImportQuery, importFailed, MAX_IMPORT_ROWS, parseRows, rowError, signedQuantity, type ImportHolding, type ImportResult, type ImportRowData, type Row } from "./trades-import.rows";
 
 export { DUPLICATE_MODES, ImportQuery, MAX_IMPORT_ROWS, type DuplicateMode, type ImportResult, type SkippedRow } from "./trades-import.rows";
 

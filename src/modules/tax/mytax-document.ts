@@ -1,0 +1,30 @@
+import type { Decimal } from "../../lib/money";
+import type { CapitalGainsReport } from "./capital-gains.service";
+import type { CgtSummary } from "./cgt";
+import type { MyTaxLine } from "./mytax";
+import type { IncomeLabel } from "./taxable-income";
+import type { TaxableIncomeReport } from "./taxable-income.service";
+
+/**
+ * The myTax report (REST and GraphQL: every label of the year, with the figures they come from) and
+ * the document its PDF renders: the types mytax.service.ts builds and mytax-pdf.ts reads.
+ */
+export interface MyTaxReport {
+  portfolioId: number;
+  portfolioName: string;
+  financialYear: number;
+  entityType: string;
+  labels: MyTaxLine[];
+  capitalGains: CgtSummary;
+  taxableIncome: Record<IncomeLabel, Decimal>;
+}
+
+/** What the PDF shows beyond the JSON report. */
+export interface MyTaxDocument {
+  report: MyTaxReport;
+  from: string;
+  to: string;
+  discountPercent: Decimal;
+  disposals: CapitalGainsReport["disposals"];
+  income: TaxableIncomeReport;
+}
