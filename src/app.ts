@@ -23,7 +23,7 @@ import { idempotency } from "./http/idempotency";
 import { chunkedJson } from "./http/chunked-json";
 import { refuseWritesOnLowDisk } from "./http/disk-guard";
 import { TokenBuckets } from "./http/rate-limit";
-import { bulkRowCeiling, createV1Router, endpoints, MEDIA, methodNotAllowed, refuseKeylessBody, refuseUnknownKeyBody, requireContext, restGuard, unsupportedBody } from "./http/router";
+import { bulkRowCeiling, createV1Router, endpoints, MEDIA, methodNotAllowed, refuseUnkeyedBody, requireContext, restGuard, unsupportedBody } from "./http/router";
 import { DomainError } from "./lib/errors";
 import { SeriesCache } from "./modules/analytics/engine-cache";
 import { MAX_BULK_ROWS, MAX_CUSTOM_PRICES } from "./modules/prices/prices.schemas";
@@ -197,13 +197,13 @@ export async function createApp(opts: {
   const v1 = createV1Router();
   const replay = idempotency(db.prisma, "rest");
   const graphqlReplay = idempotency(db.prisma, "graphql");
-  for (const prefix of ["/v1", "/api/v1"]) app.use(prefix, auth, refuseKeylessBody, bulk, json, replay, requireContext(db.prisma, log, series, analytics), v1);
+  for (const prefix of ["/v1", "/api/v1"]) app.use(prefix, auth, refuseUnkeyedBody({ keylessMayRead: false }), bulk, json, replay, requireContext(db.prisma, log, series, analytics), v1);
 
   const apollo = createApolloServer({ httpServer, log, limits: config.graphqlLimits ?? DEFAULT_GRAPHQL_LIMITS });
   if (disk) apollo.addPlugin(diskGuardPlugin(disk));
   await apollo.start();
   app.use("/graphiql", graphiqlRouter());
-  app.use("/graphql", auth, refuseUnknownKeyBody, json, graphqlReplay, expressMiddleware(apollo, { context: graphqlContext(db.prisma, log, series, analytics) }), graphqlErrorHandler);
+  app.use("/graphql", auth, refuseUnkeyedBody({ keylessMayRead: true }), json, graphqlReplay, expressMiddleware(apollo, { context: graphqlContext(db.prisma, log, series, analytics) }), graphqlErrorHandler);
 
   app.use(notFoundHandler);
   app.use(errorHandler);

@@ -73,23 +73,16 @@ export function requireContext(db: PrismaClient, log: Logger, series: SeriesCach
  * A request that carries a body but no valid key is refused before the body is read: it would be
  * refused anyway, and 20 keyless 19 MiB bulk bodies once took 10 to 54 s each to parse before their
  * 401 (issue 20). `Connection: close`, so the connection ends with the unread body instead of
- * Node reading it through to keep the connection alive.
+ * Node reading it through to keep the connection alive. REST refuses every such body; GraphQL
+ * (`keylessMayRead`) only one sent with a key that is not valid, since a body without any key may
+ * be introspection, which it answers keyless (its 1 MiB JSON limit bounds it).
  */
-export function refuseKeylessBody(req: Request, res: Response, next: NextFunction): void {
-  if (req.auth || !hasBody(req)) return next();
-  res.setHeader("Connection", "close");
-  next(unauthenticated());
-}
-
-/**
- * /graphql: a body sent with a key that is not valid is refused unread, as REST refuses any keyless
- * body. Without any key the body may be introspection, which GraphQL answers keyless (its 1 MiB
- * JSON limit bounds it); with a key that is not valid nothing is answered but 401.
- */
-export function refuseUnknownKeyBody(req: Request, res: Response, next: NextFunction): void {
-  if (req.auth || !presentedKey(req.headers) || !hasBody(req)) return next();
-  res.setHeader("Connection", "close");
-  next(unauthenticated());
+export function refuseUnkeyedBody(opts: { keylessMayRead: boolean }) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if (req.auth || !hasBody(req) || (opts.keylessMayRead && !presentedKey(req.headers))) return next();
+    res.setHeader("Connection", "close");
+    next(unauthenticated());
+  };
 }
 
 /**
