@@ -1,13 +1,10 @@
-import { setImmediate as yieldToIo } from "node:timers/promises";
 import { DomainError } from "./errors";
+import { Slicer } from "./slices";
 
 /**
  * Rules every bulk body (a JSON array or text/csv of rows) follows, whichever endpoint takes it:
  * its rows are counted before any is looked at, and looked at a slice at a time.
  */
-
-/** Rows handled between two turns of the event loop. */
-const ROWS_PER_TURN = 1000;
 
 export const formatCount = (n: number) => n.toLocaleString("en-US");
 
@@ -21,13 +18,14 @@ export function tooManyRows(what: string, max: number, given?: number): DomainEr
 }
 
 /**
- * `each` over the rows, with a turn of the event loop every ROWS_PER_TURN rows: validating 50,000
- * rows full of errors takes seconds of CPU, which must not be seconds in which no other request
- * (nor /health) is answered.
+ * `each` over the rows, in slices of the event loop (lib/slices.ts): validating 50,000 rows full
+ * of errors takes seconds of CPU, which must not be seconds in which no other request (nor
+ * /health) is answered.
  */
 export async function forEachRow<T>(rows: readonly T[], each: (row: T, index: number) => void): Promise<void> {
+  const slicer = new Slicer();
   for (let i = 0; i < rows.length; i++) {
-    if (i > 0 && i % ROWS_PER_TURN === 0) await yieldToIo();
+    await slicer.turn();
     each(rows[i], i);
   }
 }

@@ -3,6 +3,7 @@ import { setImmediate as yieldToIo } from "node:timers/promises";
 import { CsvError, parse, type Info } from "csv-parse";
 import { formatCount, tooManyRows } from "./bulk";
 import { DomainError, validationFailed } from "./errors";
+import { Slicer } from "./slices";
 import { closest } from "./validation";
 
 /**
@@ -18,8 +19,6 @@ import { closest } from "./validation";
  * first of its records is read: 64 KiB of `1\n` rows was 32,000 records and a second of CPU in one turn.
  */
 const CHUNK_CHARS = 4 * 1024;
-/** Records read between two turns of the event loop. */
-const RECORDS_PER_TURN = 1000;
 /** Bytes one record's cells may hold: the widest real row is a trade with a 10,000-character note (30 KB in UTF-8 at most). */
 export const MAX_RECORD_BYTES = 64 * 1024;
 
@@ -122,6 +121,7 @@ export async function readCsv(text: string, spec: CsvSpec): Promise<CsvTable> {
   source.on("error", (error) => parser.destroy(error));
   let header: string[] | undefined;
   const rows: CsvRow[] = [];
+  const slicer = new Slicer();
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: Info }>) {
       if (!header) {
@@ -136,7 +136,7 @@ export async function readCsv(text: string, spec: CsvSpec): Promise<CsvTable> {
       // Cells past the header's are never read, only counted: 50,000 over-full rows keep no more.
       rows.push({ line, cells: record.length > header.length ? record.slice(0, header.length) : record, width: record.length });
       // Records parsed ahead are read without a turn of the event loop in between: give it one.
-      if (rows.length % RECORDS_PER_TURN === 0) await yieldToIo();
+      await slicer.turn();
     }
   } catch (error) {
     // csv-parse's codes are not all CSV_-prefixed (INVALID_OPENING_QUOTE): any CsvError is the body's.
