@@ -5,7 +5,9 @@ module.exports = {
   testMatch: ["**/*.test.ts"],
   // JEST_TYPECHECK=0 skips ts-jest's type check (quicker while several modules are half-written);
   // `npm test` type-checks the whole project first anyway.
-  transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json", diagnostics: process.env.JEST_TYPECHECK !== "0" }] },
+  transform: {
+    "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json", diagnostics: process.env.JEST_TYPECHECK !== "0" }],
+  },
   globalSetup: "<rootDir>/test/support/global-setup.ts",
   globalTeardown: "<rootDir>/test/support/global-teardown.ts",
   testTimeout: 60_000,

@@ -12,7 +12,10 @@ export function aliasedNestedLists(n: number): string {
 }
 
 export function aliasedCreates(n: number, prefix = "Abuse"): string {
-  const fields = Array.from({ length: n }, (_, i) => `m${i}: createPortfolio(input: { name: "${prefix} ${i}" }) { id }`);
+  const fields = Array.from(
+    { length: n },
+    (_, i) => `m${i}: createPortfolio(input: { name: "${prefix} ${i}" }) { id }`,
+  );
   return `mutation Abuse { ${fields.join(" ")} }`;
 }
 

@@ -10,7 +10,9 @@ export type Query = <T>(sql: string, params?: unknown[]) => Promise<T[]>;
 async function authenticate(query: Query, req: http.IncomingMessage): Promise<number | undefined> {
   const key = req.headers.authorization;
   if (!key) return undefined;
-  const rows = await query<{ account_id: number }>(`SELECT account_id FROM api_key WHERE key_hash = $1`, [createHash("sha256").update(key).digest("hex")]);
+  const rows = await query<{ account_id: number }>(`SELECT account_id FROM api_key WHERE key_hash = $1`, [
+    createHash("sha256").update(key).digest("hex"),
+  ]);
   return rows[0]?.account_id;
 }
 
@@ -32,19 +34,39 @@ export function baselineServer(query: Query): http.Server {
       }
       if (req.method === "POST" && req.url === "/graphql") {
         // The nested query's data, fetched by hand: portfolios, their live models, their buckets.
-        const portfolios = await query<{ id: number; name: string }>(`SELECT id, name FROM portfolio WHERE account_id = $1 ORDER BY id`, [accountId]);
-        const models = await query<{ id: number; public_id: string; portfolio_id: number; name: string; is_active: boolean }>(
+        const portfolios = await query<{ id: number; name: string }>(
+          `SELECT id, name FROM portfolio WHERE account_id = $1 ORDER BY id`,
+          [accountId],
+        );
+        const models = await query<{
+          id: number;
+          public_id: string;
+          portfolio_id: number;
+          name: string;
+          is_active: boolean;
+        }>(
           `SELECT id, public_id, portfolio_id, name, is_active FROM allocation_model WHERE portfolio_id = ANY($1) AND deleted_at IS NULL ORDER BY created_at, id`,
           [portfolios.map((p) => p.id)],
         );
-        const buckets = await query<{ model_id: number; label: string; target_pct: string; tolerance_pct: string; sort_order: number }>(
+        const buckets = await query<{
+          model_id: number;
+          label: string;
+          target_pct: string;
+          tolerance_pct: string;
+          sort_order: number;
+        }>(
           `SELECT model_id, label, target_pct, tolerance_pct, sort_order FROM allocation_bucket WHERE model_id = ANY($1) ORDER BY sort_order, label`,
           [models.map((m) => m.id)],
         );
         const bucketsOf = new Map<number, unknown[]>();
         for (const b of buckets) {
           const list = bucketsOf.get(b.model_id) ?? [];
-          list.push({ label: b.label, targetPct: pct(b.target_pct), tolerancePct: pct(b.tolerance_pct), sortOrder: b.sort_order });
+          list.push({
+            label: b.label,
+            targetPct: pct(b.target_pct),
+            tolerancePct: pct(b.tolerance_pct),
+            sortOrder: b.sort_order,
+          });
           bucketsOf.set(b.model_id, list);
         }
         const data = {
@@ -53,7 +75,12 @@ export function baselineServer(query: Query): http.Server {
             name: p.name,
             allocationModels: models
               .filter((m) => m.portfolio_id === p.id)
-              .map((m) => ({ publicId: m.public_id, name: m.name, isActive: m.is_active, buckets: bucketsOf.get(m.id) ?? [] })),
+              .map((m) => ({
+                publicId: m.public_id,
+                name: m.name,
+                isActive: m.is_active,
+                buckets: bucketsOf.get(m.id) ?? [],
+              })),
           })),
         };
         res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ data }));
@@ -61,18 +88,34 @@ export function baselineServer(query: Query): http.Server {
       }
       const holdingsPath = /^\/v1\/portfolios\/(\d+)\/holdings$/.exec(req.url ?? "");
       if (req.method === "GET" && holdingsPath) {
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(await holdings(query, accountId, Number(holdingsPath[1]))));
+        res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify(await holdings(query, accountId, Number(holdingsPath[1]))));
         return;
       }
       const performancePath = /^\/v1\/portfolios\/(\d+)\/performance\?from=([\d-]+)&to=([\d-]+)$/.exec(req.url ?? "");
       if (req.method === "GET" && performancePath) {
-        const answer = await performance(query, accountId, Number(performancePath[1]), performancePath[2], performancePath[3]);
+        const answer = await performance(
+          query,
+          accountId,
+          Number(performancePath[1]),
+          performancePath[2],
+          performancePath[3],
+        );
         res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));
         return;
       }
       const importPath = /^\/v1\/portfolios\/(\d+)\/trades\/import$/.exec(req.url ?? "");
       if (req.method === "POST" && importPath) {
-        const body = JSON.parse(await readBody(req)) as { symbol: string; exchange: string; tradeType: string; tradeDate: string; quantity: number; price: number; brokerage?: number }[];
+        const body = JSON.parse(await readBody(req)) as {
+          symbol: string;
+          exchange: string;
+          tradeType: string;
+          tradeDate: string;
+          quantity: number;
+          price: number;
+          brokerage?: number;
+        }[];
         const ids = await importRows(query, Number(importPath[1]), body);
         res.writeHead(201, { "content-type": "application/json" }).end(JSON.stringify({ imported: ids }));
         return;
@@ -98,9 +141,24 @@ function readBody(req: http.IncomingMessage): Promise<string> {
  * the reference the service's Decimal parcel fold is compared with.
  */
 async function holdings(query: Query, accountId: number, portfolioId: number) {
-  const hs = await query<{ id: number; symbol: string; exchange: string; name: string }>(`SELECT h.id, h.symbol, h.exchange, h.name FROM holding h JOIN portfolio p ON p.id = h.portfolio_id WHERE h.portfolio_id = $1 AND p.account_id = $2 ORDER BY symbol, exchange, id`, [portfolioId, accountId]);
-  const trades = await query<{ holding_id: number; trade_type: string; quantity: string; price: string; brokerage: string }>(`SELECT holding_id, trade_type, quantity, price, brokerage FROM trade WHERE portfolio_id = $1 ORDER BY trade_date, id`, [portfolioId]);
-  const prices = await query<{ symbol: string; exchange: string; close: string }>(`SELECT DISTINCT ON (symbol, exchange) symbol, exchange, close FROM market_price WHERE account_id = $1 ORDER BY symbol, exchange, date DESC`, [accountId]);
+  const hs = await query<{ id: number; symbol: string; exchange: string; name: string }>(
+    `SELECT h.id, h.symbol, h.exchange, h.name FROM holding h JOIN portfolio p ON p.id = h.portfolio_id WHERE h.portfolio_id = $1 AND p.account_id = $2 ORDER BY symbol, exchange, id`,
+    [portfolioId, accountId],
+  );
+  const trades = await query<{
+    holding_id: number;
+    trade_type: string;
+    quantity: string;
+    price: string;
+    brokerage: string;
+  }>(
+    `SELECT holding_id, trade_type, quantity, price, brokerage FROM trade WHERE portfolio_id = $1 ORDER BY trade_date, id`,
+    [portfolioId],
+  );
+  const prices = await query<{ symbol: string; exchange: string; close: string }>(
+    `SELECT DISTINCT ON (symbol, exchange) symbol, exchange, close FROM market_price WHERE account_id = $1 ORDER BY symbol, exchange, date DESC`,
+    [accountId],
+  );
   const parcels = new Map<number, { units: number; cost: number }[]>();
   for (const t of trades) {
     const list = parcels.get(t.holding_id) ?? [];
@@ -125,12 +183,34 @@ async function holdings(query: Query, accountId: number, portfolioId: number) {
     const quantity = open.reduce((s, p) => s + p.units, 0);
     const costBase = Math.round(open.reduce((s, p) => s + p.cost, 0) * 1e4) / 1e4;
     const price = priceOf.get(`${h.symbol}|${h.exchange}`) ?? 0;
-    return { id: h.id, symbol: h.symbol, exchange: h.exchange, name: h.name, quantity, costBase, price, marketValue: quantity * price, unrealisedGain: quantity * price - costBase };
+    return {
+      id: h.id,
+      symbol: h.symbol,
+      exchange: h.exchange,
+      name: h.name,
+      quantity,
+      costBase,
+      price,
+      marketValue: quantity * price,
+      unrealisedGain: quantity * price - costBase,
+    };
   });
 }
 
 /** The same rows written with one INSERT … SELECT FROM unnest, after creating missing holdings. */
-async function importRows(query: Query, portfolioId: number, rows: { symbol: string; exchange: string; tradeType: string; tradeDate: string; quantity: number; price: number; brokerage?: number }[]) {
+async function importRows(
+  query: Query,
+  portfolioId: number,
+  rows: {
+    symbol: string;
+    exchange: string;
+    tradeType: string;
+    tradeDate: string;
+    quantity: number;
+    price: number;
+    brokerage?: number;
+  }[],
+) {
   const symbols = [...new Set(rows.map((r) => `${r.symbol}|${r.exchange}`))];
   await query(
     `INSERT INTO holding (portfolio_id, symbol, exchange, name, currency_code, holding_type, updated_at)
@@ -138,7 +218,10 @@ async function importRows(query: Query, portfolioId: number, rows: { symbol: str
      ON CONFLICT DO NOTHING`,
     [portfolioId, symbols],
   );
-  const hs = await query<{ id: number; symbol: string; exchange: string }>(`SELECT id, symbol, exchange FROM holding WHERE portfolio_id = $1`, [portfolioId]);
+  const hs = await query<{ id: number; symbol: string; exchange: string }>(
+    `SELECT id, symbol, exchange FROM holding WHERE portfolio_id = $1`,
+    [portfolioId],
+  );
   const idOf = new Map(hs.map((h) => [`${h.symbol}|${h.exchange}`, h.id]));
   const inserted = await query<{ id: number }>(
     `INSERT INTO trade (portfolio_id, holding_id, trade_type, trade_date, quantity, price, brokerage, currency_code, exchange_rate, updated_at)
@@ -170,12 +253,25 @@ async function performance(query: Query, accountId: number, portfolioId: number,
       `SELECT h.id, h.symbol, h.exchange, h.currency_code FROM holding h JOIN portfolio p ON p.id = h.portfolio_id WHERE h.portfolio_id = $1 AND p.account_id = $2 ORDER BY h.id`,
       [portfolioId, accountId],
     ),
-    query<{ holding_id: number; trade_date: string; trade_type: string; quantity: number; price: number; brokerage: number }>(
+    query<{
+      holding_id: number;
+      trade_date: string;
+      trade_type: string;
+      quantity: number;
+      price: number;
+      brokerage: number;
+    }>(
       `SELECT holding_id, trade_date::text, trade_type::text, quantity::float8 AS quantity, price::float8 AS price, brokerage::float8 AS brokerage FROM trade WHERE portfolio_id = $1 AND trade_date <= $2::date ORDER BY trade_date, id`,
       [portfolioId, to],
     ),
-    query<{ symbol: string; exchange: string; date: string; close: number }>(`SELECT symbol, exchange, date::text, close::float8 AS close FROM market_price WHERE account_id = $1 AND date <= $2::date ORDER BY date`, [accountId, to]),
-    query<{ date: string; rate: number }>(`SELECT date::text, rate::float8 AS rate FROM fx_rate WHERE account_id = $1 AND base = 'USD' AND quote = 'AUD' AND date <= $2::date ORDER BY date`, [accountId, to]),
+    query<{ symbol: string; exchange: string; date: string; close: number }>(
+      `SELECT symbol, exchange, date::text, close::float8 AS close FROM market_price WHERE account_id = $1 AND date <= $2::date ORDER BY date`,
+      [accountId, to],
+    ),
+    query<{ date: string; rate: number }>(
+      `SELECT date::text, rate::float8 AS rate FROM fx_rate WHERE account_id = $1 AND base = 'USD' AND quote = 'AUD' AND date <= $2::date ORDER BY date`,
+      [accountId, to],
+    ),
   ]);
   const DAY = 86_400_000;
   const start = Date.parse((trades[0]?.trade_date ?? from) + "T00:00:00Z");
@@ -218,7 +314,8 @@ async function performance(query: Query, accountId: number, portfolioId: number,
       else outflow += (gross - t.brokerage) * r;
     }
     let value = 0;
-    for (let h = 0; h < units.length; h++) if (units[h] !== 0) value += units[h] * (Number.isNaN(market[h]) ? traded[h] : market[h]) * (usd[h] ? rate : 1);
+    for (let h = 0; h < units.length; h++)
+      if (units[h] !== 0) value += units[h] * (Number.isNaN(market[h]) ? traded[h] : market[h]) * (usd[h] ? rate : 1);
     if (d === first - 1) opening = value;
     if (d >= first) {
       const base = previous + inflow;
@@ -231,5 +328,10 @@ async function performance(query: Query, accountId: number, portfolioId: number,
   }
   const days = last - first + 1;
   const dietz = (closing - opening - net) / (opening + weighted / days);
-  return { timeWeightedReturn: { cumulativePercent: (growth - 1) * 100 }, modifiedDietz: { cumulativePercent: dietz * 100 }, openingValue: opening, totalValue: closing };
+  return {
+    timeWeightedReturn: { cumulativePercent: (growth - 1) * 100 },
+    modifiedDietz: { cumulativePercent: dietz * 100 },
+    openingValue: opening,
+    totalValue: closing,
+  };
 }

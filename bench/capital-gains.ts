@@ -33,12 +33,21 @@ export async function seedCapitalGains(db: Database, accountId: number, trades: 
   return p.id;
 }
 
-export async function capitalGainsWorkload(base: string, key: string, portfolios: { trades: number; id: number }[], rounds: number, database: string): Promise<void> {
+export async function capitalGainsWorkload(
+  base: string,
+  key: string,
+  portfolios: { trades: number; id: number }[],
+  rounds: number,
+  database: string,
+): Promise<void> {
   const timeOf = async (id: number) => {
     const t0 = performance.now();
-    const res = await fetch(`${base}/v1/portfolios/${id}/reports/capital-gains?financialYear=2024`, { headers: { authorization: key } });
+    const res = await fetch(`${base}/v1/portfolios/${id}/reports/capital-gains?financialYear=2024`, {
+      headers: { authorization: key },
+    });
     const body = (await res.json()) as { disposals?: unknown[] };
-    if (res.status !== 200 || !body.disposals) throw new Error(`B7: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+    if (res.status !== 200 || !body.disposals)
+      throw new Error(`B7: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
     return { ms: performance.now() - t0, disposals: body.disposals.length };
   };
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -53,7 +62,12 @@ export async function capitalGainsWorkload(base: string, key: string, portfolios
       disposals.set(p.id, n);
     }
   }
-  for (const p of portfolios) results.push({ trades: p.trades, medianMs: Math.round(median(times.get(p.id)!) * 10) / 10, disposals: disposals.get(p.id)! });
+  for (const p of portfolios)
+    results.push({
+      trades: p.trades,
+      medianMs: Math.round(median(times.get(p.id)!) * 10) / 10,
+      disposals: disposals.get(p.id)!,
+    });
   const ratio = results[1].medianMs / results[0].medianMs;
   console.log(
     JSON.stringify({

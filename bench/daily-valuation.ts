@@ -53,7 +53,10 @@ export async function seedDailyValuation(db: Database, accountId: number): Promi
 async function baseline(db: Database, p: RangePortfolio): Promise<{ loadMs: number; computeMs: number; last: number }> {
   const t0 = performance.now();
   const [holdings, trades, prices, rates] = await Promise.all([
-    db.prisma.$queryRawUnsafe<{ id: number; symbol: string; exchange: string; currency_code: string }[]>(`SELECT id, symbol, exchange, currency_code FROM holding WHERE portfolio_id = $1 ORDER BY id`, p.id),
+    db.prisma.$queryRawUnsafe<{ id: number; symbol: string; exchange: string; currency_code: string }[]>(
+      `SELECT id, symbol, exchange, currency_code FROM holding WHERE portfolio_id = $1 ORDER BY id`,
+      p.id,
+    ),
     db.prisma.$queryRawUnsafe<{ holding_id: number; trade_date: string; quantity: string }[]>(
       `SELECT holding_id, trade_date::text, quantity::text FROM trade WHERE portfolio_id = $1 AND trade_date <= $2::date ORDER BY trade_date, id`,
       p.id,
@@ -64,7 +67,11 @@ async function baseline(db: Database, p: RangePortfolio): Promise<{ loadMs: numb
       p.accountId,
       TO,
     ),
-    db.prisma.$queryRawUnsafe<{ date: string; rate: string }[]>(`SELECT date::text, rate::text FROM fx_rate WHERE account_id = $1 AND base = 'USD' AND quote = 'AUD' AND date <= $2::date ORDER BY date`, p.accountId, TO),
+    db.prisma.$queryRawUnsafe<{ date: string; rate: string }[]>(
+      `SELECT date::text, rate::text FROM fx_rate WHERE account_id = $1 AND base = 'USD' AND quote = 'AUD' AND date <= $2::date ORDER BY date`,
+      p.accountId,
+      TO,
+    ),
   ]);
   const t1 = performance.now();
   const dayOf = (d: string) => (Date.parse(d + "T00:00:00Z") - Date.parse(FROM + "T00:00:00Z")) / 86_400_000;
@@ -79,11 +86,14 @@ async function baseline(db: Database, p: RangePortfolio): Promise<{ loadMs: numb
   let ri = 0;
   let rate = NaN;
   for (let d = 0; d < n; d++) {
-    while (ti < trades.length && dayOf(trades[ti].trade_date) <= d) units[index.get(trades[ti].holding_id)!] += Number(trades[ti++].quantity);
-    while (pi < prices.length && dayOf(prices[pi].date) <= d) price[bySymbol.get(`${prices[pi].symbol}|${prices[pi].exchange}`)!] = Number(prices[pi++].close);
+    while (ti < trades.length && dayOf(trades[ti].trade_date) <= d)
+      units[index.get(trades[ti].holding_id)!] += Number(trades[ti++].quantity);
+    while (pi < prices.length && dayOf(prices[pi].date) <= d)
+      price[bySymbol.get(`${prices[pi].symbol}|${prices[pi].exchange}`)!] = Number(prices[pi++].close);
     while (ri < rates.length && dayOf(rates[ri].date) <= d) rate = Number(rates[ri++].rate);
     let sum = 0;
-    for (let h = 0; h < holdings.length; h++) if (units[h] !== 0) sum += units[h] * price[h] * (holdings[h].currency_code === "USD" ? rate : 1);
+    for (let h = 0; h < holdings.length; h++)
+      if (units[h] !== 0) sum += units[h] * price[h] * (holdings[h].currency_code === "USD" ? rate : 1);
     total[d] = sum;
   }
   return { loadMs: t1 - t0, computeMs: performance.now() - t1, last: total[n - 1] };
@@ -97,11 +107,20 @@ async function service(db: Database, p: RangePortfolio): Promise<{ loadMs: numbe
   return { loadMs: t1 - t0, computeMs: performance.now() - t1, last: v.total[v.total.length - 1] };
 }
 
-export async function dailyValuationWorkload(db: Database, p: RangePortfolio, rounds: number, database: string): Promise<void> {
-  const runs = { service: [] as Awaited<ReturnType<typeof service>>[], baseline: [] as Awaited<ReturnType<typeof baseline>>[] };
+export async function dailyValuationWorkload(
+  db: Database,
+  p: RangePortfolio,
+  rounds: number,
+  database: string,
+): Promise<void> {
+  const runs = {
+    service: [] as Awaited<ReturnType<typeof service>>[],
+    baseline: [] as Awaited<ReturnType<typeof baseline>>[],
+  };
   // Warm-up, and correctness first: both value the last day alike (the baseline has no cash or income here).
   const [s0, b0] = [await service(db, p), await baseline(db, p)];
-  if (Math.abs(s0.last - b0.last) > 0.01) throw new Error(`B12: last day's value differs: service ${s0.last} vs baseline ${b0.last}`);
+  if (Math.abs(s0.last - b0.last) > 0.01)
+    throw new Error(`B12: last day's value differs: service ${s0.last} vs baseline ${b0.last}`);
   for (let r = 0; r < rounds; r++) {
     if (r % 2 === 0) {
       runs.service.push(await service(db, p));
@@ -114,8 +133,16 @@ export async function dailyValuationWorkload(db: Database, p: RangePortfolio, ro
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const round = (x: number) => Math.round(x * 10) / 10;
   const sum = (x: { loadMs: number; computeMs: number }) => x.loadMs + x.computeMs;
-  const s = { loadMs: round(median(runs.service.map((x) => x.loadMs))), computeMs: round(median(runs.service.map((x) => x.computeMs))), totalMs: round(median(runs.service.map(sum))) };
-  const b = { loadMs: round(median(runs.baseline.map((x) => x.loadMs))), computeMs: round(median(runs.baseline.map((x) => x.computeMs))), totalMs: round(median(runs.baseline.map(sum))) };
+  const s = {
+    loadMs: round(median(runs.service.map((x) => x.loadMs))),
+    computeMs: round(median(runs.service.map((x) => x.computeMs))),
+    totalMs: round(median(runs.service.map(sum))),
+  };
+  const b = {
+    loadMs: round(median(runs.baseline.map((x) => x.loadMs))),
+    computeMs: round(median(runs.baseline.map((x) => x.computeMs))),
+    totalMs: round(median(runs.baseline.map(sum))),
+  };
   console.log(
     JSON.stringify({
       workload: "B12 daily valuation, 50 holdings × 20,000 trades × 10 years of daily prices and FX (in-process)",

@@ -39,7 +39,11 @@ export async function performanceWorkloads(opts: {
   /** A write to the account's prices: every series of the account is stale after it. */
   const invalidate = async () => {
     const day = new Date(Date.UTC(2000, 0, 1 + invalidations++)).toISOString().slice(0, 10);
-    const res = await fetch(service.base + "/v1/market-prices/bulk", { method: "POST", headers, body: JSON.stringify([{ symbol: "BENCHCOLD", exchange: "ASX", date: day, close: 1 }]) });
+    const res = await fetch(service.base + "/v1/market-prices/bulk", {
+      method: "POST",
+      headers,
+      body: JSON.stringify([{ symbol: "BENCHCOLD", exchange: "ASX", date: day, close: 1 }]),
+    });
     await res.text();
     if (res.status >= 300) throw new Error(`B6: invalidating write answered ${res.status}`);
   };
@@ -49,7 +53,13 @@ export async function performanceWorkloads(opts: {
     const body = await res.text();
     const ms = performance.now() - t;
     if (res.status !== 200) throw new Error(`${url}: ${res.status} ${body.slice(0, 300)}`);
-    return { ms, body: JSON.parse(body) as { timeWeightedReturn: { cumulativePercent: number }; modifiedDietz: { cumulativePercent: number } } };
+    return {
+      ms,
+      body: JSON.parse(body) as {
+        timeWeightedReturn: { cumulativePercent: number };
+        modifiedDietz: { cumulativePercent: number };
+      },
+    };
   };
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
@@ -59,8 +69,13 @@ export async function performanceWorkloads(opts: {
     await invalidate();
     const [s0, b0] = [await timed(service, path), await timed(baseline, path)];
     const close = (a: number, b: number) => Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(b));
-    if (!close(s0.body.timeWeightedReturn.cumulativePercent, b0.body.timeWeightedReturn.cumulativePercent) || !close(s0.body.modifiedDietz.cumulativePercent, b0.body.modifiedDietz.cumulativePercent)) {
-      throw new Error(`B6: returns differ: service ${JSON.stringify([s0.body.timeWeightedReturn, s0.body.modifiedDietz])} vs baseline ${JSON.stringify([b0.body.timeWeightedReturn, b0.body.modifiedDietz])}`);
+    if (
+      !close(s0.body.timeWeightedReturn.cumulativePercent, b0.body.timeWeightedReturn.cumulativePercent) ||
+      !close(s0.body.modifiedDietz.cumulativePercent, b0.body.modifiedDietz.cumulativePercent)
+    ) {
+      throw new Error(
+        `B6: returns differ: service ${JSON.stringify([s0.body.timeWeightedReturn, s0.body.modifiedDietz])} vs baseline ${JSON.stringify([b0.body.timeWeightedReturn, b0.body.modifiedDietz])}`,
+      );
     }
     const runs = { cold: [] as number[], warm: [] as number[], baseline: [] as number[] };
     for (let r = 0; r < rounds; r++) {
@@ -87,7 +102,10 @@ export async function performanceWorkloads(opts: {
         baselineMs: round(base),
         ratio: { cold: round(base / cold, 3), warm: round(base / warm, 3) },
         target: "ratio ≥ 0.5 (service within 2× of the baseline)",
-        returns: { timeWeightedPercent: s0.body.timeWeightedReturn.cumulativePercent, modifiedDietzPercent: s0.body.modifiedDietz.cumulativePercent },
+        returns: {
+          timeWeightedPercent: s0.body.timeWeightedReturn.cumulativePercent,
+          modifiedDietzPercent: s0.body.modifiedDietz.cumulativePercent,
+        },
         rounds,
       }),
     );
@@ -128,7 +146,13 @@ export async function performanceWorkloads(opts: {
         workload: "B9 GET /health p99 while B6 reports run back to back, cold and warm",
         database,
         node: process.version,
-        health: { p99WhileCold: cold.p99, p99WhileColdRounds: cold.rounds, p99WhileWarm: warm.p99, p99WhileWarmRounds: warm.rounds, p99Quiet: median(quiet) },
+        health: {
+          p99WhileCold: cold.p99,
+          p99WhileColdRounds: cold.rounds,
+          p99WhileWarm: warm.p99,
+          p99WhileWarmRounds: warm.rounds,
+          p99Quiet: median(quiet),
+        },
         targetMs: 50,
         withinTarget: { cold: cold.p99 <= 50, warm: warm.p99 <= 50 },
         reportsDuringMeasurement: { cold: cold.reports, warm: warm.reports },

@@ -40,15 +40,34 @@ export async function seedRebalance(db: Database, accountId: number): Promise<nu
   return p.id;
 }
 
-export async function rebalanceWorkload(base: string, key: string, portfolioId: number, rounds: number, seconds: number, database: string): Promise<void> {
+export async function rebalanceWorkload(
+  base: string,
+  key: string,
+  portfolioId: number,
+  rounds: number,
+  seconds: number,
+  database: string,
+): Promise<void> {
   const url = `${base}/v1/portfolios/${portfolioId}/rebalance`;
   const body = JSON.stringify({ asOf: "2024-06-30", cashToInvest: 10_000, band: "ExactTarget" });
-  const check = await fetch(url, { method: "POST", body, headers: { authorization: key, "content-type": "application/json" } });
+  const check = await fetch(url, {
+    method: "POST",
+    body,
+    headers: { authorization: key, "content-type": "application/json" },
+  });
   const answer = (await check.json()) as { legs?: unknown[]; driftReport?: { entries: unknown[] } };
-  if (check.status !== 200 || !answer.legs || answer.driftReport?.entries.length !== 50) throw new Error(`B8: ${check.status} ${JSON.stringify(answer).slice(0, 300)}`);
+  if (check.status !== 200 || !answer.legs || answer.driftReport?.entries.length !== 50)
+    throw new Error(`B8: ${check.status} ${JSON.stringify(answer).slice(0, 300)}`);
   const runs: { p50: number; p99: number; rps: number }[] = [];
   for (let r = 0; r < rounds; r++) {
-    const res = await autocannon({ url, method: "POST", body, headers: { authorization: key, "content-type": "application/json" }, connections: 1, duration: seconds });
+    const res = await autocannon({
+      url,
+      method: "POST",
+      body,
+      headers: { authorization: key, "content-type": "application/json" },
+      connections: 1,
+      duration: seconds,
+    });
     if (res.non2xx > 0) throw new Error(`B8: ${res.non2xx} non-2xx answers`);
     runs.push({ p50: res.latency.p50, p99: res.latency.p99, rps: res.requests.average });
   }

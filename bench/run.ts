@@ -91,7 +91,13 @@ async function load(server: Server, w: Workload, key: string, seconds: number) {
     pipelining: 1,
     duration: seconds,
   });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
 }
 
 const median = (xs: number[]) => {
@@ -105,7 +111,9 @@ async function main() {
   const seedDir = url ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), "pf-bench-"));
   const db = await openDatabase({ url, dataDir: seedDir });
   if (url) {
-    await db.prisma.$executeRawUnsafe(`TRUNCATE account, portfolio, allocation_model, allocation_bucket, api_key RESTART IDENTITY CASCADE`);
+    await db.prisma.$executeRawUnsafe(
+      `TRUNCATE account, portfolio, allocation_model, allocation_bucket, api_key RESTART IDENTITY CASCADE`,
+    );
   }
   const { key, ledgerPortfolioId } = await seedBench(db);
   const importTargets = await db.prisma.$queryRawUnsafe<{ id: number }[]>(
@@ -117,18 +125,33 @@ async function main() {
   // The B12 portfolio serves B6, B9 and B11 too.
   let valuedPortfolioId = 0;
   if (["B6", "B9", "B11", "B12", "B19"].some(selected)) {
-    const [{ account_id: accountId }] = await db.prisma.$queryRawUnsafe<{ account_id: number }[]>(`SELECT account_id FROM portfolio WHERE id = $1`, ledgerPortfolioId);
+    const [{ account_id: accountId }] = await db.prisma.$queryRawUnsafe<{ account_id: number }[]>(
+      `SELECT account_id FROM portfolio WHERE id = $1`,
+      ledgerPortfolioId,
+    );
     const valued = await seedDailyValuation(db, accountId);
     valuedPortfolioId = valued.id;
     if (selected("B12")) await dailyValuationWorkload(db, valued, ROUNDS, url ? "postgresql" : "pglite");
   }
   const rebalancePortfolioId = selected("B8")
-    ? await seedRebalance(db, (await db.prisma.$queryRawUnsafe<{ account_id: number }[]>(`SELECT account_id FROM portfolio WHERE id = $1`, ledgerPortfolioId))[0].account_id)
+    ? await seedRebalance(
+        db,
+        (
+          await db.prisma.$queryRawUnsafe<{ account_id: number }[]>(
+            `SELECT account_id FROM portfolio WHERE id = $1`,
+            ledgerPortfolioId,
+          )
+        )[0].account_id,
+      )
     : 0;
   const capitalGainsPortfolios = [];
   if (selected("B7")) {
-    const [{ account_id: accountId }] = await db.prisma.$queryRawUnsafe<{ account_id: number }[]>(`SELECT account_id FROM portfolio WHERE id = $1`, ledgerPortfolioId);
-    for (const trades of [10_000, 20_000]) capitalGainsPortfolios.push({ trades, id: await seedCapitalGains(db, accountId, trades) });
+    const [{ account_id: accountId }] = await db.prisma.$queryRawUnsafe<{ account_id: number }[]>(
+      `SELECT account_id FROM portfolio WHERE id = $1`,
+      ledgerPortfolioId,
+    );
+    for (const trades of [10_000, 20_000])
+      capitalGainsPortfolios.push({ trades, id: await seedCapitalGains(db, accountId, trades) });
   }
   await db.close();
   const copy = (name: string) => {
@@ -146,14 +169,18 @@ async function main() {
       name: "B4 GraphQL portfolios{allocationModels{buckets}} 10x5x10",
       method: "POST",
       path: "/graphql",
-      body: JSON.stringify({ query: "{ portfolios { id name allocationModels { publicId name isActive buckets { label targetPct tolerancePct sortOrder } } } }" }),
+      body: JSON.stringify({
+        query:
+          "{ portfolios { id name allocationModels { publicId name isActive buckets { label targetPct tolerancePct sortOrder } } } }",
+      }),
     },
     {
       name: "B13 GET holdings of a 20,000-trade portfolio (50 holdings)",
       method: "GET",
       path: `/v1/portfolios/${ledgerPortfolioId}/holdings`,
       verify: (a, b) => {
-        const key = (h: { symbol: string; quantity: number; costBase: number }) => `${h.symbol} ${h.quantity} ${Number(h.costBase).toFixed(2)}`;
+        const key = (h: { symbol: string; quantity: number; costBase: number }) =>
+          `${h.symbol} ${h.quantity} ${Number(h.costBase).toFixed(2)}`;
         const sa = (JSON.parse(a) as never[]).map(key).join("\n");
         const sb = (JSON.parse(b) as never[]).map(key).join("\n");
         return sa === sb ? undefined : "quantities or cost bases differ";
@@ -164,18 +191,31 @@ async function main() {
   try {
     for (const w of workloads.filter((x) => selected(x.name))) {
       // Correctness first: both answer 200 with the same payload size (±5%).
-      const fetchOnce = (s: Server) => fetch(s.base + w.path, { method: w.method, body: w.body, headers: { authorization: key, "content-type": "application/json" } });
+      const fetchOnce = (s: Server) =>
+        fetch(s.base + w.path, {
+          method: w.method,
+          body: w.body,
+          headers: { authorization: key, "content-type": "application/json" },
+        });
       const before = await statements(service);
       const [a, b] = await Promise.all([fetchOnce(service), fetchOnce(baseline)]);
       const statementsPerRequest = (await statements(service)) - before;
       const [aBody, bBody] = [await a.text(), await b.text()];
-      if (a.status !== 200 || b.status !== 200) throw new Error(`${w.name}: status ${a.status} / ${b.status}: ${aBody.slice(0, 300)}`);
-      const mismatch = w.verify ? w.verify(aBody, bBody) : Math.abs(aBody.length - bBody.length) > 0.05 * bBody.length ? `${aBody.length} vs ${bBody.length} bytes` : undefined;
+      if (a.status !== 200 || b.status !== 200)
+        throw new Error(`${w.name}: status ${a.status} / ${b.status}: ${aBody.slice(0, 300)}`);
+      const mismatch = w.verify
+        ? w.verify(aBody, bBody)
+        : Math.abs(aBody.length - bBody.length) > 0.05 * bBody.length
+          ? `${aBody.length} vs ${bBody.length} bytes`
+          : undefined;
       if (mismatch) throw new Error(`${w.name}: answers differ: ${mismatch}`);
 
       await load(service, w, key, 2);
       await load(baseline, w, key, 2);
-      const runs = { service: [] as Awaited<ReturnType<typeof load>>[], baseline: [] as Awaited<ReturnType<typeof load>>[] };
+      const runs = {
+        service: [] as Awaited<ReturnType<typeof load>>[],
+        baseline: [] as Awaited<ReturnType<typeof load>>[],
+      };
       for (let r = 0; r < ROUNDS; r++) {
         const order = r % 2 === 0 ? (["service", "baseline"] as const) : (["baseline", "service"] as const);
         for (const v of order) runs[v].push(await load(v === "service" ? service : baseline, w, key, SECONDS));
@@ -208,17 +248,36 @@ async function main() {
       );
     }
     if (["B6", "B9", "B11"].some(selected)) {
-      await performanceWorkloads({ service, baseline, key, portfolioId: valuedPortfolioId, rounds: ROUNDS, seconds: SECONDS, database: url ? "postgresql" : "pglite", only: selected });
+      await performanceWorkloads({
+        service,
+        baseline,
+        key,
+        portfolioId: valuedPortfolioId,
+        rounds: ROUNDS,
+        seconds: SECONDS,
+        database: url ? "postgresql" : "pglite",
+        only: selected,
+      });
     }
-    if (selected("B7")) await capitalGainsWorkload(service.base, key, capitalGainsPortfolios, ROUNDS, url ? "postgresql" : "pglite");
-    if (selected("B8")) await rebalanceWorkload(service.base, key, rebalancePortfolioId, ROUNDS, SECONDS, url ? "postgresql" : "pglite");
-    if (selected("B10")) await importWorkload(service, baseline, key, importTargets.map((p) => p.id));
+    if (selected("B7"))
+      await capitalGainsWorkload(service.base, key, capitalGainsPortfolios, ROUNDS, url ? "postgresql" : "pglite");
+    if (selected("B8"))
+      await rebalanceWorkload(service.base, key, rebalancePortfolioId, ROUNDS, SECONDS, url ? "postgresql" : "pglite");
+    if (selected("B10"))
+      await importWorkload(
+        service,
+        baseline,
+        key,
+        importTargets.map((p) => p.id),
+      );
     if (selected("B14")) await abuseWorkload(service, key);
     if (selected("B19")) await resourceWorkload(copy("b19"), key, valuedPortfolioId);
   } finally {
     service.child.kill("SIGTERM");
     baseline.child.kill("SIGTERM");
-    if (seedDir) for (const d of [seedDir, seedDir + "-service", seedDir + "-baseline", seedDir + "-b19"]) fs.rmSync(d, { recursive: true, force: true });
+    if (seedDir)
+      for (const d of [seedDir, seedDir + "-service", seedDir + "-baseline", seedDir + "-b19"])
+        fs.rmSync(d, { recursive: true, force: true });
   }
 }
 
@@ -231,12 +290,24 @@ async function importWorkload(service: Server, baseline: Server, key: string, ta
     const day = new Date(Date.UTC(2015, 0, 1 + Math.floor(i / 50) * 7)).toISOString().slice(0, 10);
     const symbol = "I" + String(1 + (i % 50)).padStart(3, "0");
     const sell = Math.floor(i / 50) % 3 === 2;
-    return { symbol, exchange: "ASX", tradeType: sell ? "Sell" : "Buy", tradeDate: day, quantity: 10, price: 10 + (i % 13), brokerage: 9.95 };
+    return {
+      symbol,
+      exchange: "ASX",
+      tradeType: sell ? "Sell" : "Buy",
+      tradeDate: day,
+      quantity: 10,
+      price: 10 + (i % 13),
+      brokerage: 9.95,
+    };
   });
   const body = JSON.stringify(rows);
   const post = async (s: Server, portfolioId: number) => {
     const t = performance.now();
-    const res = await fetch(`${s.base}/v1/portfolios/${portfolioId}/trades/import`, { method: "POST", body, headers: { authorization: key, "content-type": "application/json" } });
+    const res = await fetch(`${s.base}/v1/portfolios/${portfolioId}/trades/import`, {
+      method: "POST",
+      body,
+      headers: { authorization: key, "content-type": "application/json" },
+    });
     const text = await res.text();
     if (res.status !== 201) throw new Error(`import: ${res.status} ${text.slice(0, 300)}`);
     return performance.now() - t;
@@ -245,7 +316,8 @@ async function importWorkload(service: Server, baseline: Server, key: string, ta
   const times = { service: [] as number[], baseline: [] as number[] };
   for (let r = 0; r < ROUNDS; r++) {
     const order = r % 2 === 0 ? (["service", "baseline"] as const) : (["baseline", "service"] as const);
-    for (const v of order) times[v].push(await post(v === "service" ? service : baseline, targets[2 * r + (v === "service" ? 0 : 1)]));
+    for (const v of order)
+      times[v].push(await post(v === "service" ? service : baseline, targets[2 * r + (v === "service" ? 0 : 1)]));
   }
   const statementsPerImport = Math.round(((await statements(service)) - before) / ROUNDS);
   const s = median(times.service);
@@ -258,7 +330,10 @@ async function importWorkload(service: Server, baseline: Server, key: string, ta
       service: { ms: round(s, 1), rowsPerSecond: round(20_000 / (s / 1000), 0) },
       baseline: { ms: round(b, 1), rowsPerSecond: round(20_000 / (b / 1000), 0) },
       ratio: round(b / s, 3),
-      ratioRange: [round(Math.min(...times.baseline.map((x, i) => x / times.service[i])), 3), round(Math.max(...times.baseline.map((x, i) => x / times.service[i])), 3)],
+      ratioRange: [
+        round(Math.min(...times.baseline.map((x, i) => x / times.service[i])), 3),
+        round(Math.max(...times.baseline.map((x, i) => x / times.service[i])), 3),
+      ],
       sqlStatementsPerImport: statementsPerImport,
       rounds: ROUNDS,
     }),
@@ -277,7 +352,11 @@ async function abuseWorkload(service: Server, key: string) {
     { what: "1,000 aliased createPortfolio", query: aliasedCreates(1_000), key },
     { what: "3,000 chained fragments, no key", query: fragmentChain(3_000), key: undefined },
     { what: "51 aliases of portfolios{holdings{trades}}", query: aliasedNestedLists(51), key },
-  ].map((a) => ({ ...a, body: JSON.stringify({ query: a.query }), headers: { "content-type": "application/json", ...(a.key ? { authorization: a.key } : {}) } }));
+  ].map((a) => ({
+    ...a,
+    body: JSON.stringify({ query: a.query }),
+    headers: { "content-type": "application/json", ...(a.key ? { authorization: a.key } : {}) },
+  }));
   // Each alone first: a 4xx refusal, and how long it takes (median of 5, after one warm-up).
   const refusals: Record<string, { status: number; medianMs: number }> = {};
   for (const a of abusive) {
@@ -287,7 +366,8 @@ async function abuseWorkload(service: Server, key: string) {
       const res = await fetch(service.base + "/graphql", { method: "POST", body: a.body, headers: a.headers });
       await res.text();
       if (i > 0) times.push(performance.now() - t);
-      if (res.status < 400 || res.status >= 500) throw new Error(`B14: ${a.what} answered ${res.status}, not a refusal`);
+      if (res.status < 400 || res.status >= 500)
+        throw new Error(`B14: ${a.what} answered ${res.status}, not a refusal`);
       refusals[a.what] = { status: res.status, medianMs: 0 };
     }
     refusals[a.what].medianMs = round(median(times), 1);
@@ -311,7 +391,8 @@ async function abuseWorkload(service: Server, key: string) {
     const [h, f] = await Promise.all([health(), flood()]);
     loaded.push(h.latency.p99);
     abuseRps += f.requests.average / ROUNDS;
-    for (const [code, { count = 0 }] of Object.entries(f.statusCodeStats ?? {})) statuses[code] = (statuses[code] ?? 0) + count;
+    for (const [code, { count = 0 }] of Object.entries(f.statusCodeStats ?? {}))
+      statuses[code] = (statuses[code] ?? 0) + count;
   }
   const p99 = median(loaded);
   console.log(
@@ -319,7 +400,11 @@ async function abuseWorkload(service: Server, key: string) {
       workload: "B14 GET /health p99 under abusive GraphQL",
       database: url ? "postgresql" : "pglite",
       node: process.version,
-      health: { p99UnderAbuse: p99, p99Quiet: median(quiet), p99UnderAbuseRange: [Math.min(...loaded), Math.max(...loaded)] },
+      health: {
+        p99UnderAbuse: p99,
+        p99Quiet: median(quiet),
+        p99UnderAbuseRange: [Math.min(...loaded), Math.max(...loaded)],
+      },
       targetMs: 100,
       withinTarget: p99 <= 100,
       abuse: { rps: round(abuseRps, 1), statuses, alone: refusals },
@@ -351,8 +436,14 @@ async function resourceWorkload(dataDir: string | undefined, key: string, portfo
       const { health } = run;
       const after = memoryOf(server.child.pid!);
       if (server.child.exitCode !== null) throw new Error("B19: the service process died");
-      for (const x of results) for (const s of x.statuses) if (s !== "reset" && (s < 400 || s >= 500)) throw new Error(`B19: ${x.what} answered ${s}, not a refusal`);
-      rounds.push({ p99: health.p99, failedPolls: health.failed, growthMiB: before && after ? after.peakMiB - before.rssMiB : NaN });
+      for (const x of results)
+        for (const s of x.statuses)
+          if (s !== "reset" && (s < 400 || s >= 500)) throw new Error(`B19: ${x.what} answered ${s}, not a refusal`);
+      rounds.push({
+        p99: health.p99,
+        failedPolls: health.failed,
+        growthMiB: before && after ? after.peakMiB - before.rssMiB : NaN,
+      });
     } finally {
       server.child.kill("SIGTERM");
       await new Promise((r) => server.child.once("exit", r));
@@ -365,11 +456,21 @@ async function resourceWorkload(dataDir: string | undefined, key: string, portfo
       workload: "B19 GET /health p99 and peak RSS under oversized requests",
       database: url ? "postgresql" : "pglite",
       node: process.version,
-      health: { p99, p99Range: [Math.min(...rounds.map((r) => r.p99)), Math.max(...rounds.map((r) => r.p99))], failedPolls: rounds.reduce((s, r) => s + r.failedPolls, 0) },
+      health: {
+        p99,
+        p99Range: [Math.min(...rounds.map((r) => r.p99)), Math.max(...rounds.map((r) => r.p99))],
+        failedPolls: rounds.reduce((s, r) => s + r.failedPolls, 0),
+      },
       peakRssGrowthMiB: growth,
       targets: { p99Ms: 200, rssGrowthMiB: 1024 },
       withinTarget: p99 <= 200 && growth <= 1024,
-      requests: results.map((x) => ({ row: x.row, what: x.what, statuses: x.statuses, largestAnswerBytes: x.largestAnswerBytes, healthWhileItRan: x.health })),
+      requests: results.map((x) => ({
+        row: x.row,
+        what: x.what,
+        statuses: x.statuses,
+        largestAnswerBytes: x.largestAnswerBytes,
+        healthWhileItRan: x.health,
+      })),
       rounds: rounds.length,
     }),
   );

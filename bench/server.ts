@@ -15,7 +15,11 @@ async function main() {
   const url = process.env.DATABASE_URL || undefined;
   if (variant === "service") {
     const db = await openDatabase({ url, dataDir: process.env.BENCH_DATA_DIR, migrate: false });
-    const { httpServer } = await createApp({ db, config: { rateLimitPerSecond: 0, rateLimitBurst: 1 }, log: pino({ level: "silent" }) });
+    const { httpServer } = await createApp({
+      db,
+      config: { rateLimitPerSecond: 0, rateLimitBurst: 1 },
+      log: pino({ level: "silent" }),
+    });
     httpServer.listen(0, "127.0.0.1", () => {
       const address = httpServer.address() as { port: number };
       process.send!({ ready: true, port: address.port });
@@ -32,7 +36,9 @@ async function main() {
     query = async (sql, params) => (await db.query(sql, params)).rows as never;
   }
   const server = baselineServer(query);
-  server.listen(0, "127.0.0.1", () => process.send!({ ready: true, port: (server.address() as { port: number }).port }));
+  server.listen(0, "127.0.0.1", () =>
+    process.send!({ ready: true, port: (server.address() as { port: number }).port }),
+  );
 }
 
 main().catch((error) => {

@@ -23,7 +23,17 @@ import { idempotency } from "./http/idempotency";
 import { chunkedJson } from "./http/chunked-json";
 import { refuseWritesOnLowDisk } from "./http/disk-guard";
 import { TokenBuckets } from "./http/rate-limit";
-import { bulkRowCeiling, createV1Router, endpoints, MEDIA, methodNotAllowed, refuseUnkeyedBody, requireContext, restGuard, unsupportedBody } from "./http/router";
+import {
+  bulkRowCeiling,
+  createV1Router,
+  endpoints,
+  MEDIA,
+  methodNotAllowed,
+  refuseUnkeyedBody,
+  requireContext,
+  restGuard,
+  unsupportedBody,
+} from "./http/router";
 import { DomainError } from "./lib/errors";
 import { SeriesCache } from "./modules/analytics/engine-cache";
 import { MAX_BULK_ROWS, MAX_CUSTOM_PRICES } from "./modules/prices/prices.schemas";
@@ -47,8 +57,32 @@ const BULK_PATHS = endpoints.filter((e) => e.csv).map((e) => e.path);
 const MAX_BULK_BODY_ROWS = Math.max(MAX_IMPORT_ROWS, MAX_BULK_ROWS, MAX_CUSTOM_PRICES);
 
 /** What a browser on an allowed origin may send, and may read of the answer (README: CORS). */
-const CORS_ALLOWED_HEADERS = ["Authorization", "x-api-key", "Content-Type", "Idempotency-Key", "x-request-id", "apollo-require-preflight", "x-apollo-operation-name", "apollographql-client-name", "apollographql-client-version"];
-const CORS_EXPOSED_HEADERS = ["Location", "Idempotent-Replayed", "X-Total-Count", "Link", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After", "x-request-id", "Allow", "Accept-Post", "WWW-Authenticate", "Content-Disposition"];
+const CORS_ALLOWED_HEADERS = [
+  "Authorization",
+  "x-api-key",
+  "Content-Type",
+  "Idempotency-Key",
+  "x-request-id",
+  "apollo-require-preflight",
+  "x-apollo-operation-name",
+  "apollographql-client-name",
+  "apollographql-client-version",
+];
+const CORS_EXPOSED_HEADERS = [
+  "Location",
+  "Idempotent-Replayed",
+  "X-Total-Count",
+  "Link",
+  "RateLimit-Limit",
+  "RateLimit-Remaining",
+  "RateLimit-Reset",
+  "Retry-After",
+  "x-request-id",
+  "Allow",
+  "Accept-Post",
+  "WWW-Authenticate",
+  "Content-Disposition",
+];
 
 /**
  * CORS for the origins in CORS_ORIGINS (exact matches, or `*`). A preflight is answered here, 204,
@@ -115,7 +149,10 @@ function index(version: string): RequestHandler {
  */
 function utf8Only(_req: http.IncomingMessage, _res: http.ServerResponse, body: Buffer, encoding: string): void {
   if (encoding.toLowerCase().replace("-", "") === "utf8" && !isUtf8(body)) {
-    throw Object.assign(new Error("The request body is not valid UTF-8."), { status: 400, type: "entity.utf8.invalid" });
+    throw Object.assign(new Error("The request body is not valid UTF-8."), {
+      status: 400,
+      type: "entity.utf8.invalid",
+    });
   }
 }
 
@@ -125,7 +162,10 @@ function utf8Only(_req: http.IncomingMessage, _res: http.ServerResponse, body: B
  */
 export async function createApp(opts: {
   db: Database;
-  config: Pick<Config, "rateLimitPerSecond" | "rateLimitBurst" | "trustProxy"> & Partial<Pick<Config, "graphqlLimits" | "dataDir" | "diskFreeMinMb" | "corsOrigins" | "seriesCacheMb" | "analyticsLimits">>;
+  config: Pick<Config, "rateLimitPerSecond" | "rateLimitBurst" | "trustProxy"> &
+    Partial<
+      Pick<Config, "graphqlLimits" | "dataDir" | "diskFreeMinMb" | "corsOrigins" | "seriesCacheMb" | "analyticsLimits">
+    >;
   log: Logger;
 }): Promise<App> {
   const { db, config, log } = opts;
@@ -144,15 +184,21 @@ export async function createApp(opts: {
         res.setHeader("x-request-id", id);
         return id;
       },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info"),
+      customLogLevel: (_req, res, err) =>
+        err || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info",
       autoLogging: { ignore: (req) => req.url === "/health" || req.url === "/ready" },
-      serializers: { req: (req) => ({ id: req.id, method: req.method, url: req.url }), res: (res) => ({ statusCode: res.statusCode }) },
+      serializers: {
+        req: (req) => ({ id: req.id, method: req.method, url: req.url }),
+        res: (res) => ({ statusCode: res.statusCode }),
+      },
     }),
   );
   // Sandbox and the API reference load their own scripts and styles; JSON answers need no CSP.
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
 
-  const { version } = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8")) as { version: string };
+  const { version } = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8")) as {
+    version: string;
+  };
   app.get("/", index(version));
   // CORS, then the method and content-type checks: all before authentication, none touches the database.
   if (config.corsOrigins?.length) app.use(["/v1", "/api/v1", "/graphql"], crossOrigin(config.corsOrigins));
@@ -161,7 +207,10 @@ export async function createApp(opts: {
 
   app.get("/health", (_req, res) => sendJson(res, 200, { status: "ok" }));
   // Only the embedded database shares the service's disk; PostgreSQL guards its own (53100 → 507).
-  const disk = db.kind === "pglite" && config.dataDir ? diskSpaceMonitor(config.dataDir, config.diskFreeMinMb ?? DEFAULT_DISK_FREE_MIN_MB) : undefined;
+  const disk =
+    db.kind === "pglite" && config.dataDir
+      ? diskSpaceMonitor(config.dataDir, config.diskFreeMinMb ?? DEFAULT_DISK_FREE_MIN_MB)
+      : undefined;
   app.get("/ready", async (req, res) => {
     try {
       await db.ping();
@@ -179,8 +228,16 @@ export async function createApp(opts: {
   if (disk) app.use(["/v1", "/api/v1"], refuseWritesOnLowDisk(disk));
 
   const openApi = buildOpenApi(endpoints, { version });
-  for (const prefix of ["/v1", "/api/v1"]) app.get(`${prefix}/openapi.json`, (_req, res) => sendJson(res, 200, openApi));
-  app.use("/docs", swaggerUi.serve, swaggerUi.setup(undefined, { swaggerOptions: { url: "/v1/openapi.json" }, customSiteTitle: "Portfolio service API" }));
+  for (const prefix of ["/v1", "/api/v1"])
+    app.get(`${prefix}/openapi.json`, (_req, res) => sendJson(res, 200, openApi));
+  app.use(
+    "/docs",
+    swaggerUi.serve,
+    swaggerUi.setup(undefined, {
+      swaggerOptions: { url: "/v1/openapi.json" },
+      customSiteTitle: "Portfolio service API",
+    }),
+  );
 
   const auth = authenticate(db.prisma, {
     perKey: new TokenBuckets(config.rateLimitPerSecond, config.rateLimitBurst),
@@ -190,20 +247,48 @@ export async function createApp(opts: {
   // Bulk endpoints take up to 20 MiB, as JSON or text/csv (20,000 trades do not fit in 1 MiB); their
   // JSON is parsed in chunks, so a large body does not hold the event loop (http/chunked-json.ts).
   const bulk = express.Router();
-  bulk.use(BULK_PATHS, express.raw({ limit: BULK_LIMIT, type: [...MEDIA.json.accept], verify: (req, res, body) => utf8Only(req, res, body, "utf-8") }), chunkedJson, bulkRowCeiling(MAX_BULK_BODY_ROWS), express.text({ limit: BULK_LIMIT, type: ["text/csv"], verify: utf8Only }));
+  bulk.use(
+    BULK_PATHS,
+    express.raw({
+      limit: BULK_LIMIT,
+      type: [...MEDIA.json.accept],
+      verify: (req, res, body) => utf8Only(req, res, body, "utf-8"),
+    }),
+    chunkedJson,
+    bulkRowCeiling(MAX_BULK_BODY_ROWS),
+    express.text({ limit: BULK_LIMIT, type: ["text/csv"], verify: utf8Only }),
+  );
   // Per process: each API process keeps its own, kept correct across processes by the ledger versions.
   const series = new SeriesCache(config.seriesCacheMb);
   const analytics = analyticsBudget(config.analyticsLimits);
   const v1 = createV1Router();
   const replay = idempotency(db.prisma, "rest");
   const graphqlReplay = idempotency(db.prisma, "graphql");
-  for (const prefix of ["/v1", "/api/v1"]) app.use(prefix, auth, refuseUnkeyedBody({ keylessMayRead: false }), bulk, json, replay, requireContext(db.prisma, log, series, analytics), v1);
+  for (const prefix of ["/v1", "/api/v1"])
+    app.use(
+      prefix,
+      auth,
+      refuseUnkeyedBody({ keylessMayRead: false }),
+      bulk,
+      json,
+      replay,
+      requireContext(db.prisma, log, series, analytics),
+      v1,
+    );
 
   const apollo = createApolloServer({ httpServer, log, limits: config.graphqlLimits ?? DEFAULT_GRAPHQL_LIMITS });
   if (disk) apollo.addPlugin(diskGuardPlugin(disk));
   await apollo.start();
   app.use("/graphiql", graphiqlRouter());
-  app.use("/graphql", auth, refuseUnkeyedBody({ keylessMayRead: true }), json, graphqlReplay, expressMiddleware(apollo, { context: graphqlContext(db.prisma, log, series, analytics) }), graphqlErrorHandler);
+  app.use(
+    "/graphql",
+    auth,
+    refuseUnkeyedBody({ keylessMayRead: true }),
+    json,
+    graphqlReplay,
+    expressMiddleware(apollo, { context: graphqlContext(db.prisma, log, series, analytics) }),
+    graphqlErrorHandler,
+  );
 
   app.use(notFoundHandler);
   app.use(errorHandler);

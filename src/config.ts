@@ -18,7 +18,13 @@ export interface GraphQLLimits {
   costPerToken: number;
 }
 
-export const DEFAULT_GRAPHQL_LIMITS: GraphQLLimits = { maxDepth: 15, maxAliases: 50, maxTokens: 5_000, maxCost: 200_000, costPerToken: 4_000 };
+export const DEFAULT_GRAPHQL_LIMITS: GraphQLLimits = {
+  maxDepth: 15,
+  maxAliases: 50,
+  maxTokens: 5_000,
+  maxCost: 200_000,
+  costPerToken: 4_000,
+};
 
 /** Room for a checkpoint and a large import's WAL (20,000 trades write some 20 MiB) with margin. */
 export const DEFAULT_DISK_FREE_MIN_MB = 100;
@@ -48,7 +54,14 @@ export interface AnalyticsLimits {
   maxQueuedPerKey: number;
 }
 
-export const DEFAULT_ANALYTICS_LIMITS: AnalyticsLimits = { maxPoints: 20_000, maxDays: 36_600, maxConcurrent: 4, maxConcurrentPerKey: 2, maxQueued: 32, maxQueuedPerKey: 8 };
+export const DEFAULT_ANALYTICS_LIMITS: AnalyticsLimits = {
+  maxPoints: 20_000,
+  maxDays: 36_600,
+  maxConcurrent: 4,
+  maxConcurrentPerKey: 2,
+  maxQueued: 32,
+  maxQueuedPerKey: 8,
+};
 
 /** Every environment variable the service reads, parsed once at start (README: Configuration). */
 const envSchema = z.object({
@@ -77,7 +90,11 @@ const envSchema = z.object({
   ANALYTICS_MAX_POINTS: z.coerce.number().int().min(1).default(DEFAULT_ANALYTICS_LIMITS.maxPoints),
   ANALYTICS_MAX_DAYS: z.coerce.number().int().min(2).default(DEFAULT_ANALYTICS_LIMITS.maxDays),
   ANALYTICS_MAX_CONCURRENT: z.coerce.number().int().min(1).default(DEFAULT_ANALYTICS_LIMITS.maxConcurrent),
-  ANALYTICS_MAX_CONCURRENT_PER_KEY: z.coerce.number().int().min(1).default(DEFAULT_ANALYTICS_LIMITS.maxConcurrentPerKey),
+  ANALYTICS_MAX_CONCURRENT_PER_KEY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(DEFAULT_ANALYTICS_LIMITS.maxConcurrentPerKey),
   ANALYTICS_MAX_QUEUED: z.coerce.number().int().min(0).default(DEFAULT_ANALYTICS_LIMITS.maxQueued),
   ANALYTICS_MAX_QUEUED_PER_KEY: z.coerce.number().int().min(0).default(DEFAULT_ANALYTICS_LIMITS.maxQueuedPerKey),
   TRUST_PROXY: z.string().optional(),
@@ -104,7 +121,8 @@ export function parseCorsOrigins(value: string | undefined): string[] | string {
     .split(",")
     .map((o) => o.trim())
     .filter(Boolean);
-  if (entries.includes("*")) return entries.length === 1 ? ["*"] : "'*' allows every origin and cannot be combined with others";
+  if (entries.includes("*"))
+    return entries.length === 1 ? ["*"] : "'*' allows every origin and cannot be combined with others";
   for (const entry of entries) {
     let origin: string | undefined;
     try {
@@ -114,8 +132,10 @@ export function parseCorsOrigins(value: string | undefined): string[] | string {
     }
     // Browsers send the origin serialised as URL.origin does (lower-case host, no default port,
     // no path): only that exact form can ever match.
-    if (!origin || origin === "null") return `'${entry}' is not an origin such as https://app.example.com (scheme, host and port only)`;
-    if (origin !== entry) return `'${entry}' must be written as its origin, '${origin}' (scheme, host and port only, no path or trailing slash)`;
+    if (!origin || origin === "null")
+      return `'${entry}' is not an origin such as https://app.example.com (scheme, host and port only)`;
+    if (origin !== entry)
+      return `'${entry}' must be written as its origin, '${origin}' (scheme, host and port only, no path or trailing slash)`;
   }
   return entries;
 }

@@ -59,7 +59,10 @@ export function presentedKey(headers: Headers): string | undefined {
 }
 
 export const unauthenticated = () =>
-  new DomainError("UNAUTHENTICATED", "A valid API key is required: send it as `Authorization: <key>`, `Authorization: Bearer <key>` or `x-api-key: <key>`.");
+  new DomainError(
+    "UNAUTHENTICATED",
+    "A valid API key is required: send it as `Authorization: <key>`, `Authorization: Bearer <key>` or `x-api-key: <key>`.",
+  );
 
 /**
  * The request's Context from its authenticated key (src/http/auth.ts); UNAUTHENTICATED without one.

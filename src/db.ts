@@ -59,7 +59,12 @@ export interface OpenDatabaseOptions {
  * Wraps an adapter factory to count every statement Prisma sends (the no-N+1 tests read it) and,
  * when asked, to report each one with the rows it changed or returned.
  */
-function counting(factory: SqlDriverAdapterFactory, counter: { n: number }, onStatement?: (sql: string, rows: number) => void, yieldBetween = false): SqlDriverAdapterFactory {
+function counting(
+  factory: SqlDriverAdapterFactory,
+  counter: { n: number },
+  onStatement?: (sql: string, rows: number) => void,
+  yieldBetween = false,
+): SqlDriverAdapterFactory {
   // The embedded database runs in this thread: statements sent together (a Promise.all of a
   // range load) would run back to back as one block of microtasks. With `yieldBetween` each
   // statement starts on its own turn of the event loop, one turn after the one before it, so
@@ -75,7 +80,9 @@ function counting(factory: SqlDriverAdapterFactory, counter: { n: number }, onSt
         if (prop === "queryRaw" || prop === "executeRaw") {
           return (...args: unknown[]) => {
             counter.n++;
-            const result = (yieldBetween ? nextTurn().then(() => value.apply(obj, args)) : value.apply(obj, args)) as Promise<number | { rows: unknown[] }>;
+            const result = (
+              yieldBetween ? nextTurn().then(() => value.apply(obj, args)) : value.apply(obj, args)
+            ) as Promise<number | { rows: unknown[] }>;
             if (!onStatement) return result;
             const sql = (args[0] as { sql: string }).sql;
             return result.then((r) => {
@@ -135,7 +142,10 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
 
   if (options.url) {
     if (migrate) {
-      const client = new pg.Client({ connectionString: options.url, connectionTimeoutMillis: options.connectTimeoutMs });
+      const client = new pg.Client({
+        connectionString: options.url,
+        connectionTimeoutMillis: options.connectTimeoutMs,
+      });
       await client.connect();
       try {
         await applyMigrations({
@@ -199,7 +209,9 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
   }
   const statistics = new EmbeddedStatistics(db);
   await statistics.analyzeNeverAnalyzed();
-  const prisma = new PrismaClient({ adapter: counting(new PrismaPGlite(db), counter, (sql, rows) => statistics.noteStatement(sql, rows), true) });
+  const prisma = new PrismaClient({
+    adapter: counting(new PrismaPGlite(db), counter, (sql, rows) => statistics.noteStatement(sql, rows), true),
+  });
   return {
     prisma,
     kind: "pglite",

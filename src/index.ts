@@ -12,7 +12,12 @@ const SIGNALS = ["SIGINT", "SIGTERM"] as const;
 async function main() {
   const config = loadConfig();
   const log = createLogger(config.logLevel);
-  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize, connectTimeoutMs: config.dbConnectTimeoutMs });
+  const db = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.dbPoolSize,
+    connectTimeoutMs: config.dbConnectTimeoutMs,
+  });
   log.info({ database: db.kind, dataDir: config.databaseUrl ? undefined : config.dataDir }, "database ready");
 
   const { createdKey } = await ensureBootstrapAccount(db.prisma, config.bootstrapApiKey, log);

@@ -64,7 +64,9 @@ export async function applyMigrations(db: SqlSession, migrations = readMigration
       const checksum = applied.get(m.name);
       if (checksum !== undefined) {
         if (checksum !== m.checksum) {
-          throw new Error(`Migration ${m.name} was changed after it was applied (checksum mismatch). Write a new migration instead.`);
+          throw new Error(
+            `Migration ${m.name} was changed after it was applied (checksum mismatch). Write a new migration instead.`,
+          );
         }
         continue;
       }

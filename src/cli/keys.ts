@@ -36,7 +36,9 @@ async function main(argv: string[]): Promise<number> {
       console.log(key);
     } else {
       for (const a of await listAccounts(db.prisma)) {
-        console.log(`${a.id}\t${a.name}\t${a._count.apiKeys} key(s)\t${a._count.portfolios} portfolio(s)\tcreated ${a.createdAt.toISOString()}`);
+        console.log(
+          `${a.id}\t${a.name}\t${a._count.apiKeys} key(s)\t${a._count.portfolios} portfolio(s)\tcreated ${a.createdAt.toISOString()}`,
+        );
       }
     }
     return 0;

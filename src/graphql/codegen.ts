@@ -56,7 +56,10 @@ async function main() {
     },
   });
   fs.mkdirSync(path.dirname(out), { recursive: true });
-  fs.writeFileSync(out, "/* eslint-disable */\n// Generated from schema.graphql by src/graphql/codegen.ts. Do not edit.\n" + output);
+  fs.writeFileSync(
+    out,
+    "/* eslint-disable */\n// Generated from schema.graphql by src/graphql/codegen.ts. Do not edit.\n" + output,
+  );
 }
 
 main().catch((error) => {

@@ -83,7 +83,8 @@ export function operationCost(
     let type = getNullableType(field.type);
     if (isListType(type)) {
       multiplier = rows(parent, field, node);
-      for (type = getNullableType(type.ofType); isListType(type); type = getNullableType(type.ofType)) multiplier *= DEFAULT_LIST_SIZE;
+      for (type = getNullableType(type.ofType); isListType(type); type = getNullableType(type.ofType))
+        multiplier *= DEFAULT_LIST_SIZE;
     }
     return multiplier * (1 + selectionCost(target, node.selectionSet));
   };
@@ -125,7 +126,11 @@ export function operationCost(
   return { cost, mutationFields: operation.operation === "mutation" ? rootResponseNames(operation, fragments) : 0 };
 }
 
-function fieldDefinition(schema: GraphQLSchema, parent: GraphQLCompositeType, name: string): GraphQLField<unknown, unknown> | undefined {
+function fieldDefinition(
+  schema: GraphQLSchema,
+  parent: GraphQLCompositeType,
+  name: string,
+): GraphQLField<unknown, unknown> | undefined {
   if (parent === schema.getQueryType()) {
     if (name === SchemaMetaFieldDef.name) return SchemaMetaFieldDef;
     if (name === TypeMetaFieldDef.name) return TypeMetaFieldDef;
@@ -135,5 +140,9 @@ function fieldDefinition(schema: GraphQLSchema, parent: GraphQLCompositeType, na
 
 /** The distinct response names at the root, through fragments: the fields that will execute. */
 function rootResponseNames(operation: OperationDefinitionNode, fragments: Map<string, FragmentDefinitionNode>): number {
-  return new Set(rootFields(operation, fragments).filter((f) => f.name.value !== "__typename").map((f) => (f.alias ?? f.name).value)).size;
+  return new Set(
+    rootFields(operation, fragments)
+      .filter((f) => f.name.value !== "__typename")
+      .map((f) => (f.alias ?? f.name).value),
+  ).size;
 }

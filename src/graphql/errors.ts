@@ -14,16 +14,28 @@ export function formatError(log: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = unwrapResolverError(error);
     const apolloCode = formatted.extensions?.code;
-    const isOwnGraphQLError = !(original instanceof DomainError) && original === error && typeof apolloCode === "string" && apolloCode !== "INTERNAL_SERVER_ERROR";
+    const isOwnGraphQLError =
+      !(original instanceof DomainError) &&
+      original === error &&
+      typeof apolloCode === "string" &&
+      apolloCode !== "INTERNAL_SERVER_ERROR";
     if (isOwnGraphQLError) return formatted;
     const domain = toDomainError(original);
     if (domain.code === "INTERNAL") log.error({ err: original, path: formatted.path }, "GraphQL resolver failed");
-    else if (domain.code === "CLIENT_CLOSED") log.info({ statusCode: domain.status, code: domain.code, path: formatted.path }, "client closed the request; its work was stopped");
+    else if (domain.code === "CLIENT_CLOSED")
+      log.info(
+        { statusCode: domain.status, code: domain.code, path: formatted.path },
+        "client closed the request; its work was stopped",
+      );
     return {
       message: domain.message,
       locations: formatted.locations,
       path: formatted.path,
-      extensions: { code: domain.code, ...(domain.errors ? { errors: domain.errors } : {}), ...(domain.errorCount ? { errorCount: domain.errorCount } : {}) },
+      extensions: {
+        code: domain.code,
+        ...(domain.errors ? { errors: domain.errors } : {}),
+        ...(domain.errorCount ? { errorCount: domain.errorCount } : {}),
+      },
     };
   };
 }

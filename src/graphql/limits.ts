@@ -53,9 +53,15 @@ const refuse = (limit: "depth" | "aliases" | "cost", message: string) =>
 export function limitRules(limits: GraphQLLimits): ValidationRule[] {
   const report = (limit: "depth" | "aliases") => ({
     propagateOnRejection: false,
-    onReject: [(ctx: ValidationContext | null, error: GraphQLError) => ctx?.reportError(refuse(limit, error.message.replace(/^Syntax Error: /, "")))],
+    onReject: [
+      (ctx: ValidationContext | null, error: GraphQLError) =>
+        ctx?.reportError(refuse(limit, error.message.replace(/^Syntax Error: /, ""))),
+    ],
   });
-  return [maxDepthRule({ n: limits.maxDepth, ...report("depth") }), maxAliasesRule({ n: limits.maxAliases, ...report("aliases") })];
+  return [
+    maxDepthRule({ n: limits.maxDepth, ...report("depth") }),
+    maxAliasesRule({ n: limits.maxAliases, ...report("aliases") }),
+  ];
 }
 
 /**
@@ -78,12 +84,18 @@ export function guardPlugin(limits: GraphQLLimits): ApolloServerPlugin<GuardedCo
     async requestDidStart() {
       return {
         async didResolveOperation({ schema, document, operation, request, contextValue }) {
-          const { cost, mutationFields } = operation ? operationCost(schema, document, operation, request.variables) : { cost: 0, mutationFields: 0 };
+          const { cost, mutationFields } = operation
+            ? operationCost(schema, document, operation, request.variables)
+            : { cost: 0, mutationFields: 0 };
           if (cost > limits.maxCost) {
-            throw refuse("cost", `Query cost limit of ${limits.maxCost} exceeded, estimated ${Number.isFinite(cost) ? cost : "beyond any limit"}.`);
+            throw refuse(
+              "cost",
+              `Query cost limit of ${limits.maxCost} exceeded, estimated ${Number.isFinite(cost) ? cost : "beyond any limit"}.`,
+            );
           }
           const guard = contextValue[GUARD];
-          if (guard?.keyless && !isIntrospectionOnly(document, request.operationName)) throw refusedBeforeExecution(unauthenticated());
+          if (guard?.keyless && !isIntrospectionOnly(document, request.operationName))
+            throw refusedBeforeExecution(unauthenticated());
           const bucket = guard?.bucket;
           if (!bucket) return;
           try {

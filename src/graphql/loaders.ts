@@ -1,14 +1,25 @@
 import DataLoader from "dataloader";
 import type { Context } from "../context";
-import { allocationModelsByPortfolioIds, type AllocationModelView } from "../modules/allocation-models/allocation-models.service";
-import { cashAccountsByPortfolioIds, cashMovementsByAccountIds, type CashAccountView, type CashMovementView } from "../modules/cash/cash.service";
+import {
+  allocationModelsByPortfolioIds,
+  type AllocationModelView,
+} from "../modules/allocation-models/allocation-models.service";
+import {
+  cashAccountsByPortfolioIds,
+  cashMovementsByAccountIds,
+  type CashAccountView,
+  type CashMovementView,
+} from "../modules/cash/cash.service";
 import { portfoliosByClientIds } from "../modules/clients/clients.service";
 import { assignmentsByGroupIds, type CustomGroupAssignmentView } from "../modules/custom-groups/custom-groups.service";
 import { holdingsByPortfolioIds, type HoldingView } from "../modules/holdings/holdings.service";
 import { incomeByHoldingIds, type IncomeView } from "../modules/income/income.service";
 import type { PortfolioView } from "../modules/portfolios/portfolios.service";
 import { tradesByHoldingIds, type TradeView } from "../modules/trades/trades.service";
-import { transactionsByPortfolioIds, type PortfolioTransactionView } from "../modules/transactions/transactions.service";
+import {
+  transactionsByPortfolioIds,
+  type PortfolioTransactionView,
+} from "../modules/transactions/transactions.service";
 
 /**
  * Per-request DataLoaders (built by withLoaders for each GraphQL request; REST never reads them). Each batches the relation fields of one tick
@@ -25,7 +36,9 @@ export function createLoaders(ctx: Context) {
     /** A portfolio's holdings valued on a date (Portfolio.holdings). */
     holdingsByPortfolio: loaderWithArgs<HoldingView>((ids, args) => holdingsByPortfolioIds(ctx, ids, args)),
     /** A page of a portfolio's transaction ledger (Portfolio.transactions). */
-    transactionsByPortfolio: loaderWithArgs<PortfolioTransactionView>((ids, args) => transactionsByPortfolioIds(ctx, ids, args)),
+    transactionsByPortfolio: loaderWithArgs<PortfolioTransactionView>((ids, args) =>
+      transactionsByPortfolioIds(ctx, ids, args),
+    ),
     /** A page of a cash account's ledger with running balances (CashAccount.transactions). */
     movementsByCashAccount: loaderWithArgs<CashMovementView>((ids, args) => cashMovementsByAccountIds(ctx, ids, args)),
     /** Trades of a holding, oldest first (Holding.trades). */

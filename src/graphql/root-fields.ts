@@ -1,4 +1,11 @@
-import { Kind, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from "graphql";
+import {
+  Kind,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from "graphql";
 
 /** A document's fragments by name. */
 export function fragmentsOf(document: DocumentNode): Map<string, FragmentDefinitionNode> {
@@ -12,7 +19,10 @@ export function fragmentsOf(document: DocumentNode): Map<string, FragmentDefinit
  * entered once, so a cycle ends): what the rate limit counts as writes, and what an
  * Idempotency-Key looks at to know whether a mutation returns a secret.
  */
-export function rootFields(operation: OperationDefinitionNode, fragments: Map<string, FragmentDefinitionNode>): FieldNode[] {
+export function rootFields(
+  operation: OperationDefinitionNode,
+  fragments: Map<string, FragmentDefinitionNode>,
+): FieldNode[] {
   const fields: FieldNode[] = [];
   const seen = new Set<string>();
   const pending: SelectionSetNode[] = [operation.selectionSet];

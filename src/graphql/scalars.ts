@@ -11,7 +11,11 @@ export const DecimalScalar = new GraphQLScalarType({
   name: "Decimal",
   description: "An exact decimal number, serialised as a string.",
   serialize(value) {
-    const d = isDecimal(value) ? value : typeof value === "number" || typeof value === "string" ? new Decimal(value) : undefined;
+    const d = isDecimal(value)
+      ? value
+      : typeof value === "number" || typeof value === "string"
+        ? new Decimal(value)
+        : undefined;
     if (!d) throw new GraphQLError("Decimal cannot represent " + String(value));
     if (!d.isFinite()) throw new NonFiniteNumberError(d.toString());
     return d.toFixed();
@@ -20,11 +24,11 @@ export const DecimalScalar = new GraphQLScalarType({
   // both transports reject a bad amount with the same message.
   parseValue(value) {
     if (typeof value === "string" || typeof value === "number") return value;
-    throw new GraphQLError("Decimal must be a string or a number, such as \"12.5\".");
+    throw new GraphQLError('Decimal must be a string or a number, such as "12.5".');
   },
   parseLiteral(ast) {
     if (ast.kind === Kind.STRING || ast.kind === Kind.FLOAT || ast.kind === Kind.INT) return ast.value;
-    throw new GraphQLError("Decimal must be a string or a number literal, such as \"12.5\".");
+    throw new GraphQLError('Decimal must be a string or a number literal, such as "12.5".');
   },
 });
 
@@ -37,11 +41,13 @@ export const DateTimeScalar = new GraphQLScalarType({
     throw new GraphQLError("DateTime cannot represent " + String(value));
   },
   parseValue(value) {
-    if (typeof value !== "string" || Number.isNaN(Date.parse(value))) throw new GraphQLError("DateTime must be an ISO 8601 string.");
+    if (typeof value !== "string" || Number.isNaN(Date.parse(value)))
+      throw new GraphQLError("DateTime must be an ISO 8601 string.");
     return value;
   },
   parseLiteral(ast) {
-    if (ast.kind !== Kind.STRING || Number.isNaN(Date.parse(ast.value))) throw new GraphQLError("DateTime must be an ISO 8601 string.");
+    if (ast.kind !== Kind.STRING || Number.isNaN(Date.parse(ast.value)))
+      throw new GraphQLError("DateTime must be an ISO 8601 string.");
     return ast.value;
   },
 });
@@ -69,7 +75,10 @@ export const DateScalar = new GraphQLScalarType({
 });
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
+  typeof value === "object" &&
+  value !== null &&
+  !Array.isArray(value) &&
+  Object.getPrototypeOf(value) === Object.prototype;
 
 /**
  * An income record's AMIT components as REST carries them: one JSON object, name → amount, so a
@@ -85,11 +94,17 @@ export const IncomeComponentsScalar = new GraphQLScalarType({
     return Object.fromEntries(Object.entries(value).map(([name, amount]) => [name, DecimalScalar.serialize(amount)]));
   },
   parseValue(value) {
-    if (!isPlainObject(value)) throw new GraphQLError("IncomeComponents must be an object of name → amount, such as {\"discountedCapitalGains\": \"100\"}.");
+    if (!isPlainObject(value))
+      throw new GraphQLError(
+        'IncomeComponents must be an object of name → amount, such as {"discountedCapitalGains": "100"}.',
+      );
     return value;
   },
   parseLiteral(ast, variables) {
-    if (ast.kind !== Kind.OBJECT) throw new GraphQLError("IncomeComponents must be an object of name → amount, such as {discountedCapitalGains: \"100\"}.");
+    if (ast.kind !== Kind.OBJECT)
+      throw new GraphQLError(
+        'IncomeComponents must be an object of name → amount, such as {discountedCapitalGains: "100"}.',
+      );
     return valueFromASTUntyped(ast, variables);
   },
 });

@@ -25,7 +25,13 @@ import { DateScalar, DateTimeScalar, DecimalScalar, IncomeComponentsScalar, TaxL
 export function buildSchema() {
   const typeDefs = fs.readFileSync(path.join(PROJECT_ROOT, "schema.graphql"), "utf8");
   const resolvers: Resolvers[] = [
-    { Decimal: DecimalScalar, DateTime: DateTimeScalar, Date: DateScalar, IncomeComponents: IncomeComponentsScalar, TaxLabels: TaxLabelsScalar },
+    {
+      Decimal: DecimalScalar,
+      DateTime: DateTimeScalar,
+      Date: DateScalar,
+      IncomeComponents: IncomeComponentsScalar,
+      TaxLabels: TaxLabelsScalar,
+    },
     sourceResolvers,
     portfolioResolvers,
     holdingResolvers,
@@ -43,5 +49,9 @@ export function buildSchema() {
     allocationModelResolvers,
     rebalancingResolvers,
   ];
-  return makeExecutableSchema({ typeDefs, resolvers: resolvers as never, resolverValidationOptions: { requireResolversToMatchSchema: "error" } });
+  return makeExecutableSchema({
+    typeDefs,
+    resolvers: resolvers as never,
+    resolverValidationOptions: { requireResolversToMatchSchema: "error" },
+  });
 }

@@ -63,7 +63,12 @@ function sandboxLandingPage(): ApolloServerPlugin<GuardedContext> {
           const noted = inFallback !== text ? inFallback : text.replace("<body>", `<body>${OFFLINE_NOTE}`);
           // Sandbox's container lies over the fallback even when no Sandbox loaded into it: let
           // clicks through to the link while it is empty (in Apollo's own nonce'd style block).
-          return { html: noted.replace("#embeddableSandbox {", "#embeddableSandbox:empty { pointer-events: none; }\n  #embeddableSandbox {") };
+          return {
+            html: noted.replace(
+              "#embeddableSandbox {",
+              "#embeddableSandbox:empty { pointer-events: none; }\n  #embeddableSandbox {",
+            ),
+          };
         },
       };
     },
@@ -96,9 +101,20 @@ export function createApolloServer(opts: { httpServer?: http.Server; log: Logger
  */
 export function graphqlContext(db: PrismaClient, log: Logger, series: SeriesCache, analytics?: AnalyticsBudget) {
   return async ({ req, res }: { req: Request; res: Response }): Promise<GuardedContext> => {
-    if (!req.auth && !presentedKey(req.headers)) return guarded(anonymousContext(req.log ?? log), { keyless: true, bucket: req.rateLimit });
+    if (!req.auth && !presentedKey(req.headers))
+      return guarded(anonymousContext(req.log ?? log), { keyless: true, bucket: req.rateLimit });
     try {
-      const ctx = withLoaders(buildContext({ db, auth: req.auth, log: req.log ?? log, requestId: req.id as string, series, analytics, signal: requestSignal(req, res) }));
+      const ctx = withLoaders(
+        buildContext({
+          db,
+          auth: req.auth,
+          log: req.log ?? log,
+          requestId: req.id as string,
+          series,
+          analytics,
+          signal: requestSignal(req, res),
+        }),
+      );
       return guarded(ctx, { keyless: false, bucket: req.rateLimit });
     } catch (error) {
       if (error instanceof DomainError && error.code === "UNAUTHENTICATED") {

@@ -10,6 +10,11 @@ import { GraphQLError, type ValidationRule } from "graphql";
 export const noSubscriptions: ValidationRule = (context) => ({
   OperationDefinition(node) {
     if (node.operation !== "subscription") return;
-    context.reportError(new GraphQLError("Subscriptions are not supported: this service runs queries and mutations over HTTP (POST /graphql).", { nodes: node }));
+    context.reportError(
+      new GraphQLError(
+        "Subscriptions are not supported: this service runs queries and mutations over HTTP (POST /graphql).",
+        { nodes: node },
+      ),
+    );
   },
 });

@@ -31,7 +31,8 @@ export function authenticate(db: PrismaClient, limits: { perKey: TokenBuckets; p
     beforeHeaders(res, () => {
       const state = req.rateLimit?.state();
       if (state) for (const [name, value] of Object.entries(rateLimitHeaders(state))) res.setHeader(name, value);
-      if (res.statusCode === 401 && !res.hasHeader("WWW-Authenticate")) res.setHeader("WWW-Authenticate", challenge(req));
+      if (res.statusCode === 401 && !res.hasHeader("WWW-Authenticate"))
+        res.setHeader("WWW-Authenticate", challenge(req));
     });
     const spendFrom = (buckets: TokenBuckets, id: string) => {
       req.rateLimit = buckets.bucket(id);

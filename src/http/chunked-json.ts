@@ -18,17 +18,29 @@ export async function chunkedJson(req: Request, _res: Response, next: NextFuncti
   if (!Buffer.isBuffer(req.body)) return next();
   const charset = /;\s*charset="?([^";\s]+)/i.exec(req.headers["content-type"] ?? "")?.[1].toLowerCase();
   if (charset && !charset.startsWith("utf-")) {
-    return next(Object.assign(new Error(`unsupported charset "${charset.toUpperCase()}"`), { status: 415, type: "charset.unsupported", charset }));
+    return next(
+      Object.assign(new Error(`unsupported charset "${charset.toUpperCase()}"`), {
+        status: 415,
+        type: "charset.unsupported",
+        charset,
+      }),
+    );
   }
   // A UTF-8 byte order mark is not JSON; body-parser's decoding drops it, so this does too.
-  const body: Buffer = req.body[0] === 0xef && req.body[1] === 0xbb && req.body[2] === 0xbf ? req.body.subarray(3) : req.body;
+  const body: Buffer =
+    req.body[0] === 0xef && req.body[1] === 0xbb && req.body[2] === 0xbf ? req.body.subarray(3) : req.body;
   if (body.length === 0) {
     req.body = {};
     return next();
   }
   const first = body[firstNonWhitespace(body)];
   if (first === undefined) return next(parseFailed(new SyntaxError("Unexpected end of JSON input")));
-  if (first !== 0x7b && first !== 0x5b) return next(parseFailed(new SyntaxError(`Unexpected token ${String.fromCharCode(first)}: the body must be a JSON object or array`)));
+  if (first !== 0x7b && first !== 0x5b)
+    return next(
+      parseFailed(
+        new SyntaxError(`Unexpected token ${String.fromCharCode(first)}: the body must be a JSON object or array`),
+      ),
+    );
   let root: unknown;
   let complete = false;
   try {

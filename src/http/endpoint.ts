@@ -87,7 +87,10 @@ export function sendJson(res: Response, status: number, body: unknown): void {
  * Services refuse it again in parseInput, which is where GraphQL arguments meet it.
  */
 function assertStorableText(req: Request): void {
-  const errors = [...unstorableText(req.params), ...unstorableText(req.query), ...unstorableText(req.body)].slice(0, 20);
+  const errors = [...unstorableText(req.params), ...unstorableText(req.query), ...unstorableText(req.body)].slice(
+    0,
+    20,
+  );
   if (errors.length > 0) throw invalidInput("The request", errors);
 }
 
@@ -107,7 +110,12 @@ export function pageLinks(originalUrl: string, page: Pick<PageResult, "total" | 
     url.searchParams.set("limit", String(limit));
     return `${url.pathname}?${url.searchParams}`;
   };
-  const last = total === 0 ? 0 : offset < total ? offset + Math.floor((total - 1 - offset) / limit) * limit : Math.floor((total - 1) / limit) * limit;
+  const last =
+    total === 0
+      ? 0
+      : offset < total
+        ? offset + Math.floor((total - 1 - offset) / limit) * limit
+        : Math.floor((total - 1) / limit) * limit;
   const links: [string, number][] = [["first", 0]];
   if (offset > 0) links.push(["prev", Math.max(0, Math.min(offset - limit, last))]);
   if (offset + limit < total) links.push(["next", offset + limit]);
@@ -116,7 +124,12 @@ export function pageLinks(originalUrl: string, page: Pick<PageResult, "total" | 
 }
 
 function isPage(value: unknown): value is PageResult {
-  return !!value && typeof value === "object" && Array.isArray((value as PageResult).items) && Number.isInteger((value as PageResult).total);
+  return (
+    !!value &&
+    typeof value === "object" &&
+    Array.isArray((value as PageResult).items) &&
+    Number.isInteger((value as PageResult).total)
+  );
 }
 
 export function endpoint(spec: Endpoint) {
@@ -133,7 +146,11 @@ export function endpoint(spec: Endpoint) {
       }
       const created = result instanceof WithStatus ? result.status === 201 : spec.status === 201;
       const body = result instanceof WithStatus ? result.body : result;
-      if (created && spec.location && body && typeof body === "object") res.setHeader("Location", req.baseUrl + spec.location(body as Record<string, unknown>, req.params as Record<string, string>));
+      if (created && spec.location && body && typeof body === "object")
+        res.setHeader(
+          "Location",
+          req.baseUrl + spec.location(body as Record<string, unknown>, req.params as Record<string, string>),
+        );
       if (result instanceof WithStatus) return sendJson(res, result.status, result.body);
       if (result instanceof FileResponse) {
         res.status(200).type(result.contentType);

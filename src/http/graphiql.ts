@@ -19,7 +19,8 @@ interface Asset {
 }
 
 /** A file of an installed package; through its package.json, as the packages do not export these paths. */
-const packageFile = (pkg: string, file: string) => path.join(path.dirname(require.resolve(`${pkg}/package.json`)), file);
+const packageFile = (pkg: string, file: string) =>
+  path.join(path.dirname(require.resolve(`${pkg}/package.json`)), file);
 
 const JS = "text/javascript; charset=utf-8";
 
@@ -38,7 +39,12 @@ function loadAssets(): Map<string, Asset> {
   for (const [name, { file, type }] of Object.entries(FILES)) {
     const resolved = file();
     const body = fs.readFileSync(resolved);
-    assets.set(name, { file: resolved, type, body, hash: createHash("sha256").update(body).digest("hex").slice(0, 16) });
+    assets.set(name, {
+      file: resolved,
+      type,
+      body,
+      hash: createHash("sha256").update(body).digest("hex").slice(0, 16),
+    });
   }
   return assets;
 }

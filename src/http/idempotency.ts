@@ -2,7 +2,14 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { PrismaClient } from "../db";
 import { DomainError } from "../lib/errors";
 import { assertShallowInput } from "./depth";
-import { claimKey, completeKey, purgeExpiredKeys, releaseKey, type KeyScope, type StoredAnswer } from "../modules/idempotency/idempotency.store";
+import {
+  claimKey,
+  completeKey,
+  purgeExpiredKeys,
+  releaseKey,
+  type KeyScope,
+  type StoredAnswer,
+} from "../modules/idempotency/idempotency.store";
 import { graphqlMutationFields, parseIdempotencyKey, requestFingerprint } from "../modules/idempotency/request-key";
 
 /**
@@ -29,7 +36,15 @@ import { graphqlMutationFields, parseIdempotencyKey, requestFingerprint } from "
  */
 
 /** Headers that are part of the answer (not of this delivery: request id, rate limits, dates). */
-const REPLAYED_HEADERS = ["content-type", "content-disposition", "content-language", "location", "link", "x-total-count", "cache-control"];
+const REPLAYED_HEADERS = [
+  "content-type",
+  "content-disposition",
+  "content-language",
+  "location",
+  "link",
+  "x-total-count",
+  "cache-control",
+];
 
 /**
  * Operations whose success answer carries a secret (a new API key) are never stored in the clear:
@@ -39,7 +54,14 @@ const REPLAYED_HEADERS = ["content-type", "content-disposition", "content-langua
 const SECRET_MUTATIONS = new Set(["createClientApiKey"]);
 
 /** GraphQL answers 200 with these codes where REST answers 5xx, 409 or 429. */
-const RETRYABLE_GRAPHQL_CODES = new Set(["INTERNAL", "UNAVAILABLE", "INSUFFICIENT_STORAGE", "CONFLICT", "RATE_LIMITED", "CLIENT_CLOSED"]);
+const RETRYABLE_GRAPHQL_CODES = new Set([
+  "INTERNAL",
+  "UNAVAILABLE",
+  "INSUFFICIENT_STORAGE",
+  "CONFLICT",
+  "RATE_LIMITED",
+  "CLIENT_CLOSED",
+]);
 
 /** Expired keys are purged by whichever process next stores a key, at most this often. */
 const PURGE_EVERY_MS = 60_000;
@@ -65,9 +87,11 @@ export function idempotency(db: PrismaClient, transport: "rest" | "graphql"): Re
       if (req.method !== "POST" || header === undefined || !req.auth) return next();
       const key = parseIdempotencyKey(Array.isArray(header) ? header.join(", ") : header);
       if (key === null) {
-        throw new DomainError("VALIDATION_FAILED", `The ${HEADER} header must be 1 to 255 printable ASCII characters, bare or as a quoted string.`, [
-          { path: HEADER, message: "must be 1 to 255 printable ASCII characters" },
-        ]);
+        throw new DomainError(
+          "VALIDATION_FAILED",
+          `The ${HEADER} header must be 1 to 255 printable ASCII characters, bare or as a quoted string.`,
+          [{ path: HEADER, message: "must be 1 to 255 printable ASCII characters" }],
+        );
       }
       const mutationFields = isGraphql ? graphqlMutationFields(req.body) : null;
       if (isGraphql && mutationFields === null) return next();
@@ -75,21 +99,36 @@ export function idempotency(db: PrismaClient, transport: "rest" | "graphql"): Re
       const scope: KeyScope = { accountId: req.auth.account.id, clientId: req.auth.client?.id ?? null };
       // /api/v1 is an alias of /v1: one operation, one fingerprint.
       const path = req.originalUrl.replace(/^\/api\/v1(?=[/?]|$)/, "/v1");
-      const fingerprint = requestFingerprint({ method: req.method, path, contentType: req.headers["content-type"], body: req.body });
+      const fingerprint = requestFingerprint({
+        method: req.method,
+        path,
+        contentType: req.headers["content-type"],
+        body: req.body,
+      });
       const claim = await claimKey(db, scope, key, { method: req.method, path, fingerprint });
 
       if (claim.kind === "mismatch") {
         // The draft's 422, with a code of its own.
-        throw new DomainError("IDEMPOTENCY_KEY_REUSED", `The ${HEADER} "${key}" was used in the last 24 hours for a different request (${claim.method} ${claim.path}); use a new key for a new request.`, [
-          { path: HEADER, message: "was used for a different request" },
-        ]);
+        throw new DomainError(
+          "IDEMPOTENCY_KEY_REUSED",
+          `The ${HEADER} "${key}" was used in the last 24 hours for a different request (${claim.method} ${claim.path}); use a new key for a new request.`,
+          [{ path: HEADER, message: "was used for a different request" }],
+        );
       }
       if (claim.kind === "in-progress") {
-        throw new DomainError("CONFLICT", `A request with the ${HEADER} "${key}" is still being processed; retry after it has answered.`, undefined, { "Retry-After": "1" });
+        throw new DomainError(
+          "CONFLICT",
+          `A request with the ${HEADER} "${key}" is still being processed; retry after it has answered.`,
+          undefined,
+          { "Retry-After": "1" },
+        );
       }
       if (claim.kind === "done") {
         if (claim.answer.body === null) {
-          throw new DomainError("CONFLICT", `The request with the ${HEADER} "${key}" was already done (status ${claim.answer.status}); its answer held a new API key, which is never stored, so it cannot be sent again.`);
+          throw new DomainError(
+            "CONFLICT",
+            `The request with the ${HEADER} "${key}" was already done (status ${claim.answer.status}); its answer held a new API key, which is never stored, so it cannot be sent again.`,
+          );
         }
         res.status(claim.answer.status);
         for (const [name, value] of Object.entries(claim.answer.headers)) res.setHeader(name, value);
@@ -98,10 +137,18 @@ export function idempotency(db: PrismaClient, transport: "rest" | "graphql"): Re
       }
 
       captureAnswer(res, async (answer) => {
-        const secret = isGraphql ? mutationFields!.some((f) => SECRET_MUTATIONS.has(f)) : res.locals.secretAnswer === true;
+        const secret = isGraphql
+          ? mutationFields!.some((f) => SECRET_MUTATIONS.has(f))
+          : res.locals.secretAnswer === true;
         try {
           if (keepsAnswer(answer, isGraphql)) {
-            await completeKey(db, scope, key, claim.attempt, secret && answer.status < 300 ? { ...answer, body: null } : answer);
+            await completeKey(
+              db,
+              scope,
+              key,
+              claim.attempt,
+              secret && answer.status < 300 ? { ...answer, body: null } : answer,
+            );
           } else {
             await releaseKey(db, scope, key, claim.attempt);
           }
@@ -110,7 +157,10 @@ export function idempotency(db: PrismaClient, transport: "rest" | "graphql"): Re
           req.log?.error({ err: error }, "storing the idempotency key's answer failed");
         }
         // Awaited, so no statement of this request outlives its answer (tests count statements).
-        if (purgeDue()) await purgeExpiredKeys(db).catch((error) => req.log?.warn({ err: error }, "purging expired idempotency keys failed"));
+        if (purgeDue())
+          await purgeExpiredKeys(db).catch((error) =>
+            req.log?.warn({ err: error }, "purging expired idempotency keys failed"),
+          );
       });
       next();
     } catch (error) {
@@ -124,7 +174,9 @@ function keepsAnswer(answer: StoredAnswer, isGraphql: boolean): boolean {
   if (answer.status >= 500 || answer.status === 409 || answer.status === 429 || answer.status === 499) return false;
   if (!isGraphql || answer.body === null) return true;
   try {
-    const { errors } = JSON.parse(Buffer.from(answer.body).toString("utf8")) as { errors?: { extensions?: { code?: unknown } }[] };
+    const { errors } = JSON.parse(Buffer.from(answer.body).toString("utf8")) as {
+      errors?: { extensions?: { code?: unknown } }[];
+    };
     return !(errors ?? []).some((e) => RETRYABLE_GRAPHQL_CODES.has(String(e.extensions?.code)));
   } catch {
     return true;
@@ -140,7 +192,11 @@ function captureAnswer(res: Response, settle: (answer: StoredAnswer) => Promise<
   const chunks: Buffer[] = [];
   const collect = (chunk: unknown, encoding: unknown) => {
     if (chunk === undefined || chunk === null || typeof chunk === "function") return;
-    chunks.push(typeof chunk === "string" ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8") : Buffer.from(chunk as Uint8Array));
+    chunks.push(
+      typeof chunk === "string"
+        ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8")
+        : Buffer.from(chunk as Uint8Array),
+    );
   };
   const write = res.write;
   const end = res.end;

@@ -1,5 +1,14 @@
 import { z } from "zod";
-import { headerRefs, PROBLEM_JSON, PROBLEM_RESPONSES, PROBLEM_SCHEMA, problemResponses, RATE_LIMIT_HEADERS, ref, HEADERS } from "./openapi-components";
+import {
+  headerRefs,
+  PROBLEM_JSON,
+  PROBLEM_RESPONSES,
+  PROBLEM_SCHEMA,
+  problemResponses,
+  RATE_LIMIT_HEADERS,
+  ref,
+  HEADERS,
+} from "./openapi-components";
 import { isWrite, type Endpoint } from "./endpoint";
 
 /**
@@ -31,9 +40,12 @@ const CSV_SAMPLES: Record<string, string> = {
  */
 const OTHER_SUCCESS: Record<string, { status: number; description: string }> = {
   saveAllocationModel: { status: 200, description: "Updated (the body named an existing model's publicId)" },
-  importTrades: { status: 200, description: "Nothing was created: a dry run (`dryRun=true`) whose every check passed, or a file whose every row was a skipped duplicate" },
+  importTrades: {
+    status: 200,
+    description:
+      "Nothing was created: a dry run (`dryRun=true`) whose every check passed, or a file whose every row was a skipped duplicate",
+  },
 };
-
 
 /**
  * Every error status `e` can answer (see the README's error table):
@@ -78,10 +90,13 @@ function namesIds(schema: unknown, components: Record<string, unknown>, seen = n
   if (!schema || typeof schema !== "object" || seen.has(schema)) return false;
   seen.add(schema);
   const s = schema as Record<string, unknown>;
-  if (typeof s.$ref === "string") return namesIds(components[s.$ref.replace("#/components/schemas/", "")], components, seen);
+  if (typeof s.$ref === "string")
+    return namesIds(components[s.$ref.replace("#/components/schemas/", "")], components, seen);
   // sourceId names a seeded source: an unknown one is a 400, not a missing resource.
   if (s.properties && Object.keys(s.properties).some((k) => /Ids?$/.test(k) && k !== "sourceId")) return true;
-  return Object.values(s).some((v) => (Array.isArray(v) ? v.some((x) => namesIds(x, components, seen)) : namesIds(v, components, seen)));
+  return Object.values(s).some((v) =>
+    Array.isArray(v) ? v.some((x) => namesIds(x, components, seen)) : namesIds(v, components, seen),
+  );
 }
 
 /** A query value is text, never JSON null: drop the `null` branches zod emits for nullish fields. */
@@ -98,9 +113,14 @@ export function buildOpenApi(endpoints: Endpoint[], info: { version: string }) {
   const schemas: Record<string, unknown> = {};
   const toSchema = (schema: z.ZodType, io: "input" | "output") => {
     const json = z.toJSONSchema(schema, { io, target: "draft-2020-12", unrepresentable: "any" });
-    const { $defs, $schema: _dialect, ...rest } = JSON.parse(
-      JSON.stringify(json).replaceAll('"#/$defs/', '"#/components/schemas/'),
-    ) as Record<string, unknown> & { $defs?: Record<string, unknown> };
+    const {
+      $defs,
+      $schema: _dialect,
+      ...rest
+    } = JSON.parse(JSON.stringify(json).replaceAll('"#/$defs/', '"#/components/schemas/')) as Record<
+      string,
+      unknown
+    > & { $defs?: Record<string, unknown> };
     Object.assign(schemas, $defs ?? {});
     return rest;
   };
@@ -112,18 +132,32 @@ export function buildOpenApi(endpoints: Endpoint[], info: { version: string }) {
       name: m[1],
       in: "path",
       required: true,
-      schema: e.stringParams?.includes(m[1]) ? { type: "string", minLength: 1 } : { type: "integer", minimum: 1, maximum: 2147483647 },
+      schema: e.stringParams?.includes(m[1])
+        ? { type: "string", minLength: 1 }
+        : { type: "integer", minimum: 1, maximum: 2147483647 },
     }));
     const queryParams = e.query
       ? Object.entries(e.query.shape).map(([name, s]) => {
           const { description, ...schema } = withoutNull(toSchema(s as z.ZodType, "input")) as { description?: string };
-          return { name, in: "query", required: !(s as z.ZodType).safeParse(undefined).success, ...(description ? { description } : {}), schema };
+          return {
+            name,
+            in: "query",
+            required: !(s as z.ZodType).safeParse(undefined).success,
+            ...(description ? { description } : {}),
+            schema,
+          };
         })
       : [];
 
     const content: Record<string, unknown> = {};
     if (e.upload) {
-      content["multipart/form-data"] = { schema: { type: "object", required: ["file"], properties: { file: { type: "string", contentMediaType: "application/octet-stream" } } } };
+      content["multipart/form-data"] = {
+        schema: {
+          type: "object",
+          required: ["file"],
+          properties: { file: { type: "string", contentMediaType: "application/octet-stream" } },
+        },
+      };
     } else if (e.body) {
       content["application/json"] = { schema: toSchema(e.body, "input") };
       if (e.csv) content["text/csv"] = csvBody(e.csv);
@@ -134,25 +168,48 @@ export function buildOpenApi(endpoints: Endpoint[], info: { version: string }) {
     const success = (code: number, description: string): Record<string, unknown> => {
       const headers: Record<string, unknown> = headerRefs(RATE_LIMIT_HEADERS);
       if (code === 201 && e.location) {
-        headers.Location = { description: "Where the new resource is, under the prefix the request used (/v1 or /api/v1)", required: true, schema: { type: "string", format: "uri-reference" } };
+        headers.Location = {
+          description: "Where the new resource is, under the prefix the request used (/v1 or /api/v1)",
+          required: true,
+          schema: { type: "string", format: "uri-reference" },
+        };
       }
       if (e.paged) Object.assign(headers, headerRefs(["X-Total-Count", "Link"]));
       if (e.method === "post") Object.assign(headers, headerRefs(["Idempotent-Replayed"]));
       if (code === 204) return { description: "Done; no body", headers };
       if (e.fileResponse) {
-        headers["Content-Disposition"] = { description: 'attachment; filename="…"', required: true, schema: { type: "string" } };
-        return { description, headers, content: Object.fromEntries(e.fileResponse.types.map((type) => [type, { schema: { type: "string", contentMediaType: type } }])) };
+        headers["Content-Disposition"] = {
+          description: 'attachment; filename="…"',
+          required: true,
+          schema: { type: "string" },
+        };
+        return {
+          description,
+          headers,
+          content: Object.fromEntries(
+            e.fileResponse.types.map((type) => [type, { schema: { type: "string", contentMediaType: type } }]),
+          ),
+        };
       }
-      return { description, headers, content: { "application/json": { schema: e.response ? toSchema(e.response, "output") : {} } } };
+      return {
+        description,
+        headers,
+        content: { "application/json": { schema: e.response ? toSchema(e.response, "output") : {} } },
+      };
     };
     const responses: Record<string, unknown> = {
-      [status]: success(status, e.fileResponse ? "The file, with the content type it was uploaded as" : status === 201 ? "Created" : "Success"),
+      [status]: success(
+        status,
+        e.fileResponse ? "The file, with the content type it was uploaded as" : status === 201 ? "Created" : "Success",
+      ),
     };
     const other = OTHER_SUCCESS[e.operationId];
     if (other) responses[other.status] = success(other.status, other.description);
     const jsonBody = content["application/json"] as { schema: unknown } | undefined;
     for (const code of errorStatuses(e, { hasBody, namesIds: namesIds(jsonBody?.schema, schemas) })) {
-      responses[code] = PROBLEM_RESPONSES[code] ? ref("responses", PROBLEM_RESPONSES[code].name) : { description: "Error", content: { [PROBLEM_JSON]: { schema: ref("schemas", "Problem") } } };
+      responses[code] = PROBLEM_RESPONSES[code]
+        ? ref("responses", PROBLEM_RESPONSES[code].name)
+        : { description: "Error", content: { [PROBLEM_JSON]: { schema: ref("schemas", "Problem") } } };
     }
 
     const headerParams = e.method === "post" ? [ref("parameters", "IdempotencyKey")] : [];
@@ -162,7 +219,9 @@ export function buildOpenApi(endpoints: Endpoint[], info: { version: string }) {
       tags: [e.tag],
       summary: e.summary,
       ...(e.description ? { description: e.description } : {}),
-      ...(params.length + queryParams.length + headerParams.length ? { parameters: [...params, ...queryParams, ...headerParams] } : {}),
+      ...(params.length + queryParams.length + headerParams.length
+        ? { parameters: [...params, ...queryParams, ...headerParams] }
+        : {}),
       ...(hasBody ? { requestBody: { required: true, content } } : {}),
       responses,
     };

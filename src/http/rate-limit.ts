@@ -24,7 +24,8 @@ export class TokenBuckets {
   private refill(id: string) {
     const t = this.now();
     if (t - this.lastSweep > 60_000) {
-      for (const [k, b] of this.buckets) if (b.tokens + ((t - b.at) / 1000) * this.perSecond >= this.burst) this.buckets.delete(k);
+      for (const [k, b] of this.buckets)
+        if (b.tokens + ((t - b.at) / 1000) * this.perSecond >= this.burst) this.buckets.delete(k);
       this.lastSweep = t;
     }
     const bucket = this.buckets.get(id) ?? { tokens: this.burst, at: t };
@@ -66,7 +67,11 @@ export class TokenBuckets {
   state(id: string): RateLimitState | undefined {
     if (!this.enabled) return undefined;
     const { tokens } = this.refill(id);
-    return { limit: this.burst, remaining: Math.max(0, Math.floor(tokens)), resetSeconds: Math.max(0, Math.ceil((this.burst - tokens) / this.perSecond)) };
+    return {
+      limit: this.burst,
+      remaining: Math.max(0, Math.floor(tokens)),
+      resetSeconds: Math.max(0, Math.ceil((this.burst - tokens) / this.perSecond)),
+    };
   }
 
   /** One id's bucket, for a request that learns its full price after it was let in. */
@@ -98,7 +103,11 @@ export interface RateLimitState {
  * clients and gateways read; later revisions merge them into `RateLimit` + `RateLimit-Policy`.
  */
 export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
-  return { "RateLimit-Limit": String(state.limit), "RateLimit-Remaining": String(state.remaining), "RateLimit-Reset": String(state.resetSeconds) };
+  return {
+    "RateLimit-Limit": String(state.limit),
+    "RateLimit-Remaining": String(state.remaining),
+    "RateLimit-Reset": String(state.resetSeconds),
+  };
 }
 
 /** The bucket a request is counted against (src/http/auth.ts). */

@@ -61,7 +61,15 @@ export const endpoints: Endpoint[] = [
 export function requireContext(db: PrismaClient, log: Logger, series: SeriesCache, analytics?: AnalyticsBudget) {
   return (req: Request, res: Response, next: NextFunction) => {
     try {
-      req.ctx = buildContext({ db, auth: req.auth, log: req.log ?? log, requestId: req.id as string, series, analytics, signal: requestSignal(req, res) });
+      req.ctx = buildContext({
+        db,
+        auth: req.auth,
+        log: req.log ?? log,
+        requestId: req.id as string,
+        series,
+        analytics,
+        signal: requestSignal(req, res),
+      });
       next();
     } catch (error) {
       next(error);
@@ -183,22 +191,34 @@ export function restGuard(opts: { extraGets: string[] }) {
 }
 
 export function methodNotAllowed(method: string, path: string, allow: string): DomainError {
-  return new DomainError("METHOD_NOT_ALLOWED", `${method} is not allowed on ${path}; it allows ${allow}.`, undefined, { Allow: allow });
+  return new DomainError("METHOD_NOT_ALLOWED", `${method} is not allowed on ${path}; it allows ${allow}.`, undefined, {
+    Allow: allow,
+  });
 }
 
 /** A body is there when its length is declared above zero or it comes chunked. */
 function hasBody(req: Request): boolean {
   const length = req.headers["content-length"];
-  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0" && length.trim() !== "0");
+  return (
+    req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0" && length.trim() !== "0")
+  );
 }
 
 /** UNSUPPORTED_MEDIA_TYPE when the request carries a body of a type outside `media`. */
-export function unsupportedBody(req: Request, media: { accept: readonly string[]; named: readonly string[] }): DomainError | undefined {
+export function unsupportedBody(
+  req: Request,
+  media: { accept: readonly string[]; named: readonly string[] },
+): DomainError | undefined {
   if (!hasBody(req)) return undefined;
   const given = req.headers["content-type"];
   if (given && req.is([...media.accept])) return undefined;
   const what = given ? `a body of type ${given.split(";")[0].trim().slice(0, 100)}` : "a body without a Content-Type";
   // Accept-Post (W3C LDP, registered with IANA) tells a client what a POST would have taken.
   const headers = req.method === "POST" ? { "Accept-Post": media.named.join(", ") } : undefined;
-  return new DomainError("UNSUPPORTED_MEDIA_TYPE", `${req.method} ${req.baseUrl + req.path} does not take ${what}; send ${media.named.join(" or ")}.`, undefined, headers);
+  return new DomainError(
+    "UNSUPPORTED_MEDIA_TYPE",
+    `${req.method} ${req.baseUrl + req.path} does not take ${what}; send ${media.named.join(" or ")}.`,
+    undefined,
+    headers,
+  );
 }

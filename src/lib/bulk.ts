@@ -12,9 +12,11 @@ export const formatCount = (n: number) => n.toLocaleString("en-US");
 export function tooManyRows(what: string, max: number, given?: number): DomainError {
   const count = given === undefined ? `more than ${formatCount(max)}` : formatCount(given);
   const named = what.replace(/^The /, "the ");
-  return new DomainError("PAYLOAD_TOO_LARGE", `Too many rows (${count}) in ${named}: at most ${formatCount(max)} rows are accepted at once; send them in several requests.`, [
-    { path: "(body)", message: `must have at most ${formatCount(max)} rows` },
-  ]);
+  return new DomainError(
+    "PAYLOAD_TOO_LARGE",
+    `Too many rows (${count}) in ${named}: at most ${formatCount(max)} rows are accepted at once; send them in several requests.`,
+    [{ path: "(body)", message: `must have at most ${formatCount(max)} rows` }],
+  );
 }
 
 /**

@@ -29,4 +29,9 @@ export const currencyCode = code(
 );
 
 /** ISO 3166-1 alpha-2 country of tax residency (AU, NZ, GB...). */
-export const countryCode = code(/^[A-Z]{2}$/, "must be a two-letter ISO 3166 country code in capitals, such as AU", isRegion, "is not an ISO 3166 country code");
+export const countryCode = code(
+  /^[A-Z]{2}$/,
+  "must be a two-letter ISO 3166 country code in capitals, such as AU",
+  isRegion,
+  "is not an ISO 3166 country code",
+);

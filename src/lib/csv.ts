@@ -56,7 +56,11 @@ export interface CsvTable {
 }
 
 /** The header row checked against the spec: the names as documented, and what is wrong with it. */
-export function matchHeader(given: string[], columns: readonly string[], required: readonly string[]): { header: string[]; problems: HeaderProblem[] } {
+export function matchHeader(
+  given: string[],
+  columns: readonly string[],
+  required: readonly string[],
+): { header: string[]; problems: HeaderProblem[] } {
   const byLowerCase = new Map(columns.map((c) => [c.toLowerCase(), c]));
   const header = given.map((h) => byLowerCase.get(h.trim().toLowerCase()) ?? h.trim());
   const problems: HeaderProblem[] = [];
@@ -87,7 +91,7 @@ async function* chunks(text: string, what: string): AsyncGenerator<string> {
   let cells = 1;
   let line = 1;
   let recordLine = 1;
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     let end = Math.min(start + CHUNK_CHARS, text.length);
     if (end < text.length) {
       const last = text.charCodeAt(end - 1);
@@ -102,7 +106,9 @@ async function* chunks(text: string, what: string): AsyncGenerator<string> {
         if (!quoted) [cells, recordLine] = [1, line];
       } else if (c === 0x2c && !quoted && ++cells > MAX_CELLS) {
         const message = `has more than ${formatCount(MAX_CELLS)} cells`;
-        throw validationFailed(`${what} is not valid CSV: line ${recordLine} ${message}.`, [{ path: `line ${recordLine}`, message }]);
+        throw validationFailed(`${what} is not valid CSV: line ${recordLine} ${message}.`, [
+          { path: `line ${recordLine}`, message },
+        ]);
       }
     }
     yield chunk;
@@ -117,7 +123,16 @@ async function* chunks(text: string, what: string): AsyncGenerator<string> {
  */
 export async function readCsv(text: string, spec: CsvSpec): Promise<CsvTable> {
   const source = Readable.from(chunks(text, spec.what));
-  const parser = source.pipe(parse({ bom: true, trim: true, skip_empty_lines: true, relax_column_count: true, info: true, max_record_size: MAX_RECORD_BYTES }));
+  const parser = source.pipe(
+    parse({
+      bom: true,
+      trim: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      info: true,
+      max_record_size: MAX_RECORD_BYTES,
+    }),
+  );
   source.on("error", (error) => parser.destroy(error));
   let header: string[] | undefined;
   const rows: CsvRow[] = [];
@@ -134,7 +149,11 @@ export async function readCsv(text: string, spec: CsvSpec): Promise<CsvTable> {
       // info.lines is the line a record ends on; a quoted cell may span lines.
       const line = info.lines - record.reduce((n, c) => n + (c.match(/\n/g)?.length ?? 0), 0);
       // Cells past the header's are never read, only counted: 50,000 over-full rows keep no more.
-      rows.push({ line, cells: record.length > header.length ? record.slice(0, header.length) : record, width: record.length });
+      rows.push({
+        line,
+        cells: record.length > header.length ? record.slice(0, header.length) : record,
+        width: record.length,
+      });
       // Records parsed ahead are read without a turn of the event loop in between: give it one.
       await slicer.turn();
     }
@@ -145,14 +164,18 @@ export async function readCsv(text: string, spec: CsvSpec): Promise<CsvTable> {
     // it: those it counted still say whether the limit came first.
     if (parser.info.records - 1 > spec.maxRows) throw tooManyRows(spec.what, spec.maxRows);
     const lines = (error as CsvError & { lines?: number }).lines ?? 1;
-    throw validationFailed(`${spec.what} is not valid CSV: ${error.message}`, [{ path: `line ${lines}`, message: error.message }]);
+    throw validationFailed(`${spec.what} is not valid CSV: ${error.message}`, [
+      { path: `line ${lines}`, message: error.message },
+    ]);
   } finally {
     // Leaving the loop early (a bad header, one row too many) stops the parser; this stops the text.
     source.destroy();
   }
   if (!header) {
     const message = `must be the header ${spec.columns.join(",")} (in any order and case)`;
-    throw validationFailed(`${spec.what} is empty; the first line must be the header ${spec.columns.join(",")}.`, [{ path: "line 1", message }]);
+    throw validationFailed(`${spec.what} is empty; the first line must be the header ${spec.columns.join(",")}.`, [
+      { path: "line 1", message },
+    ]);
   }
   return { header, rows };
 }

@@ -51,7 +51,10 @@ interface PrismaLikeError {
   name?: string;
   code?: string;
   message?: string;
-  meta?: { modelName?: string; driverAdapterError?: { cause?: { kind?: string; originalCode?: string; code?: string } } };
+  meta?: {
+    modelName?: string;
+    driverAdapterError?: { cause?: { kind?: string; originalCode?: string; code?: string } };
+  };
 }
 
 /**
@@ -60,7 +63,8 @@ interface PrismaLikeError {
  * P2010, so these tell them apart; the error mappers all read them here.
  */
 export function driverCause(error: unknown): { kind?: string; sqlState?: string } {
-  const cause = error && typeof error === "object" ? (error as PrismaLikeError).meta?.driverAdapterError?.cause : undefined;
+  const cause =
+    error && typeof error === "object" ? (error as PrismaLikeError).meta?.driverAdapterError?.cause : undefined;
   return { kind: cause?.kind, sqlState: cause?.originalCode ?? cause?.code };
 }
 
@@ -75,12 +79,19 @@ export function dataError(error: unknown): DomainError | undefined {
   const { sqlState } = driverCause(e);
   const reason = (sqlState && INPUT_DATA_EXCEPTIONS[sqlState]) || (e.code && PRISMA_VALUE_ERRORS[e.code]);
   if (reason) {
-    const likely = (sqlState === "22003" || e.code === "P2020") && e.meta?.modelName ? LIKELY_FIELDS[e.meta.modelName] : undefined;
-    return new DomainError("VALIDATION_FAILED", `The request is invalid: ${reason}${likely ? ` (likely ${likely})` : ""}.`);
+    const likely =
+      (sqlState === "22003" || e.code === "P2020") && e.meta?.modelName ? LIKELY_FIELDS[e.meta.modelName] : undefined;
+    return new DomainError(
+      "VALIDATION_FAILED",
+      `The request is invalid: ${reason}${likely ? ` (likely ${likely})` : ""}.`,
+    );
   }
   // A lone surrogate breaks Prisma's own JSON encoding of the query before it reaches the database.
   if (e.name === "PrismaClientUnknownRequestError" && /JSON Error: .*(hex escape|surrogate)/i.test(e.message ?? "")) {
-    return new DomainError("VALIDATION_FAILED", "The request is invalid: a text contains an unpaired UTF-16 surrogate.");
+    return new DomainError(
+      "VALIDATION_FAILED",
+      "The request is invalid: a text contains an unpaired UTF-16 surrogate.",
+    );
   }
   return undefined;
 }

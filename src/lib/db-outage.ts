@@ -14,7 +14,16 @@ const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300)$/;
 const DISK_FULL_SQLSTATE = "53100";
 
 /** pg's socket errors, and the driver adapter's names for them (@prisma/adapter-pg 7). */
-const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+const SOCKET_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+]);
 const ADAPTER_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
 /** Prisma's codes for those kinds: P1001 not reachable, P1002/P1008 timed out, P1017 closed, P2024 pool timeout, P2037 too many connections. */
 const PRISMA_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024", "P2037"]);
@@ -22,7 +31,8 @@ const PRISMA_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024", "P203
  * pg's own errors for a connection lost mid-query or never opened carry no code, only these
  * messages (pg 8, pg-pool 3); Prisma passes them through unwrapped.
  */
-const PG_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+const PG_MESSAGES =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
 
 interface ErrorLike {
   code?: unknown;

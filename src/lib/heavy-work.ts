@@ -78,11 +78,17 @@ export class HeavyWork {
     if (mine.running + mine.waiting > 0 && mine.waiting >= this.limits.maxQueuedPerKey) {
       this.forget(key);
       const { maxRunningPerKey: running, maxQueuedPerKey: waiting } = this.limits;
-      throw busy("RATE_LIMITED", `This API key already has ${mine.running} heavy computation(s) (analytics, tax reports, rebalancing) running and ${mine.waiting} waiting, its share (ANALYTICS_MAX_CONCURRENT_PER_KEY ${running}, ANALYTICS_MAX_QUEUED_PER_KEY ${waiting}); retry in ${RETRY_AFTER_SECONDS} s.`);
+      throw busy(
+        "RATE_LIMITED",
+        `This API key already has ${mine.running} heavy computation(s) (analytics, tax reports, rebalancing) running and ${mine.waiting} waiting, its share (ANALYTICS_MAX_CONCURRENT_PER_KEY ${running}, ANALYTICS_MAX_QUEUED_PER_KEY ${waiting}); retry in ${RETRY_AFTER_SECONDS} s.`,
+      );
     }
     if (this.queue.length >= this.limits.maxQueued || mine.waiting >= this.limits.maxQueuedPerKey) {
       this.forget(key);
-      throw busy("UNAVAILABLE", `The service is running all the heavy computations (analytics, tax reports, rebalancing) it allows (ANALYTICS_MAX_CONCURRENT ${this.limits.maxRunning}) with ${this.queue.length} waiting (ANALYTICS_MAX_QUEUED ${this.limits.maxQueued}); retry in ${RETRY_AFTER_SECONDS} s.`);
+      throw busy(
+        "UNAVAILABLE",
+        `The service is running all the heavy computations (analytics, tax reports, rebalancing) it allows (ANALYTICS_MAX_CONCURRENT ${this.limits.maxRunning}) with ${this.queue.length} waiting (ANALYTICS_MAX_QUEUED ${this.limits.maxQueued}); retry in ${RETRY_AFTER_SECONDS} s.`,
+      );
     }
     return new Promise<void>((resolve, reject) => {
       const onAbort = () => {
@@ -113,7 +119,7 @@ export class HeavyWork {
     this.entry(key).running--;
     this.forget(key);
     // The first waiters that may run now, in arrival order (a key at its share is passed over).
-    for (let i = 0; i < this.queue.length && this.running < this.limits.maxRunning; ) {
+    for (let i = 0; i < this.queue.length && this.running < this.limits.maxRunning;) {
       const waiter = this.queue[i];
       if (!this.canRun(waiter.key)) {
         i++;
@@ -138,11 +144,17 @@ export class HeavyWork {
  */
 class Busy extends DomainError {
   get extensions() {
-    return { http: { status: this.status, headers: new Map(Object.entries(this.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])) } };
+    return {
+      http: {
+        status: this.status,
+        headers: new Map(Object.entries(this.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
+      },
+    };
   }
 }
 
-const busy = (code: Extract<ErrorCode, "RATE_LIMITED" | "UNAVAILABLE">, message: string) => new Busy(code, message, undefined, { "Retry-After": String(RETRY_AFTER_SECONDS) });
+const busy = (code: Extract<ErrorCode, "RATE_LIMITED" | "UNAVAILABLE">, message: string) =>
+  new Busy(code, message, undefined, { "Retry-After": String(RETRY_AFTER_SECONDS) });
 
 /** A request's heavy computations not yet run, each with its caller's promise to settle. */
 type Pending = { run: () => Promise<void>; fail: (error: unknown) => void }[];
@@ -157,7 +169,10 @@ const byRequest = new WeakMap<object, Pending>();
  * and refusing itself. A use case calls it once, at its entry: one that ran inside another's would
  * wait for it to finish.
  */
-export function heavyWork<T>(ctx: { analytics: { heavyWork: HeavyWork }; principal: { keyId: number }; signal?: AbortSignal }, work: () => Promise<T>): Promise<T> {
+export function heavyWork<T>(
+  ctx: { analytics: { heavyWork: HeavyWork }; principal: { keyId: number }; signal?: AbortSignal },
+  work: () => Promise<T>,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const entry = { run: () => work().then(resolve, reject), fail: reject };
     const pending = byRequest.get(ctx);

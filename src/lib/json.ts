@@ -11,7 +11,9 @@ export class NonFiniteNumberError extends Error {
     readonly value: string,
     readonly path = "$",
   ) {
-    super(`A non-finite number (${value}) at ${path} cannot be written as JSON: a report divided by zero or overflowed.`);
+    super(
+      `A non-finite number (${value}) at ${path} cannot be written as JSON: a report divided by zero or overflowed.`,
+    );
     this.name = "NonFiniteNumberError";
   }
 
@@ -54,7 +56,8 @@ export function stringify(value: unknown): string {
         return value.toFixed();
       }
       if (value instanceof Date) return JSON.stringify(value.toISOString());
-      if (Array.isArray(value)) return "[" + value.map((v, i) => (v === undefined ? "null" : member(v, `[${i}]`))).join(",") + "]";
+      if (Array.isArray(value))
+        return "[" + value.map((v, i) => (v === undefined ? "null" : member(v, `[${i}]`))).join(",") + "]";
       const parts: string[] = [];
       for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
         if (v === undefined || typeof v === "function") continue;

@@ -36,7 +36,8 @@ export function decimalInput(opts: { scale: number; min?: number; max?: number; 
     .union([z.number(), z.string()], { error: "must be a number or a decimal string" })
     .transform((value, ctx) => {
       // A JSON number arrives as a float; its shortest decimal form may use an exponent (1e-7).
-      const text = typeof value === "number" ? (Number.isFinite(value) ? new Decimal(value).toFixed() : "NaN") : value.trim();
+      const text =
+        typeof value === "number" ? (Number.isFinite(value) ? new Decimal(value).toFixed() : "NaN") : value.trim();
       if (!/^-?\d+(\.\d+)?$/.test(text)) {
         ctx.addIssue({ code: "custom", message: "must be a decimal number such as 12.5" });
         return z.NEVER;
@@ -51,7 +52,10 @@ export function decimalInput(opts: { scale: number; min?: number; max?: number; 
         return z.NEVER;
       }
       if ((opts.min !== undefined && d.lt(opts.min)) || (opts.max !== undefined && d.gt(opts.max))) {
-        ctx.addIssue({ code: "custom", message: `must be between ${opts.positive ? "0 (excluded)" : (opts.min ?? "-∞")} and ${opts.max ?? "∞"}` });
+        ctx.addIssue({
+          code: "custom",
+          message: `must be between ${opts.positive ? "0 (excluded)" : (opts.min ?? "-∞")} and ${opts.max ?? "∞"}`,
+        });
         return z.NEVER;
       }
       return d;

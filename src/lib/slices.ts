@@ -14,10 +14,12 @@ export const SLICE_MS = 8;
 export type Steps<T> = Generator<void, T, void>;
 
 /** The error a computation stops with when its client has gone (logged as 499, never as a 500). */
-export const clientClosed = () => new DomainError("CLIENT_CLOSED", "The client closed the request before the answer was ready; the work was stopped.");
+export const clientClosed = () =>
+  new DomainError("CLIENT_CLOSED", "The client closed the request before the answer was ready; the work was stopped.");
 
 /** Whether an error is a computation stopped because its client went away. */
-export const isClientClosed = (error: unknown): boolean => error instanceof DomainError && error.code === "CLIENT_CLOSED";
+export const isClientClosed = (error: unknown): boolean =>
+  error instanceof DomainError && error.code === "CLIENT_CLOSED";
 
 /** Throws CLIENT_CLOSED once `signal` has aborted. */
 export function throwIfClosed(signal: AbortSignal | undefined): void {

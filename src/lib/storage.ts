@@ -32,7 +32,8 @@ export function prepareDataDir(dir: string): void {
     const missing: string[] = [];
     let at = dir;
     for (; !fs.existsSync(at) && path.dirname(at) !== at; at = path.dirname(at)) missing.unshift(at);
-    if (!fs.statSync(at).isDirectory()) throw unusable(at === dir ? "it is a file, not a directory" : `${at} is a file, not a directory`);
+    if (!fs.statSync(at).isDirectory())
+      throw unusable(at === dir ? "it is a file, not a directory" : `${at} is a file, not a directory`);
     for (const d of missing) {
       step = `create ${d}`;
       fs.mkdirSync(d);
@@ -54,7 +55,12 @@ export function prepareDataDir(dir: string): void {
  * common ones in words, naming DATA_DIR. 51 is ENOSPC, initdb alone needs some 40 MiB.
  */
 export function pgliteOpenError(dir: string, error: unknown): Error {
-  const wasi: Record<number, string> = { 2: "permission denied", 63: "permission denied", 51: "no space left on the device", 69: "the file system is read-only" };
+  const wasi: Record<number, string> = {
+    2: "permission denied",
+    63: "permission denied",
+    51: "no space left on the device",
+    69: "the file system is read-only",
+  };
   const e = error as { name?: string; errno?: number; message?: string };
   if (e?.name !== "ErrnoError") return error instanceof Error ? error : new Error(String(error));
   const problem = (e.errno !== undefined && wasi[e.errno]) || `file error ${e.errno}`;

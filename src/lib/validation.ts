@@ -19,12 +19,18 @@ export function formatPath(path: readonly PropertyKey[]): string {
 export function fieldErrors(error: z.ZodError, schema?: z.ZodType): FieldError[] {
   return error.issues.flatMap((issue) => {
     // A record's bad key: what its key schema said ("must be an AMIT component name: …"), not zod's "Invalid key in record".
-    if (issue.code === "invalid_key") return [{ path: formatPath(issue.path), message: issue.issues.map((i) => i.message).join("; ") || issue.message }];
+    if (issue.code === "invalid_key")
+      return [
+        { path: formatPath(issue.path), message: issue.issues.map((i) => i.message).join("; ") || issue.message },
+      ];
     if (issue.code !== "unrecognized_keys") return [{ path: formatPath(issue.path), message: issue.message }];
     const known = schema ? knownKeysAt(schema, issue.path) : [];
     return issue.keys.map((key) => {
       const near = closest(key, known);
-      return { path: formatPath([...issue.path, key]), message: `is not a known field${near ? `; did you mean ${near}?` : ""}` };
+      return {
+        path: formatPath([...issue.path, key]),
+        message: `is not a known field${near ? `; did you mean ${near}?` : ""}`,
+      };
     });
   });
 }
@@ -96,7 +102,8 @@ function editDistance(a: string, b: string): number {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
     }
   }
   return d[a.length][b.length];
@@ -110,16 +117,23 @@ function editDistance(a: string, b: string): number {
  * only fields that did (a failed field holds its raw input, or nothing) and checks the shape of
  * any container it walks (a list whose own length check failed is still read).
  */
-export function crossField<T>(rule: (value: T, ctx: z.core.$RefinementCtx<T>, valid: (...path: PropertyKey[]) => boolean) => void): z.core.$ZodCheck<T> {
+export function crossField<T>(
+  rule: (value: T, ctx: z.core.$RefinementCtx<T>, valid: (...path: PropertyKey[]) => boolean) => void,
+): z.core.$ZodCheck<T> {
   return z.superRefine<T>(
     (value, ctx) => {
       const failed = ctx.issues.map((issue) => issue.path ?? []);
       // An issue at the path or below it; one above (a list too long, an unknown key) leaves the field as parsed.
-      const valid = (...path: PropertyKey[]) => !failed.some((p) => p.length >= path.length && path.every((part, i) => p[i] === part));
+      const valid = (...path: PropertyKey[]) =>
+        !failed.some((p) => p.length >= path.length && path.every((part, i) => p[i] === part));
       rule(value, ctx, valid);
     },
     // Not on input of the wrong kind (a string for an object, an object for a list): there are no fields to relate.
-    { when: (payload) => (isPlainObject(payload.value) || Array.isArray(payload.value)) && !payload.issues.some((i) => i.code === "invalid_type" && !i.path?.length) },
+    {
+      when: (payload) =>
+        (isPlainObject(payload.value) || Array.isArray(payload.value)) &&
+        !payload.issues.some((i) => i.code === "invalid_type" && !i.path?.length),
+    },
   );
 }
 
@@ -127,9 +141,12 @@ export function crossField<T>(rule: (value: T, ctx: z.core.$RefinementCtx<T>, va
  * An enum read without regard to case, spaces, `_` or `-` (CSV from spreadsheets and brokers:
  * `buy`, `BUY`, `Return of capital` → ReturnOfCapital). Unknown text fails as the enum does.
  */
-export function looseEnum<const T extends readonly [string, ...string[]]>(values: T, schema: z.ZodType<T[number], string> = z.enum(values) as never) {
+export function looseEnum<const T extends readonly [string, ...string[]]>(
+  values: T,
+  schema: z.ZodType<T[number], string> = z.enum(values) as never,
+) {
   const byKey = new Map(values.map((v) => [looseKey(v), v] as const));
-  return z.preprocess((v) => (typeof v === "string" ? byKey.get(looseKey(v)) ?? v : v), schema);
+  return z.preprocess((v) => (typeof v === "string" ? (byKey.get(looseKey(v)) ?? v) : v), schema);
 }
 const looseKey = (s: string) => s.replace(/[\s_-]+/g, "").toLowerCase();
 
@@ -140,7 +157,8 @@ export function upperCased<S extends z.ZodType>(schema: S) {
 
 /** VALIDATION_FAILED naming the one bad field, or counting them. */
 export function invalidInput(what: string, errors: FieldError[]): DomainError {
-  const detail = errors.length === 1 ? `${errors[0].path}: ${errors[0].message}` : `${errors.length} fields are invalid.`;
+  const detail =
+    errors.length === 1 ? `${errors[0].path}: ${errors[0].message}` : `${errors.length} fields are invalid.`;
   return new DomainError("VALIDATION_FAILED", `${what} is invalid: ${detail}`, errors);
 }
 
@@ -197,7 +215,8 @@ export function unstorableText(value: unknown, root: PropertyKey[] = [], max = 2
   while (stack.length > 0 && errors.length < max) {
     const visit = stack.pop()!;
     const v = visit.value;
-    if (typeof visit.key === "string" && UNSTORABLE.test(visit.key)) errors.push({ path: pathOf(visit), message: `is a field name that ${UNSTORABLE_MESSAGE}` });
+    if (typeof visit.key === "string" && UNSTORABLE.test(visit.key))
+      errors.push({ path: pathOf(visit), message: `is a field name that ${UNSTORABLE_MESSAGE}` });
     if (typeof v === "string") {
       if (UNSTORABLE.test(v)) errors.push({ path: pathOf(visit), message: UNSTORABLE_MESSAGE });
     } else if (Array.isArray(v)) {
@@ -211,7 +230,9 @@ export function unstorableText(value: unknown, root: PropertyKey[] = [], max = 2
 }
 
 /** A flag in a query string ("true"/"false") or a JSON/GraphQL Boolean. */
-export const booleanFlag = z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")], { error: "must be true or false" });
+export const booleanFlag = z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")], {
+  error: "must be true or false",
+});
 
 /**
  * The largest `offset` a list takes: 2^31−1, GraphQL's Int and the ids' own bound, so both
@@ -227,17 +248,29 @@ export const MAX_OFFSET = 2_147_483_647;
 export function queryInt(opts: { min: number; max: number; default?: number }) {
   const { min, max } = opts;
   const digits = `must be a whole number written in decimal digits, from ${min} to ${max}`;
-  const bounded = z.number({ error: digits }).int(digits).min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
+  const bounded = z
+    .number({ error: digits })
+    .int(digits)
+    .min(min, `must be at least ${min}`)
+    .max(max, `must be at most ${max}`);
   // The default inside the preprocess, so the OpenAPI document shows it.
-  return z.preprocess((v) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v), opts.default === undefined ? bounded : bounded.default(opts.default));
+  return z.preprocess(
+    (v) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v),
+    opts.default === undefined ? bounded : bounded.default(opts.default),
+  );
 }
 
 /** Integer resource ids (portfolio, holding, trade...): accepts 12 or "12", rejects 0, 1.5, "12a", "0x10". */
 export const idSchema = z
   // The metadata documents (OpenAPI) what the pipe below enforces: an integer in 1..2^31−1.
-  .union([z.number().meta({ type: "integer", minimum: 1, maximum: 2147483647 }), z.string().regex(/^\d{1,10}$/, "must be a positive integer")])
+  .union([
+    z.number().meta({ type: "integer", minimum: 1, maximum: 2147483647 }),
+    z.string().regex(/^\d{1,10}$/, "must be a positive integer"),
+  ])
   .transform((value) => Number(value))
-  .pipe(z.number().int("must be a positive integer").positive("must be a positive integer").max(2147483647, "is too large"));
+  .pipe(
+    z.number().int("must be a positive integer").positive("must be a positive integer").max(2147483647, "is too large"),
+  );
 
 export function parseId(value: unknown, name: string): number {
   return parseInput(z.object({ [name]: idSchema }), { [name]: value }, `The ${name}`)[name] as number;
@@ -266,7 +299,12 @@ export function text(opts: { min?: number; max: number; trim?: boolean }) {
  */
 export function acceptingAnswerFields<I extends z.ZodObject, R extends z.ZodObject>(input: I, answer: R) {
   const readOnly = Object.keys(answer.shape).filter((k) => !(k in input.shape));
-  const ignored = Object.fromEntries(readOnly.map((k) => [k, z.unknown().optional().describe("Read-only: accepted from the resource's own answer and ignored")]));
+  const ignored = Object.fromEntries(
+    readOnly.map((k) => [
+      k,
+      z.unknown().optional().describe("Read-only: accepted from the resource's own answer and ignored"),
+    ]),
+  );
   return input.safeExtend(ignored).transform((value) => {
     const kept = { ...(value as Record<string, unknown>) };
     for (const k of readOnly) delete kept[k];

@@ -1,7 +1,18 @@
 import { ledgerSnapshot } from "../support/app";
 import { newPortfolio } from "../support/kit";
 import { expectAbsent, expectError, expectOk } from "../support/outcomes";
-import { t, Model, rest, Q, TRANSPORTS, BALANCED, seedModel, dbRow, activeCount, without } from "./allocation-models.shared";
+import {
+  t,
+  Model,
+  rest,
+  Q,
+  TRANSPORTS,
+  BALANCED,
+  seedModel,
+  dbRow,
+  activeCount,
+  without,
+} from "./allocation-models.shared";
 
 /**
  * Soft-deleting and activating allocation models (seed 3).
@@ -80,7 +91,11 @@ describe("Soft-delete an allocation model", () => {
         const models = await Promise.all(Array.from({ length: 10 }, (_, i) => seedModel(key, p, { name: `M${i}` })));
         const outcomes = await Promise.all(
           models.map((m) =>
-            Promise.all([tr.activate(key, m.publicId), tr.save(key, p, { ...BALANCED, publicId: m.publicId, isActive: true }), tr.remove(key, m.publicId)]),
+            Promise.all([
+              tr.activate(key, m.publicId),
+              tr.save(key, p, { ...BALANCED, publicId: m.publicId, isActive: true }),
+              tr.remove(key, m.publicId),
+            ]),
           ),
         );
         for (const [activated, saved, removed] of outcomes) {
@@ -89,9 +104,15 @@ describe("Soft-delete an allocation model", () => {
         }
         expect(expectOk(await tr.active(key, p))).toBeNull();
       }
-      const live = await t.db.sql("SELECT public_id FROM allocation_model WHERE portfolio_id = ANY($1::int[]) AND deleted_at IS NULL", [portfolios]);
+      const live = await t.db.sql(
+        "SELECT public_id FROM allocation_model WHERE portfolio_id = ANY($1::int[]) AND deleted_at IS NULL",
+        [portfolios],
+      );
       expect(live).toEqual([]);
-      const deletedButActive = await t.db.sql("SELECT public_id FROM allocation_model WHERE portfolio_id = ANY($1::int[]) AND is_active", [portfolios]);
+      const deletedButActive = await t.db.sql(
+        "SELECT public_id FROM allocation_model WHERE portfolio_id = ANY($1::int[]) AND is_active",
+        [portfolios],
+      );
       expect(deletedButActive).toEqual([]);
     });
   });
@@ -160,9 +181,16 @@ describe("Activate an allocation model (seed 3)", () => {
       });
 
       expect(await activeCount(p)).toBe(1);
-      const [row] = await t.db.sql<{ public_id: string }>("SELECT public_id FROM allocation_model WHERE portfolio_id = $1 AND is_active", [p]);
+      const [row] = await t.db.sql<{ public_id: string }>(
+        "SELECT public_id FROM allocation_model WHERE portfolio_id = $1 AND is_active",
+        [p],
+      );
       expect(expectOk(await tr.active(key, p))?.publicId).toBe(row.public_id);
-      expect(expectOk(await tr.list(key, p)).filter((m) => m.isActive).map((m) => m.publicId)).toEqual([row.public_id]);
+      expect(
+        expectOk(await tr.list(key, p))
+          .filter((m) => m.isActive)
+          .map((m) => m.publicId),
+      ).toEqual([row.public_id]);
     });
   });
 
@@ -174,13 +202,17 @@ describe("Activate an allocation model (seed 3)", () => {
     const b = await seedModel(key, p, { name: "B" });
     const c = await seedModel(key, q, { name: "C" });
 
-    await expect(t.db.sql("UPDATE allocation_model SET is_active = true WHERE public_id IN ($1, $2)", [a.publicId, b.publicId])).rejects.toMatchObject({
+    await expect(
+      t.db.sql("UPDATE allocation_model SET is_active = true WHERE public_id IN ($1, $2)", [a.publicId, b.publicId]),
+    ).rejects.toMatchObject({
       code: "23505",
     });
     expect(await activeCount(p)).toBe(0);
 
     await t.db.sql("UPDATE allocation_model SET is_active = true WHERE public_id = $1", [a.publicId]);
-    await expect(t.db.sql("UPDATE allocation_model SET is_active = true WHERE public_id = $1", [b.publicId])).rejects.toMatchObject({ code: "23505" });
+    await expect(
+      t.db.sql("UPDATE allocation_model SET is_active = true WHERE public_id = $1", [b.publicId]),
+    ).rejects.toMatchObject({ code: "23505" });
     await t.db.sql("UPDATE allocation_model SET is_active = true WHERE public_id = $1", [c.publicId]);
     expect(await activeCount(p)).toBe(1);
     expect(await activeCount(q)).toBe(1);

@@ -1,6 +1,19 @@
 import { newPortfolio } from "../support/kit";
 import { expectAbsent, expectError, expectOk, type Json } from "../support/outcomes";
-import { t, rest, Q, gqlModel, gqlModelOrNull, graphql, TRANSPORTS, newCustomGroup, seedModel, names, PUBLIC_ID, without } from "./allocation-models.shared";
+import {
+  t,
+  rest,
+  Q,
+  gqlModel,
+  gqlModelOrNull,
+  graphql,
+  TRANSPORTS,
+  newCustomGroup,
+  seedModel,
+  names,
+  PUBLIC_ID,
+  without,
+} from "./allocation-models.shared";
 
 /**
  * Reading allocation models: the list, the active model, one model by publicId, and GraphQL Portfolio.allocationModels / activeAllocationModel.
@@ -94,7 +107,15 @@ describe("List the allocation models of a portfolio (seed 4.2)", () => {
     expect(res.headers["content-type"]).toMatch(/^application\/json/);
     expect(Array.isArray(res.body)).toBe(true);
     const [model] = res.body;
-    expect(Object.keys(model).sort()).toEqual(["buckets", "dimension", "isActive", "name", "notes", "portfolioId", "publicId"]);
+    expect(Object.keys(model).sort()).toEqual([
+      "buckets",
+      "dimension",
+      "isActive",
+      "name",
+      "notes",
+      "portfolioId",
+      "publicId",
+    ]);
     expect(typeof model.publicId).toBe("string");
     expect(model.portfolioId).toBe(p);
     for (const b of model.buckets) {
@@ -125,7 +146,15 @@ describe("List the allocation models of a portfolio (seed 4.2)", () => {
     const res = await t.gql(key, Q.list, { p: String(p) });
     expect(res.body.errors).toBeUndefined();
     const [model] = res.body.data.allocationModels;
-    expect(Object.keys(model).sort()).toEqual(["buckets", "dimension", "isActive", "name", "notes", "portfolioId", "publicId"]);
+    expect(Object.keys(model).sort()).toEqual([
+      "buckets",
+      "dimension",
+      "isActive",
+      "name",
+      "notes",
+      "portfolioId",
+      "publicId",
+    ]);
     expect(model.portfolioId).toBe(String(p));
     expect(model.buckets).toEqual([
       { label: "Equities", targetPct: "60.5", tolerancePct: "5", sortOrder: 0 },
@@ -138,7 +167,14 @@ describe("List the allocation models of a portfolio (seed 4.2)", () => {
     const key = await t.newAccount();
     const p = await newPortfolio(t, key);
     await seedModel(key, p, { name: "One" });
-    await seedModel(key, p, { name: "Two", isActive: true, buckets: [{ label: "X", targetPct: 33.3333 }, { label: "Y", targetPct: 66.6667 }] });
+    await seedModel(key, p, {
+      name: "Two",
+      isActive: true,
+      buckets: [
+        { label: "X", targetPct: 33.3333 },
+        { label: "Y", targetPct: 66.6667 },
+      ],
+    });
     expect(expectOk(await graphql.list(key, p))).toEqual(expectOk(await rest.list(key, p)));
   });
 });
@@ -213,7 +249,10 @@ describe("GraphQL Portfolio.allocationModels and Portfolio.activeAllocationModel
     const res = await t.gql(key, Q.portfolio, { id: String(p) });
     expect(res.body.errors).toBeUndefined();
     const portfolio = res.body.data.portfolio as { allocationModels: Json[]; activeAllocationModel: Json | null };
-    return { models: portfolio.allocationModels.map(gqlModel), active: gqlModelOrNull(portfolio.activeAllocationModel) };
+    return {
+      models: portfolio.allocationModels.map(gqlModel),
+      active: gqlModelOrNull(portfolio.activeAllocationModel),
+    };
   }
 
   it("agree with the root queries through create, activate and delete", async () => {
@@ -221,14 +260,23 @@ describe("GraphQL Portfolio.allocationModels and Portfolio.activeAllocationModel
     const p = await newPortfolio(t, key);
     expect(await nested(key, p)).toEqual({ models: [], active: null });
 
-    const a = await seedModel(key, p, { name: "A", buckets: [{ label: "X", targetPct: 33.3333 }, { label: "Y", targetPct: 66.6667, tolerancePct: 60.5 }] });
+    const a = await seedModel(key, p, {
+      name: "A",
+      buckets: [
+        { label: "X", targetPct: 33.3333 },
+        { label: "Y", targetPct: 66.6667, tolerancePct: 60.5 },
+      ],
+    });
     const b = await seedModel(key, p, { name: "B" });
     await seedModel(key, p, { name: "C" });
     expect(await nested(key, p)).toEqual({ models: expectOk(await graphql.list(key, p)), active: null });
 
     expectOk(await graphql.activate(key, b.publicId));
     let view = await nested(key, p);
-    expect(view).toEqual({ models: expectOk(await graphql.list(key, p)), active: expectOk(await graphql.active(key, p)) });
+    expect(view).toEqual({
+      models: expectOk(await graphql.list(key, p)),
+      active: expectOk(await graphql.active(key, p)),
+    });
     expect(view.active?.publicId).toBe(b.publicId);
     expect(view.models.find((m) => m.publicId === a.publicId)?.buckets).toEqual([
       { label: "X", targetPct: "33.3333", tolerancePct: "0", sortOrder: 0 },
@@ -252,10 +300,17 @@ describe("GraphQL Portfolio.allocationModels and Portfolio.activeAllocationModel
     const stranger = await t.newAccount();
     await seedModel(stranger, await newPortfolio(t, stranger), { name: "Theirs", isActive: true });
 
-    const res = await t.gql(key, "{ portfolios { name allocationModels { name } activeAllocationModel { publicId } } }");
+    const res = await t.gql(
+      key,
+      "{ portfolios { name allocationModels { name } activeAllocationModel { publicId } } }",
+    );
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.portfolios).toEqual([
-      { name: "P", allocationModels: [{ name: "P1" }, { name: "P2" }], activeAllocationModel: { publicId: p2.publicId } },
+      {
+        name: "P",
+        allocationModels: [{ name: "P1" }, { name: "P2" }],
+        activeAllocationModel: { publicId: p2.publicId },
+      },
       { name: "Q", allocationModels: [{ name: "Q1" }], activeAllocationModel: null },
       { name: "Empty", allocationModels: [], activeAllocationModel: null },
     ]);

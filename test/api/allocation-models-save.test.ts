@@ -1,7 +1,19 @@
 import { ledgerSnapshot } from "../support/app";
 import { newPortfolio } from "../support/kit";
 import { expectError, expectOk } from "../support/outcomes";
-import { t, rest, Q, TRANSPORTS, BALANCED, seedModel, dbRow, activeCount, names, PUBLIC_ID, without } from "./allocation-models.shared";
+import {
+  t,
+  rest,
+  Q,
+  TRANSPORTS,
+  BALANCED,
+  seedModel,
+  dbRow,
+  activeCount,
+  names,
+  PUBLIC_ID,
+  without,
+} from "./allocation-models.shared";
 
 /**
  * Saving an allocation model: create or update (seed 4.3), and what isActive in a save does.
@@ -82,13 +94,27 @@ describe("Create or update an allocation model (seed 4.3)", () => {
     it("an exact value such as 33.3333 round-trips exactly through save and every read", async () => {
       const key = await t.newAccount();
       const p = await newPortfolio(t, key);
-      const input = { ...BALANCED, isActive: true, buckets: [{ label: "A", targetPct: 33.3333, tolerancePct: 0.0001 }, { label: "B", targetPct: "33.3333" }, { label: "C", targetPct: 33.3334 }] };
+      const input = {
+        ...BALANCED,
+        isActive: true,
+        buckets: [
+          { label: "A", targetPct: 33.3333, tolerancePct: 0.0001 },
+          { label: "B", targetPct: "33.3333" },
+          { label: "C", targetPct: 33.3334 },
+        ],
+      };
       const saved = expectOk(await tr.save(key, p, input), 201);
-      expect(saved.buckets.map((b) => [b.targetPct, b.tolerancePct])).toEqual([["33.3333", "0.0001"], ["33.3333", "0"], ["33.3334", "0"]]);
+      expect(saved.buckets.map((b) => [b.targetPct, b.tolerancePct])).toEqual([
+        ["33.3333", "0.0001"],
+        ["33.3333", "0"],
+        ["33.3334", "0"],
+      ]);
       expect(expectOk(await tr.get(key, saved.publicId))).toEqual(saved);
       expect(expectOk(await tr.active(key, p))).toEqual(saved);
       expect(expectOk(await tr.list(key, p))).toEqual([saved]);
-      const stored = await t.db.sql<{ t: string }>("SELECT target_pct::text AS t FROM allocation_bucket ORDER BY sort_order");
+      const stored = await t.db.sql<{ t: string }>(
+        "SELECT target_pct::text AS t FROM allocation_bucket ORDER BY sort_order",
+      );
       expect(stored.map((r) => r.t)).toEqual(["33.3333", "33.3333", "33.3334"]);
     });
 
@@ -97,7 +123,10 @@ describe("Create or update an allocation model (seed 4.3)", () => {
       const p = await newPortfolio(t, key);
       await seedModel(key, p);
       const before = await ledgerSnapshot(t.db);
-      expectError(await tr.save(key, p, { ...BALANCED, publicId: "3f1c2d4e-0000-4000-8000-000000000000" }), "NOT_FOUND");
+      expectError(
+        await tr.save(key, p, { ...BALANCED, publicId: "3f1c2d4e-0000-4000-8000-000000000000" }),
+        "NOT_FOUND",
+      );
       expect(await ledgerSnapshot(t.db)).toEqual(before);
     });
 
@@ -154,7 +183,10 @@ describe("isActive in a save: true activates (clearing the others), false deacti
       const p = await newPortfolio(t, key);
       const current = await seedModel(key, p, { name: "Current", isActive: true });
       const other = await seedModel(key, p, { name: "Other" });
-      const updated = expectOk(await tr.save(key, p, { ...BALANCED, publicId: other.publicId, name: "Other", isActive: true }), 200);
+      const updated = expectOk(
+        await tr.save(key, p, { ...BALANCED, publicId: other.publicId, name: "Other", isActive: true }),
+        200,
+      );
       expect(updated.isActive).toBe(true);
       expect(expectOk(await rest.active(key, p))?.publicId).toBe(other.publicId);
       expect(expectOk(await rest.get(key, current.publicId))?.isActive).toBe(false);
@@ -165,7 +197,12 @@ describe("isActive in a save: true activates (clearing the others), false deacti
       const key = await t.newAccount();
       const p = await newPortfolio(t, key);
       const current = await seedModel(key, p, { name: "Current", isActive: true });
-      expect(expectOk(await tr.save(key, p, { ...BALANCED, publicId: current.publicId, name: "Current", isActive: true }), 200).isActive).toBe(true);
+      expect(
+        expectOk(
+          await tr.save(key, p, { ...BALANCED, publicId: current.publicId, name: "Current", isActive: true }),
+          200,
+        ).isActive,
+      ).toBe(true);
       expect(expectOk(await rest.active(key, p))?.publicId).toBe(current.publicId);
     });
 
@@ -173,7 +210,9 @@ describe("isActive in a save: true activates (clearing the others), false deacti
       const key = await t.newAccount();
       const p = await newPortfolio(t, key);
       const current = await seedModel(key, p, { name: "Current", isActive: true });
-      expect(expectOk(await tr.save(key, p, { ...BALANCED, publicId: current.publicId, isActive: false }), 200).isActive).toBe(false);
+      expect(
+        expectOk(await tr.save(key, p, { ...BALANCED, publicId: current.publicId, isActive: false }), 200).isActive,
+      ).toBe(false);
       expect(expectOk(await rest.active(key, p))).toBeNull();
       expect(await activeCount(p)).toBe(0);
     });
@@ -183,8 +222,12 @@ describe("isActive in a save: true activates (clearing the others), false deacti
       const p = await newPortfolio(t, key);
       const current = await seedModel(key, p, { name: "Current", isActive: true });
       const other = await seedModel(key, p, { name: "Other" });
-      expect(expectOk(await tr.save(key, p, { ...BALANCED, publicId: current.publicId, name: "Current v2" }), 200).isActive).toBe(true);
-      expect(expectOk(await tr.save(key, p, { ...BALANCED, publicId: other.publicId, name: "Other v2" }), 200).isActive).toBe(false);
+      expect(
+        expectOk(await tr.save(key, p, { ...BALANCED, publicId: current.publicId, name: "Current v2" }), 200).isActive,
+      ).toBe(true);
+      expect(
+        expectOk(await tr.save(key, p, { ...BALANCED, publicId: other.publicId, name: "Other v2" }), 200).isActive,
+      ).toBe(false);
       expect(expectOk(await rest.active(key, p))?.publicId).toBe(current.publicId);
       expect(await activeCount(p)).toBe(1);
     });

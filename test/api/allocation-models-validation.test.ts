@@ -1,7 +1,19 @@
 import { ledgerSnapshot } from "../support/app";
 import { newPortfolio } from "../support/kit";
 import { expectError, expectInvalid, expectOk } from "../support/outcomes";
-import { t, rest, Q, graphql, TRANSPORTS, newCustomGroup, seedModel, manyBuckets, VALID, withBucket, BAD } from "./allocation-models.shared";
+import {
+  t,
+  rest,
+  Q,
+  graphql,
+  TRANSPORTS,
+  newCustomGroup,
+  seedModel,
+  manyBuckets,
+  VALID,
+  withBucket,
+  BAD,
+} from "./allocation-models.shared";
 
 /**
  * Validation of allocation models: 400 VALIDATION_FAILED naming each bad path with nothing written, and bad portfolio ids.
@@ -29,9 +41,19 @@ describe("Validation: 400 VALIDATION_FAILED naming each bad path, and nothing wr
       const p = await newPortfolio(t, key);
       const model = await seedModel(key, p);
       const before = await ledgerSnapshot(t.db);
-      const bad = { ...VALID, publicId: model.publicId, name: "Changed", buckets: [{ label: "Equities", targetPct: 60 }, { label: "equities", targetPct: 40 }] };
+      const bad = {
+        ...VALID,
+        publicId: model.publicId,
+        name: "Changed",
+        buckets: [
+          { label: "Equities", targetPct: 60 },
+          { label: "equities", targetPct: 40 },
+        ],
+      };
       expectInvalid(await tr.save(key, p, bad), ["buckets[1].label"]);
-      expectInvalid(await tr.save(key, p, { ...withBucket(1, { targetPct: 101 }), publicId: model.publicId }), ["buckets[1].targetPct"]);
+      expectInvalid(await tr.save(key, p, { ...withBucket(1, { targetPct: 101 }), publicId: model.publicId }), [
+        "buckets[1].targetPct",
+      ]);
       expect(await ledgerSnapshot(t.db)).toEqual(before);
       expect(expectOk(await rest.get(key, model.publicId))).toEqual(model);
     });
@@ -41,12 +63,50 @@ describe("Validation: 400 VALIDATION_FAILED naming each bad path, and nothing wr
       ["targets summing to 100.005", withBucket(1, { targetPct: "30.005" })],
       ["targets summing to 99.99 (the edge of ±0.01)", withBucket(1, { targetPct: 29.99 })],
       ["targets summing to 100.01 (the edge of ±0.01)", withBucket(1, { targetPct: 30.01 })],
-      ["targetPct and tolerancePct at 0 and 100", { ...VALID, buckets: [{ label: "All", targetPct: 100, tolerancePct: 0 }, { label: "None", targetPct: "0", tolerancePct: "100" }] }],
-      ["targetPct with 4 decimals", { ...VALID, buckets: [{ label: "A", targetPct: 0.0001 }, { label: "B", targetPct: "99.9999" }] }],
+      [
+        "targetPct and tolerancePct at 0 and 100",
+        {
+          ...VALID,
+          buckets: [
+            { label: "All", targetPct: 100, tolerancePct: 0 },
+            { label: "None", targetPct: "0", tolerancePct: "100" },
+          ],
+        },
+      ],
+      [
+        "targetPct with 4 decimals",
+        {
+          ...VALID,
+          buckets: [
+            { label: "A", targetPct: 0.0001 },
+            { label: "B", targetPct: "99.9999" },
+          ],
+        },
+      ],
       ["a name of 200 characters", { ...VALID, name: "n".repeat(200) }],
       ["500 buckets", { ...VALID, buckets: manyBuckets(500, "0.2") }],
-      ["negative and large sortOrder", { ...VALID, buckets: [{ label: "A", targetPct: 50, sortOrder: -5 }, { label: "B", targetPct: 50, sortOrder: 2147483647 }] }],
-      ["holding labels SYMBOL.EXCHANGE and Cash", { ...VALID, dimension: "holding", buckets: [{ label: "CBA.ASX", targetPct: 40 }, { label: "BRK.B.NYSE", targetPct: 40 }, { label: "Cash", targetPct: 20 }] }],
+      [
+        "negative and large sortOrder",
+        {
+          ...VALID,
+          buckets: [
+            { label: "A", targetPct: 50, sortOrder: -5 },
+            { label: "B", targetPct: 50, sortOrder: 2147483647 },
+          ],
+        },
+      ],
+      [
+        "holding labels SYMBOL.EXCHANGE and Cash",
+        {
+          ...VALID,
+          dimension: "holding",
+          buckets: [
+            { label: "CBA.ASX", targetPct: 40 },
+            { label: "BRK.B.NYSE", targetPct: 40 },
+            { label: "Cash", targetPct: 20 },
+          ],
+        },
+      ],
       ["dimension holding", { ...VALID, dimension: "holding", buckets: [{ label: "VAS.ASX", targetPct: 100 }] }],
       ["dimension assetClass", { ...VALID, dimension: "assetClass" }],
       ["dimension sector", { ...VALID, dimension: "sector" }],
@@ -68,16 +128,19 @@ describe("Validation: 400 VALIDATION_FAILED naming each bad path, and nothing wr
       const p = await newPortfolio(t, key);
       const own = await newCustomGroup(key);
       const foreign = await newCustomGroup(await t.newAccount());
-      expect(expectOk(await tr.save(key, p, { ...VALID, dimension: `customGroup:${own}` }), 201).dimension).toBe(`customGroup:${own}`);
+      expect(expectOk(await tr.save(key, p, { ...VALID, dimension: `customGroup:${own}` }), 201).dimension).toBe(
+        `customGroup:${own}`,
+      );
       const before = await ledgerSnapshot(t.db);
-      for (const id of [foreign, 424242]) expectError(await tr.save(key, p, { ...VALID, dimension: `customGroup:${id}` }), "NOT_FOUND");
+      for (const id of [foreign, 424242])
+        expectError(await tr.save(key, p, { ...VALID, dimension: `customGroup:${id}` }), "NOT_FOUND");
       expect(await ledgerSnapshot(t.db)).toEqual(before);
     });
   });
 
   describe("REST bodies that are not a model", () => {
     it.each([
-      ["not JSON", "{\"name\": \"Balanced\", "],
+      ["not JSON", '{"name": "Balanced", '],
       ["a JSON string", JSON.stringify("Balanced")],
       ["a JSON array", JSON.stringify([VALID])],
       ["empty", ""],
@@ -86,7 +149,11 @@ describe("Validation: 400 VALIDATION_FAILED naming each bad path, and nothing wr
       const p = await newPortfolio(t, key);
       await seedModel(key, p);
       const before = await ledgerSnapshot(t.db);
-      const res = await t.http.post(`/v1/portfolios/${p}/allocation-models`).set("authorization", key).set("content-type", "application/json").send(body);
+      const res = await t.http
+        .post(`/v1/portfolios/${p}/allocation-models`)
+        .set("authorization", key)
+        .set("content-type", "application/json")
+        .send(body);
       expect(res.status).toBe(400);
       expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
       expect(res.body).toMatchObject({ status: 400, code: "VALIDATION_FAILED" });
@@ -99,7 +166,11 @@ describe("Validation: 400 VALIDATION_FAILED naming each bad path, and nothing wr
     const p = await newPortfolio(t, key);
     await seedModel(key, p);
     const before = await ledgerSnapshot(t.db);
-    const res = await t.http.post("/graphql").set("authorization", key).set("content-type", "application/json").send('{"query": "mutation { ');
+    const res = await t.http
+      .post("/graphql")
+      .set("authorization", key)
+      .set("content-type", "application/json")
+      .send('{"query": "mutation { ');
     expect(res.status).toBe(400);
     expect(await ledgerSnapshot(t.db)).toEqual(before);
   });
@@ -107,26 +178,47 @@ describe("Validation: 400 VALIDATION_FAILED naming each bad path, and nothing wr
   it("REST and GraphQL name the same paths with the same messages for service-validated input", async () => {
     const key = await t.newAccount();
     const p = await newPortfolio(t, key);
-    const input = { ...VALID, name: "", dimension: "planet", buckets: [{ label: "A", targetPct: "1e2" }, { label: "a", targetPct: 101 }, { label: "", targetPct: 0, tolerancePct: -1 }] };
+    const input = {
+      ...VALID,
+      name: "",
+      dimension: "planet",
+      buckets: [
+        { label: "A", targetPct: "1e2" },
+        { label: "a", targetPct: 101 },
+        { label: "", targetPct: 0, tolerancePct: -1 },
+      ],
+    };
     const r = await rest.save(key, p, input);
     const g = await graphql.save(key, p, input);
     expectError(r, "VALIDATION_FAILED");
     expectError(g, "VALIDATION_FAILED");
     if (r.ok || g.ok) return;
     expect(g.errors).toEqual(r.errors);
-    expect(r.errors!.map((e) => e.path)).toEqual(expect.arrayContaining(["name", "dimension", "buckets[0].targetPct", "buckets[1].targetPct", "buckets[2].label", "buckets[2].tolerancePct"]));
+    expect(r.errors!.map((e) => e.path)).toEqual(
+      expect.arrayContaining([
+        "name",
+        "dimension",
+        "buckets[0].targetPct",
+        "buckets[1].targetPct",
+        "buckets[2].label",
+        "buckets[2].tolerancePct",
+      ]),
+    );
   });
 });
 
 describe("Bad portfolio ids: not an integer → 400, unknown → 404", () => {
-  it.each(["abc", "0", "-1", "1.5"])("REST: portfolio id %s answers 400 VALIDATION_FAILED on list, save and active", async (id) => {
-    const key = await t.newAccount();
-    const before = await ledgerSnapshot(t.db);
-    expectInvalid(await rest.list(key, id), ["portfolioId"]);
-    expectInvalid(await rest.save(key, id, VALID), ["portfolioId"]);
-    expectInvalid(await rest.active(key, id), ["portfolioId"]);
-    expect(await ledgerSnapshot(t.db)).toEqual(before);
-  });
+  it.each(["abc", "0", "-1", "1.5"])(
+    "REST: portfolio id %s answers 400 VALIDATION_FAILED on list, save and active",
+    async (id) => {
+      const key = await t.newAccount();
+      const before = await ledgerSnapshot(t.db);
+      expectInvalid(await rest.list(key, id), ["portfolioId"]);
+      expectInvalid(await rest.save(key, id, VALID), ["portfolioId"]);
+      expectInvalid(await rest.active(key, id), ["portfolioId"]);
+      expect(await ledgerSnapshot(t.db)).toEqual(before);
+    },
+  );
 
   it("REST: portfolio 999999 answers 404 NOT_FOUND on list, save and active", async () => {
     const key = await t.newAccount();
@@ -144,14 +236,17 @@ describe("Bad portfolio ids: not an integer → 400, unknown → 404", () => {
     expect((await t.http.get("/v1/portfolios/999999/allocation-models").set("authorization", key)).status).toBe(404);
   });
 
-  it.each(["abc", "0", "-1", "1.5"])("GraphQL: portfolioId %s answers VALIDATION_FAILED on allocationModels, saveAllocationModel and activeAllocationModel", async (id) => {
-    const key = await t.newAccount();
-    const before = await ledgerSnapshot(t.db);
-    expectInvalid(await graphql.list(key, id), ["portfolioId"]);
-    expectInvalid(await graphql.save(key, id, VALID), ["portfolioId"]);
-    expectInvalid(await graphql.active(key, id), ["portfolioId"]);
-    expect(await ledgerSnapshot(t.db)).toEqual(before);
-  });
+  it.each(["abc", "0", "-1", "1.5"])(
+    "GraphQL: portfolioId %s answers VALIDATION_FAILED on allocationModels, saveAllocationModel and activeAllocationModel",
+    async (id) => {
+      const key = await t.newAccount();
+      const before = await ledgerSnapshot(t.db);
+      expectInvalid(await graphql.list(key, id), ["portfolioId"]);
+      expectInvalid(await graphql.save(key, id, VALID), ["portfolioId"]);
+      expectInvalid(await graphql.active(key, id), ["portfolioId"]);
+      expect(await ledgerSnapshot(t.db)).toEqual(before);
+    },
+  );
 
   it("GraphQL: portfolioId 999999 answers NOT_FOUND, and portfolio(id) is null", async () => {
     const key = await t.newAccount();

@@ -3,7 +3,16 @@
  * app for the importing test file (beforeAll/afterAll) and resets the database before each test.
  */
 import { startTestApp, type TestApp } from "../support/app";
-import { expectOk, gqlDecimal, restCall, restDecimal, withApp, type Json, type Outcome, type TransportName } from "../support/outcomes";
+import {
+  expectOk,
+  gqlDecimal,
+  restCall,
+  restDecimal,
+  withApp,
+  type Json,
+  type Outcome,
+  type TransportName,
+} from "../support/outcomes";
 
 /**
  * Allocation models (seed 2.2, 2.3, 3, 4.2, 4.3; API.md "Allocation models"), driven over both
@@ -84,14 +93,31 @@ export const restModel = (body: unknown) => toModel(body as Json, restDecimal, "
 
 export const rest: Transport = {
   name: "REST",
-  list: (key, p) => restCall(t.http.get(`/v1/portfolios/${p}/allocation-models`).set("authorization", key), (b) => (b as Json[]).map(restModel)),
+  list: (key, p) =>
+    restCall(t.http.get(`/v1/portfolios/${p}/allocation-models`).set("authorization", key), (b) =>
+      (b as Json[]).map(restModel),
+    ),
   save: (key, p, input) =>
-    restCall(t.http.post(`/v1/portfolios/${p}/allocation-models`).set("authorization", key).send(input as object), restModel),
+    restCall(
+      t.http
+        .post(`/v1/portfolios/${p}/allocation-models`)
+        .set("authorization", key)
+        .send(input as object),
+      restModel,
+    ),
   active: (key, p) =>
-    restCall(t.http.get(`/v1/portfolios/${p}/allocation-models/active`).set("authorization", key), (b) => (b === null ? null : restModel(b))),
-  get: (key, id) => restCall(t.http.get(`/v1/allocation-models/${encodeURIComponent(id)}`).set("authorization", key), restModel),
-  remove: (key, id) => restCall(t.http.delete(`/v1/allocation-models/${encodeURIComponent(id)}`).set("authorization", key), () => true),
-  activate: (key, id) => restCall(t.http.post(`/v1/allocation-models/${encodeURIComponent(id)}/activate`).set("authorization", key), restModel),
+    restCall(t.http.get(`/v1/portfolios/${p}/allocation-models/active`).set("authorization", key), (b) =>
+      b === null ? null : restModel(b),
+    ),
+  get: (key, id) =>
+    restCall(t.http.get(`/v1/allocation-models/${encodeURIComponent(id)}`).set("authorization", key), restModel),
+  remove: (key, id) =>
+    restCall(t.http.delete(`/v1/allocation-models/${encodeURIComponent(id)}`).set("authorization", key), () => true),
+  activate: (key, id) =>
+    restCall(
+      t.http.post(`/v1/allocation-models/${encodeURIComponent(id)}/activate`).set("authorization", key),
+      restModel,
+    ),
 };
 
 // GraphQL ---------------------------------------------------------------------------------------
@@ -132,7 +158,10 @@ export const TRANSPORTS: Transport[] = [rest, graphql];
 
 /** A custom group of the key's account: a customGroup:{id} dimension must name one (else NOT_FOUND). */
 export async function newCustomGroup(key: string): Promise<number> {
-  const res = await t.http.post("/v1/custom-groups").set("authorization", key).send({ name: "Strategy", labels: ["Alpha", "Beta", "Gamma"] });
+  const res = await t.http
+    .post("/v1/custom-groups")
+    .set("authorization", key)
+    .send({ name: "Strategy", labels: ["Alpha", "Beta", "Gamma"] });
   expect(res.status).toBe(201);
   return res.body.id as number;
 }
@@ -163,7 +192,10 @@ export async function dbRow(publicId: string) {
 }
 
 export async function activeCount(portfolioId: number): Promise<number> {
-  const [{ n }] = await t.db.sql<{ n: number }>("SELECT count(*)::int AS n FROM allocation_model WHERE portfolio_id = $1 AND is_active", [portfolioId]);
+  const [{ n }] = await t.db.sql<{ n: number }>(
+    "SELECT count(*)::int AS n FROM allocation_model WHERE portfolio_id = $1 AND is_active",
+    [portfolioId],
+  );
   return n;
 }
 
@@ -180,36 +212,29 @@ export function manyBuckets(n: number, pct: string): { label: string; targetPct:
 // List (seed 4.2)
 // =============================================================================================
 
-
 // =============================================================================================
 // Create or update (seed 2.2 publicId, 4.3)
 // =============================================================================================
-
 
 // =============================================================================================
 // isActive in the save body
 // =============================================================================================
 
-
 // =============================================================================================
 // Get active
 // =============================================================================================
-
 
 // =============================================================================================
 // Get one
 // =============================================================================================
 
-
 // =============================================================================================
 // Soft delete
 // =============================================================================================
 
-
 // =============================================================================================
 // Activate (seed §3)
 // =============================================================================================
-
 
 // =============================================================================================
 // Validation
@@ -259,61 +284,161 @@ export const BAD: BadCase[] = [
   { rule: "dimension customGroup:1.5", input: { ...VALID, dimension: "customGroup:1.5" }, paths: ["dimension"] },
   { rule: "dimension missing", input: without("dimension"), paths: ["dimension"], graphqlTypeError: true },
   { rule: "0 buckets", input: { ...VALID, buckets: [] }, paths: ["buckets"] },
-  { rule: "501 buckets", input: { ...VALID, buckets: [...manyBuckets(500, "0.2"), { label: "Extra", targetPct: 0 }] }, paths: ["buckets"] },
+  {
+    rule: "501 buckets",
+    input: { ...VALID, buckets: [...manyBuckets(500, "0.2"), { label: "Extra", targetPct: 0 }] },
+    paths: ["buckets"],
+  },
   { rule: "buckets missing", input: without("buckets"), paths: ["buckets"], graphqlTypeError: true },
   { rule: "empty label", input: withBucket(2, { label: "" }), paths: ["buckets[2].label"] },
   { rule: "blank label", input: withBucket(2, { label: "  " }), paths: ["buckets[2].label"] },
   { rule: "duplicate label, ignoring case", input: withBucket(2, { label: "EQUITIES" }), paths: ["buckets[2].label"] },
   { rule: "duplicate label, same case", input: withBucket(1, { label: "Equities" }), paths: ["buckets[1].label"] },
-  { rule: "targetPct below 0", input: { ...VALID, buckets: [{ label: "A", targetPct: 60 }, { label: "B", targetPct: -1 }, { label: "C", targetPct: 41 }] }, paths: ["buckets[1].targetPct"] },
-  { rule: "targetPct above 100", input: { ...VALID, buckets: [{ label: "A", targetPct: 0 }, { label: "B", targetPct: 100.0001 }] }, paths: ["buckets[1].targetPct"] },
-  { rule: "targetPct with 5 decimals (number)", input: withBucket(1, { targetPct: 29.99999 }), paths: ["buckets[1].targetPct"] },
-  { rule: "targetPct with 5 decimals (string)", input: withBucket(1, { targetPct: "30.00001" }), paths: ["buckets[1].targetPct"] },
-  { rule: "targetPct non-numeric string", input: withBucket(1, { targetPct: "thirty" }), paths: ["buckets[1].targetPct"] },
+  {
+    rule: "targetPct below 0",
+    input: {
+      ...VALID,
+      buckets: [
+        { label: "A", targetPct: 60 },
+        { label: "B", targetPct: -1 },
+        { label: "C", targetPct: 41 },
+      ],
+    },
+    paths: ["buckets[1].targetPct"],
+  },
+  {
+    rule: "targetPct above 100",
+    input: {
+      ...VALID,
+      buckets: [
+        { label: "A", targetPct: 0 },
+        { label: "B", targetPct: 100.0001 },
+      ],
+    },
+    paths: ["buckets[1].targetPct"],
+  },
+  {
+    rule: "targetPct with 5 decimals (number)",
+    input: withBucket(1, { targetPct: 29.99999 }),
+    paths: ["buckets[1].targetPct"],
+  },
+  {
+    rule: "targetPct with 5 decimals (string)",
+    input: withBucket(1, { targetPct: "30.00001" }),
+    paths: ["buckets[1].targetPct"],
+  },
+  {
+    rule: "targetPct non-numeric string",
+    input: withBucket(1, { targetPct: "thirty" }),
+    paths: ["buckets[1].targetPct"],
+  },
   { rule: "targetPct empty string", input: withBucket(1, { targetPct: "" }), paths: ["buckets[1].targetPct"] },
-  { rule: "targetPct with a percent sign", input: withBucket(1, { targetPct: "30%" }), paths: ["buckets[1].targetPct"] },
-  { rule: "targetPct exponent string 3e1", input: withBucket(1, { targetPct: "3e1" }), paths: ["buckets[1].targetPct"] },
-  { rule: "targetPct exponent string 3E1", input: withBucket(1, { targetPct: "3E1" }), paths: ["buckets[1].targetPct"] },
-  { rule: "targetPct boolean", input: withBucket(1, { targetPct: true }), paths: ["buckets[1].targetPct"], graphqlTypeError: true },
-  { rule: "targetPct null", input: withBucket(1, { targetPct: null }), paths: ["buckets[1].targetPct"], graphqlTypeError: true },
+  {
+    rule: "targetPct with a percent sign",
+    input: withBucket(1, { targetPct: "30%" }),
+    paths: ["buckets[1].targetPct"],
+  },
+  {
+    rule: "targetPct exponent string 3e1",
+    input: withBucket(1, { targetPct: "3e1" }),
+    paths: ["buckets[1].targetPct"],
+  },
+  {
+    rule: "targetPct exponent string 3E1",
+    input: withBucket(1, { targetPct: "3E1" }),
+    paths: ["buckets[1].targetPct"],
+  },
+  {
+    rule: "targetPct boolean",
+    input: withBucket(1, { targetPct: true }),
+    paths: ["buckets[1].targetPct"],
+    graphqlTypeError: true,
+  },
+  {
+    rule: "targetPct null",
+    input: withBucket(1, { targetPct: null }),
+    paths: ["buckets[1].targetPct"],
+    graphqlTypeError: true,
+  },
   { rule: "tolerancePct below 0", input: withBucket(0, { tolerancePct: -0.5 }), paths: ["buckets[0].tolerancePct"] },
-  { rule: "tolerancePct above 100", input: withBucket(0, { tolerancePct: "100.5" }), paths: ["buckets[0].tolerancePct"] },
-  { rule: "tolerancePct with 5 decimals", input: withBucket(0, { tolerancePct: 0.00001 }), paths: ["buckets[0].tolerancePct"] },
-  { rule: "tolerancePct non-numeric", input: withBucket(0, { tolerancePct: "five" }), paths: ["buckets[0].tolerancePct"] },
+  {
+    rule: "tolerancePct above 100",
+    input: withBucket(0, { tolerancePct: "100.5" }),
+    paths: ["buckets[0].tolerancePct"],
+  },
+  {
+    rule: "tolerancePct with 5 decimals",
+    input: withBucket(0, { tolerancePct: 0.00001 }),
+    paths: ["buckets[0].tolerancePct"],
+  },
+  {
+    rule: "tolerancePct non-numeric",
+    input: withBucket(0, { tolerancePct: "five" }),
+    paths: ["buckets[0].tolerancePct"],
+  },
   { rule: "targets summing to 99.98", input: withBucket(1, { targetPct: 29.98 }), paths: ["buckets"] },
   { rule: "targets summing to 100.02", input: withBucket(1, { targetPct: "30.02" }), paths: ["buckets"] },
   { rule: "targets summing to 90", input: withBucket(2, { targetPct: 0 }), paths: ["buckets"] },
-  { rule: "sortOrder 1.5", input: withBucket(0, { sortOrder: 1.5 }), paths: ["buckets[0].sortOrder"], graphqlTypeError: true },
-  { rule: 'sortOrder "1" (a string)', input: withBucket(0, { sortOrder: "1" }), paths: ["buckets[0].sortOrder"], graphqlTypeError: true },
+  {
+    rule: "sortOrder 1.5",
+    input: withBucket(0, { sortOrder: 1.5 }),
+    paths: ["buckets[0].sortOrder"],
+    graphqlTypeError: true,
+  },
+  {
+    rule: 'sortOrder "1" (a string)',
+    input: withBucket(0, { sortOrder: "1" }),
+    paths: ["buckets[0].sortOrder"],
+    graphqlTypeError: true,
+  },
   {
     rule: "holding label without an exchange",
-    input: { ...VALID, dimension: "holding", buckets: [{ label: "CBA.ASX", targetPct: 50 }, { label: "BHP", targetPct: 40 }, { label: "Cash", targetPct: 10 }] },
+    input: {
+      ...VALID,
+      dimension: "holding",
+      buckets: [
+        { label: "CBA.ASX", targetPct: 50 },
+        { label: "BHP", targetPct: 40 },
+        { label: "Cash", targetPct: 10 },
+      ],
+    },
     paths: ["buckets[1].label"],
   },
   {
     rule: "holding label ending in a dot, or with a space for the dot",
-    input: { ...VALID, dimension: "holding", buckets: [{ label: "CBA.", targetPct: 50 }, { label: "BHP ASX", targetPct: 50 }] },
+    input: {
+      ...VALID,
+      dimension: "holding",
+      buckets: [
+        { label: "CBA.", targetPct: 50 },
+        { label: "BHP ASX", targetPct: 50 },
+      ],
+    },
     paths: ["buckets[0].label", "buckets[1].label"],
   },
   {
     rule: "several faults at once, each named",
-    input: { ...VALID, name: "", buckets: [{ label: "Equities", targetPct: 60 }, { label: "Bonds", targetPct: "abc" }, { label: "", targetPct: 10 }] },
+    input: {
+      ...VALID,
+      name: "",
+      buckets: [
+        { label: "Equities", targetPct: 60 },
+        { label: "Bonds", targetPct: "abc" },
+        { label: "", targetPct: 10 },
+      ],
+    },
     paths: ["name", "buckets[1].targetPct", "buckets[2].label"],
   },
 ];
-
 
 // =============================================================================================
 // Bad ids
 // =============================================================================================
 
-
 // =============================================================================================
 // Tenant isolation (API.md §1 tenancy)
 // =============================================================================================
 
-
 // =============================================================================================
 // GraphQL Portfolio.allocationModels / Portfolio.activeAllocationModel
 // =============================================================================================
-

@@ -1,6 +1,16 @@
 import { startTestApp, type TestApp } from "../support/app";
 import { newPortfolio, newTrade, postCreated } from "../support/kit";
-import { canonicalAnswer, expectError, expectInvalid, expectInvalidOrBadUserInput, expectOk, gqlOutcome, restCall, type Json, type Outcome } from "../support/outcomes";
+import {
+  canonicalAnswer,
+  expectError,
+  expectInvalid,
+  expectInvalidOrBadUserInput,
+  expectOk,
+  gqlOutcome,
+  restCall,
+  type Json,
+  type Outcome,
+} from "../support/outcomes";
 
 /**
  * GET /v1/portfolios/{p}/benchmark and GraphQL `benchmark` (REPORTS.md §3, DOMAIN.md §3): the
@@ -31,15 +41,42 @@ beforeEach(async () => {
 
 async function navexa(k = key, name = "SMSF") {
   const portfolioId = await newPortfolio(t, k, { name });
-  await newTrade(t, k, { portfolioId, symbol: "XYZ", exchange: "ASX", tradeType: "Buy", tradeDate: "2018-01-01", quantity: 1000, price: 2 });
-  await newTrade(t, k, { portfolioId, symbol: "XYZ", exchange: "ASX", tradeType: "Buy", tradeDate: "2018-12-31", quantity: 1000, price: 2.2 });
-  await newTrade(t, k, { portfolioId, symbol: "XYZ", exchange: "ASX", tradeType: "Sell", tradeDate: "2019-12-31", quantity: 2000, price: 2.3 });
+  await newTrade(t, k, {
+    portfolioId,
+    symbol: "XYZ",
+    exchange: "ASX",
+    tradeType: "Buy",
+    tradeDate: "2018-01-01",
+    quantity: 1000,
+    price: 2,
+  });
+  await newTrade(t, k, {
+    portfolioId,
+    symbol: "XYZ",
+    exchange: "ASX",
+    tradeType: "Buy",
+    tradeDate: "2018-12-31",
+    quantity: 1000,
+    price: 2.2,
+  });
+  await newTrade(t, k, {
+    portfolioId,
+    symbol: "XYZ",
+    exchange: "ASX",
+    tradeType: "Sell",
+    tradeDate: "2019-12-31",
+    quantity: 2000,
+    price: 2.3,
+  });
   return portfolioId;
 }
 
 /** Imported closes over REST (POST /v1/market-prices/bulk, as test/api/prices-market-fx.test.ts). */
 async function marketPrices(k: string, symbol: string, exchange: string, closes: [string, number][]) {
-  const res = await t.http.post("/v1/market-prices/bulk").set("authorization", k).send(closes.map(([date, close]) => ({ symbol, exchange, date, close })));
+  const res = await t.http
+    .post("/v1/market-prices/bulk")
+    .set("authorization", k)
+    .send(closes.map(([date, close]) => ({ symbol, exchange, date, close })));
   if (res.status !== 200) throw new Error(`setup market prices failed: ${res.status} ${res.text}`);
 }
 
@@ -56,7 +93,12 @@ const IDX: [string, number][] = [
   ["2019-12-31", 12.1],
 ];
 
-type Scope = Json & { timeWeightedReturn: Json; moneyWeightedReturn: Json; modifiedDietz: Json; totalReturnValue: string };
+type Scope = Json & {
+  timeWeightedReturn: Json;
+  moneyWeightedReturn: Json;
+  modifiedDietz: Json;
+  totalReturnValue: string;
+};
 type Report = Json & {
   benchmark: Json;
   portfolio: Scope;
@@ -65,7 +107,8 @@ type Report = Json & {
   series: { date: string; portfolioCumulativePercent: string; benchmarkCumulativePercent: string }[];
 };
 
-const SCOPE = "{ timeWeightedReturn { cumulativePercent annualisedPercent } moneyWeightedReturn { annualisedPercent } modifiedDietz { cumulativePercent annualisedPercent } totalReturnValue }";
+const SCOPE =
+  "{ timeWeightedReturn { cumulativePercent annualisedPercent } moneyWeightedReturn { annualisedPercent } modifiedDietz { cumulativePercent annualisedPercent } totalReturnValue }";
 const REPORT = `{ portfolioId from to benchmark { type symbol exchange portfolioId name } portfolio ${SCOPE} benchmarkResult ${SCOPE}
   excessReturn { timeWeightedPercent moneyWeightedPercent } series { date portfolioCumulativePercent benchmarkCumulativePercent } }`;
 
@@ -77,7 +120,11 @@ const canonical = (b: unknown) => {
 };
 
 const transports: { name: string; benchmark(k: string, p: number, query: Json): Promise<Outcome<Report>> }[] = [
-  { name: "REST", benchmark: (k, p, query) => restCall(t.http.get(`/v1/portfolios/${p}/benchmark`).query(query).set("authorization", k), 200, canonical) },
+  {
+    name: "REST",
+    benchmark: (k, p, query) =>
+      restCall(t.http.get(`/v1/portfolios/${p}/benchmark`).query(query).set("authorization", k), 200, canonical),
+  },
   {
     name: "GraphQL",
     benchmark: async (k, p, query) =>
@@ -85,7 +132,15 @@ const transports: { name: string; benchmark(k: string, p: number, query: Json): 
         await t.gql(
           k,
           `query($p: ID!, $s: String, $e: String, $b: ID, $from: Date, $to: Date, $i: TimeseriesInterval) { benchmark(portfolioId: $p, symbol: $s, exchange: $e, benchmarkPortfolioId: $b, from: $from, to: $to, interval: $i) ${REPORT} }`,
-          { p: String(p), s: query.symbol, e: query.exchange, b: query.benchmarkPortfolioId === undefined ? undefined : String(query.benchmarkPortfolioId), from: query.from, to: query.to, i: query.interval },
+          {
+            p: String(p),
+            s: query.symbol,
+            e: query.exchange,
+            b: query.benchmarkPortfolioId === undefined ? undefined : String(query.benchmarkPortfolioId),
+            from: query.from,
+            to: query.to,
+            i: query.interval,
+          },
         ),
         "benchmark",
         canonical,
@@ -121,8 +176,21 @@ describe.each(transports)("benchmark over $name", (tr) => {
   it("a security replaying the worked example: units, EMV, TWR, Modified Dietz, XIRR, excess and monthly series by hand", async () => {
     const p = await navexa();
     await marketPrices(key, "IDX", "ASX", IDX);
-    const r = expectOk(await tr.benchmark(key, p, { symbol: "IDX", exchange: "ASX", from: "2018-01-01", to: "2019-12-31", interval: "month" }));
-    expect(r).toMatchObject({ portfolioId: p, from: "2018-01-01", to: "2019-12-31", benchmark: { type: "Security", symbol: "IDX", exchange: "ASX", name: expect.any(String) } });
+    const r = expectOk(
+      await tr.benchmark(key, p, {
+        symbol: "IDX",
+        exchange: "ASX",
+        from: "2018-01-01",
+        to: "2019-12-31",
+        interval: "month",
+      }),
+    );
+    expect(r).toMatchObject({
+      portfolioId: p,
+      from: "2018-01-01",
+      to: "2019-12-31",
+      benchmark: { type: "Security", symbol: "IDX", exchange: "ASX", name: expect.any(String) },
+    });
 
     // The portfolio's side is DOMAIN §3's worked example.
     expect(r.portfolio.totalReturnValue).toBe("400");
@@ -172,7 +240,12 @@ describe.each(transports)("benchmark over $name", (tr) => {
     expect(r.series[2].date).toBe("2018-02-28");
     expect(r.series.at(-1)!.date).toBe("2019-12-31");
     for (const point of r.series) {
-      const [portfolio, benchmark] = point.date < "2018-12-31" ? [0, 0] : point.date < "2019-12-31" ? [(4400 / 4200 - 1) * 100, (4400 / 4200 - 1) * 100] : [9.523809524, 15.238095238];
+      const [portfolio, benchmark] =
+        point.date < "2018-12-31"
+          ? [0, 0]
+          : point.date < "2019-12-31"
+            ? [(4400 / 4200 - 1) * 100, (4400 / 4200 - 1) * 100]
+            : [9.523809524, 15.238095238];
       expect([point.date, num(point.portfolioCumulativePercent)]).toEqual([point.date, expect.closeTo(portfolio, 8)]);
       expect([point.date, num(point.benchmarkCumulativePercent)]).toEqual([point.date, expect.closeTo(benchmark, 8)]);
     }
@@ -188,10 +261,15 @@ describe.each(transports)("benchmark over $name", (tr) => {
     //   Modified Dietz: 440 / (4,400 + (−4,600) × 0/365) = 10 %; annualised × 365/365 = 10 %.
     //   XIRR: −4,400 on 2018-12-31, +4,840 on 2019-12-31 (365 days): 10 %.
     // The portfolio: 4,600/4,400 − 1 = 4.545454545 % by all three; total return 200.
-    const r = expectOk(await tr.benchmark(key, p, { symbol: "IDX", exchange: "ASX", from: "2019-01-01", to: "2019-12-31" }));
+    const r = expectOk(
+      await tr.benchmark(key, p, { symbol: "IDX", exchange: "ASX", from: "2019-01-01", to: "2019-12-31" }),
+    );
     expect(r.benchmarkResult.totalReturnValue).toBe("440");
     expect(r.portfolio.totalReturnValue).toBe("200");
-    for (const [side, expected] of [[r.benchmarkResult, 10], [r.portfolio, (4600 / 4400 - 1) * 100]] as const) {
+    for (const [side, expected] of [
+      [r.benchmarkResult, 10],
+      [r.portfolio, (4600 / 4400 - 1) * 100],
+    ] as const) {
       expect(num(side.timeWeightedReturn.cumulativePercent)).toBeCloseTo(expected, 8);
       expect(num(side.timeWeightedReturn.annualisedPercent)).toBeCloseTo(expected, 8);
       expect(num(side.modifiedDietz.cumulativePercent)).toBeCloseTo(expected, 8);
@@ -201,7 +279,11 @@ describe.each(transports)("benchmark over $name", (tr) => {
     expect(num(r.excessReturn.timeWeightedPercent)).toBeCloseTo(4.545454545 - 10, 8);
     // 365 days: daily points by default, 2019-01-01..2019-12-31.
     expect(r.series).toHaveLength(365);
-    expect(r.series[0]).toMatchObject({ date: "2019-01-01", portfolioCumulativePercent: "0", benchmarkCumulativePercent: "0" });
+    expect(r.series[0]).toMatchObject({
+      date: "2019-01-01",
+      portfolioCumulativePercent: "0",
+      benchmarkCumulativePercent: "0",
+    });
     expect(r.series.at(-1)!.date).toBe("2019-12-31");
   });
 
@@ -212,10 +294,31 @@ describe.each(transports)("benchmark over $name", (tr) => {
     //   totalReturnValue 0 − 0 − (1,000 − 1,000) = 0; TWR 0 (the price never moved); and on
     //   2024-01-04 FLAT rises to 1.10 with nothing held: still 0 (short, it would have read +10 %).
     const portfolioId = await newPortfolio(t, key, { name: "Day trade" });
-    await newTrade(t, key, { portfolioId, symbol: "AAA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-02", quantity: 100, price: 10 });
-    await newTrade(t, key, { portfolioId, symbol: "AAA", exchange: "ASX", tradeType: "Sell", tradeDate: "2024-01-03", quantity: 100, price: 20 });
-    await marketPrices(key, "FLAT", "ASX", [["2024-01-01", 1], ["2024-01-04", 1.1]]);
-    const r = expectOk(await tr.benchmark(key, portfolioId, { symbol: "FLAT", exchange: "ASX", from: "2024-01-01", to: "2024-01-05" }));
+    await newTrade(t, key, {
+      portfolioId,
+      symbol: "AAA",
+      exchange: "ASX",
+      tradeType: "Buy",
+      tradeDate: "2024-01-02",
+      quantity: 100,
+      price: 10,
+    });
+    await newTrade(t, key, {
+      portfolioId,
+      symbol: "AAA",
+      exchange: "ASX",
+      tradeType: "Sell",
+      tradeDate: "2024-01-03",
+      quantity: 100,
+      price: 20,
+    });
+    await marketPrices(key, "FLAT", "ASX", [
+      ["2024-01-01", 1],
+      ["2024-01-04", 1.1],
+    ]);
+    const r = expectOk(
+      await tr.benchmark(key, portfolioId, { symbol: "FLAT", exchange: "ASX", from: "2024-01-01", to: "2024-01-05" }),
+    );
     expect(r.benchmarkResult.totalReturnValue).toBe("0");
     expect(num(r.benchmarkResult.timeWeightedReturn.cumulativePercent)).toBe(0);
     expect(r.series.map((x) => num(x.benchmarkCumulativePercent))).toEqual([0, 0, 0, 0, 0]);
@@ -233,9 +336,27 @@ describe.each(transports)("benchmark over $name", (tr) => {
     //   2019-07-01..12-31, 184 days) = 1,000,000/730: 36.5 %; annualised × 365/730 = 18.25 %.
     //   XIRR: −2,000 on 2017-12-31, +2,500 546 days later: 1.25^(365/546) − 1 = 16.087154553 %.
     const q = await newPortfolio(t, key, { name: "Index fund" });
-    await newTrade(t, key, { portfolioId: q, symbol: "BBB", exchange: "ASX", tradeType: "Buy", tradeDate: "2017-06-30", quantity: 500, price: 4 });
-    await newTrade(t, key, { portfolioId: q, symbol: "BBB", exchange: "ASX", tradeType: "Sell", tradeDate: "2019-06-30", quantity: 500, price: 5 });
-    const r = expectOk(await tr.benchmark(key, p, { benchmarkPortfolioId: q, from: "2018-01-01", to: "2019-12-31", interval: "month" }));
+    await newTrade(t, key, {
+      portfolioId: q,
+      symbol: "BBB",
+      exchange: "ASX",
+      tradeType: "Buy",
+      tradeDate: "2017-06-30",
+      quantity: 500,
+      price: 4,
+    });
+    await newTrade(t, key, {
+      portfolioId: q,
+      symbol: "BBB",
+      exchange: "ASX",
+      tradeType: "Sell",
+      tradeDate: "2019-06-30",
+      quantity: 500,
+      price: 5,
+    });
+    const r = expectOk(
+      await tr.benchmark(key, p, { benchmarkPortfolioId: q, from: "2018-01-01", to: "2019-12-31", interval: "month" }),
+    );
     expect(r.benchmark).toEqual({ type: "Portfolio", portfolioId: q, name: "Index fund" });
     expect(r.benchmarkResult.totalReturnValue).toBe("500");
     expect(num(r.benchmarkResult.timeWeightedReturn.cumulativePercent)).toBeCloseTo(25, 8);
@@ -246,37 +367,75 @@ describe.each(transports)("benchmark over $name", (tr) => {
     expect(num(r.excessReturn.timeWeightedPercent)).toBeCloseTo(9.523809524 - 25, 8);
     expect(num(r.excessReturn.moneyWeightedPercent)).toBeCloseTo(6.328548494 - 16.087154553, 7);
     // Series: the benchmark is 0 until the sale day's close, 25 % from 2019-06-30 on.
-    for (const point of r.series) expect([point.date, num(point.benchmarkCumulativePercent)]).toEqual([point.date, expect.closeTo(point.date < "2019-06-30" ? 0 : 25, 8)]);
+    for (const point of r.series)
+      expect([point.date, num(point.benchmarkCumulativePercent)]).toEqual([
+        point.date,
+        expect.closeTo(point.date < "2019-06-30" ? 0 : 25, 8),
+      ]);
 
     // Each side equals that portfolio's own performance report over the same dates.
     const own = async (id: number) => {
-      const res = await t.http.get(`/v1/portfolios/${id}/performance`).query({ from: "2018-01-01", to: "2019-12-31" }).set("authorization", key);
+      const res = await t.http
+        .get(`/v1/portfolios/${id}/performance`)
+        .query({ from: "2018-01-01", to: "2019-12-31" })
+        .set("authorization", key);
       expect(res.status).toBe(200);
       const b = canonicalAnswer(res.body) as Json & { totalReturn: Json };
-      return { timeWeightedReturn: b.timeWeightedReturn, moneyWeightedReturn: b.moneyWeightedReturn, modifiedDietz: b.modifiedDietz, totalReturnValue: b.totalReturn.totalReturnValue } as Scope;
+      return {
+        timeWeightedReturn: b.timeWeightedReturn,
+        moneyWeightedReturn: b.moneyWeightedReturn,
+        modifiedDietz: b.modifiedDietz,
+        totalReturnValue: b.totalReturn.totalReturnValue,
+      } as Scope;
     };
     expectSameFigures(r.benchmarkResult, await own(q));
     expectSameFigures(r.portfolio, await own(p));
     // Asked again once both series are cached over other spans, the same answer.
-    expect(expectOk(await tr.benchmark(key, p, { benchmarkPortfolioId: q, from: "2018-01-01", to: "2019-12-31", interval: "month" }))).toEqual(r);
+    expect(
+      expectOk(
+        await tr.benchmark(key, p, {
+          benchmarkPortfolioId: q,
+          from: "2018-01-01",
+          to: "2019-12-31",
+          interval: "month",
+        }),
+      ),
+    ).toEqual(r);
   });
 
   it("422 on symbol when the benchmark has no price on or before the first day money is in it", async () => {
     const p = await navexa();
     // No prices at all.
-    expectNoBenchmarkPrice(await tr.benchmark(key, p, { symbol: "IDX", exchange: "ASX", from: "2018-01-01", to: "2019-12-31" }));
+    expectNoBenchmarkPrice(
+      await tr.benchmark(key, p, { symbol: "IDX", exchange: "ASX", from: "2018-01-01", to: "2019-12-31" }),
+    );
     // The first close is after the first flow (2018-01-01).
-    await marketPrices(key, "LATE", "ASX", [["2018-06-30", 10], ["2019-12-31", 12]]);
-    expectNoBenchmarkPrice(await tr.benchmark(key, p, { symbol: "LATE", exchange: "ASX", from: "2018-01-01", to: "2019-12-31" }));
+    await marketPrices(key, "LATE", "ASX", [
+      ["2018-06-30", 10],
+      ["2019-12-31", 12],
+    ]);
+    expectNoBenchmarkPrice(
+      await tr.benchmark(key, p, { symbol: "LATE", exchange: "ASX", from: "2018-01-01", to: "2019-12-31" }),
+    );
     // Money is in it from the opening: BMV 4,400 on 2018-12-31 needs a close on or before that day.
-    await marketPrices(key, "NEW", "ASX", [["2019-01-01", 10], ["2019-12-31", 12]]);
-    expectNoBenchmarkPrice(await tr.benchmark(key, p, { symbol: "NEW", exchange: "ASX", from: "2019-01-01", to: "2019-12-31" }));
+    await marketPrices(key, "NEW", "ASX", [
+      ["2019-01-01", 10],
+      ["2019-12-31", 12],
+    ]);
+    expectNoBenchmarkPrice(
+      await tr.benchmark(key, p, { symbol: "NEW", exchange: "ASX", from: "2019-01-01", to: "2019-12-31" }),
+    );
     // Closes only after `to`: none for the period.
-    expectNoBenchmarkPrice(await tr.benchmark(key, p, { symbol: "LATE", exchange: "ASX", from: "2018-01-01", to: "2018-03-31" }));
+    expectNoBenchmarkPrice(
+      await tr.benchmark(key, p, { symbol: "LATE", exchange: "ASX", from: "2018-01-01", to: "2018-03-31" }),
+    );
     // Before the first flow an empty replay needs no price: prices from 2017-12-31 serve a period
     // from 2017-12-01, the figures those of the replay (640 of return).
     await marketPrices(key, "IDX", "ASX", IDX);
-    expect(expectOk(await tr.benchmark(key, p, { symbol: "IDX", exchange: "ASX", from: "2017-12-01", to: "2019-12-31" })).benchmarkResult.totalReturnValue).toBe("640");
+    expect(
+      expectOk(await tr.benchmark(key, p, { symbol: "IDX", exchange: "ASX", from: "2017-12-01", to: "2019-12-31" }))
+        .benchmarkResult.totalReturnValue,
+    ).toBe("640");
   });
 
   it("refuses (400 naming the field) both benchmarks, neither, half a security, malformed dates, from after to, an unknown interval", async () => {
@@ -304,10 +463,14 @@ describe.each(transports)("benchmark over $name", (tr) => {
     // POST /v1/market-prices/bulk upper-cases symbol and exchange, and GET /v1/market-prices finds
     // them by lower-case codes too (test/api/prices-market-fx.test.ts): so does the benchmark.
     await marketPrices(key, "idx", "asx", IDX);
-    const upper = expectOk(await tr.benchmark(key, p, { symbol: "IDX", exchange: "ASX", from: "2018-01-01", to: "2019-12-31" }));
+    const upper = expectOk(
+      await tr.benchmark(key, p, { symbol: "IDX", exchange: "ASX", from: "2018-01-01", to: "2019-12-31" }),
+    );
     // Symbol and exchange are read as every other input naming a security reads them (the
     // securities module's schemas upper-case them): "idx"/"asx" is IDX.ASX.
-    const lower = expectOk(await tr.benchmark(key, p, { symbol: "idx", exchange: "asx", from: "2018-01-01", to: "2019-12-31" }));
+    const lower = expectOk(
+      await tr.benchmark(key, p, { symbol: "idx", exchange: "asx", from: "2018-01-01", to: "2019-12-31" }),
+    );
     expect(lower).toEqual(upper);
     expect(lower.benchmark).toMatchObject({ symbol: "IDX", exchange: "ASX" });
     expectInvalid(await tr.benchmark(key, p, { symbol: "I D X", exchange: "ASX" }), "symbol");
@@ -319,17 +482,34 @@ describe.each(transports)("benchmark over $name", (tr) => {
     const intruder = await t.newAccount("intruder");
     const theirs = await navexa(intruder, "Theirs");
     await marketPrices(intruder, "IDX", "ASX", IDX);
-    expectError(await tr.benchmark(key, p, { benchmarkPortfolioId: theirs, from: "2018-01-01", to: "2019-12-31" }), "NOT_FOUND");
-    expectError(await tr.benchmark(key, p, { benchmarkPortfolioId: 999999, from: "2018-01-01", to: "2019-12-31" }), "NOT_FOUND");
-    expectError(await tr.benchmark(intruder, p, { symbol: "IDX", exchange: "ASX", from: "2018-01-01", to: "2019-12-31" }), "NOT_FOUND");
-    expectError(await tr.benchmark(intruder, p, { benchmarkPortfolioId: theirs, from: "2018-01-01", to: "2019-12-31" }), "NOT_FOUND");
+    expectError(
+      await tr.benchmark(key, p, { benchmarkPortfolioId: theirs, from: "2018-01-01", to: "2019-12-31" }),
+      "NOT_FOUND",
+    );
+    expectError(
+      await tr.benchmark(key, p, { benchmarkPortfolioId: 999999, from: "2018-01-01", to: "2019-12-31" }),
+      "NOT_FOUND",
+    );
+    expectError(
+      await tr.benchmark(intruder, p, { symbol: "IDX", exchange: "ASX", from: "2018-01-01", to: "2019-12-31" }),
+      "NOT_FOUND",
+    );
+    expectError(
+      await tr.benchmark(intruder, p, { benchmarkPortfolioId: theirs, from: "2018-01-01", to: "2019-12-31" }),
+      "NOT_FOUND",
+    );
     // A client key sees only its client's portfolios, as benchmark too.
     const unassigned = await newPortfolio(t, key, { name: "Not the client's" });
     const reader = await t.newClientKey(key, "Read", [p]);
-    expectError(await tr.benchmark(reader, p, { benchmarkPortfolioId: unassigned, from: "2018-01-01", to: "2019-12-31" }), "NOT_FOUND");
+    expectError(
+      await tr.benchmark(reader, p, { benchmarkPortfolioId: unassigned, from: "2018-01-01", to: "2019-12-31" }),
+      "NOT_FOUND",
+    );
     // Another account's prices are not the benchmark's: only the intruder has ONLY.
     await marketPrices(intruder, "ONLY", "ASX", IDX);
-    expectNoBenchmarkPrice(await tr.benchmark(key, p, { symbol: "ONLY", exchange: "ASX", from: "2018-01-01", to: "2019-12-31" }));
+    expectNoBenchmarkPrice(
+      await tr.benchmark(key, p, { symbol: "ONLY", exchange: "ASX", from: "2018-01-01", to: "2019-12-31" }),
+    );
   });
 
   it("a Read client key reads it, against a security and against another of its portfolios", async () => {
@@ -337,10 +517,14 @@ describe.each(transports)("benchmark over $name", (tr) => {
     const q = await navexa(key, "Twin");
     await marketPrices(key, "IDX", "ASX", IDX);
     const reader = await t.newClientKey(key, "Read", [p, q]);
-    const r = expectOk(await tr.benchmark(reader, p, { symbol: "IDX", exchange: "ASX", from: "2018-01-01", to: "2019-12-31" }));
+    const r = expectOk(
+      await tr.benchmark(reader, p, { symbol: "IDX", exchange: "ASX", from: "2018-01-01", to: "2019-12-31" }),
+    );
     expect([r.portfolio.totalReturnValue, r.benchmarkResult.totalReturnValue]).toEqual(["400", "640"]);
     // A twin of the portfolio: no excess at all.
-    const twin = expectOk(await tr.benchmark(reader, p, { benchmarkPortfolioId: q, from: "2018-01-01", to: "2019-12-31" }));
+    const twin = expectOk(
+      await tr.benchmark(reader, p, { benchmarkPortfolioId: q, from: "2018-01-01", to: "2019-12-31" }),
+    );
     expectSameFigures(twin.benchmarkResult, twin.portfolio);
     expect(num(twin.excessReturn.timeWeightedPercent)).toBeCloseTo(0, 12);
     expect(num(twin.excessReturn.moneyWeightedPercent)).toBeCloseTo(0, 12);
@@ -358,9 +542,29 @@ describe.each(transports)("benchmark over $name", (tr) => {
     //   Modified Dietz over T = 181 days: 937.5 / (2,000 + 1,000 × 91/181) = 37.458609272 %.
     //   XIRR: −2,000 (2024-01-02), −1,000 (+90 days), +3,937.5 (+180 days): 92.473581431 %.
     const p = await newPortfolio(t, key, { name: "AUD" });
-    await newTrade(t, key, { portfolioId: p, symbol: "XYZ", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-02", quantity: 1000, price: 2 });
-    await newTrade(t, key, { portfolioId: p, symbol: "XYZ", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-04-01", quantity: 500, price: 2 });
-    const closes: [string, number][] = [["2024-01-01", 400], ["2024-04-01", 500], ["2024-06-30", 500]];
+    await newTrade(t, key, {
+      portfolioId: p,
+      symbol: "XYZ",
+      exchange: "ASX",
+      tradeType: "Buy",
+      tradeDate: "2024-01-02",
+      quantity: 1000,
+      price: 2,
+    });
+    await newTrade(t, key, {
+      portfolioId: p,
+      symbol: "XYZ",
+      exchange: "ASX",
+      tradeType: "Buy",
+      tradeDate: "2024-04-01",
+      quantity: 500,
+      price: 2,
+    });
+    const closes: [string, number][] = [
+      ["2024-01-01", 400],
+      ["2024-04-01", 500],
+      ["2024-06-30", 500],
+    ];
     await marketPrices(key, "QQQ", "NASDAQ", closes);
     await fxRates(key, [
       { base: "USD", quote: "AUD", date: "2024-01-01", rate: 1.25 },
@@ -381,12 +585,27 @@ describe.each(transports)("benchmark over $name", (tr) => {
     // Daily points (181 days): 0 to 2024-03-31, 40 % on 2024-04-01 until 2024-06-29, 31.25 % on 2024-06-30.
     expect(r.series).toHaveLength(181);
     const at = (date: string) => num(r.series.find((s) => s.date === date)!.benchmarkCumulativePercent);
-    expect([at("2024-03-31"), at("2024-04-01"), at("2024-06-29"), at("2024-06-30")]).toEqual([expect.closeTo(0, 9), expect.closeTo(40, 8), expect.closeTo(40, 8), expect.closeTo(31.25, 8)]);
+    expect([at("2024-03-31"), at("2024-04-01"), at("2024-06-29"), at("2024-06-30")]).toEqual([
+      expect.closeTo(0, 9),
+      expect.closeTo(40, 8),
+      expect.closeTo(40, 8),
+      expect.closeTo(31.25, 8),
+    ]);
 
     // The currency from a holding of the symbol: GLB.ASX held in USD in another portfolio of the
     // account is a USD security though ASX trades in AUD, so the same closes give the same figures.
     const other = await newPortfolio(t, key, { name: "Holds GLB" });
-    await newTrade(t, key, { portfolioId: other, symbol: "GLB", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-02", quantity: 1, price: 400, currencyCode: "USD", exchangeRate: 1.25 });
+    await newTrade(t, key, {
+      portfolioId: other,
+      symbol: "GLB",
+      exchange: "ASX",
+      tradeType: "Buy",
+      tradeDate: "2024-01-02",
+      quantity: 1,
+      price: 400,
+      currencyCode: "USD",
+      exchangeRate: 1.25,
+    });
     await marketPrices(key, "GLB", "ASX", closes);
     const held = expectOk(await tr.benchmark(key, p, { symbol: "GLB", exchange: "ASX", ...query }));
     expectSameFigures(held.benchmarkResult, r.benchmarkResult);
@@ -397,7 +616,10 @@ test("REST and GraphQL answer the same report", async () => {
   const p = await navexa();
   await marketPrices(key, "IDX", "ASX", IDX);
   const query = { symbol: "IDX", exchange: "ASX", from: "2018-01-01", to: "2019-12-31", interval: "week" };
-  const [rest, graphql] = [expectOk(await transports[0].benchmark(key, p, query)), expectOk(await transports[1].benchmark(key, p, query))];
+  const [rest, graphql] = [
+    expectOk(await transports[0].benchmark(key, p, query)),
+    expectOk(await transports[1].benchmark(key, p, query)),
+  ];
   expect(graphql).toEqual(rest);
   // Weekly points: from, the 104 Sundays 2018-01-07..2019-12-29, and to.
   expect(rest.series).toHaveLength(106);

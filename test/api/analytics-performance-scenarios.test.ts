@@ -41,22 +41,50 @@ const md = (r: Report) => r.modifiedDietz as { cumulativePercent: string | null;
 const mwr = (r: Report) => (r.moneyWeightedReturn as { annualisedPercent: string | null }).annualisedPercent;
 const dayOf = (d: string) => Date.parse(`${d}T00:00:00Z`) / 86_400_000;
 /** Σ Pᵢ / (1 + r)^((dᵢ − d₀)/365) at a percent rate: the XIRR equation of DOMAIN §3, ≈ 0 at its root. */
-const npv = (percent: number, payments: [string, number][]) => payments.reduce((s, [d, a]) => s + a / Math.pow(1 + percent / 100, (dayOf(d) - dayOf(payments[0][0])) / 365), 0);
+const npv = (percent: number, payments: [string, number][]) =>
+  payments.reduce((s, [d, a]) => s + a / Math.pow(1 + percent / 100, (dayOf(d) - dayOf(payments[0][0])) / 365), 0);
 
 /** Setup over REST (never the transport under test), failing with the response when refused. */
 async function send(method: "put" | "post", path: string, body: unknown, status = 200, k = key): Promise<Json> {
-  const res = await t.http[method](path).set("authorization", k).send(body as object);
-  if (res.status !== status) throw new Error(`setup ${method.toUpperCase()} ${path} failed: expected ${status}, got ${res.status} ${res.text}`);
+  const res = await t.http[method](path)
+    .set("authorization", k)
+    .send(body as object);
+  if (res.status !== status)
+    throw new Error(`setup ${method.toUpperCase()} ${path} failed: expected ${status}, got ${res.status} ${res.text}`);
   return res.body as Json;
 }
 const marketPrices = (symbol: string, exchange: string, closes: [string, number][]) =>
-  send("post", "/v1/market-prices/bulk", closes.map(([date, close]) => ({ symbol, exchange, date, close })));
-const usdAud = (rates: [string, number][]) => send("post", "/v1/fx-rates/bulk", rates.map(([date, rate]) => ({ base: "USD", quote: "AUD", date, rate })));
-const buy = (portfolioId: number, symbol: string, exchange: string, tradeDate: string, quantity: number, price: number, extra: Json = {}) =>
-  newTrade(t, key, { portfolioId, symbol, exchange, tradeType: "Buy", tradeDate, quantity, price, ...extra });
-const sell = (portfolioId: number, symbol: string, exchange: string, tradeDate: string, quantity: number, price: number, extra: Json = {}) =>
-  newTrade(t, key, { portfolioId, symbol, exchange, tradeType: "Sell", tradeDate, quantity, price, ...extra });
-const income = (holdingId: number, exDividendDate: string, paidDate: string, netAmount: number) => postCreated(t, key, "/v1/income", { holdingId, exDividendDate, paidDate, netAmount });
+  send(
+    "post",
+    "/v1/market-prices/bulk",
+    closes.map(([date, close]) => ({ symbol, exchange, date, close })),
+  );
+const usdAud = (rates: [string, number][]) =>
+  send(
+    "post",
+    "/v1/fx-rates/bulk",
+    rates.map(([date, rate]) => ({ base: "USD", quote: "AUD", date, rate })),
+  );
+const buy = (
+  portfolioId: number,
+  symbol: string,
+  exchange: string,
+  tradeDate: string,
+  quantity: number,
+  price: number,
+  extra: Json = {},
+) => newTrade(t, key, { portfolioId, symbol, exchange, tradeType: "Buy", tradeDate, quantity, price, ...extra });
+const sell = (
+  portfolioId: number,
+  symbol: string,
+  exchange: string,
+  tradeDate: string,
+  quantity: number,
+  price: number,
+  extra: Json = {},
+) => newTrade(t, key, { portfolioId, symbol, exchange, tradeType: "Sell", tradeDate, quantity, price, ...extra });
+const income = (holdingId: number, exDividendDate: string, paidDate: string, netAmount: number) =>
+  postCreated(t, key, "/v1/income", { holdingId, exDividendDate, paidDate, netAmount });
 
 describe.each(transports)("performance scenarios over $name", (tr) => {
   it("a full exit and re-entry: the days with nothing held earn 0 and the TWR chain carries on", async () => {
@@ -79,7 +107,13 @@ describe.each(transports)("performance scenarios over $name", (tr) => {
     //   (the first round trip made 100, the second 50).
     const r = expectOk(await tr.performance(key, p, { from: "2024-01-01", to: "2024-01-10" }));
     expect(r).toMatchObject({ hasHoldings: true, openingValue: "0", totalValue: "650", netFlows: "500" });
-    expect(r.totalReturn).toMatchObject({ totalReturnValue: "150", capitalGainValue: "150", dividendReturnValue: "0", currencyGainValue: "0", isAnnualized: false });
+    expect(r.totalReturn).toMatchObject({
+      totalReturnValue: "150",
+      capitalGainValue: "150",
+      dividendReturnValue: "0",
+      currencyGainValue: "0",
+      isAnnualized: false,
+    });
     // TWR: 1,050/(0 + 1,000) × 1,080/1,050 × (0 + 1,100)/1,080 × 1 × 1 (01-04, 01-05: denominator 0)
     //   × 620/(0 + 600) × 620/620 × 650/620 × 1 × 1 = 1,100/1,000 × 650/600 = 1.1916666… → 19.1666… %.
     expectRate(twr(r).cumulativePercent, (1.1 * (650 / 600) - 1) * 100);
@@ -92,11 +126,23 @@ describe.each(transports)("performance scenarios over $name", (tr) => {
     expectRate(r.totalReturn.capitalGainPercent, (150 / 530) * 100);
     // XIRR: −1,000 (01-01), +1,100 (01-03), −600 (01-06), +650 (01-10) (the zero opening value drops
     // out); the root of the equation, found by bisection: 248,508.055017736 (a 150 gain in ten days).
-    const payments: [string, number][] = [["2024-01-01", -1000], ["2024-01-03", 1100], ["2024-01-06", -600], ["2024-01-10", 650]];
+    const payments: [string, number][] = [
+      ["2024-01-01", -1000],
+      ["2024-01-03", 1100],
+      ["2024-01-06", -600],
+      ["2024-01-10", 650],
+    ];
     expectRate(mwr(r), 24_850_805.501773587, 1e-7);
     expect(Math.abs(npv(num(mwr(r)), payments))).toBeLessThan(1e-6);
     expect(r.holdings).toHaveLength(1);
-    expect(r.holdings[0]).toMatchObject({ symbol: "CBA", quantity: "50", currentPrice: "13", marketValue: "650", holdingWeight: "100", groupedByValue: "CBA.ASX" });
+    expect(r.holdings[0]).toMatchObject({
+      symbol: "CBA",
+      quantity: "50",
+      currentPrice: "13",
+      marketValue: "650",
+      holdingWeight: "100",
+      groupedByValue: "CBA.ASX",
+    });
     expect(r.holdings[0].totalReturn).toEqual(r.totalReturn);
     expectIdentity(r);
 
@@ -135,7 +181,12 @@ describe.each(transports)("performance scenarios over $name", (tr) => {
     //   BMV 0, EMV 0, net flows 1,010 − 1,090 = −80, total 0 − 0 + 80 = 80, capital.
     const r = expectOk(await tr.performance(key, p, { from: "2024-03-01", to: "2024-03-05" }));
     expect(r).toMatchObject({ hasHoldings: true, openingValue: "0", totalValue: "0", netFlows: "-80" });
-    expect(r.totalReturn).toMatchObject({ totalReturnValue: "80", capitalGainValue: "80", dividendReturnValue: "0", currencyGainValue: "0" });
+    expect(r.totalReturn).toMatchObject({
+      totalReturnValue: "80",
+      capitalGainValue: "80",
+      dividendReturnValue: "0",
+      currencyGainValue: "0",
+    });
     // TWR: 03-03 (0 + 1,090)/(0 + 1,010) − 1 = 7.9207920792 %; the other four days 0.
     expectRate(twr(r).cumulativePercent, (1090 / 1010 - 1) * 100);
     // Dietz: 1,010 × (5 − 3 + 1)/5 − 1,090 × (5 − 3)/5 = 606 − 436 = 170; 80/170 = 47.0588235294 %.
@@ -145,7 +196,15 @@ describe.each(transports)("performance scenarios over $name", (tr) => {
     // change, so null, never a wrong number.
     expect(mwr(r)).toBeNull();
     // The last trade's price is the holding's price (no market price); nothing is held.
-    expect(r.holdings).toEqual([expect.objectContaining({ symbol: "BHP", quantity: "0", currentPrice: "5.5", marketValue: "0", holdingWeight: "0" })]);
+    expect(r.holdings).toEqual([
+      expect.objectContaining({
+        symbol: "BHP",
+        quantity: "0",
+        currentPrice: "5.5",
+        marketValue: "0",
+        holdingWeight: "0",
+      }),
+    ]);
     expect(r.holdings[0].totalReturn).toEqual(r.totalReturn);
     expectIdentity(r);
   });
@@ -161,8 +220,19 @@ describe.each(transports)("performance scenarios over $name", (tr) => {
      */
     async function usdPortfolio() {
       const p = await newPortfolio(t, key, { name: "US shares" });
-      await usdAud([["2023-12-29", 1.5], ["2024-01-10", 1.55], ["2024-01-20", 1.6], ["2024-01-22", 1.65], ["2024-01-31", 1.45]]);
-      await marketPrices("AAPL", "NASDAQ", [["2023-12-29", 100], ["2023-12-31", 105], ["2024-01-15", 110], ["2024-01-31", 120]]);
+      await usdAud([
+        ["2023-12-29", 1.5],
+        ["2024-01-10", 1.55],
+        ["2024-01-20", 1.6],
+        ["2024-01-22", 1.65],
+        ["2024-01-31", 1.45],
+      ]);
+      await marketPrices("AAPL", "NASDAQ", [
+        ["2023-12-29", 100],
+        ["2023-12-31", 105],
+        ["2024-01-15", 110],
+        ["2024-01-31", 120],
+      ]);
       const { holdingId } = await buy(p, "AAPL", "NASDAQ", "2023-12-29", 10, 100);
       await buy(p, "AAPL", "NASDAQ", "2024-01-12", 10, 108);
       await income(holdingId, "2024-01-20", "2024-01-25", 20);
@@ -183,7 +253,13 @@ describe.each(transports)("performance scenarios over $name", (tr) => {
       //   1,080 USD lost 0.10 = −108, the dividend paid at 1.65 against its 1.60 at ex-date +1).
       const r = expectOk(await tr.performance(key, p, period));
       expect(r).toMatchObject({ baseCurrencyCode: "AUD", openingValue: "1575", totalValue: "3480", netFlows: "1641" });
-      expect(r.totalReturn).toMatchObject({ totalReturnValue: "264", capitalGainValue: "391.5", dividendReturnValue: "32", currencyGainValue: "-159.5", isAnnualized: false });
+      expect(r.totalReturn).toMatchObject({
+        totalReturnValue: "264",
+        capitalGainValue: "391.5",
+        dividendReturnValue: "32",
+        currencyGainValue: "-159.5",
+        isAnnualized: false,
+      });
       // Dietz denominator: 1,575 + 1,674 × 20/31 − 33 × 6/31 = 1,575 + 33,282/31 = 2,648.6129…
       const D = 1575 + 33282 / 31;
       expectRate(r.totalReturn.totalReturnPercent, (264 / D) * 100); // 9.9674814571 %
@@ -196,12 +272,32 @@ describe.each(transports)("performance scenarios over $name", (tr) => {
       //   01-24 20 × 110 × 1.65 + 20 × 1.65 = 3,663; 01-25 (out 33) 3,630; 01-31 3,480. Between flows
       //   the daily ratios telescope: 1,627.5/1,575 × 3,255/(1,627.5 + 1,674) × 3,663/3,255
       //   × (3,630 + 33)/3,663 × 3,480/3,630 − 1 = 9.9103713188 %.
-      expectRate(twr(r).cumulativePercent, ((1627.5 / 1575) * (3255 / 3301.5) * (3663 / 3255) * (3663 / 3663) * (3480 / 3630) - 1) * 100);
+      expectRate(
+        twr(r).cumulativePercent,
+        ((1627.5 / 1575) * (3255 / 3301.5) * (3663 / 3255) * (3663 / 3663) * (3480 / 3630) - 1) * 100,
+      );
       // XIRR: −1,575 (12-31), −1,674 (01-12), +33 (01-25), +3,480 (01-31); root 2.1550752653 (bisection).
       expectRate(mwr(r), 215.50752652943928, 1e-7);
-      expect(Math.abs(npv(num(mwr(r)), [["2023-12-31", -1575], ["2024-01-12", -1674], ["2024-01-25", 33], ["2024-01-31", 3480]]))).toBeLessThan(1e-6);
+      expect(
+        Math.abs(
+          npv(num(mwr(r)), [
+            ["2023-12-31", -1575],
+            ["2024-01-12", -1674],
+            ["2024-01-25", 33],
+            ["2024-01-31", 3480],
+          ]),
+        ),
+      ).toBeLessThan(1e-6);
       expect(r.holdings).toHaveLength(1);
-      expect(r.holdings[0]).toMatchObject({ symbol: "AAPL", exchange: "NASDAQ", currencyCode: "USD", quantity: "20", currentPrice: "120", marketValue: "3480", holdingWeight: "100" });
+      expect(r.holdings[0]).toMatchObject({
+        symbol: "AAPL",
+        exchange: "NASDAQ",
+        currencyCode: "USD",
+        quantity: "20",
+        currentPrice: "120",
+        marketValue: "3480",
+        holdingWeight: "100",
+      });
       expect(r.holdings[0].totalReturn).toEqual(r.totalReturn);
       expectIdentity(r);
     });
@@ -213,13 +309,28 @@ describe.each(transports)("performance scenarios over $name", (tr) => {
       // The portfolio's figures do not move.
       expect(r).toMatchObject({ baseCurrencyCode: "AUD", openingValue: "1575", totalValue: "3480", netFlows: "1641" });
       expect(r.totalReturn).toEqual(base.totalReturn);
-      expect([r.timeWeightedReturn, r.moneyWeightedReturn, r.modifiedDietz]).toEqual([base.timeWeightedReturn, base.moneyWeightedReturn, base.modifiedDietz]);
+      expect([r.timeWeightedReturn, r.moneyWeightedReturn, r.modifiedDietz]).toEqual([
+        base.timeWeightedReturn,
+        base.moneyWeightedReturn,
+        base.modifiedDietz,
+      ]);
       // The holding in USD: market value 20 × 120 = 2,400; total 2,400 − 1,050 − (1,080 − 20) = 290;
       //   dividend 20; capital 290 − 20 = 270; currency 0. Its weight is still of the AUD total (100 %).
       // Dietz in USD: 1,050 + 1,080 × 20/31 − 20 × 6/31 = 1,050 + 21,480/31 = 1,742.9032…
       const h = r.holdings[0];
-      expect(h).toMatchObject({ currencyCode: "USD", quantity: "20", currentPrice: "120", marketValue: "2400", holdingWeight: "100" });
-      expect(h.totalReturn).toMatchObject({ totalReturnValue: "290", capitalGainValue: "270", dividendReturnValue: "20", currencyGainValue: "0" });
+      expect(h).toMatchObject({
+        currencyCode: "USD",
+        quantity: "20",
+        currentPrice: "120",
+        marketValue: "2400",
+        holdingWeight: "100",
+      });
+      expect(h.totalReturn).toMatchObject({
+        totalReturnValue: "290",
+        capitalGainValue: "270",
+        dividendReturnValue: "20",
+        currencyGainValue: "0",
+      });
       const L = 1050 + 21480 / 31;
       expectRate(h.totalReturn.totalReturnPercent, (290 / L) * 100); // 16.6389043124 %
       expectRate(h.totalReturn.capitalGainPercent, (270 / L) * 100); // 15.4913936702 %
@@ -242,7 +353,12 @@ describe.each(transports)("performance scenarios over $name", (tr) => {
     //   A's ex-date is before from: not a return of this period. Capital 200 − 200 = 0.
     const r = expectOk(await tr.performance(key, p, { from: "2024-03-01", to: "2024-03-31" }));
     expect(r).toMatchObject({ openingValue: "10150", totalValue: "10200", netFlows: "-150" });
-    expect(r.totalReturn).toMatchObject({ totalReturnValue: "200", capitalGainValue: "0", dividendReturnValue: "200", currencyGainValue: "0" });
+    expect(r.totalReturn).toMatchObject({
+      totalReturnValue: "200",
+      capitalGainValue: "0",
+      dividendReturnValue: "200",
+      currencyGainValue: "0",
+    });
     // Dietz: 10,150 − 150 × 21/31 = 10,048.387…; 200 / 10,048.387… = 1.9903691814 %, all dividend.
     const D = 10150 - (150 * 21) / 31;
     expectRate(r.totalReturn.totalReturnPercent, (200 / D) * 100);
@@ -257,17 +373,35 @@ describe.each(transports)("performance scenarios over $name", (tr) => {
     //   BMV 10,150, EMV 10,000, flows −150 − 200 = −350: total 10,000 − 10,150 + 350 = 200, dividend 200.
     const later = expectOk(await tr.performance(key, p, { from: "2024-03-01", to: "2024-04-30" }));
     expect(later).toMatchObject({ openingValue: "10150", totalValue: "10000", netFlows: "-350" });
-    expect(later.totalReturn).toMatchObject({ totalReturnValue: "200", capitalGainValue: "0", dividendReturnValue: "200" });
+    expect(later.totalReturn).toMatchObject({
+      totalReturnValue: "200",
+      capitalGainValue: "0",
+      dividendReturnValue: "200",
+    });
     expectIdentity(later);
   });
 
   it("no cash account (the trades are the flows) against a synced cash account with a deposit (the deposit is the flow): same capital gain", async () => {
-    await marketPrices("BHP", "ASX", [["2024-05-02", 40], ["2024-05-10", 45]]);
+    await marketPrices("BHP", "ASX", [
+      ["2024-05-02", 40],
+      ["2024-05-10", 45],
+    ]);
     const bare = await newPortfolio(t, key, { name: "No cash" });
     await buy(bare, "BHP", "ASX", "2024-05-02", 100, 40, { brokerage: 10 });
     const withCash = await newPortfolio(t, key, { name: "With cash" });
-    const cash = await postCreated<{ id: number }>(t, key, "/v1/cash-accounts", { portfolioId: withCash, name: "Cash", currencyCode: "AUD", syncTrades: true, settlementDays: 0 });
-    await postCreated(t, key, "/v1/cash-transactions", { cashAccountId: cash.id, type: "Deposit", date: "2024-05-01", amount: 5000 });
+    const cash = await postCreated<{ id: number }>(t, key, "/v1/cash-accounts", {
+      portfolioId: withCash,
+      name: "Cash",
+      currencyCode: "AUD",
+      syncTrades: true,
+      settlementDays: 0,
+    });
+    await postCreated(t, key, "/v1/cash-transactions", {
+      cashAccountId: cash.id,
+      type: "Deposit",
+      date: "2024-05-01",
+      amount: 5000,
+    });
     await buy(withCash, "BHP", "ASX", "2024-05-02", 100, 40, { brokerage: 10 });
     const period = { from: "2024-05-01", to: "2024-05-10" }; // T = 10
 
@@ -275,7 +409,12 @@ describe.each(transports)("performance scenarios over $name", (tr) => {
     //   Dietz 4,010 × 9/10 = 3,609; 490/3,609 = 13.5771681906 %. TWR 4,000/(0 + 4,010) × 4,500/4,000 − 1 = 12.2194513716 %.
     const a = expectOk(await tr.performance(key, bare, period));
     expect(a).toMatchObject({ openingValue: "0", totalValue: "4500", netFlows: "4010" });
-    expect(a.totalReturn).toMatchObject({ totalReturnValue: "490", capitalGainValue: "490", dividendReturnValue: "0", currencyGainValue: "0" });
+    expect(a.totalReturn).toMatchObject({
+      totalReturnValue: "490",
+      capitalGainValue: "490",
+      dividendReturnValue: "0",
+      currencyGainValue: "0",
+    });
     expectRate(a.totalReturn.totalReturnPercent, (490 / 3609) * 100);
     expectRate(twr(a).cumulativePercent, (4500 / 4010 - 1) * 100);
     expectIdentity(a);
@@ -286,7 +425,12 @@ describe.each(transports)("performance scenarios over $name", (tr) => {
     //   TWR 5,000/5,000 × 4,990/5,000 × 5,490/4,990 − 1 = 9.8 %.
     const b = expectOk(await tr.performance(key, withCash, period));
     expect(b).toMatchObject({ openingValue: "0", totalValue: "5490", netFlows: "5000" });
-    expect(b.totalReturn).toMatchObject({ totalReturnValue: "490", capitalGainValue: "490", dividendReturnValue: "0", currencyGainValue: "0" });
+    expect(b.totalReturn).toMatchObject({
+      totalReturnValue: "490",
+      capitalGainValue: "490",
+      dividendReturnValue: "0",
+      currencyGainValue: "0",
+    });
     expectRate(b.totalReturn.totalReturnPercent, 9.8);
     expectRate(twr(b).cumulativePercent, 9.8);
     expectIdentity(b);
@@ -319,14 +463,31 @@ describe.each(transports)("performance scenarios over $name", (tr) => {
       await marketPrices("CBA", "ASX", [["2024-06-30", 110]]);
       await marketPrices("VAS", "ASX", [["2024-06-30", 48]]);
       await marketPrices("AAPL", "NASDAQ", [["2024-06-30", 210]]);
-      const cash = await postCreated<{ id: number }>(t, key, "/v1/cash-accounts", { portfolioId: p, name: "Cash", currencyCode: "AUD", syncTrades: false });
-      await postCreated(t, key, "/v1/cash-transactions", { cashAccountId: cash.id, type: "Deposit", date: "2024-06-01", amount: 1000 });
-      await postCreated(t, key, "/v1/cash-transactions", { cashAccountId: cash.id, type: "InterestPayment", date: "2024-06-30", amount: 5 });
+      const cash = await postCreated<{ id: number }>(t, key, "/v1/cash-accounts", {
+        portfolioId: p,
+        name: "Cash",
+        currencyCode: "AUD",
+        syncTrades: false,
+      });
+      await postCreated(t, key, "/v1/cash-transactions", {
+        cashAccountId: cash.id,
+        type: "Deposit",
+        date: "2024-06-01",
+        amount: 1000,
+      });
+      await postCreated(t, key, "/v1/cash-transactions", {
+        cashAccountId: cash.id,
+        type: "InterestPayment",
+        date: "2024-06-30",
+        amount: 5,
+      });
       const cba = (await buy(p, "CBA", "ASX", "2024-06-03", 10, 100)).holdingId;
       const vas = (await buy(p, "VAS", "ASX", "2024-06-03", 20, 50)).holdingId;
       const aapl = (await buy(p, "AAPL", "NASDAQ", "2024-06-03", 10, 200)).holdingId;
       await send("put", `/v1/holdings/${cba}`, { classification: { sector: "Financials", industry: "Banks" } });
-      await send("put", `/v1/holdings/${aapl}`, { classification: { sector: "Information Technology", industry: "Technology Hardware" } });
+      await send("put", `/v1/holdings/${aapl}`, {
+        classification: { sector: "Information Technology", industry: "Technology Hardware" },
+      });
       return { p, cba, vas, aapl };
     }
     const period = { from: "2024-06-01", to: "2024-06-30" };
@@ -342,7 +503,12 @@ describe.each(transports)("performance scenarios over $name", (tr) => {
       }
       expect(r.groups!.reduce((s, g) => s + num(g.weight), 0)).toBeCloseTo(100, 9);
       expect(r).toMatchObject({ openingValue: "0", totalValue: "6215", netFlows: "6000" });
-      expect(r.totalReturn).toMatchObject({ totalReturnValue: "215", capitalGainValue: "210", dividendReturnValue: "5", currencyGainValue: "0" });
+      expect(r.totalReturn).toMatchObject({
+        totalReturnValue: "215",
+        capitalGainValue: "210",
+        dividendReturnValue: "5",
+        currencyGainValue: "0",
+      });
       expectIdentity(r);
     }
     const grouped = (r: Report) => Object.fromEntries(r.holdings.map((h) => [h.symbol, h.groupedByValue]));
@@ -360,9 +526,17 @@ describe.each(transports)("performance scenarios over $name", (tr) => {
       // Financials: 1,000 in on 06-03 weighs 28/30: 100 / 933.33… = 10.7142857143 %, capital.
       // Cash: 1,000 in on 06-01 weighs 30/30: 5 / 1,000 = 0.5 %, dividend (interest).
       const [cashGroup, financials] = bySector.groups!;
-      expect(financials.totalReturn).toMatchObject({ capitalGainValue: "100", dividendReturnValue: "0", currencyGainValue: "0" });
+      expect(financials.totalReturn).toMatchObject({
+        capitalGainValue: "100",
+        dividendReturnValue: "0",
+        currencyGainValue: "0",
+      });
       expectRate(financials.totalReturn.totalReturnPercent, (100 / ((1000 * 28) / 30)) * 100);
-      expect(cashGroup.totalReturn).toMatchObject({ capitalGainValue: "0", dividendReturnValue: "5", currencyGainValue: "0" });
+      expect(cashGroup.totalReturn).toMatchObject({
+        capitalGainValue: "0",
+        dividendReturnValue: "5",
+        currencyGainValue: "0",
+      });
       expectRate(cashGroup.totalReturn.totalReturnPercent, 0.5);
       expectRate(cashGroup.weight, (1005 / 6215) * 100); // 16.1705551086 %
       expectGroupsAddUp(bySector);
@@ -415,7 +589,10 @@ describe.each(transports)("performance scenarios over $name", (tr) => {
 
     it("customGroup:{id}: the labels assigned through the API; a holding without one is Unclassified", async () => {
       const { p, cba, aapl } = await classified();
-      const group = await postCreated<{ id: number }>(t, key, "/v1/custom-groups", { name: "Style", labels: ["Growth", "Income"] });
+      const group = await postCreated<{ id: number }>(t, key, "/v1/custom-groups", {
+        name: "Style",
+        labels: ["Growth", "Income"],
+      });
       await send("put", `/v1/custom-groups/${group.id}/assignments`, [
         { holdingId: cba, label: "Income" },
         { holdingId: aapl, label: "Growth" },
@@ -474,13 +651,32 @@ describe.each(transports)("performance scenarios over $name", (tr) => {
 
       const intruder = await t.newAccount("intruder");
       const theirs = await newPortfolio(t, intruder, { name: "Theirs" });
-      await newTrade(t, intruder, { portfolioId: theirs, symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-02", quantity: 1, price: 100 });
-      const theirGroup = await postCreated<{ id: number }>(t, intruder, "/v1/custom-groups", { name: "Theirs", labels: ["B"] });
+      await newTrade(t, intruder, {
+        portfolioId: theirs,
+        symbol: "CBA",
+        exchange: "ASX",
+        tradeType: "Buy",
+        tradeDate: "2024-01-02",
+        quantity: 1,
+        price: 100,
+      });
+      const theirGroup = await postCreated<{ id: number }>(t, intruder, "/v1/custom-groups", {
+        name: "Theirs",
+        labels: ["B"],
+      });
 
       // Each side sees its own: the group works for its owner (sanity, so the refusals below mean tenancy).
-      const own = expectOk(await tr.performance(key, p, { from: "2024-01-02", to: "2024-01-02", groupBy: `customGroup:${mine.id}` }));
+      const own = expectOk(
+        await tr.performance(key, p, { from: "2024-01-02", to: "2024-01-02", groupBy: `customGroup:${mine.id}` }),
+      );
       expect(own.groups!.map((g) => g.label)).toEqual(["A"]);
-      expectOk(await tr.performance(intruder, theirs, { from: "2024-01-02", to: "2024-01-02", groupBy: `customGroup:${theirGroup.id}` }));
+      expectOk(
+        await tr.performance(intruder, theirs, {
+          from: "2024-01-02",
+          to: "2024-01-02",
+          groupBy: `customGroup:${theirGroup.id}`,
+        }),
+      );
 
       // Your portfolio, to them: NOT_FOUND whatever they ask with.
       expectError(await tr.performance(intruder, p, { from: "2024-01-02", to: "2024-01-02" }), "NOT_FOUND");

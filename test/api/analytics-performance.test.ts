@@ -32,9 +32,33 @@ beforeEach(async () => {
 
 async function navexa(k = key) {
   const portfolioId = await newPortfolio(t, k, { name: "SMSF" });
-  await newTrade(t, k, { portfolioId, symbol: "XYZ", exchange: "ASX", tradeType: "Buy", tradeDate: "2018-01-01", quantity: 1000, price: 2 });
-  await newTrade(t, k, { portfolioId, symbol: "XYZ", exchange: "ASX", tradeType: "Buy", tradeDate: "2018-12-31", quantity: 1000, price: 2.2 });
-  await newTrade(t, k, { portfolioId, symbol: "XYZ", exchange: "ASX", tradeType: "Sell", tradeDate: "2019-12-31", quantity: 2000, price: 2.3 });
+  await newTrade(t, k, {
+    portfolioId,
+    symbol: "XYZ",
+    exchange: "ASX",
+    tradeType: "Buy",
+    tradeDate: "2018-01-01",
+    quantity: 1000,
+    price: 2,
+  });
+  await newTrade(t, k, {
+    portfolioId,
+    symbol: "XYZ",
+    exchange: "ASX",
+    tradeType: "Buy",
+    tradeDate: "2018-12-31",
+    quantity: 1000,
+    price: 2.2,
+  });
+  await newTrade(t, k, {
+    portfolioId,
+    symbol: "XYZ",
+    exchange: "ASX",
+    tradeType: "Sell",
+    tradeDate: "2019-12-31",
+    quantity: 2000,
+    price: 2.3,
+  });
   return portfolioId;
 }
 
@@ -45,8 +69,24 @@ describe.each(transports)("performance over $name", (tr) => {
   it("the worked example of DOMAIN.md §3, to 9 significant figures by every method", async () => {
     const p = await navexa();
     const r = expectOk(await tr.performance(key, p, { from: "2018-01-01", to: "2019-12-31" }));
-    expect(r).toMatchObject({ portfolioId: p, portfolioName: "SMSF", baseCurrencyCode: "AUD", from: "2018-01-01", to: "2019-12-31", hasHoldings: true, openingValue: "0", totalValue: "0", netFlows: "-400" });
-    expect(r.totalReturn).toMatchObject({ totalReturnValue: "400", capitalGainValue: "400", dividendReturnValue: "0", currencyGainValue: "0", isAnnualized: true });
+    expect(r).toMatchObject({
+      portfolioId: p,
+      portfolioName: "SMSF",
+      baseCurrencyCode: "AUD",
+      from: "2018-01-01",
+      to: "2019-12-31",
+      hasHoldings: true,
+      openingValue: "0",
+      totalValue: "0",
+      netFlows: "-400",
+    });
+    expect(r.totalReturn).toMatchObject({
+      totalReturnValue: "400",
+      capitalGainValue: "400",
+      dividendReturnValue: "0",
+      currencyGainValue: "0",
+      isAnnualized: true,
+    });
     expect(num(r.totalReturn.totalReturnPercent)).toBeCloseTo(6.445346989, 8);
     expect(num(r.totalReturn.capitalGainPercent)).toBeCloseTo(6.445346989, 8);
     expect(num((r.timeWeightedReturn as Json).cumulativePercent)).toBeCloseTo(9.523809524, 8);
@@ -55,7 +95,16 @@ describe.each(transports)("performance over $name", (tr) => {
     expect(num((r.modifiedDietz as Json).cumulativePercent)).toBeCloseTo(12.890693978, 8);
     expect(num((r.modifiedDietz as Json).annualisedPercent)).toBeCloseTo(6.445346989, 8);
     expect(r.holdings).toHaveLength(1);
-    expect(r.holdings[0]).toMatchObject({ symbol: "XYZ", exchange: "ASX", currencyCode: "AUD", quantity: "0", currentPrice: "2.3", marketValue: "0", holdingWeight: "0", groupedByValue: "XYZ.ASX" });
+    expect(r.holdings[0]).toMatchObject({
+      symbol: "XYZ",
+      exchange: "ASX",
+      currencyCode: "AUD",
+      quantity: "0",
+      currentPrice: "2.3",
+      marketValue: "0",
+      holdingWeight: "0",
+      groupedByValue: "XYZ.ASX",
+    });
     // The only holding's figures are the portfolio's.
     expect(r.holdings[0].totalReturn).toEqual(r.totalReturn);
     expect(r.groups).toBeUndefined();
@@ -64,7 +113,9 @@ describe.each(transports)("performance over $name", (tr) => {
 
   it("annualise=false, or a period under 365 days: cumulative percentages, no annualised TWR or Dietz", async () => {
     const p = await navexa();
-    const cumulative = expectOk(await tr.performance(key, p, { from: "2018-01-01", to: "2019-12-31", annualise: false }));
+    const cumulative = expectOk(
+      await tr.performance(key, p, { from: "2018-01-01", to: "2019-12-31", annualise: false }),
+    );
     expect(cumulative.totalReturn.isAnnualized).toBe(false);
     expect(num(cumulative.totalReturn.totalReturnPercent)).toBeCloseTo(12.890693978, 8);
     // 2018 only (365 days): 2,000 in on day 1, 2,200 in on 2018-12-31 (weight 1/365); value 4,400.
@@ -82,17 +133,57 @@ describe.each(transports)("performance over $name", (tr) => {
 
   it("with a synced cash account the deposits are the flows; interest is dividend return; components add up", async () => {
     const portfolioId = await newPortfolio(t, key, { name: "With cash" });
-    const cash = await postCreated<{ id: number }>(t, key, "/v1/cash-accounts", { portfolioId, name: "Cash", currencyCode: "AUD", syncTrades: true, settlementDays: 0 });
-    await postCreated(t, key, "/v1/cash-transactions", { cashAccountId: cash.id, type: "Deposit", date: "2024-01-01", amount: 1000 });
-    await newTrade(t, key, { portfolioId, symbol: "AAA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-02", quantity: 50, price: 10 });
-    await postCreated(t, key, "/v1/cash-transactions", { cashAccountId: cash.id, type: "InterestPayment", date: "2024-01-03", amount: 5 });
-    await newTrade(t, key, { portfolioId, symbol: "AAA", exchange: "ASX", tradeType: "Sell", tradeDate: "2024-01-04", quantity: 50, price: 12 });
+    const cash = await postCreated<{ id: number }>(t, key, "/v1/cash-accounts", {
+      portfolioId,
+      name: "Cash",
+      currencyCode: "AUD",
+      syncTrades: true,
+      settlementDays: 0,
+    });
+    await postCreated(t, key, "/v1/cash-transactions", {
+      cashAccountId: cash.id,
+      type: "Deposit",
+      date: "2024-01-01",
+      amount: 1000,
+    });
+    await newTrade(t, key, {
+      portfolioId,
+      symbol: "AAA",
+      exchange: "ASX",
+      tradeType: "Buy",
+      tradeDate: "2024-01-02",
+      quantity: 50,
+      price: 10,
+    });
+    await postCreated(t, key, "/v1/cash-transactions", {
+      cashAccountId: cash.id,
+      type: "InterestPayment",
+      date: "2024-01-03",
+      amount: 5,
+    });
+    await newTrade(t, key, {
+      portfolioId,
+      symbol: "AAA",
+      exchange: "ASX",
+      tradeType: "Sell",
+      tradeDate: "2024-01-04",
+      quantity: 50,
+      price: 12,
+    });
     // Deposit 1,000 in (the only flow); the buy (500) and the sale (600) settle in the account.
     // EMV: cash 1,000 − 500 + 5 + 600 = 1,105; total return 1,105 − 0 − 1,000 = 105:
     //   AAA: 0 − 0 − (500 − 600) = 100 capital; the account: 1,105 − 0 − (1,000 − 500 + 600) = 5 dividend.
-    const r = expectOk(await tr.performance(key, portfolioId, { from: "2024-01-01", to: "2024-01-04", groupBy: "assetClass" }));
+    const r = expectOk(
+      await tr.performance(key, portfolioId, { from: "2024-01-01", to: "2024-01-04", groupBy: "assetClass" }),
+    );
     expect(r).toMatchObject({ openingValue: "0", totalValue: "1105", netFlows: "1000" });
-    expect(r.totalReturn).toMatchObject({ totalReturnValue: "105", capitalGainValue: "100", dividendReturnValue: "5", currencyGainValue: "0", isAnnualized: false });
+    expect(r.totalReturn).toMatchObject({
+      totalReturnValue: "105",
+      capitalGainValue: "100",
+      dividendReturnValue: "5",
+      currencyGainValue: "0",
+      isAnnualized: false,
+    });
     // Modified Dietz: 1,000 in on day 1 of 4 weighs 4/4: 105 / 1,000 = 10.5 %, split 10 + 0.5.
     expect(num(r.totalReturn.totalReturnPercent)).toBeCloseTo(10.5, 9);
     expect(num(r.totalReturn.capitalGainPercent)).toBeCloseTo(10, 9);
@@ -112,12 +203,36 @@ describe.each(transports)("performance over $name", (tr) => {
     // record of AUD 100 net (its own currency), ex 2024-01-10, paid 2024-01-20 (AUD 100 out).
     //   EMV 1,500; total 1,500 − 0 − (1,500 − 100) = 100 = dividend 100 + capital 0 + currency 0.
     const portfolioId = await newPortfolio(t, key, { name: "Mixed" });
-    const trade = await newTrade(t, key, { portfolioId, symbol: "USX", exchange: "NYSE", tradeType: "Buy", tradeDate: "2024-01-02", quantity: 10, price: 100, currencyCode: "USD", exchangeRate: 1.5 });
-    const rates = await t.http.post("/v1/fx-rates/bulk").set("authorization", key).send([{ base: "USD", quote: "AUD", date: "2024-01-01", rate: 1.5 }]);
+    const trade = await newTrade(t, key, {
+      portfolioId,
+      symbol: "USX",
+      exchange: "NYSE",
+      tradeType: "Buy",
+      tradeDate: "2024-01-02",
+      quantity: 10,
+      price: 100,
+      currencyCode: "USD",
+      exchangeRate: 1.5,
+    });
+    const rates = await t.http
+      .post("/v1/fx-rates/bulk")
+      .set("authorization", key)
+      .send([{ base: "USD", quote: "AUD", date: "2024-01-01", rate: 1.5 }]);
     expect(rates.status).toBeLessThan(300);
-    await postCreated(t, key, "/v1/income", { holdingId: trade.holdingId, exDividendDate: "2024-01-10", paidDate: "2024-01-20", unfrankedAmount: 100, currencyCode: "AUD" });
+    await postCreated(t, key, "/v1/income", {
+      holdingId: trade.holdingId,
+      exDividendDate: "2024-01-10",
+      paidDate: "2024-01-20",
+      unfrankedAmount: 100,
+      currencyCode: "AUD",
+    });
     const r = expectOk(await tr.performance(key, portfolioId, { from: "2024-01-01", to: "2024-01-31" }));
-    expect(r.holdings[0].totalReturn).toMatchObject({ totalReturnValue: "100", dividendReturnValue: "100", capitalGainValue: "0", currencyGainValue: "0" });
+    expect(r.holdings[0].totalReturn).toMatchObject({
+      totalReturnValue: "100",
+      dividendReturnValue: "100",
+      capitalGainValue: "0",
+      currencyGainValue: "0",
+    });
     expectIdentity(r);
   });
 
@@ -125,8 +240,17 @@ describe.each(transports)("performance over $name", (tr) => {
     // A USD cash account in an AUD portfolio, USD 1,000 deposited, and no USD rate anywhere: the
     // balance has no value and the flow none either; nothing was invested, TWR 0, Dietz null.
     const portfolioId = await newPortfolio(t, key, { name: "No rate" });
-    const cash = await postCreated<{ id: number }>(t, key, "/v1/cash-accounts", { portfolioId, name: "USD", currencyCode: "USD" });
-    await postCreated(t, key, "/v1/cash-transactions", { cashAccountId: cash.id, type: "Deposit", date: "2024-01-02", amount: 1000 });
+    const cash = await postCreated<{ id: number }>(t, key, "/v1/cash-accounts", {
+      portfolioId,
+      name: "USD",
+      currencyCode: "USD",
+    });
+    await postCreated(t, key, "/v1/cash-transactions", {
+      cashAccountId: cash.id,
+      type: "Deposit",
+      date: "2024-01-02",
+      amount: 1000,
+    });
     const r = expectOk(await tr.performance(key, portfolioId, { from: "2024-01-01", to: "2024-01-31" }));
     expect(r).toMatchObject({ totalValue: "0", netFlows: "0" });
     expect(num((r.timeWeightedReturn as Json).cumulativePercent)).toBe(0);
@@ -157,13 +281,19 @@ describe.each(transports)("performance over $name", (tr) => {
   it("a Read client key reads it", async () => {
     const p = await navexa();
     const reader = await t.newClientKey(key, "Read", [p]);
-    expect(expectOk(await tr.performance(reader, p, { from: "2018-01-01", to: "2019-12-31" })).totalReturn).toMatchObject({ totalReturnValue: "400" });
+    expect(
+      expectOk(await tr.performance(reader, p, { from: "2018-01-01", to: "2019-12-31" })).totalReturn,
+    ).toMatchObject({ totalReturnValue: "400" });
   });
 });
 
 test("Portfolio.performance(from, to) answers what performance does", async () => {
   const p = await navexa();
-  const res = await t.gql(key, `query($p: ID!) { portfolio(id: $p) { performance(from: "2018-01-01", to: "2019-12-31") ${REPORT} } }`, { p: String(p) });
+  const res = await t.gql(
+    key,
+    `query($p: ID!) { portfolio(id: $p) { performance(from: "2018-01-01", to: "2019-12-31") ${REPORT} } }`,
+    { p: String(p) },
+  );
   const nested = canonicalReport(res.body.data.portfolio.performance);
   const direct = expectOk(await transports[0].performance(key, p, { from: "2018-01-01", to: "2019-12-31" }));
   expect(nested).toEqual(direct);

@@ -1,6 +1,15 @@
 import { startTestApp, type TestApp } from "../support/app";
 import { newPortfolio, newTrade, postCreated } from "../support/kit";
-import { canonicalAnswer, expectError, expectInvalid, expectOk, gqlOutcome, restCall, type Json, type Outcome } from "../support/outcomes";
+import {
+  canonicalAnswer,
+  expectError,
+  expectInvalid,
+  expectOk,
+  gqlOutcome,
+  restCall,
+  type Json,
+  type Outcome,
+} from "../support/outcomes";
 
 /**
  * The portfolio timeseries (REPORTS.md §1) over REST and GraphQL.
@@ -27,29 +36,70 @@ beforeEach(async () => {
 
 async function navexa(k = key) {
   const portfolioId = await newPortfolio(t, k, { name: "Worked example" });
-  await newTrade(t, k, { portfolioId, symbol: "XYZ", exchange: "ASX", tradeType: "Buy", tradeDate: "2018-01-01", quantity: 1000, price: 2 });
-  await newTrade(t, k, { portfolioId, symbol: "XYZ", exchange: "ASX", tradeType: "Buy", tradeDate: "2018-12-31", quantity: 1000, price: 2.2 });
-  await newTrade(t, k, { portfolioId, symbol: "XYZ", exchange: "ASX", tradeType: "Sell", tradeDate: "2019-12-31", quantity: 2000, price: 2.3 });
+  await newTrade(t, k, {
+    portfolioId,
+    symbol: "XYZ",
+    exchange: "ASX",
+    tradeType: "Buy",
+    tradeDate: "2018-01-01",
+    quantity: 1000,
+    price: 2,
+  });
+  await newTrade(t, k, {
+    portfolioId,
+    symbol: "XYZ",
+    exchange: "ASX",
+    tradeType: "Buy",
+    tradeDate: "2018-12-31",
+    quantity: 1000,
+    price: 2.2,
+  });
+  await newTrade(t, k, {
+    portfolioId,
+    symbol: "XYZ",
+    exchange: "ASX",
+    tradeType: "Sell",
+    tradeDate: "2019-12-31",
+    quantity: 2000,
+    price: 2.3,
+  });
   return portfolioId;
 }
 
-type Point = { date: string; marketValue: string; cashValue: string; incomeReceivable: string; totalValue: string; netInvested: string; cumulativeReturnPercent: string };
+type Point = {
+  date: string;
+  marketValue: string;
+  cashValue: string;
+  incomeReceivable: string;
+  totalValue: string;
+  netInvested: string;
+  cumulativeReturnPercent: string;
+};
 
 const transports: { name: string; series(k: string, p: number, query: Json): Promise<Outcome<Point[]>> }[] = [
   {
     name: "REST",
-    series: (k, p, query) => restCall(t.http.get(`/v1/portfolios/${p}/timeseries`).query(query).set("authorization", k), 200, (b) => canonicalAnswer(b) as Point[]),
+    series: (k, p, query) =>
+      restCall(
+        t.http.get(`/v1/portfolios/${p}/timeseries`).query(query).set("authorization", k),
+        200,
+        (b) => canonicalAnswer(b) as Point[],
+      ),
   },
   {
     name: "GraphQL",
     series: async (k, p, query) =>
       gqlOutcome(
-        await t.gql(k, `query($p: ID!, $from: Date, $to: Date, $i: TimeseriesInterval) { portfolioTimeseries(portfolioId: $p, from: $from, to: $to, interval: $i) { date marketValue cashValue incomeReceivable totalValue netInvested cumulativeReturnPercent } }`, {
-          p: String(p),
-          from: query.from,
-          to: query.to,
-          i: query.interval,
-        }),
+        await t.gql(
+          k,
+          `query($p: ID!, $from: Date, $to: Date, $i: TimeseriesInterval) { portfolioTimeseries(portfolioId: $p, from: $from, to: $to, interval: $i) { date marketValue cashValue incomeReceivable totalValue netInvested cumulativeReturnPercent } }`,
+          {
+            p: String(p),
+            from: query.from,
+            to: query.to,
+            i: query.interval,
+          },
+        ),
         "portfolioTimeseries",
         (b) => canonicalAnswer(b) as Point[],
       ),
@@ -64,7 +114,14 @@ describe.each(transports)("portfolio timeseries over $name", (tr) => {
     const points = expectOk(await tr.series(key, p, { from: "2018-01-01", to: "2019-12-31" }));
     // Over 400 days: monthly by default; from + 24 month ends (the last is `to`).
     expect(points).toHaveLength(25);
-    expect(points[0]).toMatchObject({ date: "2018-01-01", marketValue: "2000", cashValue: "0", incomeReceivable: "0", totalValue: "2000", netInvested: "2000" });
+    expect(points[0]).toMatchObject({
+      date: "2018-01-01",
+      marketValue: "2000",
+      cashValue: "0",
+      incomeReceivable: "0",
+      totalValue: "2000",
+      netInvested: "2000",
+    });
     expect(pct(points[0])).toBe(0);
     expect(points[1].date).toBe("2018-01-31");
     const endOf2018 = points.find((x) => x.date === "2018-12-31")!;
@@ -73,7 +130,11 @@ describe.each(transports)("portfolio timeseries over $name", (tr) => {
     const last = points[points.length - 1];
     expect(last).toMatchObject({ date: "2019-12-31", marketValue: "0", totalValue: "0", netInvested: "-400" });
     expect(pct(last)).toBeCloseTo(9.523809524, 8);
-    for (const x of points) expect(Number(x.totalValue)).toBeCloseTo(Number(x.marketValue) + Number(x.cashValue) + Number(x.incomeReceivable), 8);
+    for (const x of points)
+      expect(Number(x.totalValue)).toBeCloseTo(
+        Number(x.marketValue) + Number(x.cashValue) + Number(x.incomeReceivable),
+        8,
+      );
   });
 
   it("daily and weekly points; from and to are always points", async () => {
@@ -89,10 +150,37 @@ describe.each(transports)("portfolio timeseries over $name", (tr) => {
 
   it("with a cash account the deposits are the flows: net invested is what was deposited", async () => {
     const portfolioId = await newPortfolio(t, key, { name: "With cash" });
-    const cash = await postCreated<{ id: number }>(t, key, "/v1/cash-accounts", { portfolioId, name: "Cash", currencyCode: "AUD", syncTrades: true, settlementDays: 0 });
-    await postCreated(t, key, "/v1/cash-transactions", { cashAccountId: cash.id, type: "Deposit", date: "2024-01-01", amount: 1000 });
-    await newTrade(t, key, { portfolioId, symbol: "AAA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-02", quantity: 50, price: 10 });
-    await newTrade(t, key, { portfolioId, symbol: "AAA", exchange: "ASX", tradeType: "Sell", tradeDate: "2024-01-04", quantity: 50, price: 12 });
+    const cash = await postCreated<{ id: number }>(t, key, "/v1/cash-accounts", {
+      portfolioId,
+      name: "Cash",
+      currencyCode: "AUD",
+      syncTrades: true,
+      settlementDays: 0,
+    });
+    await postCreated(t, key, "/v1/cash-transactions", {
+      cashAccountId: cash.id,
+      type: "Deposit",
+      date: "2024-01-01",
+      amount: 1000,
+    });
+    await newTrade(t, key, {
+      portfolioId,
+      symbol: "AAA",
+      exchange: "ASX",
+      tradeType: "Buy",
+      tradeDate: "2024-01-02",
+      quantity: 50,
+      price: 10,
+    });
+    await newTrade(t, key, {
+      portfolioId,
+      symbol: "AAA",
+      exchange: "ASX",
+      tradeType: "Sell",
+      tradeDate: "2024-01-04",
+      quantity: 50,
+      price: 12,
+    });
     // Deposit 1,000 (a flow); the buy (500) and the sale (600) settle through the synced account
     // (not flows). 2024-01-04: cash 1,000 − 500 + 600 = 1,100, holdings 0; TWR 1,100 / 1,000 − 1 = 10 %.
     const points = expectOk(await tr.series(key, portfolioId, { from: "2024-01-01", to: "2024-01-04" }));
@@ -125,27 +213,50 @@ describe.each(transports)("portfolio timeseries over $name", (tr) => {
   it("a Read client key reads it", async () => {
     const p = await navexa();
     const reader = await t.newClientKey(key, "Read", [p]);
-    expect(expectOk(await tr.series(reader, p, { from: "2019-12-31", to: "2019-12-31" }))[0]).toMatchObject({ netInvested: "-400" });
+    expect(expectOk(await tr.series(reader, p, { from: "2019-12-31", to: "2019-12-31" }))[0]).toMatchObject({
+      netInvested: "-400",
+    });
   });
 });
 
-type HoldingPoint = { date: string; quantity: string; price: string | null; exchangeRate: string | null; marketValue: string; costBase: string; netInvested: string; cumulativeReturnPercent: string };
+type HoldingPoint = {
+  date: string;
+  quantity: string;
+  price: string | null;
+  exchangeRate: string | null;
+  marketValue: string;
+  costBase: string;
+  netInvested: string;
+  cumulativeReturnPercent: string;
+};
 
-const holdingTransports: { name: string; series(k: string, h: number, query: Json): Promise<Outcome<HoldingPoint[]>> }[] = [
+const holdingTransports: {
+  name: string;
+  series(k: string, h: number, query: Json): Promise<Outcome<HoldingPoint[]>>;
+}[] = [
   {
     name: "REST",
-    series: (k, h, query) => restCall(t.http.get(`/v1/holdings/${h}/timeseries`).query(query).set("authorization", k), 200, (b) => canonicalAnswer(b) as HoldingPoint[]),
+    series: (k, h, query) =>
+      restCall(
+        t.http.get(`/v1/holdings/${h}/timeseries`).query(query).set("authorization", k),
+        200,
+        (b) => canonicalAnswer(b) as HoldingPoint[],
+      ),
   },
   {
     name: "GraphQL",
     series: async (k, h, query) =>
       gqlOutcome(
-        await t.gql(k, `query($h: ID!, $from: Date, $to: Date, $i: TimeseriesInterval) { holdingTimeseries(holdingId: $h, from: $from, to: $to, interval: $i) { date quantity price exchangeRate marketValue costBase netInvested cumulativeReturnPercent } }`, {
-          h: String(h),
-          from: query.from,
-          to: query.to,
-          i: query.interval,
-        }),
+        await t.gql(
+          k,
+          `query($h: ID!, $from: Date, $to: Date, $i: TimeseriesInterval) { holdingTimeseries(holdingId: $h, from: $from, to: $to, interval: $i) { date quantity price exchangeRate marketValue costBase netInvested cumulativeReturnPercent } }`,
+          {
+            h: String(h),
+            from: query.from,
+            to: query.to,
+            i: query.interval,
+          },
+        ),
         "holdingTimeseries",
         (b) => canonicalAnswer(b) as HoldingPoint[],
       ),
@@ -155,13 +266,29 @@ const holdingTransports: { name: string; series(k: string, h: number, query: Jso
 describe.each(holdingTransports)("holding timeseries over $name", (tr) => {
   it("the worked example's holding: units, price, cost base, its own flows and return", async () => {
     const p = await navexa();
-    const [{ id: holdingId }] = (await t.http.get(`/v1/portfolios/${p}/holdings?includeClosed=true`).set("authorization", key)).body as { id: number }[];
+    const [{ id: holdingId }] = (
+      await t.http.get(`/v1/portfolios/${p}/holdings?includeClosed=true`).set("authorization", key)
+    ).body as { id: number }[];
     const points = expectOk(await tr.series(key, holdingId, { from: "2018-01-01", to: "2019-12-31" }));
     expect(points).toHaveLength(25);
-    expect(points[0]).toMatchObject({ date: "2018-01-01", quantity: "1000", price: "2", exchangeRate: "1", marketValue: "2000", costBase: "2000", netInvested: "2000" });
+    expect(points[0]).toMatchObject({
+      date: "2018-01-01",
+      quantity: "1000",
+      price: "2",
+      exchangeRate: "1",
+      marketValue: "2000",
+      costBase: "2000",
+      netInvested: "2000",
+    });
     const endOf2018 = points.find((x) => x.date === "2018-12-31")!;
     // Cost base 2,000 + 2,200; the return 4,400 / 4,200 − 1.
-    expect(endOf2018).toMatchObject({ quantity: "2000", price: "2.2", marketValue: "4400", costBase: "4200", netInvested: "4200" });
+    expect(endOf2018).toMatchObject({
+      quantity: "2000",
+      price: "2.2",
+      marketValue: "4400",
+      costBase: "4200",
+      netInvested: "4200",
+    });
     expect(Number(endOf2018.cumulativeReturnPercent)).toBeCloseTo(4.761904762, 8);
     const last = points[points.length - 1];
     expect(last).toMatchObject({ quantity: "0", price: "2.3", marketValue: "0", costBase: "0", netInvested: "-400" });
@@ -170,10 +297,29 @@ describe.each(holdingTransports)("holding timeseries over $name", (tr) => {
 
   it("a USD holding: its income is an outflow at its own rate", async () => {
     const portfolioId = await newPortfolio(t, key, { name: "US" });
-    const buy = await newTrade(t, key, { portfolioId, symbol: "USX", exchange: "NYSE", tradeType: "Buy", tradeDate: "2024-01-02", quantity: 10, price: 100, currencyCode: "USD", exchangeRate: 1.5 });
-    await postCreated(t, key, "/v1/income", { holdingId: buy.holdingId, exDividendDate: "2024-01-05", paidDate: "2024-01-10", unfrankedAmount: 20, currencyCode: "USD", exchangeRate: 1.5 });
+    const buy = await newTrade(t, key, {
+      portfolioId,
+      symbol: "USX",
+      exchange: "NYSE",
+      tradeType: "Buy",
+      tradeDate: "2024-01-02",
+      quantity: 10,
+      price: 100,
+      currencyCode: "USD",
+      exchangeRate: 1.5,
+    });
+    await postCreated(t, key, "/v1/income", {
+      holdingId: buy.holdingId,
+      exDividendDate: "2024-01-05",
+      paidDate: "2024-01-10",
+      unfrankedAmount: 20,
+      currencyCode: "USD",
+      exchangeRate: 1.5,
+    });
     // In: 10 × USD 100 × 1.5 = AUD 1,500; out on 2024-01-10: USD 20 × 1.5 = AUD 30.
-    const points = expectOk(await tr.series(key, buy.holdingId, { from: "2024-01-02", to: "2024-01-10", interval: "week" }));
+    const points = expectOk(
+      await tr.series(key, buy.holdingId, { from: "2024-01-02", to: "2024-01-10", interval: "week" }),
+    );
     expect(points.map((x) => [x.date, x.quantity, x.price, x.exchangeRate, x.marketValue, x.netInvested])).toEqual([
       ["2024-01-02", "10", "100", "1.5", "1500", "1500"],
       ["2024-01-07", "10", "100", "1.5", "1500", "1500"],
@@ -188,7 +334,9 @@ describe.each(holdingTransports)("holding timeseries over $name", (tr) => {
 
   it("another account's holding: 404; from after to: 400", async () => {
     const p = await navexa();
-    const [{ id: holdingId }] = (await t.http.get(`/v1/portfolios/${p}/holdings?includeClosed=true`).set("authorization", key)).body as { id: number }[];
+    const [{ id: holdingId }] = (
+      await t.http.get(`/v1/portfolios/${p}/holdings?includeClosed=true`).set("authorization", key)
+    ).body as { id: number }[];
     expectError(await tr.series(await t.newAccount("intruder"), holdingId, {}), "NOT_FOUND");
     expectInvalid(await tr.series(key, holdingId, { from: "2019-01-02", to: "2019-01-01" }), "from");
   });

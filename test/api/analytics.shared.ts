@@ -11,7 +11,8 @@ export type Report = Json & {
   groups?: (Json & { totalReturn: Json })[];
 };
 
-export const SUMMARY = "{ totalReturnValue totalReturnPercent capitalGainValue capitalGainPercent dividendReturnValue dividendReturnPercent currencyGainValue currencyGainPercent isAnnualized }";
+export const SUMMARY =
+  "{ totalReturnValue totalReturnPercent capitalGainValue capitalGainPercent dividendReturnValue dividendReturnPercent currencyGainValue currencyGainPercent isAnnualized }";
 export const REPORT = `{ portfolioId portfolioName baseCurrencyCode from to hasHoldings openingValue totalValue netFlows
   totalReturn ${SUMMARY}
   timeWeightedReturn { cumulativePercent annualisedPercent } moneyWeightedReturn { annualisedPercent } modifiedDietz { cumulativePercent annualisedPercent }
@@ -33,20 +34,32 @@ export interface PerformanceTransport {
 /** GET /performance and GraphQL `performance` of the app `app()` returns (the suite's, once started). */
 export function performanceTransports(app: () => TestApp): PerformanceTransport[] {
   return [
-    { name: "REST", performance: (k, p, query) => restCall(app().http.get(`/v1/portfolios/${p}/performance`).query(query).set("authorization", k), 200, canonicalReport) },
+    {
+      name: "REST",
+      performance: (k, p, query) =>
+        restCall(
+          app().http.get(`/v1/portfolios/${p}/performance`).query(query).set("authorization", k),
+          200,
+          canonicalReport,
+        ),
+    },
     {
       name: "GraphQL",
       performance: async (k, p, query) =>
         gqlOutcome(
-          await app().gql(k, `query($p: ID!, $from: Date, $to: Date, $g: String, $l: Boolean, $c: Boolean, $a: Boolean) { performance(portfolioId: $p, from: $from, to: $to, groupBy: $g, showLocalCurrency: $l, includeClosed: $c, annualise: $a) ${REPORT} }`, {
-            p: String(p),
-            from: query.from,
-            to: query.to,
-            g: query.groupBy,
-            l: query.showLocalCurrency,
-            c: query.includeClosed,
-            a: query.annualise,
-          }),
+          await app().gql(
+            k,
+            `query($p: ID!, $from: Date, $to: Date, $g: String, $l: Boolean, $c: Boolean, $a: Boolean) { performance(portfolioId: $p, from: $from, to: $to, groupBy: $g, showLocalCurrency: $l, includeClosed: $c, annualise: $a) ${REPORT} }`,
+            {
+              p: String(p),
+              from: query.from,
+              to: query.to,
+              g: query.groupBy,
+              l: query.showLocalCurrency,
+              c: query.includeClosed,
+              a: query.annualise,
+            },
+          ),
           "performance",
           canonicalReport,
         ),
@@ -58,8 +71,15 @@ const num = (v: unknown) => Number(v);
 
 /** A summary's parts add up: capital + dividend + currency = total, in value and in percent. */
 export function expectComponentsAddUp(s: Json) {
-  expect(num(s.capitalGainValue) + num(s.dividendReturnValue) + num(s.currencyGainValue)).toBeCloseTo(num(s.totalReturnValue), 8);
-  if (s.totalReturnPercent !== null) expect(num(s.capitalGainPercent) + num(s.dividendReturnPercent) + num(s.currencyGainPercent)).toBeCloseTo(num(s.totalReturnPercent), 9);
+  expect(num(s.capitalGainValue) + num(s.dividendReturnValue) + num(s.currencyGainValue)).toBeCloseTo(
+    num(s.totalReturnValue),
+    8,
+  );
+  if (s.totalReturnPercent !== null)
+    expect(num(s.capitalGainPercent) + num(s.dividendReturnPercent) + num(s.currencyGainPercent)).toBeCloseTo(
+      num(s.totalReturnPercent),
+      9,
+    );
 }
 
 /** totalReturnValue = EMV − BMV − net flows = capital + dividend + currency, to the cent (REPORTS.md §2). */

@@ -20,7 +20,15 @@ afterAll(() => t.close());
 it("a request whose client hung up while it queued is run by its retry with the same Idempotency-Key, not replayed as 499", async () => {
   const key = await t.newAccount();
   const portfolioId = await newPortfolio(t, key);
-  const { holdingId } = await newTrade(t, key, { portfolioId, symbol: "XYZ", exchange: "ASX", tradeType: "Buy", tradeDate: "2020-01-02", quantity: 100, price: 2 });
+  const { holdingId } = await newTrade(t, key, {
+    portfolioId,
+    symbol: "XYZ",
+    exchange: "ASX",
+    tradeType: "Buy",
+    tradeDate: "2020-01-02",
+    quantity: 100,
+    price: 2,
+  });
 
   // A timeseries holds the key's one slot at its first statement until released.
   let hold: { entered: () => void; until: Promise<void> } | undefined;
@@ -36,7 +44,11 @@ it("a request whose client hung up while it queued is run by its retry with the 
   const { httpServer, stop } = await createApp({
     db: Object.create(t.db, { prisma: { value: db } }),
     log: pino({ level: "silent" }),
-    config: { rateLimitPerSecond: 0, rateLimitBurst: 50, analyticsLimits: { ...DEFAULT_ANALYTICS_LIMITS, maxConcurrentPerKey: 1, maxQueuedPerKey: 4 } },
+    config: {
+      rateLimitPerSecond: 0,
+      rateLimitBurst: 50,
+      analyticsLimits: { ...DEFAULT_ANALYTICS_LIMITS, maxConcurrentPerKey: 1, maxQueuedPerKey: 4 },
+    },
   });
   await new Promise<void>((resolve) => httpServer.listen(0, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;

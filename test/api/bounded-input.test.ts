@@ -61,7 +61,9 @@ describe("deep input is a 400 before any walk over it (row 6)", () => {
           const res = await rawPost(url, body, headers);
           const errors = expectProblem(res, 400, "VALIDATION_FAILED");
           expect(res.body.detail).toBe(`The request body is nested deeper than ${MAX_INPUT_DEPTH} levels.`);
-          expect(errors).toEqual([{ path: "(body)", message: `must not be nested deeper than ${MAX_INPUT_DEPTH} levels` }]);
+          expect(errors).toEqual([
+            { path: "(body)", message: `must not be nested deeper than ${MAX_INPUT_DEPTH} levels` },
+          ]);
         }
       }
     });
@@ -69,7 +71,9 @@ describe("deep input is a 400 before any walk over it (row 6)", () => {
   });
 
   it("REST: a body at the limit is read and judged by its schema as usual", async () => {
-    const res = await rawPost("/v1/portfolios", `{"name":"P","notes":${deepObjects(MAX_INPUT_DEPTH - 1)}}`, { "idempotency-key": "at-limit" });
+    const res = await rawPost("/v1/portfolios", `{"name":"P","notes":${deepObjects(MAX_INPUT_DEPTH - 1)}}`, {
+      "idempotency-key": "at-limit",
+    });
     const errors = expectProblem(res, 400, "VALIDATION_FAILED");
     expect(errors).toEqual([{ path: "notes", message: expect.any(String) }]);
   });
@@ -79,13 +83,20 @@ describe("deep input is a 400 before any walk over it (row 6)", () => {
     ["without one", {}],
   ])("GraphQL: variables nested past the limit, %s, answer 400 with VALIDATION_FAILED", async (_label, headers) => {
     await unchanged(async () => {
-      for (const variables of [`{"input":{"name":"P","x":${deepArrays(5000)}}}`, `{"input":${deepObjects(tooDeep, '{"name":"P"}')}}`]) {
+      for (const variables of [
+        `{"input":{"name":"P","x":${deepArrays(5000)}}}`,
+        `{"input":${deepObjects(tooDeep, '{"name":"P"}')}}`,
+      ]) {
         const res = await gqlRaw(`{"query":${JSON.stringify(CREATE_PORTFOLIO)},"variables":${variables}}`, headers);
         expect(res.status).toBe(400);
         expect(res.body.errors).toEqual([
           {
             message: `The request body is nested deeper than ${MAX_INPUT_DEPTH} levels.`,
-            extensions: { code: "VALIDATION_FAILED", errors: [{ path: "variables", message: `must not be nested deeper than ${MAX_INPUT_DEPTH} levels` }], requestId: expect.any(String) },
+            extensions: {
+              code: "VALIDATION_FAILED",
+              errors: [{ path: "variables", message: `must not be nested deeper than ${MAX_INPUT_DEPTH} levels` }],
+              requestId: expect.any(String),
+            },
           },
         ]);
       }
@@ -95,14 +106,25 @@ describe("deep input is a 400 before any walk over it (row 6)", () => {
 
   it("GraphQL: deep variables in a GET's query string answer 400 too", async () => {
     const variables = JSON.stringify({ x: JSON.parse(deepArrays(tooDeep)) });
-    const res = await t.http.get("/graphql").query({ query: "{ portfolios { id } }", variables }).set("authorization", key).set("apollo-require-preflight", "1");
+    const res = await t.http
+      .get("/graphql")
+      .query({ query: "{ portfolios { id } }", variables })
+      .set("authorization", key)
+      .set("apollo-require-preflight", "1");
     expect(res.status).toBe(400);
-    expect(res.body.errors[0].extensions).toMatchObject({ code: "VALIDATION_FAILED", errors: [{ path: "variables", message: expect.stringContaining(`${MAX_INPUT_DEPTH} levels`) }] });
+    expect(res.body.errors[0].extensions).toMatchObject({
+      code: "VALIDATION_FAILED",
+      errors: [{ path: "variables", message: expect.stringContaining(`${MAX_INPUT_DEPTH} levels`) }],
+    });
   });
 
   it("GraphQL: a GET with the deep variables first and a second `variables` after them answers 400 too (Apollo reads the first)", async () => {
     const variables = JSON.stringify({ x: JSON.parse(deepArrays(tooDeep)) });
-    const query = new URLSearchParams([["query", "{ portfolios { id } }"], ["variables", variables], ["variables", "{}"]]).toString();
+    const query = new URLSearchParams([
+      ["query", "{ portfolios { id } }"],
+      ["variables", variables],
+      ["variables", "{}"],
+    ]).toString();
     const res = await t.http.get(`/graphql?${query}`).set("authorization", key).set("apollo-require-preflight", "1");
     expect(res.status).toBe(400);
     expect(res.body.errors[0].extensions).toMatchObject({ code: "VALIDATION_FAILED", errors: [{ path: "variables" }] });
@@ -114,7 +136,9 @@ describe("deep input is a 400 before any walk over it (row 6)", () => {
     const text = canonicalJson(deep);
     expect(text.length).toBe(1 + 100_000 * 2 + 100_000 * 6);
     // Same text as before the rewrite: stored fingerprints stay valid across the upgrade.
-    expect(canonicalJson({ b: [1, undefined, "x", { d: null, c: undefined, a: true }], a: 1.5 })).toBe('{"a":1.5,"b":[1,null,"x",{"a":true,"d":null}]}');
+    expect(canonicalJson({ b: [1, undefined, "x", { d: null, c: undefined, a: true }], a: 1.5 })).toBe(
+      '{"a":1.5,"b":[1,null,"x",{"a":true,"d":null}]}',
+    );
   });
 });
 
@@ -124,45 +148,90 @@ describe("attachment names in UTF-8 (row 7)", () => {
   /** A multipart body whose file part carries `disposition` as raw UTF-8 bytes, as a browser sends it. */
   function uploadRaw(tradeId: number, disposition: string) {
     const boundary = "bounded-input-boundary";
-    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; ${disposition}\r\nContent-Type: text/csv\r\n\r\n`, "utf8");
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; ${disposition}\r\nContent-Type: text/csv\r\n\r\n`,
+      "utf8",
+    );
     const body = Buffer.concat([head, CSV, Buffer.from(`\r\n--${boundary}--\r\n`, "latin1")]);
-    return t.http.put(`/v1/trades/${tradeId}/attachment`).set("authorization", key).set("content-type", `multipart/form-data; boundary=${boundary}`).send(body);
+    return t.http
+      .put(`/v1/trades/${tradeId}/attachment`)
+      .set("authorization", key)
+      .set("content-type", `multipart/form-data; boundary=${boundary}`)
+      .send(body);
   }
 
   /** RFC 8187's ext-value: percent-encoded UTF-8, `'()*` included (encodeURIComponent leaves them). */
-  const rfc8187 = (name: string) => encodeURIComponent(name).replace(/['()*]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase());
+  const rfc8187 = (name: string) =>
+    encodeURIComponent(name).replace(/['()*]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase());
   /** RFC 8187's ext-value of `filename*`, decoded. */
-  const extendedName = (header: string) => decodeURIComponent(/filename\*=UTF-8''([^;\s]+)/.exec(header)?.[1] ?? "<no filename*>");
+  const extendedName = (header: string) =>
+    decodeURIComponent(/filename\*=UTF-8''([^;\s]+)/.exec(header)?.[1] ?? "<no filename*>");
 
   it.each([
     ["RFC 5987 filename* (Chinese)", "报告.csv", `filename*=UTF-8''${encodeURIComponent("报告.csv")}`, "__.csv"],
-    ["RFC 5987 filename* (an emoji)", "📈 notes.csv", `filename*=UTF-8''${encodeURIComponent("📈 notes.csv")}`, "__ notes.csv"],
-    ["a raw UTF-8 filename, as browsers send it", "rapport-é-报告.csv", `filename="rapport-é-报告.csv"`, "rapport-e-__.csv"],
+    [
+      "RFC 5987 filename* (an emoji)",
+      "📈 notes.csv",
+      `filename*=UTF-8''${encodeURIComponent("📈 notes.csv")}`,
+      "__ notes.csv",
+    ],
+    [
+      "a raw UTF-8 filename, as browsers send it",
+      "rapport-é-报告.csv",
+      `filename="rapport-é-报告.csv"`,
+      "rapport-e-__.csv",
+    ],
     ["a raw UTF-8 emoji filename", "gains 📈.csv", `filename="gains 📈.csv"`, "gains __.csv"],
-    ["a Latin-1 name with a quote", 'café "Q1" (draft).csv', `filename*=UTF-8''${rfc8187('café "Q1" (draft).csv')}`, "cafe _Q1_ (draft).csv"],
-  ])("%s: stored as sent, downloaded with an ASCII fallback and filename*", async (_label, name, disposition, fallback) => {
-    const p = await newPortfolio(t, key);
-    const { id: tradeId } = await newTrade(t, key, { portfolioId: p, symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 10, price: 100 });
+    [
+      "a Latin-1 name with a quote",
+      'café "Q1" (draft).csv',
+      `filename*=UTF-8''${rfc8187('café "Q1" (draft).csv')}`,
+      "cafe _Q1_ (draft).csv",
+    ],
+  ])(
+    "%s: stored as sent, downloaded with an ASCII fallback and filename*",
+    async (_label, name, disposition, fallback) => {
+      const p = await newPortfolio(t, key);
+      const { id: tradeId } = await newTrade(t, key, {
+        portfolioId: p,
+        symbol: "CBA",
+        exchange: "ASX",
+        tradeType: "Buy",
+        tradeDate: "2024-01-10",
+        quantity: 10,
+        price: 100,
+      });
 
-    const up = await uploadRaw(tradeId, disposition);
-    expect(up.status).toBe(200);
-    expect(up.body).toMatchObject({ tradeId, fileName: name, contentType: "text/csv", size: CSV.length });
+      const up = await uploadRaw(tradeId, disposition);
+      expect(up.status).toBe(200);
+      expect(up.body).toMatchObject({ tradeId, fileName: name, contentType: "text/csv", size: CSV.length });
 
-    const got = await t.http.get(`/v1/trades/${tradeId}/attachment`).set("authorization", key).buffer(true);
-    expect(got.status).toBe(200);
-    const header = got.headers["content-disposition"] as string;
-    expect(header).toMatch(/^attachment; filename=("[^"]+"|[!#$%&'*+\-.^_`|~0-9A-Za-z]+); filename\*=UTF-8''[A-Za-z0-9!#$&+\-.^_`|~%]+$/);
-    expect(/filename="?([^";]+)"?;/.exec(header)?.[1]).toBe(fallback);
-    expect(extendedName(header)).toBe(name);
-    expect(got.text).toBe(CSV.toString("utf8"));
+      const got = await t.http.get(`/v1/trades/${tradeId}/attachment`).set("authorization", key).buffer(true);
+      expect(got.status).toBe(200);
+      const header = got.headers["content-disposition"] as string;
+      expect(header).toMatch(
+        /^attachment; filename=("[^"]+"|[!#$%&'*+\-.^_`|~0-9A-Za-z]+); filename\*=UTF-8''[A-Za-z0-9!#$&+\-.^_`|~%]+$/,
+      );
+      expect(/filename="?([^";]+)"?;/.exec(header)?.[1]).toBe(fallback);
+      expect(extendedName(header)).toBe(name);
+      expect(got.text).toBe(CSV.toString("utf8"));
 
-    const trade = await t.http.get(`/v1/trades/${tradeId}`).set("authorization", key);
-    expect(trade.body.hasAttachment).toBe(true);
-  });
+      const trade = await t.http.get(`/v1/trades/${tradeId}`).set("authorization", key);
+      expect(trade.body.hasAttachment).toBe(true);
+    },
+  );
 
   it("keeps 255 characters counted in code points, and drops controls and bidi overrides", async () => {
     const p = await newPortfolio(t, key);
-    const { id: tradeId } = await newTrade(t, key, { portfolioId: p, symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 10, price: 100 });
+    const { id: tradeId } = await newTrade(t, key, {
+      portfolioId: p,
+      symbol: "CBA",
+      exchange: "ASX",
+      tradeType: "Buy",
+      tradeDate: "2024-01-10",
+      quantity: 10,
+      price: 100,
+    });
     // 254 letters and an emoji (two UTF-16 units): a cut by UTF-16 units left half a surrogate pair.
     const long = "a".repeat(254) + "📈📈.csv";
     expect((await uploadRaw(tradeId, `filename*=UTF-8''${rfc8187(long)}`)).body.fileName).toBe("a".repeat(254) + "📈");
@@ -173,7 +242,15 @@ describe("attachment names in UTF-8 (row 7)", () => {
 
   it("an ASCII name keeps the plain filename parameter only", async () => {
     const p = await newPortfolio(t, key);
-    const { id: tradeId } = await newTrade(t, key, { portfolioId: p, symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 10, price: 100 });
+    const { id: tradeId } = await newTrade(t, key, {
+      portfolioId: p,
+      symbol: "CBA",
+      exchange: "ASX",
+      tradeType: "Buy",
+      tradeDate: "2024-01-10",
+      quantity: 10,
+      price: 100,
+    });
     expect((await uploadRaw(tradeId, `filename="statement 2024.csv"`)).status).toBe(200);
     const got = await t.http.get(`/v1/trades/${tradeId}/attachment`).set("authorization", key);
     expect(got.headers["content-disposition"]).toBe('attachment; filename="statement 2024.csv"');
@@ -185,18 +262,28 @@ describe("subscriptions answer 400 like any operation the service does not run (
     const lines: { level: number; msg?: string }[] = [];
     const sink = new Writable({
       write(chunk: Buffer, _enc, done) {
-        for (const line of chunk.toString("utf8").split("\n").filter(Boolean)) lines.push(JSON.parse(line) as { level: number; msg?: string });
+        for (const line of chunk.toString("utf8").split("\n").filter(Boolean))
+          lines.push(JSON.parse(line) as { level: number; msg?: string });
         done();
       },
     });
     // A second app over the same database, whose log the test reads.
-    const logged = await createApp({ db: t.db, log: pino({ level: "trace" }, sink), config: { rateLimitPerSecond: 0, rateLimitBurst: 50, corsOrigins: [] } });
+    const logged = await createApp({
+      db: t.db,
+      log: pino({ level: "trace" }, sink),
+      config: { rateLimitPerSecond: 0, rateLimitBurst: 50, corsOrigins: [] },
+    });
     try {
       for (const query of ["subscription { x }", "subscription OnTrade { portfolios { id } }"]) {
         const res = await request(logged.app).post("/graphql").set("authorization", key).send({ query });
         expect(res.status).toBe(400);
         expect(res.body.data).toBeUndefined();
-        expect(res.body.errors).toEqual([expect.objectContaining({ message: expect.stringContaining("Subscriptions are not supported"), extensions: expect.objectContaining({ code: "GRAPHQL_VALIDATION_FAILED" }) })]);
+        expect(res.body.errors).toEqual([
+          expect.objectContaining({
+            message: expect.stringContaining("Subscriptions are not supported"),
+            extensions: expect.objectContaining({ code: "GRAPHQL_VALIDATION_FAILED" }),
+          }),
+        ]);
       }
     } finally {
       await logged.stop();
@@ -221,7 +308,15 @@ describe("query-string integers are decimal digits within documented bounds (row
     ["offset=1.0", "offset"],
   ])("GET …/trades?%s is a 400 naming %s", async (query, path) => {
     const p = await newPortfolio(t, key);
-    const holding = await newTrade(t, key, { portfolioId: p, symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 10, price: 100 });
+    const holding = await newTrade(t, key, {
+      portfolioId: p,
+      symbol: "CBA",
+      exchange: "ASX",
+      tradeType: "Buy",
+      tradeDate: "2024-01-10",
+      quantity: 10,
+      price: 100,
+    });
     const res = await t.http.get(`/v1/holdings/${holding.holdingId}/trades?${query}`).set("authorization", key);
     expect(expectProblem(res, 400, "VALIDATION_FAILED")).toEqual([{ path, message: expect.any(String) }]);
     expect(res.body.detail).toContain(path);
@@ -229,7 +324,15 @@ describe("query-string integers are decimal digits within documented bounds (row
 
   it("names the bounds in the message, and takes the bounds themselves", async () => {
     const p = await newPortfolio(t, key);
-    const holding = await newTrade(t, key, { portfolioId: p, symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 10, price: 100 });
+    const holding = await newTrade(t, key, {
+      portfolioId: p,
+      symbol: "CBA",
+      exchange: "ASX",
+      tradeType: "Buy",
+      tradeDate: "2024-01-10",
+      quantity: 10,
+      price: 100,
+    });
     const url = `/v1/holdings/${holding.holdingId}/trades`;
     const hex = await t.http.get(`${url}?limit=0x10`).set("authorization", key);
     expect(hex.body.errors[0].message).toBe("must be a whole number written in decimal digits, from 1 to 5000");
@@ -250,14 +353,23 @@ describe("query-string integers are decimal digits within documented bounds (row
     ["/v1/securities/search", "q=CBA&limit=1e1", "limit"],
   ])("%s?%s is a 400 naming %s", async (path, query, field) => {
     const p = await newPortfolio(t, key);
-    const c = await postCreated<{ id: number }>(t, key, "/v1/cash-accounts", { portfolioId: p, name: "Cash", currencyCode: "AUD" });
+    const c = await postCreated<{ id: number }>(t, key, "/v1/cash-accounts", {
+      portfolioId: p,
+      name: "Cash",
+      currencyCode: "AUD",
+    });
     const url = path.replace("{p}", String(p)).replace("{c}", String(c.id));
     const res = await t.http.get(`${url}?${query}`).set("authorization", key);
     expect(expectProblem(res, 400, "VALIDATION_FAILED")).toEqual([{ path: field, message: expect.any(String) }]);
   });
 
-  it.each(["0x10", "1e3", "16.0", "%2B16", "-1", "0", "2147483648"])("a path id %s is a 400 naming the id", async (id) => {
-    const res = await t.http.get(`/v1/portfolios/${id}`).set("authorization", key);
-    expect(expectProblem(res, 400, "VALIDATION_FAILED")).toEqual([{ path: "portfolioId", message: expect.any(String) }]);
-  });
+  it.each(["0x10", "1e3", "16.0", "%2B16", "-1", "0", "2147483648"])(
+    "a path id %s is a 400 naming the id",
+    async (id) => {
+      const res = await t.http.get(`/v1/portfolios/${id}`).set("authorization", key);
+      expect(expectProblem(res, 400, "VALIDATION_FAILED")).toEqual([
+        { path: "portfolioId", message: expect.any(String) },
+      ]);
+    },
+  );
 });

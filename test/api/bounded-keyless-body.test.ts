@@ -46,15 +46,19 @@ interface Answer {
 function postSlowly(path: string, contentType: string, headers: Record<string, string> = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
     let sent = 0;
-    const req = http.request(`${base}${path}`, { method: "POST", headers: { "content-type": contentType, "content-length": String(DECLARED), ...headers } }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (d) => (body += d));
-      res.on("end", () => {
-        req.destroy();
-        resolve({ status: res.statusCode!, headers: res.headers, body, sent });
-      });
-    });
+    const req = http.request(
+      `${base}${path}`,
+      { method: "POST", headers: { "content-type": contentType, "content-length": String(DECLARED), ...headers } },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (d) => (body += d));
+        res.on("end", () => {
+          req.destroy();
+          resolve({ status: res.statusCode!, headers: res.headers, body, sent });
+        });
+      },
+    );
     req.on("error", (error) => (sent < DECLARED ? undefined : reject(error)));
     // A generous bound, not a timing: a server waiting for the rest of the body never answers.
     setTimeout(() => reject(new Error(`no answer to POST ${path} while its body was still unsent`)), 20_000).unref();
@@ -73,7 +77,10 @@ describe("keyless bodies are refused before they are read", () => {
         expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
         expect(res.headers.connection).toBe("close");
         expect(res.headers["www-authenticate"]).toMatch(/^Bearer /);
-        expect(JSON.parse(res.body)).toMatchObject({ code: "UNAUTHENTICATED", detail: expect.stringMatching(/valid API key is required/) });
+        expect(JSON.parse(res.body)).toMatchObject({
+          code: "UNAUTHENTICATED",
+          detail: expect.stringMatching(/valid API key is required/),
+        });
         expect(res.sent).toBeLessThan(DECLARED);
       }
     }
@@ -90,7 +97,10 @@ describe("keyless bodies are refused before they are read", () => {
     const res = await t.http.post("/v1/market-prices/bulk").set("content-type", "application/json").send("{not json");
     expect(res.status).toBe(401);
     expect(res.body.code).toBe("UNAUTHENTICATED");
-    const csv = await t.http.post("/api/v1/market-prices/bulk").set("content-type", "text/csv").send('symbol,"never closed');
+    const csv = await t.http
+      .post("/api/v1/market-prices/bulk")
+      .set("content-type", "text/csv")
+      .send('symbol,"never closed');
     expect(csv.status).toBe(401);
     expect(await ledgerSnapshot(t.db)).toBe(before);
   });

@@ -18,10 +18,18 @@ describe.each([rest, graphql])("cash accounts over $name", (tr) => {
       expectAbsent(await tr.getTx(key, s.deposit.id));
       expectError(await tr.listAccounts(key, s.portfolioId), "NOT_FOUND", 404);
       expectError(await tr.ledger(key, s.account.id), "NOT_FOUND", 404);
-      expectError(await tr.createAccount(key, { portfolioId: s.portfolioId, name: "Mine", currencyCode: "AUD" }), "NOT_FOUND", 404);
+      expectError(
+        await tr.createAccount(key, { portfolioId: s.portfolioId, name: "Mine", currencyCode: "AUD" }),
+        "NOT_FOUND",
+        404,
+      );
       expectError(await tr.updateAccount(key, s.account.id, { name: "Mine" }), "NOT_FOUND", 404);
       expectError(await tr.deleteAccount(key, s.account.id), "NOT_FOUND", 404);
-      expectError(await tr.createTx(key, { cashAccountId: s.account.id, type: "Withdrawal", date: "2024-01-02", amount: 1 }), "NOT_FOUND", 404);
+      expectError(
+        await tr.createTx(key, { cashAccountId: s.account.id, type: "Withdrawal", date: "2024-01-02", amount: 1 }),
+        "NOT_FOUND",
+        404,
+      );
       expectError(await tr.updateTx(key, s.deposit.id, { amount: 1 }), "NOT_FOUND", 404);
       expectError(await tr.deleteTx(key, s.deposit.id), "NOT_FOUND", 404);
       // Nor can a transaction of mine move into it.
@@ -53,10 +61,18 @@ describe.each([rest, graphql])("cash accounts over $name", (tr) => {
       expectAbsent(await tr.getAccount(reader, hidden.id));
       expectError(await tr.listAccounts(reader, notMine), "NOT_FOUND", 404);
 
-      expectError(await tr.createAccount(reader, { portfolioId: mine, name: "New", currencyCode: "AUD" }), "FORBIDDEN", 403);
+      expectError(
+        await tr.createAccount(reader, { portfolioId: mine, name: "New", currencyCode: "AUD" }),
+        "FORBIDDEN",
+        403,
+      );
       expectError(await tr.updateAccount(reader, a.id, { name: "Changed" }), "FORBIDDEN", 403);
       expectError(await tr.deleteAccount(reader, a.id), "FORBIDDEN", 403);
-      expectError(await tr.createTx(reader, { cashAccountId: a.id, type: "Deposit", date: "2024-01-02", amount: 1 }), "FORBIDDEN", 403);
+      expectError(
+        await tr.createTx(reader, { cashAccountId: a.id, type: "Deposit", date: "2024-01-02", amount: 1 }),
+        "FORBIDDEN",
+        403,
+      );
       expectError(await tr.updateTx(reader, tx.id, { amount: 1 }), "FORBIDDEN", 403);
       expectError(await tr.deleteTx(reader, tx.id), "FORBIDDEN", 403);
       expect(await ledgerSnapshot(t.db)).toBe(before);
@@ -67,13 +83,25 @@ describe.each([rest, graphql])("cash accounts over $name", (tr) => {
       const notMine = await newPortfolio(key, { name: "Not assigned" });
       const hidden = await newAccount(key, notMine);
       const writer = await t.newClientKey(key, "ReadWrite", [mine]);
-      const a = expectOk(await tr.createAccount(writer, { portfolioId: mine, name: "Client cash", currencyCode: "AUD" }));
-      const tx = expectOk(await tr.createTx(writer, { cashAccountId: a.id, type: "Deposit", date: "2024-01-02", amount: 7 }));
+      const a = expectOk(
+        await tr.createAccount(writer, { portfolioId: mine, name: "Client cash", currencyCode: "AUD" }),
+      );
+      const tx = expectOk(
+        await tr.createTx(writer, { cashAccountId: a.id, type: "Deposit", date: "2024-01-02", amount: 7 }),
+      );
       expect(expectOk(await tr.updateTx(writer, tx.id, { amount: 8 })).amount).toBe("8");
       expect(expectOk(await tr.updateAccount(writer, a.id, { name: "Renamed" })).balance).toBe("8");
       const before = await ledgerSnapshot(t.db);
-      expectError(await tr.createAccount(writer, { portfolioId: notMine, name: "No", currencyCode: "AUD" }), "NOT_FOUND", 404);
-      expectError(await tr.createTx(writer, { cashAccountId: hidden.id, type: "Deposit", date: "2024-01-02", amount: 1 }), "NOT_FOUND", 404);
+      expectError(
+        await tr.createAccount(writer, { portfolioId: notMine, name: "No", currencyCode: "AUD" }),
+        "NOT_FOUND",
+        404,
+      );
+      expectError(
+        await tr.createTx(writer, { cashAccountId: hidden.id, type: "Deposit", date: "2024-01-02", amount: 1 }),
+        "NOT_FOUND",
+        404,
+      );
       expectError(await tr.deleteAccount(writer, hidden.id), "NOT_FOUND", 404);
       expect(await ledgerSnapshot(t.db)).toBe(before);
       expect(expectOk(await tr.deleteTx(writer, tx.id))).toBe(true);

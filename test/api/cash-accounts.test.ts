@@ -12,11 +12,25 @@ describe.each([rest, graphql])("cash accounts over $name", (tr) => {
   describe("accounts", () => {
     it("creates an account with the documented defaults and a zero balance", async () => {
       const portfolioId = await newPortfolio(key);
-      const o = await tr.createAccount(key, { portfolioId: tr.name === "REST" ? portfolioId : String(portfolioId), name: "  Everyday  ", currencyCode: "AUD" });
+      const o = await tr.createAccount(key, {
+        portfolioId: tr.name === "REST" ? portfolioId : String(portfolioId),
+        name: "  Everyday  ",
+        currencyCode: "AUD",
+      });
       const a = expectOk(o);
       if (tr.name === "REST") {
         expect(o.status).toBe(201);
-        expect(Object.keys(o.res!.body).sort()).toEqual(["balance", "currencyCode", "id", "institution", "name", "portfolioId", "settlementDays", "syncIncome", "syncTrades"]);
+        expect(Object.keys(o.res!.body).sort()).toEqual([
+          "balance",
+          "currencyCode",
+          "id",
+          "institution",
+          "name",
+          "portfolioId",
+          "settlementDays",
+          "syncIncome",
+          "syncTrades",
+        ]);
       }
       expect(a).toEqual({
         id: expect.any(Number),
@@ -36,9 +50,28 @@ describe.each([rest, graphql])("cash accounts over $name", (tr) => {
     it("keeps every field given and lists the portfolio's accounts by id, with balances", async () => {
       const portfolioId = await newPortfolio(key);
       const other = await newPortfolio(key, { name: "Other" });
-      const a = expectOk(await tr.createAccount(key, { portfolioId, name: "USD", currencyCode: "USD", institution: "Interactive Brokers", syncTrades: true, syncIncome: true, settlementDays: 0 }));
-      expect(a).toMatchObject({ currencyCode: "USD", institution: "Interactive Brokers", syncTrades: true, syncIncome: true, settlementDays: 0, balance: "0" });
-      const b = expectOk(await tr.createAccount(key, { portfolioId, name: "AUD", currencyCode: "AUD", settlementDays: 10 }));
+      const a = expectOk(
+        await tr.createAccount(key, {
+          portfolioId,
+          name: "USD",
+          currencyCode: "USD",
+          institution: "Interactive Brokers",
+          syncTrades: true,
+          syncIncome: true,
+          settlementDays: 0,
+        }),
+      );
+      expect(a).toMatchObject({
+        currencyCode: "USD",
+        institution: "Interactive Brokers",
+        syncTrades: true,
+        syncIncome: true,
+        settlementDays: 0,
+        balance: "0",
+      });
+      const b = expectOk(
+        await tr.createAccount(key, { portfolioId, name: "AUD", currencyCode: "AUD", settlementDays: 10 }),
+      );
       await newAccount(key, other);
       await newTx(key, b.id, "Deposit", "2024-05-01", "1234.5678");
       expect(expectOk(await tr.listAccounts(key, portfolioId))).toEqual([a, { ...b, balance: "1234.5678" }]);
@@ -62,23 +95,34 @@ describe.each([rest, graphql])("cash accounts over $name", (tr) => {
     it.each(BAD_ACCOUNTS)("rejects %s on create, writing nothing", async (_label, fields, path, graphqlTyped) => {
       const portfolioId = await newPortfolio(key);
       const before = await ledgerSnapshot(t.db);
-      (graphqlTyped ? expectInvalidOrBadUserInput : expectInvalid)(await tr.createAccount(key, { portfolioId, name: "Valid", currencyCode: "AUD", ...fields }), path);
+      (graphqlTyped ? expectInvalidOrBadUserInput : expectInvalid)(
+        await tr.createAccount(key, { portfolioId, name: "Valid", currencyCode: "AUD", ...fields }),
+        path,
+      );
       expect(await ledgerSnapshot(t.db)).toBe(before);
     });
 
-    it.each(BAD_ACCOUNTS.filter(([, f]) => !("portfolioId" in f)))("rejects %s on update, writing nothing", async (_label, fields, path, graphqlTyped) => {
-      const a = await newAccount(key, await newPortfolio(key));
-      const before = await ledgerSnapshot(t.db);
-      (graphqlTyped ? expectInvalidOrBadUserInput : expectInvalid)(await tr.updateAccount(key, a.id, fields), path);
-      expect(await ledgerSnapshot(t.db)).toBe(before);
-    });
+    it.each(BAD_ACCOUNTS.filter(([, f]) => !("portfolioId" in f)))(
+      "rejects %s on update, writing nothing",
+      async (_label, fields, path, graphqlTyped) => {
+        const a = await newAccount(key, await newPortfolio(key));
+        const before = await ledgerSnapshot(t.db);
+        (graphqlTyped ? expectInvalidOrBadUserInput : expectInvalid)(await tr.updateAccount(key, a.id, fields), path);
+        expect(await ledgerSnapshot(t.db)).toBe(before);
+      },
+    );
 
     it("updates the fields given and leaves the others; null clears the institution", async () => {
       const portfolioId = await newPortfolio(key);
       const a = await newAccount(key, portfolioId, { institution: "CommSec" });
-      const renamed = expectOk(await tr.updateAccount(key, a.id, { name: "Renamed", settlementDays: 3, syncIncome: true }));
+      const renamed = expectOk(
+        await tr.updateAccount(key, a.id, { name: "Renamed", settlementDays: 3, syncIncome: true }),
+      );
       expect(renamed).toEqual({ ...a, name: "Renamed", settlementDays: 3, syncIncome: true });
-      expect(expectOk(await tr.updateAccount(key, a.id, { institution: null }))).toEqual({ ...renamed, institution: null });
+      expect(expectOk(await tr.updateAccount(key, a.id, { institution: null }))).toEqual({
+        ...renamed,
+        institution: null,
+      });
       expect(expectOk(await tr.updateAccount(key, a.id, { portfolioId }))).toEqual({ ...renamed, institution: null });
       // Without cash transactions the currency may still change.
       expect(expectOk(await tr.updateAccount(key, a.id, { currencyCode: "NZD" })).currencyCode).toBe("NZD");
@@ -125,12 +169,15 @@ describe.each([rest, graphql])("cash accounts over $name", (tr) => {
       expectError(await tr.updateAccount(key, 999999, { name: "x" }), "NOT_FOUND", 404);
       expectError(await tr.deleteAccount(key, 999999), "NOT_FOUND", 404);
       expectError(await tr.listAccounts(key, 999999), "NOT_FOUND", 404);
-      expectError(await tr.createAccount(key, { portfolioId: 999999, name: "x", currencyCode: "AUD" }), "NOT_FOUND", 404);
+      expectError(
+        await tr.createAccount(key, { portfolioId: 999999, name: "x", currencyCode: "AUD" }),
+        "NOT_FOUND",
+        404,
+      );
       expectInvalid(await tr.getAccount(key, "abc"), "cashAccountId");
       expectInvalid(await tr.deleteAccount(key, "0"), "cashAccountId");
       expectInvalid(await tr.listAccounts(key, "1.5"), "portfolioId");
       expect(await ledgerSnapshot(t.db)).toBe(before);
     });
   });
-
 });

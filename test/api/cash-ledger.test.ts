@@ -1,6 +1,19 @@
 import { settlementDate } from "../../src/modules/ledger/cash-effects";
 import { expectInvalid, expectOk } from "../support/outcomes";
-import { t, key, TODAY, newPortfolio, newTrade, rest, graphql, newAccount, newTx, newIncome, ledgerStory, storyLedger } from "./cash.shared";
+import {
+  t,
+  key,
+  TODAY,
+  newPortfolio,
+  newTrade,
+  rest,
+  graphql,
+  newAccount,
+  newTx,
+  newIncome,
+  ledgerStory,
+  storyLedger,
+} from "./cash.shared";
 
 /**
  * The cash ledger: settlement dates, the running balance over cash transactions and synced trades and income, and Portfolio.cashAccounts over GraphQL.
@@ -46,29 +59,69 @@ describe.each([rest, graphql])("cash accounts over $name", (tr) => {
       expect(expectOk(await tr.ledger(key, s.account.id, { offset: 7 }))).toEqual([]);
       expect(expectOk(await tr.ledger(key, s.account.id, { from: "2024-03-01" }))).toEqual(all.slice(3));
       expect(expectOk(await tr.ledger(key, s.account.id, { to: "2024-01-31" }))).toEqual(all.slice(0, 3));
-      expect(expectOk(await tr.ledger(key, s.account.id, { from: "2024-03-05", to: "2024-03-05", limit: 1, offset: 1 }))).toEqual(all.slice(4, 5));
+      expect(
+        expectOk(await tr.ledger(key, s.account.id, { from: "2024-03-05", to: "2024-03-05", limit: 1, offset: 1 })),
+      ).toEqual(all.slice(4, 5));
     });
 
     it("leaves trades or income out when their sync is off, and counts only the account's currency", async () => {
       const s = await ledgerStory(key);
       expectOk(await tr.updateAccount(key, s.account.id, { syncTrades: false }));
-      expect(expectOk(await tr.ledger(key, s.account.id)).map((m) => m.source)).toEqual(["Cash", "Cash", "Cash", "Income", "Cash"]);
+      expect(expectOk(await tr.ledger(key, s.account.id)).map((m) => m.source)).toEqual([
+        "Cash",
+        "Cash",
+        "Cash",
+        "Income",
+        "Cash",
+      ]);
       expect(expectOk(await tr.getAccount(key, s.account.id))!.balance).toBe("19593.05");
       const none = expectOk(await tr.updateAccount(key, s.account.id, { syncIncome: false }));
       expect(none.balance).toBe("19490.05");
 
-      const usd = expectOk(await tr.createAccount(key, { portfolioId: s.portfolioId, name: "USD", currencyCode: "USD", syncTrades: true, syncIncome: true }));
+      const usd = expectOk(
+        await tr.createAccount(key, {
+          portfolioId: s.portfolioId,
+          name: "USD",
+          currencyCode: "USD",
+          syncTrades: true,
+          syncIncome: true,
+        }),
+      );
       expect(usd.balance).toBe("-1494.8");
       expect(expectOk(await tr.ledger(key, usd.id))).toEqual([
-        { id: null, source: "Trade", sourceId: s.usd.id, type: "Buy", date: "2024-02-05", amount: "-1505", description: "Buy 10 AAPL.NASDAQ @ 150", balance: "-1505" },
-        { id: null, source: "Income", sourceId: s.usdIncome, type: "Income", date: "2024-02-15", amount: "10.2", description: "Dividend AAPL.NASDAQ", balance: "-1494.8" },
+        {
+          id: null,
+          source: "Trade",
+          sourceId: s.usd.id,
+          type: "Buy",
+          date: "2024-02-05",
+          amount: "-1505",
+          description: "Buy 10 AAPL.NASDAQ @ 150",
+          balance: "-1505",
+        },
+        {
+          id: null,
+          source: "Income",
+          sourceId: s.usdIncome,
+          type: "Income",
+          date: "2024-02-15",
+          amount: "10.2",
+          description: "Dividend AAPL.NASDAQ",
+          balance: "-1494.8",
+        },
       ]);
     });
 
     it("settles trades after the account's settlement days, skipping weekends", async () => {
       const portfolioId = await newPortfolio(key);
       const a = await newAccount(key, portfolioId, { syncTrades: true, settlementDays: 0 });
-      await newTrade(key, portfolioId, { tradeType: "Buy", tradeDate: "2024-03-01", quantity: 3, price: "33.3333", brokerage: "0.0001" });
+      await newTrade(key, portfolioId, {
+        tradeType: "Buy",
+        tradeDate: "2024-03-01",
+        quantity: 3,
+        price: "33.3333",
+        brokerage: "0.0001",
+      });
       const dates = async () => expectOk(await tr.ledger(key, a.id)).map((m) => [m.date, m.amount]);
       // 3 × 33.3333 = 99.9999, plus brokerage.
       expect(await dates()).toEqual([["2024-03-01", "-100"]]);
@@ -104,14 +157,16 @@ describe.each([rest, graphql])("cash accounts over $name", (tr) => {
       expect(expectOk(await tr.ledger(key, a.id, { limit: 5000 }))).toEqual([]);
     });
   });
-
 });
 
 describe("Portfolio.cashAccounts (GraphQL)", () => {
   it("answers each portfolio's accounts with balances and ledgers", async () => {
     const s = await ledgerStory(key);
     const empty = await newPortfolio(key, { name: "Empty" });
-    const res = await t.gql(key, `{ portfolios { id cashAccounts { id name balance transactions(limit: 2) { type amount balance } } } }`);
+    const res = await t.gql(
+      key,
+      `{ portfolios { id cashAccounts { id name balance transactions(limit: 2) { type amount balance } } } }`,
+    );
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.portfolios).toEqual([
       {
@@ -139,7 +194,12 @@ describe("Portfolio.cashAccounts (GraphQL)", () => {
         const a = await newAccount(k, portfolioId, { syncTrades: true, syncIncome: true });
         await newAccount(k, portfolioId, { name: "Second", currencyCode: "USD", syncTrades: true });
         await newTx(k, a.id, "Deposit", "2024-01-02", 1000);
-        const buy = await newTrade(k, portfolioId, { tradeType: "Buy", tradeDate: "2024-01-02", quantity: 1, price: 100 });
+        const buy = await newTrade(k, portfolioId, {
+          tradeType: "Buy",
+          tradeDate: "2024-01-02",
+          quantity: 1,
+          price: 100,
+        });
         await newIncome(portfolioId, buy.holdingId, { frankedAmount: "7" });
       }
     };
@@ -156,7 +216,8 @@ describe("Portfolio.cashAccounts (GraphQL)", () => {
     const one = await statements(small);
     const many = await statements(large);
     expect(many.portfolios).toHaveLength(10);
-    for (const p of many.portfolios) expect(p.cashAccounts.map((a: { balance: string }) => a.balance)).toEqual(["907", "0"]);
+    for (const p of many.portfolios)
+      expect(p.cashAccounts.map((a: { balance: string }) => a.balance)).toEqual(["907", "0"]);
     expect(one.count).toBe(many.count);
   });
 });

@@ -12,18 +12,35 @@ describe.each([rest, graphql])("cash accounts over $name", (tr) => {
   describe("cash transactions", () => {
     it("enters, reads, updates and deletes a transaction; the balance follows", async () => {
       const a = await newAccount(key, await newPortfolio(key));
-      const o = await tr.createTx(key, { cashAccountId: a.id, type: "Deposit", date: "2024-01-02", amount: "1000.1234", notes: "  salary  " });
+      const o = await tr.createTx(key, {
+        cashAccountId: a.id,
+        type: "Deposit",
+        date: "2024-01-02",
+        amount: "1000.1234",
+        notes: "  salary  ",
+      });
       const tx = expectOk(o);
       if (tr.name === "REST") expect(o.status).toBe(201);
       // Notes are kept as written (not trimmed), like trade notes.
-      expect(tx).toEqual({ id: expect.any(Number), cashAccountId: a.id, type: "Deposit", date: "2024-01-02", amount: "1000.1234", notes: "  salary  " });
+      expect(tx).toEqual({
+        id: expect.any(Number),
+        cashAccountId: a.id,
+        type: "Deposit",
+        date: "2024-01-02",
+        amount: "1000.1234",
+        notes: "  salary  ",
+      });
       expect(expectOk(await tr.getTx(key, tx.id))).toEqual(tx);
       expect(expectOk(await tr.getAccount(key, a.id))!.balance).toBe("1000.1234");
 
       const changed = expectOk(await tr.updateTx(key, tx.id, { type: "Withdrawal", amount: 250 }));
       expect(changed).toEqual({ ...tx, type: "Withdrawal", amount: "250" });
       expect(expectOk(await tr.getAccount(key, a.id))!.balance).toBe("-250");
-      expect(expectOk(await tr.updateTx(key, tx.id, { date: "2024-02-29", notes: null }))).toEqual({ ...changed, date: "2024-02-29", notes: "" });
+      expect(expectOk(await tr.updateTx(key, tx.id, { date: "2024-02-29", notes: null }))).toEqual({
+        ...changed,
+        date: "2024-02-29",
+        notes: "",
+      });
 
       expect(expectOk(await tr.deleteTx(key, tx.id))).toBe(true);
       expectAbsent(await tr.getTx(key, tx.id));
@@ -34,7 +51,13 @@ describe.each([rest, graphql])("cash accounts over $name", (tr) => {
 
     it("signs each type: Deposit and InterestPayment in; Withdrawal, Fee and InterestCharged out", async () => {
       const a = await newAccount(key, await newPortfolio(key));
-      for (const [type, amount] of [["Deposit", "1000"], ["Withdrawal", "250.25"], ["Fee", "9.95"], ["InterestPayment", "1.2345"], ["InterestCharged", "0.5"]]) {
+      for (const [type, amount] of [
+        ["Deposit", "1000"],
+        ["Withdrawal", "250.25"],
+        ["Fee", "9.95"],
+        ["InterestPayment", "1.2345"],
+        ["InterestCharged", "0.5"],
+      ]) {
         expectOk(await tr.createTx(key, { cashAccountId: a.id, type, date: "2024-01-02", amount }));
       }
       const ledger = expectOk(await tr.ledger(key, a.id));
@@ -79,7 +102,10 @@ describe.each([rest, graphql])("cash accounts over $name", (tr) => {
     it.each(BAD_TXS)("rejects %s on create, writing nothing", async (_label, fields, path, graphqlTyped) => {
       const a = await newAccount(key, await newPortfolio(key));
       const before = await ledgerSnapshot(t.db);
-      (graphqlTyped ? expectInvalidOrBadUserInput : expectInvalid)(await tr.createTx(key, { cashAccountId: a.id, type: "Deposit", date: "2024-01-02", amount: 10, ...fields }), path);
+      (graphqlTyped ? expectInvalidOrBadUserInput : expectInvalid)(
+        await tr.createTx(key, { cashAccountId: a.id, type: "Deposit", date: "2024-01-02", amount: 10, ...fields }),
+        path,
+      );
       expect(await ledgerSnapshot(t.db)).toBe(before);
     });
 
@@ -93,12 +119,21 @@ describe.each([rest, graphql])("cash accounts over $name", (tr) => {
 
     it("reports every bad field at once and needs an existing account", async () => {
       const before = await ledgerSnapshot(t.db);
-      const o = await tr.createTx(key, { cashAccountId: "0", type: "Deposit", date: "2024-13-01", amount: 0, notes: "x" });
+      const o = await tr.createTx(key, {
+        cashAccountId: "0",
+        type: "Deposit",
+        date: "2024-13-01",
+        amount: 0,
+        notes: "x",
+      });
       expectError(o, "VALIDATION_FAILED", 400);
       expect(new Set(o.errors!.map((e) => e.path))).toEqual(new Set(["cashAccountId", "date", "amount"]));
-      expectError(await tr.createTx(key, { cashAccountId: 999999, type: "Deposit", date: "2024-01-02", amount: 1 }), "NOT_FOUND", 404);
+      expectError(
+        await tr.createTx(key, { cashAccountId: 999999, type: "Deposit", date: "2024-01-02", amount: 1 }),
+        "NOT_FOUND",
+        404,
+      );
       expect(await ledgerSnapshot(t.db)).toBe(before);
     });
   });
-
 });

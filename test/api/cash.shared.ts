@@ -97,24 +97,60 @@ export function normalise(value: unknown, transport: "REST" | "GraphQL"): unknow
 }
 
 /** The kit's REST and GraphQL outcomes, normalised to this suite's shape. */
-export const restOutcome = <T>(res: request.Response, success: number): Promise<Outcome<T>> => restCall(res, success, success === 204 ? () => true as T : (b: unknown) => normalise(b, "REST") as T);
-export const gqlOutcome = <T>(res: request.Response, field: string, pick: (v: never) => unknown = (v) => v): Outcome<T> => gqlAnswer(res, field, (v: never) => normalise(pick(v), "GraphQL") as T);
+export const restOutcome = <T>(res: request.Response, success: number): Promise<Outcome<T>> =>
+  restCall(res, success, success === 204 ? () => true as T : (b: unknown) => normalise(b, "REST") as T);
+export const gqlOutcome = <T>(
+  res: request.Response,
+  field: string,
+  pick: (v: never) => unknown = (v) => v,
+): Outcome<T> => gqlAnswer(res, field, (v: never) => normalise(pick(v), "GraphQL") as T);
 export const auth = (k: string) => ({ authorization: k });
 /** A portfolio (named "Cash book" unless given) and a trade (CBA on the ASX, no brokerage, unless given), over REST. */
-export const newPortfolio = (k: string, body: Record<string, unknown> = {}) => kitPortfolio(t, k, { name: "Cash book", ...body });
-export const newTrade = (k: string, portfolioId: number, body: Record<string, unknown>) => kitTrade(t, k, { portfolioId, symbol: "CBA", exchange: "ASX", brokerage: 0, ...body });
+export const newPortfolio = (k: string, body: Record<string, unknown> = {}) =>
+  kitPortfolio(t, k, { name: "Cash book", ...body });
+export const newTrade = (k: string, portfolioId: number, body: Record<string, unknown>) =>
+  kitTrade(t, k, { portfolioId, symbol: "CBA", exchange: "ASX", brokerage: 0, ...body });
 
 export const rest: Transport = {
   name: "REST",
   listAccounts: async (k, p) => restOutcome(await t.http.get(`/v1/portfolios/${p}/cash-accounts`).set(auth(k)), 200),
-  createAccount: async (k, input) => restOutcome(await t.http.post("/v1/cash-accounts").set(auth(k)).send(input as object), 201),
+  createAccount: async (k, input) =>
+    restOutcome(
+      await t.http
+        .post("/v1/cash-accounts")
+        .set(auth(k))
+        .send(input as object),
+      201,
+    ),
   getAccount: async (k, id) => restOutcome(await t.http.get(`/v1/cash-accounts/${id}`).set(auth(k)), 200),
-  updateAccount: async (k, id, input) => restOutcome(await t.http.put(`/v1/cash-accounts/${id}`).set(auth(k)).send(input as object), 200),
+  updateAccount: async (k, id, input) =>
+    restOutcome(
+      await t.http
+        .put(`/v1/cash-accounts/${id}`)
+        .set(auth(k))
+        .send(input as object),
+      200,
+    ),
   deleteAccount: async (k, id) => restOutcome(await t.http.delete(`/v1/cash-accounts/${id}`).set(auth(k)), 204),
-  ledger: async (k, id, query = {}) => restOutcome(await t.http.get(`/v1/cash-accounts/${id}/transactions`).query(query).set(auth(k)), 200),
-  createTx: async (k, input) => restOutcome(await t.http.post("/v1/cash-transactions").set(auth(k)).send(input as object), 201),
+  ledger: async (k, id, query = {}) =>
+    restOutcome(await t.http.get(`/v1/cash-accounts/${id}/transactions`).query(query).set(auth(k)), 200),
+  createTx: async (k, input) =>
+    restOutcome(
+      await t.http
+        .post("/v1/cash-transactions")
+        .set(auth(k))
+        .send(input as object),
+      201,
+    ),
   getTx: async (k, id) => restOutcome(await t.http.get(`/v1/cash-transactions/${id}`).set(auth(k)), 200),
-  updateTx: async (k, id, input) => restOutcome(await t.http.put(`/v1/cash-transactions/${id}`).set(auth(k)).send(input as object), 200),
+  updateTx: async (k, id, input) =>
+    restOutcome(
+      await t.http
+        .put(`/v1/cash-transactions/${id}`)
+        .set(auth(k))
+        .send(input as object),
+      200,
+    ),
   deleteTx: async (k, id) => restOutcome(await t.http.delete(`/v1/cash-transactions/${id}`).set(auth(k)), 204),
 };
 
@@ -124,16 +160,37 @@ export const TX = "id cashAccountId type date amount notes";
 
 export const graphql: Transport = {
   name: "GraphQL",
-  listAccounts: async (k, p) => gqlOutcome(await t.gql(k, `query ($p: ID!) { cashAccounts(portfolioId: $p) { ${ACCOUNT} } }`, { p: String(p) }), "cashAccounts"),
+  listAccounts: async (k, p) =>
+    gqlOutcome(
+      await t.gql(k, `query ($p: ID!) { cashAccounts(portfolioId: $p) { ${ACCOUNT} } }`, { p: String(p) }),
+      "cashAccounts",
+    ),
   createAccount: async (k, input) =>
-    gqlOutcome(await t.gql(k, `mutation ($input: CreateCashAccountInput!) { createCashAccount(input: $input) { ${ACCOUNT} } }`, { input }), "createCashAccount"),
-  getAccount: async (k, id) => gqlOutcome(await t.gql(k, `query ($id: ID!) { cashAccount(id: $id) { ${ACCOUNT} } }`, { id: String(id) }), "cashAccount"),
+    gqlOutcome(
+      await t.gql(k, `mutation ($input: CreateCashAccountInput!) { createCashAccount(input: $input) { ${ACCOUNT} } }`, {
+        input,
+      }),
+      "createCashAccount",
+    ),
+  getAccount: async (k, id) =>
+    gqlOutcome(
+      await t.gql(k, `query ($id: ID!) { cashAccount(id: $id) { ${ACCOUNT} } }`, { id: String(id) }),
+      "cashAccount",
+    ),
   updateAccount: async (k, id, input) =>
     gqlOutcome(
-      await t.gql(k, `mutation ($id: ID!, $input: UpdateCashAccountInput!) { updateCashAccount(id: $id, input: $input) { ${ACCOUNT} } }`, { id: String(id), input }),
+      await t.gql(
+        k,
+        `mutation ($id: ID!, $input: UpdateCashAccountInput!) { updateCashAccount(id: $id, input: $input) { ${ACCOUNT} } }`,
+        { id: String(id), input },
+      ),
       "updateCashAccount",
     ),
-  deleteAccount: async (k, id) => gqlOutcome(await t.gql(k, `mutation ($id: ID!) { deleteCashAccount(id: $id) }`, { id: String(id) }), "deleteCashAccount"),
+  deleteAccount: async (k, id) =>
+    gqlOutcome(
+      await t.gql(k, `mutation ($id: ID!) { deleteCashAccount(id: $id) }`, { id: String(id) }),
+      "deleteCashAccount",
+    ),
   ledger: async (k, id, query = {}) => {
     const res = await t.gql(
       k,
@@ -143,18 +200,36 @@ export const graphql: Transport = {
       { id: String(id), ...query },
     );
     // An account the caller cannot see is null here; the same outcome as REST's 404.
-    if (!res.body.errors && res.body.data?.cashAccount === null) return { ok: false, transport: "GraphQL", status: 200, code: "NOT_FOUND", raw: res.text, res };
+    if (!res.body.errors && res.body.data?.cashAccount === null)
+      return { ok: false, transport: "GraphQL", status: 200, code: "NOT_FOUND", raw: res.text, res };
     return gqlOutcome(res, "cashAccount", (a: { transactions: unknown }) => a.transactions);
   },
   createTx: async (k, input) =>
-    gqlOutcome(await t.gql(k, `mutation ($input: CashTransactionInput!) { createCashTransaction(input: $input) { ${TX} } }`, { input }), "createCashTransaction"),
-  getTx: async (k, id) => gqlOutcome(await t.gql(k, `query ($id: ID!) { cashTransaction(id: $id) { ${TX} } }`, { id: String(id) }), "cashTransaction"),
+    gqlOutcome(
+      await t.gql(k, `mutation ($input: CashTransactionInput!) { createCashTransaction(input: $input) { ${TX} } }`, {
+        input,
+      }),
+      "createCashTransaction",
+    ),
+  getTx: async (k, id) =>
+    gqlOutcome(
+      await t.gql(k, `query ($id: ID!) { cashTransaction(id: $id) { ${TX} } }`, { id: String(id) }),
+      "cashTransaction",
+    ),
   updateTx: async (k, id, input) =>
     gqlOutcome(
-      await t.gql(k, `mutation ($id: ID!, $input: UpdateCashTransactionInput!) { updateCashTransaction(id: $id, input: $input) { ${TX} } }`, { id: String(id), input }),
+      await t.gql(
+        k,
+        `mutation ($id: ID!, $input: UpdateCashTransactionInput!) { updateCashTransaction(id: $id, input: $input) { ${TX} } }`,
+        { id: String(id), input },
+      ),
       "updateCashTransaction",
     ),
-  deleteTx: async (k, id) => gqlOutcome(await t.gql(k, `mutation ($id: ID!) { deleteCashTransaction(id: $id) }`, { id: String(id) }), "deleteCashTransaction"),
+  deleteTx: async (k, id) =>
+    gqlOutcome(
+      await t.gql(k, `mutation ($id: ID!) { deleteCashTransaction(id: $id) }`, { id: String(id) }),
+      "deleteCashTransaction",
+    ),
 };
 
 // ---- fixtures, written over REST (and income straight to the database) ----
@@ -163,13 +238,31 @@ export async function newAccount(k: string, portfolioId: number, body: Record<st
   return expectOk(await rest.createAccount(k, { portfolioId, name: "Broker cash", currencyCode: "AUD", ...body }));
 }
 
-export async function newTx(k: string, cashAccountId: number, type: string, date: string, amount: string | number, notes = ""): Promise<CashTx> {
+export async function newTx(
+  k: string,
+  cashAccountId: number,
+  type: string,
+  date: string,
+  amount: string | number,
+  notes = "",
+): Promise<CashTx> {
   return expectOk(await rest.createTx(k, { cashAccountId, type, date, amount, notes }));
 }
 
-export async function newIncome(portfolioId: number, holdingId: number, fields: Record<string, unknown>): Promise<number> {
+export async function newIncome(
+  portfolioId: number,
+  holdingId: number,
+  fields: Record<string, unknown>,
+): Promise<number> {
   const row = await t.db.prisma.income.create({
-    data: { portfolioId, holdingId, exDividendDate: new Date("2024-02-20T00:00:00Z"), paidDate: new Date("2024-03-05T00:00:00Z"), currencyCode: "AUD", ...fields },
+    data: {
+      portfolioId,
+      holdingId,
+      exDividendDate: new Date("2024-02-20T00:00:00Z"),
+      paidDate: new Date("2024-03-05T00:00:00Z"),
+      currencyCode: "AUD",
+      ...fields,
+    },
   });
   return row.id;
 }
@@ -187,30 +280,125 @@ export async function ledgerStory(k: string) {
   const fee = await newTx(k, account.id, "Fee", "2024-01-08", "9.95", "Account fee");
   const future = await newTx(k, account.id, "Deposit", "2199-01-01", 1000, "Scheduled");
   // Thursday + 2 business days = Monday 2024-01-08.
-  const buy = await newTrade(k, portfolioId, { tradeType: "Buy", tradeDate: "2024-01-04", quantity: 100, price: 100, brokerage: 10 });
+  const buy = await newTrade(k, portfolioId, {
+    tradeType: "Buy",
+    tradeDate: "2024-01-04",
+    quantity: 100,
+    price: 100,
+    brokerage: 10,
+  });
   // Friday + 2 business days = Tuesday 2024-03-05.
-  const sell = await newTrade(k, portfolioId, { tradeType: "Sell", tradeDate: "2024-03-01", quantity: 40, price: "110.5", brokerage: "9.95" });
+  const sell = await newTrade(k, portfolioId, {
+    tradeType: "Sell",
+    tradeDate: "2024-03-01",
+    quantity: 40,
+    price: "110.5",
+    brokerage: "9.95",
+  });
   await newTrade(k, portfolioId, { tradeType: "Split", tradeDate: "2024-04-02", quantity: 60 });
-  const usd = await newTrade(k, portfolioId, { symbol: "AAPL", exchange: "NASDAQ", tradeType: "Buy", tradeDate: "2024-02-01", quantity: 10, price: 150, brokerage: 5, exchangeRate: "1.5" });
+  const usd = await newTrade(k, portfolioId, {
+    symbol: "AAPL",
+    exchange: "NASDAQ",
+    tradeType: "Buy",
+    tradeDate: "2024-02-01",
+    quantity: 10,
+    price: 150,
+    brokerage: 5,
+    exchangeRate: "1.5",
+  });
   await newTrade(k, portfolioId, { tradeType: "Buy", tradeDate: TODAY, quantity: 1, price: 120 });
-  const dividend = await newIncome(portfolioId, buy.holdingId, { frankedAmount: "70", unfrankedAmount: "30", foreignIncome: "5", withholdingTax: "2" });
-  await newIncome(portfolioId, buy.holdingId, { frankedAmount: "50", isReinvested: true, paidDate: utcDate("2024-02-01") });
+  const dividend = await newIncome(portfolioId, buy.holdingId, {
+    frankedAmount: "70",
+    unfrankedAmount: "30",
+    foreignIncome: "5",
+    withholdingTax: "2",
+  });
+  await newIncome(portfolioId, buy.holdingId, {
+    frankedAmount: "50",
+    isReinvested: true,
+    paidDate: utcDate("2024-02-01"),
+  });
   await newIncome(portfolioId, buy.holdingId, { frankedAmount: "80", paidDate: utcDate("2199-12-31") });
-  const usdIncome = await newIncome(portfolioId, usd.holdingId, { unfrankedAmount: "12", withholdingTax: "1.8", currencyCode: "USD", paidDate: utcDate("2024-02-15") });
+  const usdIncome = await newIncome(portfolioId, usd.holdingId, {
+    unfrankedAmount: "12",
+    withholdingTax: "1.8",
+    currencyCode: "USD",
+    paidDate: utcDate("2024-02-15"),
+  });
   return { portfolioId, account, deposit, withdrawal, fee, future, buy, sell, usd, dividend, usdIncome };
 }
 
 export function storyLedger(s: Awaited<ReturnType<typeof ledgerStory>>): Movement[] {
   return [
-    { id: s.deposit.id, source: "Cash", sourceId: s.deposit.id, type: "Deposit", date: "2024-01-08", amount: "20000", description: "Opening deposit", balance: "20000" },
-    { id: s.fee.id, source: "Cash", sourceId: s.fee.id, type: "Fee", date: "2024-01-08", amount: "-9.95", description: "Account fee", balance: "19990.05" },
-    { id: null, source: "Trade", sourceId: s.buy.id, type: "Buy", date: "2024-01-08", amount: "-10010", description: "Buy 100 CBA.ASX @ 100", balance: "9980.05" },
-    { id: s.withdrawal.id, source: "Cash", sourceId: s.withdrawal.id, type: "Withdrawal", date: "2024-03-05", amount: "-500", description: "To savings", balance: "9480.05" },
-    { id: null, source: "Trade", sourceId: s.sell.id, type: "Sell", date: "2024-03-05", amount: "4410.05", description: "Sell 40 CBA.ASX @ 110.5", balance: "13890.1" },
-    { id: null, source: "Income", sourceId: s.dividend, type: "Income", date: "2024-03-05", amount: "103", description: "Dividend CBA.ASX", balance: "13993.1" },
-    { id: s.future.id, source: "Cash", sourceId: s.future.id, type: "Deposit", date: "2199-01-01", amount: "1000", description: "Scheduled", balance: "14993.1" },
+    {
+      id: s.deposit.id,
+      source: "Cash",
+      sourceId: s.deposit.id,
+      type: "Deposit",
+      date: "2024-01-08",
+      amount: "20000",
+      description: "Opening deposit",
+      balance: "20000",
+    },
+    {
+      id: s.fee.id,
+      source: "Cash",
+      sourceId: s.fee.id,
+      type: "Fee",
+      date: "2024-01-08",
+      amount: "-9.95",
+      description: "Account fee",
+      balance: "19990.05",
+    },
+    {
+      id: null,
+      source: "Trade",
+      sourceId: s.buy.id,
+      type: "Buy",
+      date: "2024-01-08",
+      amount: "-10010",
+      description: "Buy 100 CBA.ASX @ 100",
+      balance: "9980.05",
+    },
+    {
+      id: s.withdrawal.id,
+      source: "Cash",
+      sourceId: s.withdrawal.id,
+      type: "Withdrawal",
+      date: "2024-03-05",
+      amount: "-500",
+      description: "To savings",
+      balance: "9480.05",
+    },
+    {
+      id: null,
+      source: "Trade",
+      sourceId: s.sell.id,
+      type: "Sell",
+      date: "2024-03-05",
+      amount: "4410.05",
+      description: "Sell 40 CBA.ASX @ 110.5",
+      balance: "13890.1",
+    },
+    {
+      id: null,
+      source: "Income",
+      sourceId: s.dividend,
+      type: "Income",
+      date: "2024-03-05",
+      amount: "103",
+      description: "Dividend CBA.ASX",
+      balance: "13993.1",
+    },
+    {
+      id: s.future.id,
+      source: "Cash",
+      sourceId: s.future.id,
+      type: "Deposit",
+      date: "2199-01-01",
+      amount: "1000",
+      description: "Scheduled",
+      balance: "14993.1",
+    },
   ];
 }
-
-
-

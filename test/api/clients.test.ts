@@ -2,7 +2,15 @@ import { createHash } from "node:crypto";
 import type request from "supertest";
 import { ledgerSnapshot, startTestApp, type TestApp } from "../support/app";
 import { newPortfolioBody } from "../support/kit";
-import { expectAbsent, expectError, expectInvalid, gqlOutcome, restCall, withApp, type Outcome } from "../support/outcomes";
+import {
+  expectAbsent,
+  expectError,
+  expectInvalid,
+  gqlOutcome,
+  restCall,
+  withApp,
+  type Outcome,
+} from "../support/outcomes";
 
 /**
  * Clients (API.md §2 Clients, §1 tenancy): every operation over REST and over GraphQL on the same
@@ -47,7 +55,11 @@ interface Transport {
   remove(key: string, id: unknown): Promise<Outcome<boolean>>;
   /** REST: GET /v1/clients/{id}/portfolios; GraphQL: client(id) { portfolios } (null when absent). */
   portfolios(key: string, id: unknown): Promise<Outcome<Portfolio[] | null>>;
-  assign(key: string, id: unknown, body: { portfolioIds: unknown[]; permission?: string }): Promise<Outcome<Portfolio[]>>;
+  assign(
+    key: string,
+    id: unknown,
+    body: { portfolioIds: unknown[]; permission?: string },
+  ): Promise<Outcome<Portfolio[]>>;
   createKey(key: string, id: unknown): Promise<Outcome<string>>;
   revokeKeys(key: string, id: unknown): Promise<Outcome<boolean>>;
 }
@@ -66,11 +78,26 @@ const rest: Transport = {
   name: "REST",
   list: async (k) => restCall(await t.http.get("/v1/clients").set("authorization", k), 200),
   get: async (k, id) => restCall(await t.http.get(`/v1/clients/${id}`).set("authorization", k), 200),
-  create: async (k, input) => restCall(await t.http.post("/v1/clients").set("authorization", k).send(input as object), 201),
-  update: async (k, id, input) => restCall(await t.http.put(`/v1/clients/${id}`).set("authorization", k).send(input as object), 200),
+  create: async (k, input) =>
+    restCall(
+      await t.http
+        .post("/v1/clients")
+        .set("authorization", k)
+        .send(input as object),
+      201,
+    ),
+  update: async (k, id, input) =>
+    restCall(
+      await t.http
+        .put(`/v1/clients/${id}`)
+        .set("authorization", k)
+        .send(input as object),
+      200,
+    ),
   remove: async (k, id) => restCall(await t.http.delete(`/v1/clients/${id}`).set("authorization", k), 204),
   portfolios: async (k, id) => restCall(await t.http.get(`/v1/clients/${id}/portfolios`).set("authorization", k), 200),
-  assign: async (k, id, body) => restCall(await t.http.put(`/v1/clients/${id}/portfolios`).set("authorization", k).send(body), 200),
+  assign: async (k, id, body) =>
+    restCall(await t.http.put(`/v1/clients/${id}/portfolios`).set("authorization", k).send(body), 200),
   createKey: async (k, id) => {
     const res = await t.http.post(`/v1/clients/${id}/api-keys`).set("authorization", k);
     if (res.status === 201) expect(Object.keys(res.body)).toEqual(["key"]);
@@ -81,33 +108,66 @@ const rest: Transport = {
 
 const graphql: Transport = {
   name: "GraphQL",
-  list: async (k) => gqlOutcome(await t.gql(k, `{ clients { ${CLIENT_FIELDS} } }`), "clients", (cs: Client[]) => cs.map((c) => fromGraphQL(c)!)),
-  get: async (k, id) => gqlOutcome(await t.gql(k, `query ($id: ID!) { client(id: $id) { ${CLIENT_FIELDS} } }`, { id: String(id) }), "client", fromGraphQL),
+  list: async (k) =>
+    gqlOutcome(await t.gql(k, `{ clients { ${CLIENT_FIELDS} } }`), "clients", (cs: Client[]) =>
+      cs.map((c) => fromGraphQL(c)!),
+    ),
+  get: async (k, id) =>
+    gqlOutcome(
+      await t.gql(k, `query ($id: ID!) { client(id: $id) { ${CLIENT_FIELDS} } }`, { id: String(id) }),
+      "client",
+      fromGraphQL,
+    ),
   create: async (k, input) =>
-    gqlOutcome(await t.gql(k, `mutation ($input: CreateClientInput!) { createClient(input: $input) { ${CLIENT_FIELDS} } }`, { input }), "createClient", (c: Client) => fromGraphQL(c)!),
+    gqlOutcome(
+      await t.gql(k, `mutation ($input: CreateClientInput!) { createClient(input: $input) { ${CLIENT_FIELDS} } }`, {
+        input,
+      }),
+      "createClient",
+      (c: Client) => fromGraphQL(c)!,
+    ),
   update: async (k, id, input) =>
     gqlOutcome(
-      await t.gql(k, `mutation ($id: ID!, $input: UpdateClientInput!) { updateClient(id: $id, input: $input) { ${CLIENT_FIELDS} } }`, { id: String(id), input }),
+      await t.gql(
+        k,
+        `mutation ($id: ID!, $input: UpdateClientInput!) { updateClient(id: $id, input: $input) { ${CLIENT_FIELDS} } }`,
+        { id: String(id), input },
+      ),
       "updateClient",
       (c: Client) => fromGraphQL(c)!,
     ),
-  remove: async (k, id) => gqlOutcome(await t.gql(k, `mutation ($id: ID!) { deleteClient(id: $id) }`, { id: String(id) }), "deleteClient"),
+  remove: async (k, id) =>
+    gqlOutcome(await t.gql(k, `mutation ($id: ID!) { deleteClient(id: $id) }`, { id: String(id) }), "deleteClient"),
   portfolios: async (k, id) =>
-    gqlOutcome(await t.gql(k, `query ($id: ID!) { client(id: $id) { portfolios { ${PORTFOLIO_FIELDS} } } }`, { id: String(id) }), "client", (c: { portfolios: Portfolio[] } | null) =>
-      c ? c.portfolios.map(numericId) : null,
+    gqlOutcome(
+      await t.gql(k, `query ($id: ID!) { client(id: $id) { portfolios { ${PORTFOLIO_FIELDS} } } }`, { id: String(id) }),
+      "client",
+      (c: { portfolios: Portfolio[] } | null) => (c ? c.portfolios.map(numericId) : null),
     ),
   assign: async (k, id, body) =>
     gqlOutcome(
-      await t.gql(k, `mutation ($id: ID!, $ids: [ID!]!, $permission: Permission) { assignClientPortfolios(id: $id, portfolioIds: $ids, permission: $permission) { ${PORTFOLIO_FIELDS} } }`, {
-        id: String(id),
-        ids: body.portfolioIds.map(String),
-        permission: body.permission,
-      }),
+      await t.gql(
+        k,
+        `mutation ($id: ID!, $ids: [ID!]!, $permission: Permission) { assignClientPortfolios(id: $id, portfolioIds: $ids, permission: $permission) { ${PORTFOLIO_FIELDS} } }`,
+        {
+          id: String(id),
+          ids: body.portfolioIds.map(String),
+          permission: body.permission,
+        },
+      ),
       "assignClientPortfolios",
       (ps: Portfolio[]) => ps.map(numericId),
     ),
-  createKey: async (k, id) => gqlOutcome(await t.gql(k, `mutation ($id: ID!) { createClientApiKey(id: $id) }`, { id: String(id) }), "createClientApiKey"),
-  revokeKeys: async (k, id) => gqlOutcome(await t.gql(k, `mutation ($id: ID!) { revokeClientApiKeys(id: $id) }`, { id: String(id) }), "revokeClientApiKeys"),
+  createKey: async (k, id) =>
+    gqlOutcome(
+      await t.gql(k, `mutation ($id: ID!) { createClientApiKey(id: $id) }`, { id: String(id) }),
+      "createClientApiKey",
+    ),
+  revokeKeys: async (k, id) =>
+    gqlOutcome(
+      await t.gql(k, `mutation ($id: ID!) { revokeClientApiKeys(id: $id) }`, { id: String(id) }),
+      "revokeClientApiKeys",
+    ),
 };
 
 async function portfolioClient(id: number): Promise<number | null> {
@@ -140,15 +200,31 @@ describe.each([rest, graphql])("clients over $name", (tr) => {
         expect(o.status).toBe(201);
         expect(Object.keys(o.res.body).sort()).toEqual(["email", "firstName", "id", "lastName", "permission"]);
       }
-      expect(o.data).toEqual({ id: expect.any(Number), firstName: "Ana", lastName: "Silva", email: null, permission: "Read" });
+      expect(o.data).toEqual({
+        id: expect.any(Number),
+        firstName: "Ana",
+        lastName: "Silva",
+        email: null,
+        permission: "Read",
+      });
       expect((await tr.get(key, o.data!.id)).data).toEqual(o.data);
       expect((await tr.list(key)).data).toEqual([o.data]);
       expect(await count("client")).toBe(1);
     });
 
     it("keeps every field given, trimming names", async () => {
-      const c = await created(key, { firstName: "  Bo ", lastName: "Lee", email: "bo.lee@example.com", permission: "ReadWrite" });
-      expect(c).toMatchObject({ firstName: "Bo", lastName: "Lee", email: "bo.lee@example.com", permission: "ReadWrite" });
+      const c = await created(key, {
+        firstName: "  Bo ",
+        lastName: "Lee",
+        email: "bo.lee@example.com",
+        permission: "ReadWrite",
+      });
+      expect(c).toMatchObject({
+        firstName: "Bo",
+        lastName: "Lee",
+        email: "bo.lee@example.com",
+        permission: "ReadWrite",
+      });
       expect((await rest.get(key, c.id)).data).toEqual(c);
     });
 
@@ -158,11 +234,14 @@ describe.each([rest, graphql])("clients over $name", (tr) => {
       expect((await tr.list(key)).data).toEqual([a, b]);
     });
 
-    it.each(BAD_FIELDS)("rejects %s with VALIDATION_FAILED naming the field, writing nothing", async (_label, fields, path) => {
-      const before = await ledgerSnapshot(t.db);
-      expectInvalid(await tr.create(key, { firstName: "Ana", lastName: "Silva", ...fields }), path);
-      expect(await ledgerSnapshot(t.db)).toBe(before);
-    });
+    it.each(BAD_FIELDS)(
+      "rejects %s with VALIDATION_FAILED naming the field, writing nothing",
+      async (_label, fields, path) => {
+        const before = await ledgerSnapshot(t.db);
+        expectInvalid(await tr.create(key, { firstName: "Ana", lastName: "Silva", ...fields }), path);
+        expect(await ledgerSnapshot(t.db)).toBe(before);
+      },
+    );
 
     it('rejects permission "Admin", writing nothing', async () => {
       const before = await ledgerSnapshot(t.db);
@@ -243,7 +322,11 @@ describe.each([rest, graphql])("clients over $name", (tr) => {
   describe("portfolio assignment", () => {
     it("replaces the client's portfolios and sets its permission; answers them by id", async () => {
       const c = await created(key, { firstName: "Ana", lastName: "Silva" });
-      const [p1, p2, p3] = [await newPortfolioBody<Portfolio>(t, key, { name: "P1" }), await newPortfolioBody<Portfolio>(t, key, { name: "P2" }), await newPortfolioBody<Portfolio>(t, key, { name: "P3" })];
+      const [p1, p2, p3] = [
+        await newPortfolioBody<Portfolio>(t, key, { name: "P1" }),
+        await newPortfolioBody<Portfolio>(t, key, { name: "P2" }),
+        await newPortfolioBody<Portfolio>(t, key, { name: "P3" }),
+      ];
       expect((await tr.portfolios(key, c.id)).data).toEqual([]);
 
       const first = await tr.assign(key, c.id, { portfolioIds: [p2.id, p1.id], permission: "ReadWrite" });
@@ -295,7 +378,8 @@ describe.each([rest, graphql])("clients over $name", (tr) => {
       const before = await ledgerSnapshot(t.db);
       expectInvalid(await tr.assign(key, c.id, { portfolioIds: [p.id, p.id] }), "portfolioIds[1]");
       expectInvalid(await tr.assign(key, c.id, { portfolioIds: ["abc"] }), "portfolioIds[0]");
-      if (tr.name === "REST") expectInvalid(await tr.assign(key, c.id, { portfolioIds: [p.id], permission: "Admin" }), "permission");
+      if (tr.name === "REST")
+        expectInvalid(await tr.assign(key, c.id, { portfolioIds: [p.id], permission: "Admin" }), "permission");
       expectError(await tr.assign(key, 999999, { portfolioIds: [p.id] }), "NOT_FOUND", 404);
       expect(await ledgerSnapshot(t.db)).toBe(before);
     });
@@ -308,7 +392,10 @@ describe.each([rest, graphql])("clients over $name", (tr) => {
   describe("login keys", () => {
     it("a key made for the client sees only its portfolios; with Read it cannot change them; revoked it answers 401", async () => {
       const c = await created(key, { firstName: "Ana", lastName: "Silva" });
-      const [p1, p2] = [await newPortfolioBody<Portfolio>(t, key, { name: "Hers" }), await newPortfolioBody<Portfolio>(t, key, { name: "Not hers" })];
+      const [p1, p2] = [
+        await newPortfolioBody<Portfolio>(t, key, { name: "Hers" }),
+        await newPortfolioBody<Portfolio>(t, key, { name: "Not hers" }),
+      ];
       await tr.assign(key, c.id, { portfolioIds: [p1.id] });
 
       const o = await tr.createKey(key, c.id);
@@ -317,8 +404,12 @@ describe.each([rest, graphql])("clients over $name", (tr) => {
       const login = o.data!;
       expect(login).toMatch(/^pfk_[A-Za-z0-9_-]{43}$/);
       // Only its hash is stored.
-      const keys = await t.db.sql<{ key_hash: string; client_id: number }>(`SELECT key_hash, client_id FROM api_key WHERE client_id IS NOT NULL`);
-      expect(keys.map((k) => ({ ...k, client_id: Number(k.client_id) }))).toEqual([{ key_hash: createHash("sha256").update(login).digest("hex"), client_id: c.id }]);
+      const keys = await t.db.sql<{ key_hash: string; client_id: number }>(
+        `SELECT key_hash, client_id FROM api_key WHERE client_id IS NOT NULL`,
+      );
+      expect(keys.map((k) => ({ ...k, client_id: Number(k.client_id) }))).toEqual([
+        { key_hash: createHash("sha256").update(login).digest("hex"), client_id: c.id },
+      ]);
 
       const seen = await t.http.get("/v1/portfolios").set("authorization", login);
       expect(seen.status).toBe(200);
@@ -330,7 +421,9 @@ describe.each([rest, graphql])("clients over $name", (tr) => {
 
       // ReadWrite takes effect for keys already made.
       await tr.assign(key, c.id, { portfolioIds: [p1.id], permission: "ReadWrite" });
-      expect((await t.http.put(`/v1/portfolios/${p1.id}`).set("authorization", login).send({ name: "Renamed" })).status).toBe(200);
+      expect(
+        (await t.http.put(`/v1/portfolios/${p1.id}`).set("authorization", login).send({ name: "Renamed" })).status,
+      ).toBe(200);
 
       const second = (await tr.createKey(key, c.id)).data!;
       expect(second).not.toBe(login);
@@ -378,28 +471,36 @@ describe.each([rest, graphql])("clients over $name", (tr) => {
   });
 
   describe("client login keys", () => {
-    it.each(["Read", "ReadWrite"] as const)("a client key with %s is refused every client operation (FORBIDDEN), changing nothing", async (permission) => {
-      const p = await newPortfolioBody<Portfolio>(t, key, { name: "Hers" });
-      const c = await created(key, { firstName: "Ana", lastName: "Silva" });
-      const login = await t.newClientKey(key, permission, [p.id]);
-      const before = await ledgerSnapshot(t.db);
+    it.each(["Read", "ReadWrite"] as const)(
+      "a client key with %s is refused every client operation (FORBIDDEN), changing nothing",
+      async (permission) => {
+        const p = await newPortfolioBody<Portfolio>(t, key, { name: "Hers" });
+        const c = await created(key, { firstName: "Ana", lastName: "Silva" });
+        const login = await t.newClientKey(key, permission, [p.id]);
+        const before = await ledgerSnapshot(t.db);
 
-      expectError(await tr.list(login), "FORBIDDEN", 403);
-      expectError(await tr.get(login, c.id), "FORBIDDEN", 403);
-      expectError(await tr.create(login, { firstName: "New", lastName: "Client" }), "FORBIDDEN", 403);
-      expectError(await tr.update(login, c.id, { firstName: "X" }), "FORBIDDEN", 403);
-      expectError(await tr.portfolios(login, c.id), "FORBIDDEN", 403);
-      expectError(await tr.assign(login, c.id, { portfolioIds: [p.id], permission: "ReadWrite" }), "FORBIDDEN", 403);
-      expectError(await tr.createKey(login, c.id), "FORBIDDEN", 403);
-      expectError(await tr.revokeKeys(login, c.id), "FORBIDDEN", 403);
-      expectError(await tr.remove(login, c.id), "FORBIDDEN", 403);
+        expectError(await tr.list(login), "FORBIDDEN", 403);
+        expectError(await tr.get(login, c.id), "FORBIDDEN", 403);
+        expectError(await tr.create(login, { firstName: "New", lastName: "Client" }), "FORBIDDEN", 403);
+        expectError(await tr.update(login, c.id, { firstName: "X" }), "FORBIDDEN", 403);
+        expectError(await tr.portfolios(login, c.id), "FORBIDDEN", 403);
+        expectError(await tr.assign(login, c.id, { portfolioIds: [p.id], permission: "ReadWrite" }), "FORBIDDEN", 403);
+        expectError(await tr.createKey(login, c.id), "FORBIDDEN", 403);
+        expectError(await tr.revokeKeys(login, c.id), "FORBIDDEN", 403);
+        expectError(await tr.remove(login, c.id), "FORBIDDEN", 403);
 
-      expect(await ledgerSnapshot(t.db)).toBe(before);
-    });
+        expect(await ledgerSnapshot(t.db)).toBe(before);
+      },
+    );
   });
 
   it("reads the same client on both transports", async () => {
-    const c = await created(key, { firstName: "Ana", lastName: "Silva", email: "ana@example.com", permission: "ReadWrite" });
+    const c = await created(key, {
+      firstName: "Ana",
+      lastName: "Silva",
+      email: "ana@example.com",
+      permission: "ReadWrite",
+    });
     const p = await newPortfolioBody<Portfolio>(t, key, { name: "Hers" });
     await tr.assign(key, c.id, { portfolioIds: [p.id] });
     for (const reader of [rest, graphql]) {
@@ -415,7 +516,10 @@ describe("GraphQL specifics", () => {
     const seed = async (k: string, clients: number) => {
       for (let i = 0; i < clients; i++) {
         const c = (await rest.create(k, { firstName: "C", lastName: String(i) })).data!;
-        const ps = [await newPortfolioBody<Portfolio>(t, k, { name: `P${i}a` }), await newPortfolioBody<Portfolio>(t, k, { name: `P${i}b` })];
+        const ps = [
+          await newPortfolioBody<Portfolio>(t, k, { name: `P${i}a` }),
+          await newPortfolioBody<Portfolio>(t, k, { name: `P${i}b` }),
+        ];
         await rest.assign(k, c.id, { portfolioIds: ps.map((p) => p.id) });
       }
     };
@@ -461,8 +565,13 @@ describe("REST specifics", () => {
       ["delete", "/v1/clients/{id}/api-keys"],
     ];
     for (const [method, path, body] of calls) {
-      for (const [id, status] of [["abc", 400], ["999999", 404]] as const) {
-        const req = (t.http as unknown as Record<string, (p: string) => request.Test>)[method](path.replace("{id}", id)).set("authorization", key);
+      for (const [id, status] of [
+        ["abc", 400],
+        ["999999", 404],
+      ] as const) {
+        const req = (t.http as unknown as Record<string, (p: string) => request.Test>)
+          [method](path.replace("{id}", id))
+          .set("authorization", key);
         const res = await (body ? req.send(body) : req);
         expect({ method, path, id, status: res.status }).toEqual({ method, path, id, status });
         expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
@@ -474,14 +583,19 @@ describe("REST specifics", () => {
 
   it("PUT portfolios without portfolioIds is 400 naming it", async () => {
     const c = (await rest.create(key, { firstName: "Ana", lastName: "Silva" })).data!;
-    const res = await t.http.put(`/v1/clients/${c.id}/portfolios`).set("authorization", key).send({ permission: "Read" });
+    const res = await t.http
+      .put(`/v1/clients/${c.id}/portfolios`)
+      .set("authorization", key)
+      .send({ permission: "Read" });
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual([{ path: "portfolioIds", message: expect.any(String) }]);
   });
 
   it("the OpenAPI document lists every client operation", async () => {
     const doc = (await t.http.get("/v1/openapi.json")).body;
-    const ops = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) => Object.values(p).map((o) => o.operationId));
+    const ops = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) =>
+      Object.values(p).map((o) => o.operationId),
+    );
     expect(ops).toEqual(
       expect.arrayContaining([
         "listClients",

@@ -1,7 +1,15 @@
 import type request from "supertest";
 import { ledgerSnapshot, startTestApp, type TestApp } from "../support/app";
 import { newCustomHolding, newPortfolio } from "../support/kit";
-import { expectAbsent, expectError, expectInvalid, failureMessage, gqlOutcome, restCall, type Outcome } from "../support/outcomes";
+import {
+  expectAbsent,
+  expectError,
+  expectInvalid,
+  failureMessage,
+  gqlOutcome,
+  restCall,
+  type Outcome,
+} from "../support/outcomes";
 
 /**
  * Custom groups (API.md §2 Custom groups): every operation over REST and over GraphQL on the same
@@ -48,7 +56,8 @@ interface Transport {
 const FIELDS = "id name labels";
 
 /** A custom investment named "<symbol> fund" in the portfolio, over REST; returns its id. */
-const newHolding = (k: string, portfolioId: number, symbol: string) => newCustomHolding(t, k, portfolioId, { symbol, name: `${symbol} fund` });
+const newHolding = (k: string, portfolioId: number, symbol: string) =>
+  newCustomHolding(t, k, portfolioId, { symbol, name: `${symbol} fund` });
 
 /** GraphQL ids are strings on the wire; the REST numbers are the same ids. */
 const group = (g: Group | null) => {
@@ -67,36 +76,82 @@ const rest: Transport = {
   name: "REST",
   list: async (k) => restCall(await t.http.get("/v1/custom-groups").set("authorization", k), 200),
   get: async (k, id) => restCall(await t.http.get(`/v1/custom-groups/${id}`).set("authorization", k), 200),
-  create: async (k, input) => restCall(await t.http.post("/v1/custom-groups").set("authorization", k).send(input as object), 201),
-  update: async (k, id, input) => restCall(await t.http.put(`/v1/custom-groups/${id}`).set("authorization", k).send(input as object), 200),
+  create: async (k, input) =>
+    restCall(
+      await t.http
+        .post("/v1/custom-groups")
+        .set("authorization", k)
+        .send(input as object),
+      201,
+    ),
+  update: async (k, id, input) =>
+    restCall(
+      await t.http
+        .put(`/v1/custom-groups/${id}`)
+        .set("authorization", k)
+        .send(input as object),
+      200,
+    ),
   remove: async (k, id) => restCall(await t.http.delete(`/v1/custom-groups/${id}`).set("authorization", k), 204),
-  assignments: async (k, id) => restCall(await t.http.get(`/v1/custom-groups/${id}/assignments`).set("authorization", k), 200),
-  assign: async (k, id, list) => restCall(await t.http.put(`/v1/custom-groups/${id}/assignments`).set("authorization", k).send(list), 200),
+  assignments: async (k, id) =>
+    restCall(await t.http.get(`/v1/custom-groups/${id}/assignments`).set("authorization", k), 200),
+  assign: async (k, id, list) =>
+    restCall(await t.http.put(`/v1/custom-groups/${id}/assignments`).set("authorization", k).send(list), 200),
 };
 
 const graphql: Transport = {
   name: "GraphQL",
-  list: async (k) => gqlOutcome(await t.gql(k, `{ customGroups { ${FIELDS} } }`), "customGroups", (gs: Group[]) => gs.map((g) => group(g)!)),
-  get: async (k, id) => gqlOutcome(await t.gql(k, `query ($id: ID!) { customGroup(id: $id) { ${FIELDS} } }`, { id: String(id) }), "customGroup", group),
+  list: async (k) =>
+    gqlOutcome(await t.gql(k, `{ customGroups { ${FIELDS} } }`), "customGroups", (gs: Group[]) =>
+      gs.map((g) => group(g)!),
+    ),
+  get: async (k, id) =>
+    gqlOutcome(
+      await t.gql(k, `query ($id: ID!) { customGroup(id: $id) { ${FIELDS} } }`, { id: String(id) }),
+      "customGroup",
+      group,
+    ),
   create: async (k, input) =>
-    gqlOutcome(await t.gql(k, `mutation ($input: CreateCustomGroupInput!) { createCustomGroup(input: $input) { ${FIELDS} } }`, { input }), "createCustomGroup", (g: Group) => group(g)!),
+    gqlOutcome(
+      await t.gql(k, `mutation ($input: CreateCustomGroupInput!) { createCustomGroup(input: $input) { ${FIELDS} } }`, {
+        input,
+      }),
+      "createCustomGroup",
+      (g: Group) => group(g)!,
+    ),
   update: async (k, id, input) =>
     gqlOutcome(
-      await t.gql(k, `mutation ($id: ID!, $input: UpdateCustomGroupInput!) { updateCustomGroup(id: $id, input: $input) { ${FIELDS} } }`, { id: String(id), input }),
+      await t.gql(
+        k,
+        `mutation ($id: ID!, $input: UpdateCustomGroupInput!) { updateCustomGroup(id: $id, input: $input) { ${FIELDS} } }`,
+        { id: String(id), input },
+      ),
       "updateCustomGroup",
       (g: Group) => group(g)!,
     ),
-  remove: async (k, id) => gqlOutcome(await t.gql(k, `mutation ($id: ID!) { deleteCustomGroup(id: $id) }`, { id: String(id) }), "deleteCustomGroup"),
+  remove: async (k, id) =>
+    gqlOutcome(
+      await t.gql(k, `mutation ($id: ID!) { deleteCustomGroup(id: $id) }`, { id: String(id) }),
+      "deleteCustomGroup",
+    ),
   assignments: async (k, id) =>
-    gqlOutcome(await t.gql(k, `query ($id: ID!) { customGroup(id: $id) { assignments { holdingId label } } }`, { id: String(id) }), "customGroup", (g: { assignments: Assignment[] } | null) =>
-      g ? g.assignments.map(assignment) : null,
+    gqlOutcome(
+      await t.gql(k, `query ($id: ID!) { customGroup(id: $id) { assignments { holdingId label } } }`, {
+        id: String(id),
+      }),
+      "customGroup",
+      (g: { assignments: Assignment[] } | null) => (g ? g.assignments.map(assignment) : null),
     ),
   assign: async (k, id, list) =>
     gqlOutcome(
-      await t.gql(k, `mutation ($id: ID!, $list: [CustomGroupAssignmentInput!]!) { setCustomGroupAssignments(id: $id, assignments: $list) { holdingId label } }`, {
-        id: String(id),
-        list: (list as Record<string, unknown>[]).map((a) => ({ ...a, holdingId: gqlId(a.holdingId) })),
-      }),
+      await t.gql(
+        k,
+        `mutation ($id: ID!, $list: [CustomGroupAssignmentInput!]!) { setCustomGroupAssignments(id: $id, assignments: $list) { holdingId label } }`,
+        {
+          id: String(id),
+          list: (list as Record<string, unknown>[]).map((a) => ({ ...a, holdingId: gqlId(a.holdingId) })),
+        },
+      ),
       "setCustomGroupAssignments",
       (as: Assignment[]) => as.map(assignment),
     ),
@@ -141,11 +196,14 @@ describe.each([rest, graphql])("custom groups over $name", (tr) => {
       expect((await created(key, { name: "Wide", labels })).labels).toEqual(labels);
     });
 
-    it.each(BAD_GROUPS)("rejects %s with VALIDATION_FAILED naming the path, writing nothing", async (_label, input, paths) => {
-      const before = await ledgerSnapshot(t.db);
-      expectInvalid(await tr.create(key, input), ...paths);
-      expect(await ledgerSnapshot(t.db)).toBe(before);
-    });
+    it.each(BAD_GROUPS)(
+      "rejects %s with VALIDATION_FAILED naming the path, writing nothing",
+      async (_label, input, paths) => {
+        const before = await ledgerSnapshot(t.db);
+        expectInvalid(await tr.create(key, input), ...paths);
+        expect(await ledgerSnapshot(t.db)).toBe(before);
+      },
+    );
 
     it("answers CONFLICT for a name the account already uses, writing nothing; another account may use it", async () => {
       await created(key);
@@ -167,11 +225,23 @@ describe.each([rest, graphql])("custom groups over $name", (tr) => {
     it("renames the group and replaces its labels; absent fields stay", async () => {
       const g = await created(key);
       expect((await tr.update(key, g.id, { name: "Style" })).data).toEqual({ ...g, name: "Style" });
-      expect((await tr.update(key, g.id, { labels: ["Satellite", "Core", "Income"] })).data).toEqual({ id: g.id, name: "Style", labels: ["Satellite", "Core", "Income"] });
+      expect((await tr.update(key, g.id, { labels: ["Satellite", "Core", "Income"] })).data).toEqual({
+        id: g.id,
+        name: "Style",
+        labels: ["Satellite", "Core", "Income"],
+      });
       // Its own name again is no conflict; an empty change changes nothing.
       expect((await tr.update(key, g.id, { name: "Style" })).code).toBeUndefined();
-      expect((await tr.update(key, g.id, {})).data).toEqual({ id: g.id, name: "Style", labels: ["Satellite", "Core", "Income"] });
-      expect((await rest.get(key, g.id)).data).toEqual({ id: g.id, name: "Style", labels: ["Satellite", "Core", "Income"] });
+      expect((await tr.update(key, g.id, {})).data).toEqual({
+        id: g.id,
+        name: "Style",
+        labels: ["Satellite", "Core", "Income"],
+      });
+      expect((await rest.get(key, g.id)).data).toEqual({
+        id: g.id,
+        name: "Style",
+        labels: ["Satellite", "Core", "Income"],
+      });
     });
 
     it("answers CONFLICT when renaming to another group's name, writing nothing", async () => {
@@ -195,7 +265,10 @@ describe.each([rest, graphql])("custom groups over $name", (tr) => {
       expect(failureMessage(o)).not.toContain('"Spare"');
       expect(await ledgerSnapshot(t.db)).toBe(before);
 
-      expect((await tr.update(key, g.id, { labels: ["Satellite", "Core"] })).data!.labels).toEqual(["Satellite", "Core"]);
+      expect((await tr.update(key, g.id, { labels: ["Satellite", "Core"] })).data!.labels).toEqual([
+        "Satellite",
+        "Core",
+      ]);
     });
 
     it.each(BAD_GROUPS)("rejects %s, writing nothing", async (_label, input, paths) => {
@@ -239,7 +312,11 @@ describe.each([rest, graphql])("custom groups over $name", (tr) => {
       const g = await created(key);
       const p = await newPortfolio(t, key);
       const q = await newPortfolio(t, key, { name: "Q" });
-      const [h1, h2, h3] = [await newHolding(key, p, "AAA"), await newHolding(key, p, "BBB"), await newHolding(key, q, "CCC")];
+      const [h1, h2, h3] = [
+        await newHolding(key, p, "AAA"),
+        await newHolding(key, p, "BBB"),
+        await newHolding(key, q, "CCC"),
+      ];
 
       const first = await tr.assign(key, g.id, [
         { holdingId: h3, label: "Satellite" },
@@ -274,10 +351,29 @@ describe.each([rest, graphql])("custom groups over $name", (tr) => {
       await tr.assign(key, g.id, [{ holdingId: h1, label: "Core" }]);
       const before = await ledgerSnapshot(t.db);
 
-      expectInvalid(await tr.assign(key, g.id, [{ holdingId: h1, label: "Core" }, { holdingId: h2, label: "Income" }]), "[1].label");
+      expectInvalid(
+        await tr.assign(key, g.id, [
+          { holdingId: h1, label: "Core" },
+          { holdingId: h2, label: "Income" },
+        ]),
+        "[1].label",
+      );
       // Labels match exactly: "core" is not "Core".
-      expectInvalid(await tr.assign(key, g.id, [{ holdingId: h1, label: "core" }, { holdingId: h2, label: "Nope" }]), "[0].label", "[1].label");
-      expectInvalid(await tr.assign(key, g.id, [{ holdingId: h1, label: "Core" }, { holdingId: h1, label: "Satellite" }]), "[1].holdingId");
+      expectInvalid(
+        await tr.assign(key, g.id, [
+          { holdingId: h1, label: "core" },
+          { holdingId: h2, label: "Nope" },
+        ]),
+        "[0].label",
+        "[1].label",
+      );
+      expectInvalid(
+        await tr.assign(key, g.id, [
+          { holdingId: h1, label: "Core" },
+          { holdingId: h1, label: "Satellite" },
+        ]),
+        "[1].holdingId",
+      );
       expectInvalid(await tr.assign(key, g.id, [{ holdingId: "abc", label: "Core" }]), "[0].holdingId");
       expectInvalid(await tr.assign(key, g.id, [{ holdingId: h1, label: "" }]), "[0].label");
       expect(await ledgerSnapshot(t.db)).toBe(before);
@@ -291,7 +387,10 @@ describe.each([rest, graphql])("custom groups over $name", (tr) => {
       await tr.assign(key, g.id, [{ holdingId: h, label: "Core" }]);
       const before = await ledgerSnapshot(t.db);
       for (const missing of [999999, theirs]) {
-        const o = await tr.assign(key, g.id, [{ holdingId: h, label: "Satellite" }, { holdingId: missing, label: "Core" }]);
+        const o = await tr.assign(key, g.id, [
+          { holdingId: h, label: "Satellite" },
+          { holdingId: missing, label: "Core" },
+        ]);
         expectError(o, "NOT_FOUND", 404);
         expect(failureMessage(o)).toContain(`Holding ${missing}`);
       }
@@ -303,7 +402,10 @@ describe.each([rest, graphql])("custom groups over $name", (tr) => {
       const g = await created(key);
       const p = await newPortfolio(t, key);
       const [h1, h2] = [await newHolding(key, p, "AAA"), await newHolding(key, p, "BBB")];
-      await tr.assign(key, g.id, [{ holdingId: h1, label: "Core" }, { holdingId: h2, label: "Core" }]);
+      await tr.assign(key, g.id, [
+        { holdingId: h1, label: "Core" },
+        { holdingId: h2, label: "Core" },
+      ]);
       expect((await t.http.delete(`/v1/holdings/${h1}`).set("authorization", key)).status).toBe(204);
       expect((await tr.assignments(key, g.id)).data).toEqual([{ holdingId: h2, label: "Core" }]);
     });
@@ -329,26 +431,32 @@ describe.each([rest, graphql])("custom groups over $name", (tr) => {
   });
 
   describe("client login keys", () => {
-    it.each(["Read", "ReadWrite"] as const)("a client key with %s reads groups and its own holdings' labels, and may change nothing (FORBIDDEN)", async (permission) => {
-      const g = await created(key);
-      const hers = await newPortfolio(t, key, { name: "Hers" });
-      const notHers = await newPortfolio(t, key, { name: "Not hers" });
-      const [h1, h2] = [await newHolding(key, hers, "AAA"), await newHolding(key, notHers, "BBB")];
-      await tr.assign(key, g.id, [{ holdingId: h1, label: "Core" }, { holdingId: h2, label: "Satellite" }]);
-      const login = await t.newClientKey(key, permission, [hers]);
-      const before = await ledgerSnapshot(t.db);
+    it.each(["Read", "ReadWrite"] as const)(
+      "a client key with %s reads groups and its own holdings' labels, and may change nothing (FORBIDDEN)",
+      async (permission) => {
+        const g = await created(key);
+        const hers = await newPortfolio(t, key, { name: "Hers" });
+        const notHers = await newPortfolio(t, key, { name: "Not hers" });
+        const [h1, h2] = [await newHolding(key, hers, "AAA"), await newHolding(key, notHers, "BBB")];
+        await tr.assign(key, g.id, [
+          { holdingId: h1, label: "Core" },
+          { holdingId: h2, label: "Satellite" },
+        ]);
+        const login = await t.newClientKey(key, permission, [hers]);
+        const before = await ledgerSnapshot(t.db);
 
-      expect((await tr.list(login)).data).toEqual([g]);
-      expect((await tr.get(login, g.id)).data).toEqual(g);
-      // Only the labels of holdings the key may see.
-      expect((await tr.assignments(login, g.id)).data).toEqual([{ holdingId: h1, label: "Core" }]);
+        expect((await tr.list(login)).data).toEqual([g]);
+        expect((await tr.get(login, g.id)).data).toEqual(g);
+        // Only the labels of holdings the key may see.
+        expect((await tr.assignments(login, g.id)).data).toEqual([{ holdingId: h1, label: "Core" }]);
 
-      expectError(await tr.create(login, { name: "Mine", labels: ["A"] }), "FORBIDDEN", 403);
-      expectError(await tr.update(login, g.id, { name: "Renamed" }), "FORBIDDEN", 403);
-      expectError(await tr.assign(login, g.id, [{ holdingId: h1, label: "Satellite" }]), "FORBIDDEN", 403);
-      expectError(await tr.remove(login, g.id), "FORBIDDEN", 403);
-      expect(await ledgerSnapshot(t.db)).toBe(before);
-    });
+        expectError(await tr.create(login, { name: "Mine", labels: ["A"] }), "FORBIDDEN", 403);
+        expectError(await tr.update(login, g.id, { name: "Renamed" }), "FORBIDDEN", 403);
+        expectError(await tr.assign(login, g.id, [{ holdingId: h1, label: "Satellite" }]), "FORBIDDEN", 403);
+        expectError(await tr.remove(login, g.id), "FORBIDDEN", 403);
+        expect(await ledgerSnapshot(t.db)).toBe(before);
+      },
+    );
   });
 
   it("reads the same group on both transports", async () => {
@@ -370,7 +478,11 @@ describe("GraphQL specifics", () => {
       const holdings = [await newHolding(k, p, "AAA"), await newHolding(k, p, "BBB"), await newHolding(k, p, "CCC")];
       for (let i = 0; i < groups; i++) {
         const g = (await rest.create(k, { name: `G${i}`, labels: ["A", "B"] })).data!;
-        await rest.assign(k, g.id, holdings.map((h, j) => ({ holdingId: h, label: j % 2 ? "B" : "A" })));
+        await rest.assign(
+          k,
+          g.id,
+          holdings.map((h, j) => ({ holdingId: h, label: j % 2 ? "B" : "A" })),
+        );
       }
     };
     const small = await t.newAccount();
@@ -395,7 +507,10 @@ describe("GraphQL specifics", () => {
 describe("REST specifics", () => {
   it("PUT assignments with a body that is not an array is 400", async () => {
     const g = (await rest.create(key, STRATEGY)).data!;
-    const res = await t.http.put(`/v1/custom-groups/${g.id}/assignments`).set("authorization", key).send({ holdingId: 1, label: "Core" });
+    const res = await t.http
+      .put(`/v1/custom-groups/${g.id}/assignments`)
+      .set("authorization", key)
+      .send({ holdingId: 1, label: "Core" });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe("VALIDATION_FAILED");
     expect(res.body.errors).toEqual([{ path: "(body)", message: expect.any(String) }]);
@@ -411,8 +526,13 @@ describe("REST specifics", () => {
       ["put", "/v1/custom-groups/{id}/assignments", []],
     ];
     for (const [method, path, body] of calls) {
-      for (const [id, status] of [["abc", 400], ["999999", 404]] as const) {
-        const req = (t.http as unknown as Record<string, (p: string) => request.Test>)[method](path.replace("{id}", id)).set("authorization", key);
+      for (const [id, status] of [
+        ["abc", 400],
+        ["999999", 404],
+      ] as const) {
+        const req = (t.http as unknown as Record<string, (p: string) => request.Test>)
+          [method](path.replace("{id}", id))
+          .set("authorization", key);
         const res = await (body ? req.send(body as object) : req);
         expect({ method, path, id, status: res.status }).toEqual({ method, path, id, status });
         if (status === 400) expect(res.body.errors).toEqual([{ path: "groupId", message: expect.any(String) }]);

@@ -93,7 +93,8 @@ const log = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
     await direct.close();
   });
 
-  const gql = (query: string) => http.post("/graphql").set("authorization", key).set("content-type", "application/json").send({ query });
+  const gql = (query: string) =>
+    http.post("/graphql").set("authorization", key).set("content-type", "application/json").send({ query });
 
   function expectUnavailable(res: request.Response) {
     expect(res.status).toBe(503);
@@ -135,7 +136,10 @@ const log = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
   it("gives up on a database that accepts connections but never answers within the connect timeout", async () => {
     await proxy.blackhole();
     // Without a connect timeout this request would wait for the operating system, minutes.
-    const answered = await Promise.race([http.get("/v1/portfolios").set("authorization", key), new Promise<"still waiting">((r) => setTimeout(() => r("still waiting"), 15_000).unref())]);
+    const answered = await Promise.race([
+      http.get("/v1/portfolios").set("authorization", key),
+      new Promise<"still waiting">((r) => setTimeout(() => r("still waiting"), 15_000).unref()),
+    ]);
     expect(answered).not.toBe("still waiting");
     expectUnavailable(answered as request.Response);
     await proxy.forward();
@@ -161,9 +165,13 @@ const log = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
     await proxy.forward();
 
     // The server ends the session under a running statement: SQLSTATE 57P01.
-    const sleeping = capture("terminated by the server (57P01)", () => db.prisma.$executeRawUnsafe("SELECT pg_sleep(30)"));
+    const sleeping = capture("terminated by the server (57P01)", () =>
+      db.prisma.$executeRawUnsafe("SELECT pg_sleep(30)"),
+    );
     for (let i = 0; i < 100; i++) {
-      const [{ n }] = await direct.sql<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(30)'`);
+      const [{ n }] = await direct.sql<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(30)'`,
+      );
       if (n > 0) break;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -175,7 +183,10 @@ const log = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
       expect([label, error]).not.toEqual([label, "no error"]);
       expect([label, toDomainError(error).code]).toEqual([label, "UNAVAILABLE"]);
       const inResolver = new GraphQLError("failed", { path: ["portfolios"], originalError: error as Error });
-      const formatted = format({ message: "failed", path: ["portfolios"], extensions: { code: "INTERNAL_SERVER_ERROR" } }, inResolver);
+      const formatted = format(
+        { message: "failed", path: ["portfolios"], extensions: { code: "INTERNAL_SERVER_ERROR" } },
+        inResolver,
+      );
       expect([label, formatted.extensions?.code]).toEqual([label, "UNAVAILABLE"]);
     }
     await expectServing();

@@ -78,8 +78,22 @@ describe("limits refuse an operation before it runs", () => {
 
   it("the page size read from a variable counts too", async () => {
     const query = "query Q($n: Int) { portfolios { holdings { trades(limit: $n) { id } } } }";
-    expectRefused(await t.http.post("/graphql").set("authorization", key).send({ query, variables: { n: 5000 } }), "GRAPHQL_VALIDATION_FAILED", "cost");
-    expect((await t.http.post("/graphql").set("authorization", key).send({ query, variables: { n: 50 } })).status).toBe(200);
+    expectRefused(
+      await t.http
+        .post("/graphql")
+        .set("authorization", key)
+        .send({ query, variables: { n: 5000 } }),
+      "GRAPHQL_VALIDATION_FAILED",
+      "cost",
+    );
+    expect(
+      (
+        await t.http
+          .post("/graphql")
+          .set("authorization", key)
+          .send({ query, variables: { n: 50 } })
+      ).status,
+    ).toBe(200);
   });
 
   it("nesting deeper than allowed: 400 depth, with or without a key", async () => {
@@ -94,7 +108,9 @@ describe("limits refuse an operation before it runs", () => {
     const typeBomb = `{ __type(name: "Query") { ${"fields { type { ".repeat(8)}name${" } }".repeat(8)} } }`;
     const res = await t.gql(undefined, typeBomb);
     expect(res.status).toBe(400);
-    expect(res.body.errors).toContainEqual(expect.objectContaining({ extensions: { code: "GRAPHQL_VALIDATION_FAILED", limit: "depth" } }));
+    expect(res.body.errors).toContainEqual(
+      expect.objectContaining({ extensions: { code: "GRAPHQL_VALIDATION_FAILED", limit: "depth" } }),
+    );
   });
 
   it("introspection nested inside __schema (exempt from depth) is refused by graphql-js's introspection depth rule", async () => {
@@ -135,10 +151,16 @@ describe("limits refuse an operation before it runs", () => {
 
   it("still serves ordinary queries, key-less introspection, and refuses key-less data with 401", async () => {
     // About 52,000: every portfolio with its models, holdings, a page of trades each, income and cash accounts.
-    const res = await t.gql(key, "{ portfolios { id name allocationModels { buckets { label } } holdings { trades { id } income { id } } cashAccounts { id } } }");
+    const res = await t.gql(
+      key,
+      "{ portfolios { id name allocationModels { buckets { label } } holdings { trades { id } income { id } } cashAccounts { id } } }",
+    );
     expect(res.status).toBe(200);
     expect(res.body.errors).toBeUndefined();
-    const schema = await t.gql(undefined, "{ __schema { types { name fields { name type { name ofType { name } } } } } }");
+    const schema = await t.gql(
+      undefined,
+      "{ __schema { types { name fields { name type { name ofType { name } } } } } }",
+    );
     expect(schema.status).toBe(200);
     expect(schema.body.errors).toBeUndefined();
     const data = await t.gql(undefined, "{ portfolios { id } }");
@@ -198,7 +220,8 @@ describe("the rate limit counts work", () => {
 
   it("a cheap query spends 1 token", async () => {
     const key = await limited.newAccount();
-    for (let i = 0; i < BURST; i++) expect((await limited.gql(key, "{ portfolios { id holdings { id } } }")).status).toBe(200);
+    for (let i = 0; i < BURST; i++)
+      expect((await limited.gql(key, "{ portfolios { id holdings { id } } }")).status).toBe(200);
     expectRateLimited(await limited.gql(key, "{ __typename }"));
   });
 

@@ -4,7 +4,14 @@ import { spawnSync } from "node:child_process";
 import { CASH_TRADE_TYPES } from "../../src/modules/ledger/cash-effects";
 import fs from "node:fs";
 import path from "node:path";
-import { getNamedType, isEnumType, isInputObjectType, isObjectType, type GraphQLField, type GraphQLSchema } from "graphql";
+import {
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isObjectType,
+  type GraphQLField,
+  type GraphQLSchema,
+} from "graphql";
 import type { Response } from "supertest";
 import type { z } from "zod";
 import { buildSchema } from "../../src/graphql/schema";
@@ -55,8 +62,10 @@ const ALSO_RELATIONS: Record<string, string> = {
 
 /** REST operations GraphQL does not carry, each with its reason. */
 const REST_ONLY: Record<string, string> = {
-  uploadTradeAttachment: "a multipart/form-data file upload; the GraphQL server takes JSON only (no multipart request spec, CSRF prevention on)",
-  getTradeAttachment: "a binary download with its own content type; GraphQL answers JSON (Trade.hasAttachment says whether there is one)",
+  uploadTradeAttachment:
+    "a multipart/form-data file upload; the GraphQL server takes JSON only (no multipart request spec, CSRF prevention on)",
+  getTradeAttachment:
+    "a binary download with its own content type; GraphQL answers JSON (Trade.hasAttachment says whether there is one)",
   myTaxReportPdf: "a PDF download; GraphQL answers JSON (myTaxReport carries the same figures)",
 };
 
@@ -66,7 +75,8 @@ const POST_QUERIES: Record<string, string> = {
 };
 
 /** The root type an operation's GraphQL field sits on. */
-const rootOf = (e: { method: string; operationId: string }) => (e.method === "get" || e.operationId in POST_QUERIES ? "Query" : "Mutation");
+const rootOf = (e: { method: string; operationId: string }) =>
+  e.method === "get" || e.operationId in POST_QUERIES ? "Query" : "Mutation";
 
 /** GraphQL root fields REST does not carry, each with its reason. */
 const GRAPHQL_ONLY: Record<string, string> = {};
@@ -128,16 +138,24 @@ describe("(a) the operation sets of REST and GraphQL", () => {
   });
 
   it("every GraphQL root field is a REST operation under the rule; deprecated ones point at one that is", () => {
-    const expected = new Set(endpoints.filter((e) => !(e.operationId in RELATIONS)).map((e) => `${rootOf(e)}.${graphqlName(e.operationId, e.method)}`));
+    const expected = new Set(
+      endpoints
+        .filter((e) => !(e.operationId in RELATIONS))
+        .map((e) => `${rootOf(e)}.${graphqlName(e.operationId, e.method)}`),
+    );
     const stray: string[] = [];
-    for (const [rootName, fields] of [["Query", query], ["Mutation", mutation]] as const) {
+    for (const [rootName, fields] of [
+      ["Query", query],
+      ["Mutation", mutation],
+    ] as const) {
       for (const f of Object.values(fields)) {
         const coordinate = `${rootName}.${f.name}`;
         if (f.name in GRAPHQL_ONLY) continue;
         if (f.deprecationReason) {
           // A renamed field stays for old clients; its reason names the field that replaced it.
           const replacement = /`(\w+)`/.exec(f.deprecationReason)?.[1];
-          if (!replacement || !fields[replacement] || !expected.has(`${rootName}.${replacement}`)) stray.push(`${coordinate} (deprecated without a live replacement)`);
+          if (!replacement || !fields[replacement] || !expected.has(`${rootName}.${replacement}`))
+            stray.push(`${coordinate} (deprecated without a live replacement)`);
           continue;
         }
         if (!expected.has(coordinate)) stray.push(coordinate);
@@ -158,21 +176,38 @@ describe("(a) the operation sets of REST and GraphQL", () => {
     const declared = new Set([...Object.values(RELATIONS), ...Object.keys(ALSO_RELATIONS)]);
     const undeclared: string[] = [];
     for (const type of Object.values(schema.getTypeMap())) {
-      if (!isObjectType(type) || type.name.startsWith("__") || type === schema.getQueryType() || type === schema.getMutationType()) continue;
-      for (const f of Object.values(type.getFields())) if (f.args.length > 0 && !declared.has(`${type.name}.${f.name}`)) undeclared.push(`${type.name}.${f.name}`);
+      if (
+        !isObjectType(type) ||
+        type.name.startsWith("__") ||
+        type === schema.getQueryType() ||
+        type === schema.getMutationType()
+      )
+        continue;
+      for (const f of Object.values(type.getFields()))
+        if (f.args.length > 0 && !declared.has(`${type.name}.${f.name}`)) undeclared.push(`${type.name}.${f.name}`);
     }
     expect(undeclared).toEqual([]);
   });
 });
 
 describe("(b) graphql-schema-linter", () => {
-  const DESCRIPTION_RULES = ["arguments-have-descriptions", "enum-values-have-descriptions", "fields-have-descriptions", "types-have-descriptions"];
+  const DESCRIPTION_RULES = [
+    "arguments-have-descriptions",
+    "enum-values-have-descriptions",
+    "fields-have-descriptions",
+    "types-have-descriptions",
+  ];
   const cli = path.join(PROJECT_ROOT, "node_modules/graphql-schema-linter/lib/cli.js");
   const lint = (args: string[]) => {
-    const run = spawnSync(process.execPath, [cli, "--format", "json", ...args], { cwd: PROJECT_ROOT, encoding: "utf8" });
+    const run = spawnSync(process.execPath, [cli, "--format", "json", ...args], {
+      cwd: PROJECT_ROOT,
+      encoding: "utf8",
+    });
     // The CLI exits 1 when it finds errors; anything else (a crash, a bad option) has no report.
     expect({ status: run.status, stderr: run.stderr }).toEqual({ status: run.status === 1 ? 1 : 0, stderr: "" });
-    return (JSON.parse(run.stdout) as { errors: { message: string; rule: string; location: { line: number } }[] }).errors.map((e) => `${e.location.line}: ${e.message} (${e.rule})`);
+    return (
+      JSON.parse(run.stdout) as { errors: { message: string; rule: string; location: { line: number } }[] }
+    ).errors.map((e) => `${e.location.line}: ${e.message} (${e.rule})`);
   };
 
   it("the project's configuration enables every description rule", () => {
@@ -195,11 +230,17 @@ type Zod = z.ZodType & { _zod: { def: Record<string, unknown> } };
 const isZod = (v: unknown): v is Zod => typeof v === "object" && v !== null && "_zod" in v;
 
 /** Every z.enum reachable from a schema, with where it was found. */
-function zodEnums(root: unknown, where: string, out: { where: string; values: string[] }[] = [], seen = new Set<unknown>()): { where: string; values: string[] }[] {
+function zodEnums(
+  root: unknown,
+  where: string,
+  out: { where: string; values: string[] }[] = [],
+  seen = new Set<unknown>(),
+): { where: string; values: string[] }[] {
   if (!isZod(root) || seen.has(root)) return out;
   seen.add(root);
   const def = root._zod.def;
-  if (def.type === "enum") out.push({ where, values: Object.values(def.entries as Record<string, string>).map(String) });
+  if (def.type === "enum")
+    out.push({ where, values: Object.values(def.entries as Record<string, string>).map(String) });
   if (def.type === "object") {
     for (const [k, v] of Object.entries(def.shape as Record<string, unknown>)) zodEnums(v, `${where}.${k}`, out, seen);
     return out;
@@ -251,38 +292,42 @@ function graphqlEnumAt(coordinate: string): string {
   return named.name;
 }
 
-const FIELD_ENUMS: [coordinate: string, operationId: string, part: "query" | "body" | "response", fieldPath: string][] = [
-  ["Holding.priceSource", "getHolding", "response", "priceSource"],
-  ["DrpSetting.rounding", "getHolding", "response", "drp.rounding"],
-  ["DrpInput.rounding", "updateHolding", "body", "drp.rounding"],
-  ["Holding.holdingType", "getHolding", "response", "holdingType"],
-  ["CreateHoldingInput.holdingType", "createHolding", "body", "holdingType"],
-  ["Security.securityType", "searchSecurities", "response", "securityType"],
-  ["Trade.tradeType", "getTrade", "response", "tradeType"],
-  ["TradeInput.tradeType", "createTrade", "body", "tradeType"],
-  ["TradeInput.holdingType", "createTrade", "body", "holdingType"],
-  ["TradeImportInput.duplicates", "importTrades", "query", "duplicates"],
-  ["PortfolioTransaction.kind", "listPortfolioTransactions", "response", "kind"],
-  ["Portfolio.transactions(type)", "listPortfolioTransactions", "query", "type"],
-  ["CashMovement.source", "listCashMovements", "response", "source"],
-  ["CashTransaction.type", "getCashTransaction", "response", "type"],
-  ["CashTransactionInput.type", "createCashTransaction", "body", "type"],
-  ["Portfolio.entityType", "getPortfolio", "response", "entityType"],
-  ["CreatePortfolioInput.entityType", "createPortfolio", "body", "entityType"],
-  ["Client.permission", "getClient", "response", "permission"],
-  ["TaxSettings.defaultMethod", "getPortfolioTaxSettings", "response", "defaultMethod"],
-  ["TaxSettingsInput.defaultMethod", "updateTaxSettings", "body", "defaultMethod"],
-  ["RebalanceInput.mode", "computeRebalance", "body", "mode"],
-  ["RebalanceInput.band", "computeRebalance", "body", "band"],
-  ["DriftEntry.status", "computeRebalance", "response", "driftReport.entries.status"],
-  ["RebalanceLeg.side", "computeRebalance", "response", "legs.side"],
-  ["RebalanceWarning.code", "computeRebalance", "response", "warnings.code"],
-];
+const FIELD_ENUMS: [coordinate: string, operationId: string, part: "query" | "body" | "response", fieldPath: string][] =
+  [
+    ["Holding.priceSource", "getHolding", "response", "priceSource"],
+    ["DrpSetting.rounding", "getHolding", "response", "drp.rounding"],
+    ["DrpInput.rounding", "updateHolding", "body", "drp.rounding"],
+    ["Holding.holdingType", "getHolding", "response", "holdingType"],
+    ["CreateHoldingInput.holdingType", "createHolding", "body", "holdingType"],
+    ["Security.securityType", "searchSecurities", "response", "securityType"],
+    ["Trade.tradeType", "getTrade", "response", "tradeType"],
+    ["TradeInput.tradeType", "createTrade", "body", "tradeType"],
+    ["TradeInput.holdingType", "createTrade", "body", "holdingType"],
+    ["TradeImportInput.duplicates", "importTrades", "query", "duplicates"],
+    ["PortfolioTransaction.kind", "listPortfolioTransactions", "response", "kind"],
+    ["Portfolio.transactions(type)", "listPortfolioTransactions", "query", "type"],
+    ["CashMovement.source", "listCashMovements", "response", "source"],
+    ["CashTransaction.type", "getCashTransaction", "response", "type"],
+    ["CashTransactionInput.type", "createCashTransaction", "body", "type"],
+    ["Portfolio.entityType", "getPortfolio", "response", "entityType"],
+    ["CreatePortfolioInput.entityType", "createPortfolio", "body", "entityType"],
+    ["Client.permission", "getClient", "response", "permission"],
+    ["TaxSettings.defaultMethod", "getPortfolioTaxSettings", "response", "defaultMethod"],
+    ["TaxSettingsInput.defaultMethod", "updateTaxSettings", "body", "defaultMethod"],
+    ["RebalanceInput.mode", "computeRebalance", "body", "mode"],
+    ["RebalanceInput.band", "computeRebalance", "body", "band"],
+    ["DriftEntry.status", "computeRebalance", "response", "driftReport.entries.status"],
+    ["RebalanceLeg.side", "computeRebalance", "response", "legs.side"],
+    ["RebalanceWarning.code", "computeRebalance", "response", "warnings.code"],
+  ];
 
 describe("(c) enums", () => {
-  it.each(FIELD_ENUMS)("%s is the GraphQL enum of REST %s %s.%s, with the same values", (coordinate, operationId, part, fieldPath) => {
-    expect(enumValues(graphqlEnumAt(coordinate))).toEqual(restEnum(operationId, part, fieldPath));
-  });
+  it.each(FIELD_ENUMS)(
+    "%s is the GraphQL enum of REST %s %s.%s, with the same values",
+    (coordinate, operationId, part, fieldPath) => {
+      expect(enumValues(graphqlEnumAt(coordinate))).toEqual(restEnum(operationId, part, fieldPath));
+    },
+  );
 
   it("every enum anywhere in REST's schemas has a GraphQL enum with exactly its values", () => {
     const graphqlSets = Object.values(schema.getTypeMap())
@@ -305,7 +350,9 @@ describe("(c) enums", () => {
     // REST types these as strings (cash.schemas.ts, transactions.schemas.ts); their values are a
     // closed set the services write, so GraphQL names them.
     expect(enumValues("CashMovementType")).toEqual(sorted([...CASH_TRANSACTION_TYPES, ...CASH_TRADE_TYPES, "Income"]));
-    expect(enumValues("PortfolioTransactionType")).toEqual(sorted([...TRADE_TYPES, "Income", "Reinvested", ...CASH_TYPES]));
+    expect(enumValues("PortfolioTransactionType")).toEqual(
+      sorted([...TRADE_TYPES, "Income", "Reinvested", ...CASH_TYPES]),
+    );
   });
 });
 
@@ -326,7 +373,11 @@ beforeEach(async () => {
 });
 
 /** A GraphQL answer: its data field, or the first error's code and field errors. */
-async function gql(query: string, variables: Json, field: string): Promise<{ data?: unknown; code?: string; errors?: unknown }> {
+async function gql(
+  query: string,
+  variables: Json,
+  field: string,
+): Promise<{ data?: unknown; code?: string; errors?: unknown }> {
   const res = await t.gql(key, query, variables);
   const errors = res.body.errors as { extensions?: { code?: string; errors?: unknown } }[] | undefined;
   if (errors?.length) return { code: errors[0].extensions?.code, errors: errors[0].extensions?.errors };
@@ -340,7 +391,8 @@ const rest = (res: Response): { data?: unknown; code?: string; errors?: unknown 
 
 /** A portfolio's holdings with their trades, without the ids that differ between portfolios. */
 async function contents(p: number): Promise<Json[]> {
-  const holdings = (await t.http.get(`/v1/portfolios/${p}/holdings?includeClosed=true`).set("authorization", key)).body as Json[];
+  const holdings = (await t.http.get(`/v1/portfolios/${p}/holdings?includeClosed=true`).set("authorization", key))
+    .body as Json[];
   return Promise.all(
     holdings.map(async ({ id, portfolioId: _p, ...h }) => {
       const trades = (await t.http.get(`/v1/holdings/${id}/trades`).set("authorization", key)).body as Json[];
@@ -366,12 +418,29 @@ const shape = (o: { data?: unknown; code?: string; errors?: unknown }) => {
 };
 
 const ROWS = [
-  { symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 10, price: 100, brokerage: 9.95 },
-  { symbol: "NAB", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-11", quantity: "20", price: "30.5", notes: "from the statement" },
+  {
+    symbol: "CBA",
+    exchange: "ASX",
+    tradeType: "Buy",
+    tradeDate: "2024-01-10",
+    quantity: 10,
+    price: 100,
+    brokerage: 9.95,
+  },
+  {
+    symbol: "NAB",
+    exchange: "ASX",
+    tradeType: "Buy",
+    tradeDate: "2024-01-11",
+    quantity: "20",
+    price: "30.5",
+    notes: "from the statement",
+  },
   { symbol: "CBA", exchange: "ASX", tradeType: "Sell", tradeDate: "2024-02-01", quantity: 4, price: 110 },
 ];
 
-const CSV = "date,type,symbol,exchange,quantity,price,brokerage,currency,exchangeRate,source,notes\n2024-01-10,Buy,CBA,ASX,10,100,9.95,,,CommSec,first\n2024-03-01,Sell,CBA,ASX,5,120,0,,,,\n";
+const CSV =
+  "date,type,symbol,exchange,quantity,price,brokerage,currency,exchangeRate,source,notes\n2024-01-10,Buy,CBA,ASX,10,100,9.95,,,CommSec,first\n2024-03-01,Sell,CBA,ASX,5,120,0,,,,\n";
 
 describe("(d) trade import and symbol changes over both transports", () => {
   it("the same JSON rows import alike: the same answer and the same trades", async () => {
@@ -407,7 +476,10 @@ describe("(d) trade import and symbol changes over both transports", () => {
     const [a, b] = [await newPortfolio(t, key, { name: "Parity" }), await newPortfolio(t, key, { name: "Parity" })];
     expect(rest(await importRest(a, ROWS)).data).toBeTruthy();
     expect((await gql(IMPORT, { p: String(b), input: { rows: ROWS } }, "importTrades")).data).toBeTruthy();
-    const again = [...ROWS, { symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-03-01", quantity: 1, price: 1 }];
+    const again = [
+      ...ROWS,
+      { symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-03-01", quantity: 1, price: 1 },
+    ];
     const viaRest = rest(await importRest(a, again, "?duplicates=skip"));
     const viaGraphql = await gql(IMPORT, { p: String(b), input: { rows: again, duplicates: "skip" } }, "importTrades");
     expect(shape(viaRest)).toMatchObject({ data: { imported: 1, skipped: [1, 2, 3] } });
@@ -424,16 +496,35 @@ describe("(d) trade import and symbol changes over both transports", () => {
     expect(viaRest.code).toBe("VALIDATION_FAILED");
     expect(viaGraphql).toEqual(viaRest);
     // Rows and CSV at once is no body REST could send either.
-    expect((await gql(IMPORT, { p: String(b), input: { rows: ROWS, csv: CSV } }, "importTrades")).code).toBe("VALIDATION_FAILED");
+    expect((await gql(IMPORT, { p: String(b), input: { rows: ROWS, csv: CSV } }, "importTrades")).code).toBe(
+      "VALIDATION_FAILED",
+    );
     expect(await ledgerFingerprint(t.db)).toBe(before);
   });
 
   it("the symbol-change list answers alike; an unknown or foreign holding is NOT_FOUND on both", async () => {
     const p = await newPortfolio(t, key, { name: "Parity" });
-    const holdingId = (await t.http.post("/v1/trades").set("authorization", key).send({ portfolioId: p, symbol: "AAA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 1, price: 1 })).body.holdingId as number;
+    const holdingId = (
+      await t.http.post("/v1/trades").set("authorization", key).send({
+        portfolioId: p,
+        symbol: "AAA",
+        exchange: "ASX",
+        tradeType: "Buy",
+        tradeDate: "2024-01-10",
+        quantity: 1,
+        price: 1,
+      })
+    ).body.holdingId as number;
     const SYMBOL_CHANGES = `query($h: ID!) { symbolChanges(holdingId: $h) { fromSymbol fromExchange toSymbol toExchange changedAt } }`;
     expect(await gql(SYMBOL_CHANGES, { h: String(holdingId) }, "symbolChanges")).toEqual({ data: [] });
-    expect((await t.http.put(`/v1/holdings/${holdingId}/symbol`).set("authorization", key).send({ symbol: "BBB", exchange: "ASX" })).status).toBe(200);
+    expect(
+      (
+        await t.http
+          .put(`/v1/holdings/${holdingId}/symbol`)
+          .set("authorization", key)
+          .send({ symbol: "BBB", exchange: "ASX" })
+      ).status,
+    ).toBe(200);
     const CHANGE = `mutation($h: ID!) { changeHoldingSymbol(id: $h, symbol: "CCC", exchange: "ASX") { symbol } }`;
     expect(await gql(CHANGE, { h: String(holdingId) }, "changeHoldingSymbol")).toEqual({ data: { symbol: "CCC" } });
 
@@ -448,7 +539,9 @@ describe("(d) trade import and symbol changes over both transports", () => {
     const mine = key;
     key = await t.newAccount();
     for (const h of [holdingId, 999999]) {
-      expect(rest(await t.http.get(`/v1/holdings/${h}/symbol-changes`).set("authorization", key)).code).toBe("NOT_FOUND");
+      expect(rest(await t.http.get(`/v1/holdings/${h}/symbol-changes`).set("authorization", key)).code).toBe(
+        "NOT_FOUND",
+      );
       expect((await gql(SYMBOL_CHANGES, { h: String(h) }, "symbolChanges")).code).toBe("NOT_FOUND");
     }
     key = mine;
@@ -462,9 +555,29 @@ describe("(e) pro-rata components: one JSON body for both transports", () => {
 
   async function seed(): Promise<number> {
     const p = await newPortfolio(t, key, { name: "Parity" });
-    const holdingId = (await t.http.post("/v1/trades").set("authorization", key).send({ portfolioId: p, symbol: "VAS", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 100, price: 90 })).body.holdingId as number;
-    for (const [exDividendDate, paidDate, unfrankedAmount] of [["2024-09-30", "2024-10-15", 100], ["2025-03-31", "2025-04-15", 300]] as const) {
-      expect((await t.http.post("/v1/income").set("authorization", key).send({ holdingId, exDividendDate, paidDate, unfrankedAmount })).status).toBe(201);
+    const holdingId = (
+      await t.http.post("/v1/trades").set("authorization", key).send({
+        portfolioId: p,
+        symbol: "VAS",
+        exchange: "ASX",
+        tradeType: "Buy",
+        tradeDate: "2024-01-10",
+        quantity: 100,
+        price: 90,
+      })
+    ).body.holdingId as number;
+    for (const [exDividendDate, paidDate, unfrankedAmount] of [
+      ["2024-09-30", "2024-10-15", 100],
+      ["2025-03-31", "2025-04-15", 300],
+    ] as const) {
+      expect(
+        (
+          await t.http
+            .post("/v1/income")
+            .set("authorization", key)
+            .send({ holdingId, exDividendDate, paidDate, unfrankedAmount })
+        ).status,
+      ).toBe(201);
     }
     return holdingId;
   }
@@ -474,33 +587,57 @@ describe("(e) pro-rata components: one JSON body for both transports", () => {
     records.map((r) => ({
       id: String(r.id),
       isTrustIncome: r.isTrustIncome,
-      components: r.components === null ? null : Object.fromEntries(Object.entries(r.components as Json).map(([k, v]) => [k, String(v)])),
+      components:
+        r.components === null
+          ? null
+          : Object.fromEntries(Object.entries(r.components as Json).map(([k, v]) => [k, String(v)])),
     }));
 
   it("the same body gives the same answer on both", async () => {
     const holdingId = await seed();
-    const body = { financialYear: 2025, components: { discountedCapitalGains: 100, frankedDistributions: "33.3333", amitCostBaseDecrease: 4 } };
-    const viaRest = await t.http.put(`/v1/holdings/${holdingId}/pro-rata-distributions`).set("authorization", key).send(body);
+    const body = {
+      financialYear: 2025,
+      components: { discountedCapitalGains: 100, frankedDistributions: "33.3333", amitCostBaseDecrease: 4 },
+    };
+    const viaRest = await t.http
+      .put(`/v1/holdings/${holdingId}/pro-rata-distributions`)
+      .set("authorization", key)
+      .send(body);
     expect(viaRest.status).toBe(200);
     const viaGraphql = await gql(PRO_RATA, { holdingId: String(holdingId), ...body }, "updateProRataDistributions");
     expect(viaGraphql.data).toEqual(asGraphql(viaRest.body));
     expect(viaGraphql.data).toEqual([
-      expect.objectContaining({ components: { discountedCapitalGains: "25", frankedDistributions: "8.3333", amitCostBaseDecrease: "1" } }),
-      expect.objectContaining({ components: { discountedCapitalGains: "75", frankedDistributions: "25", amitCostBaseDecrease: "3" } }),
+      expect.objectContaining({
+        components: { discountedCapitalGains: "25", frankedDistributions: "8.3333", amitCostBaseDecrease: "1" },
+      }),
+      expect.objectContaining({
+        components: { discountedCapitalGains: "75", frankedDistributions: "25", amitCostBaseDecrease: "3" },
+      }),
     ]);
     // The income record reads back the same object on both.
     const id = (viaGraphql.data as Json[])[0].id as string;
     const readRest = (await t.http.get(`/v1/income/${id}`).set("authorization", key)).body as Json;
-    const readGraphql = await gql(`query($id: ID!) { income(id: $id) { id isTrustIncome components } }`, { id }, "income");
+    const readGraphql = await gql(
+      `query($id: ID!) { income(id: $id) { id isTrustIncome components } }`,
+      { id },
+      "income",
+    );
     expect(readGraphql.data).toEqual(asGraphql([readRest])[0]);
   });
 
   it("a bad body is refused with the same code, paths and messages on both, writing nothing", async () => {
     const holdingId = await seed();
     const before = await ledgerFingerprint(t.db);
-    for (const components of [{ "discounted capital gains": 1 }, {}, { nonPrimaryProductionIncome: "1.00001" }, { nonPrimaryProductionIncome: "x" }]) {
+    for (const components of [
+      { "discounted capital gains": 1 },
+      {},
+      { nonPrimaryProductionIncome: "1.00001" },
+      { nonPrimaryProductionIncome: "x" },
+    ]) {
       const body = { financialYear: 2025, components };
-      const viaRest = rest(await t.http.put(`/v1/holdings/${holdingId}/pro-rata-distributions`).set("authorization", key).send(body));
+      const viaRest = rest(
+        await t.http.put(`/v1/holdings/${holdingId}/pro-rata-distributions`).set("authorization", key).send(body),
+      );
       const viaGraphql = await gql(PRO_RATA, { holdingId: String(holdingId), ...body }, "updateProRataDistributions");
       expect(viaRest.code).toBe("VALIDATION_FAILED");
       expect(viaGraphql).toEqual(viaRest);
@@ -510,10 +647,23 @@ describe("(e) pro-rata components: one JSON body for both transports", () => {
 
   it("createIncome takes the components object REST takes", async () => {
     const holdingId = await seed();
-    const input = { holdingId: String(holdingId), exDividendDate: "2025-06-30", paidDate: "2025-07-15", unfrankedAmount: 10, isTrustIncome: true, components: { nonPrimaryProductionIncome: "10" } };
-    const viaGraphql = await gql(`mutation($input: IncomeInput!) { createIncome(input: $input) { id components } }`, { input }, "createIncome");
+    const input = {
+      holdingId: String(holdingId),
+      exDividendDate: "2025-06-30",
+      paidDate: "2025-07-15",
+      unfrankedAmount: 10,
+      isTrustIncome: true,
+      components: { nonPrimaryProductionIncome: "10" },
+    };
+    const viaGraphql = await gql(
+      `mutation($input: IncomeInput!) { createIncome(input: $input) { id components } }`,
+      { input },
+      "createIncome",
+    );
     const id = (viaGraphql.data as Json).id;
     expect(viaGraphql.data).toEqual({ id: expect.any(String), components: { nonPrimaryProductionIncome: "10" } });
-    expect((await t.http.get(`/v1/income/${id}`).set("authorization", key)).body.components).toEqual({ nonPrimaryProductionIncome: 10 });
+    expect((await t.http.get(`/v1/income/${id}`).set("authorization", key)).body.components).toEqual({
+      nonPrimaryProductionIncome: 10,
+    });
   });
 });

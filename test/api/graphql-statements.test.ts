@@ -14,7 +14,10 @@ beforeEach(() => t.db.reset());
 
 async function seed(key: string, portfolios: number, models: number, buckets: number): Promise<void> {
   for (let p = 0; p < portfolios; p++) {
-    const res = await t.http.post("/v1/portfolios").set("authorization", key).send({ name: `P${p}` });
+    const res = await t.http
+      .post("/v1/portfolios")
+      .set("authorization", key)
+      .send({ name: `P${p}` });
     for (let m = 0; m < models; m++) {
       const share = (100 / buckets).toFixed(4);
       const last = (100 - Number(share) * (buckets - 1)).toFixed(4);
@@ -25,7 +28,11 @@ async function seed(key: string, portfolios: number, models: number, buckets: nu
           name: `M${m}`,
           dimension: "sector",
           isActive: m === 0,
-          buckets: Array.from({ length: buckets }, (_, b) => ({ label: `S${b}`, targetPct: b === buckets - 1 ? last : share, sortOrder: buckets - b })),
+          buckets: Array.from({ length: buckets }, (_, b) => ({
+            label: `S${b}`,
+            targetPct: b === buckets - 1 ? last : share,
+            sortOrder: buckets - b,
+          })),
         })
         .expect(201);
     }

@@ -14,7 +14,11 @@ describe.each(TRANSPORTS)("holdings over $name", (tr) => {
       const p = await newPortfolio(t, key);
       const b = await buy(p, "CBA", 10, 100, "2024-01-10");
       const first = expectOk(
-        await tr.update(key, b.holdingId, { notes: "Core holding", classification: { assetClass: "Australian Equities", sector: "Financials", industry: "Banks" }, drp: { enabled: true, rounding: "Nearest" } }),
+        await tr.update(key, b.holdingId, {
+          notes: "Core holding",
+          classification: { assetClass: "Australian Equities", sector: "Financials", industry: "Banks" },
+          drp: { enabled: true, rounding: "Nearest" },
+        }),
         200,
       );
       expect(first).toMatchObject({
@@ -28,11 +32,21 @@ describe.each(TRANSPORTS)("holdings over $name", (tr) => {
       });
       expect(expectOk(await tr.get(key, b.holdingId))).toEqual(first);
 
-      const second = expectOk(await tr.update(key, b.holdingId, { classification: { sector: "Banking" }, drp: { enabled: false } }));
-      expect(second).toEqual({ ...first, classification: { assetClass: "Australian Equities", sector: "Banking", industry: "Banks" }, drp: { enabled: false, rounding: "Nearest" } });
+      const second = expectOk(
+        await tr.update(key, b.holdingId, { classification: { sector: "Banking" }, drp: { enabled: false } }),
+      );
+      expect(second).toEqual({
+        ...first,
+        classification: { assetClass: "Australian Equities", sector: "Banking", industry: "Banks" },
+        drp: { enabled: false, rounding: "Nearest" },
+      });
       // null clears a classification field.
       const third = expectOk(await tr.update(key, b.holdingId, { classification: { industry: null }, notes: "" }));
-      expect(third).toEqual({ ...second, classification: { assetClass: "Australian Equities", sector: "Banking", industry: null }, notes: "" });
+      expect(third).toEqual({
+        ...second,
+        classification: { assetClass: "Australian Equities", sector: "Banking", industry: null },
+        notes: "",
+      });
     });
 
     it("rejects a bad DRP rounding or an empty classification, naming the path, writing nothing", async () => {
@@ -43,7 +57,9 @@ describe.each(TRANSPORTS)("holdings over $name", (tr) => {
         // GraphQL's DrpRounding enum refuses it before the service: BAD_USER_INPUT (API.md §3).
         if (sideways.transport === "GraphQL") expect(!sideways.ok && sideways.code).toBe("BAD_USER_INPUT");
         else expectInvalid(sideways, ["drp.rounding"]);
-        expectInvalid(await tr.update(key, b.holdingId, { classification: { assetClass: "  " } }), ["classification.assetClass"]);
+        expectInvalid(await tr.update(key, b.holdingId, { classification: { assetClass: "  " } }), [
+          "classification.assetClass",
+        ]);
         expectInvalid(await tr.update(key, b.holdingId, { notes: "a\u0000b" }), ["notes"]);
       });
     });
@@ -67,11 +83,16 @@ describe.each(TRANSPORTS)("holdings over $name", (tr) => {
       const b2 = await buy(p, "CBA", 5, 100, "2024-01-11");
       await sell(p, "CBA", 3, 100, "2024-01-12");
       const keep = await buy(p, "NAB", 5, 30, "2024-01-10");
-      await t.http.put(`/v1/trades/${b1.id}/attachment`).set("authorization", key).attach("file", Buffer.from("%PDF-1.4\n%%EOF\n"), { filename: "note.pdf", contentType: "application/pdf" }).expect(200);
+      await t.http
+        .put(`/v1/trades/${b1.id}/attachment`)
+        .set("authorization", key)
+        .attach("file", Buffer.from("%PDF-1.4\n%%EOF\n"), { filename: "note.pdf", contentType: "application/pdf" })
+        .expect(200);
 
       expect(expectOk(await tr.remove(key, b1.holdingId), 204)).toBe(true);
       expectAbsent(await tr.get(key, b1.holdingId));
-      for (const id of [b1.id, b2.id]) expect((await t.http.get(`/v1/trades/${id}`).set("authorization", key)).status).toBe(404);
+      for (const id of [b1.id, b2.id])
+        expect((await t.http.get(`/v1/trades/${id}`).set("authorization", key)).status).toBe(404);
       expect((await t.http.get(`/v1/holdings/${b1.holdingId}/trades`).set("authorization", key)).status).toBe(404);
       expect(await count("trade")).toBe(1);
       expect(await count("trade_attachment")).toBe(0);
@@ -119,17 +140,46 @@ describe.each(TRANSPORTS)("holdings over $name", (tr) => {
 
       await trade(p, { holdingId: h.id, tradeType: "Buy", tradeDate: "2024-01-10", quantity: 1, price: 500000 });
       // A trade naming FARM1.CUSTOM reaches the same holding.
-      await trade(p, { symbol: "FARM1", exchange: "CUSTOM", tradeType: "CostBaseIncrease", tradeDate: "2024-02-10", quantity: 1, price: 20000 });
+      await trade(p, {
+        symbol: "FARM1",
+        exchange: "CUSTOM",
+        tradeType: "CostBaseIncrease",
+        tradeDate: "2024-02-10",
+        quantity: 1,
+        price: 20000,
+      });
       await customPrice(h.id, "2024-06-30", "650000");
-      expect(expectOk(await tr.get(key, h.id))).toMatchObject({ quantity: "1", costBase: "520000", priceSource: "Custom", price: "650000", marketValue: "650000", unrealisedGain: "130000" });
+      expect(expectOk(await tr.get(key, h.id))).toMatchObject({
+        quantity: "1",
+        costBase: "520000",
+        priceSource: "Custom",
+        price: "650000",
+        marketValue: "650000",
+        unrealisedGain: "130000",
+      });
     });
 
     it("keeps the exchange, currency, type, notes and classification given", async () => {
       const p = await newPortfolio(t, key);
       const h = expectOk(
-        await tr.create(key, p, { symbol: "PRIVFUND", exchange: "UNLISTED", name: "Private fund", currencyCode: "USD", holdingType: "Fund", notes: "Wholesale", classification: { assetClass: "Private Equity" } }),
+        await tr.create(key, p, {
+          symbol: "PRIVFUND",
+          exchange: "UNLISTED",
+          name: "Private fund",
+          currencyCode: "USD",
+          holdingType: "Fund",
+          notes: "Wholesale",
+          classification: { assetClass: "Private Equity" },
+        }),
       );
-      expect(h).toMatchObject({ symbol: "PRIVFUND", exchange: "UNLISTED", currencyCode: "USD", holdingType: "Fund", notes: "Wholesale", classification: { assetClass: "Private Equity", sector: null, industry: null } });
+      expect(h).toMatchObject({
+        symbol: "PRIVFUND",
+        exchange: "UNLISTED",
+        currencyCode: "USD",
+        holdingType: "Fund",
+        notes: "Wholesale",
+        classification: { assetClass: "Private Equity", sector: null, industry: null },
+      });
     });
 
     it("a second holding with the same symbol and exchange is 409 CONFLICT and nothing is written", async () => {
@@ -138,7 +188,10 @@ describe.each(TRANSPORTS)("holdings over $name", (tr) => {
       await buy(p, "CBA", 1, 100, "2024-01-10");
       await unchanged(async () => {
         expectError(await tr.create(key, p, { symbol: "farm1", name: "Again" }), "CONFLICT");
-        expectError(await tr.create(key, p, { symbol: "CBA", exchange: "asx", name: "Commonwealth again" }), "CONFLICT");
+        expectError(
+          await tr.create(key, p, { symbol: "CBA", exchange: "asx", name: "Commonwealth again" }),
+          "CONFLICT",
+        );
       });
       // Another portfolio may have its own.
       expectOk(await tr.create(key, await newPortfolio(t, key), { symbol: "FARM1", name: "Family farm" }));
@@ -174,13 +227,29 @@ describe.each(TRANSPORTS)("holdings over $name", (tr) => {
       expect((await buy(p, "CBAX", 1, 100, "2024-03-01")).holdingId).toBe(b.holdingId);
 
       // A second change to a known security takes its name.
-      expect(expectOk(await tr.changeSymbol(key, b.holdingId, "WBC", "ASX"))).toMatchObject({ symbol: "WBC", name: "Westpac Banking Corporation", quantity: "7" });
+      expect(expectOk(await tr.changeSymbol(key, b.holdingId, "WBC", "ASX"))).toMatchObject({
+        symbol: "WBC",
+        name: "Westpac Banking Corporation",
+        quantity: "7",
+      });
 
       const history = await t.http.get(`/v1/holdings/${b.holdingId}/symbol-changes`).set("authorization", key);
       expect(history.status).toBe(200);
       expect(history.body).toEqual([
-        { fromSymbol: "CBA", fromExchange: "ASX", toSymbol: "CBAX", toExchange: "ASX", changedAt: expect.stringMatching(ISO_UTC) },
-        { fromSymbol: "CBAX", fromExchange: "ASX", toSymbol: "WBC", toExchange: "ASX", changedAt: expect.stringMatching(ISO_UTC) },
+        {
+          fromSymbol: "CBA",
+          fromExchange: "ASX",
+          toSymbol: "CBAX",
+          toExchange: "ASX",
+          changedAt: expect.stringMatching(ISO_UTC),
+        },
+        {
+          fromSymbol: "CBAX",
+          fromExchange: "ASX",
+          toSymbol: "WBC",
+          toExchange: "ASX",
+          changedAt: expect.stringMatching(ISO_UTC),
+        },
       ]);
     });
 
@@ -192,7 +261,9 @@ describe.each(TRANSPORTS)("holdings over $name", (tr) => {
       // Another portfolio's CBA does not stand in the way.
       const q = await newPortfolio(t, key);
       const other = await buy(q, "NAB", 1, 30, "2024-01-10");
-      expect(expectOk(await tr.changeSymbol(key, other.holdingId, "CBA", "ASX")).name).toBe("Commonwealth Bank of Australia");
+      expect(expectOk(await tr.changeSymbol(key, other.holdingId, "CBA", "ASX")).name).toBe(
+        "Commonwealth Bank of Australia",
+      );
     });
 
     it("changing to the same ticker records nothing", async () => {
@@ -211,8 +282,9 @@ describe.each(TRANSPORTS)("holdings over $name", (tr) => {
         expectInvalid(await tr.changeSymbol(key, b.holdingId, "CBA", "A.S.X"), ["exchange"]);
         expectError(await tr.changeSymbol(other, b.holdingId, "CBAX", "ASX"), "NOT_FOUND");
       });
-      expect((await t.http.get(`/v1/holdings/${b.holdingId}/symbol-changes`).set("authorization", other)).status).toBe(404);
+      expect((await t.http.get(`/v1/holdings/${b.holdingId}/symbol-changes`).set("authorization", other)).status).toBe(
+        404,
+      );
     });
   });
-
 });

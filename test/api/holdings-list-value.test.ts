@@ -44,7 +44,13 @@ describe.each(TRANSPORTS)("holdings over $name", (tr) => {
 
       const all = expectOk(await tr.list(key, p, { includeClosed: true }))!;
       expect(all.map((h) => h.symbol)).toEqual(["CBA", "NAB", "WBC"]);
-      expect(all[1]).toMatchObject({ id: nab.holdingId, quantity: "0", costBase: "0", marketValue: "0", unrealisedGain: "0" });
+      expect(all[1]).toMatchObject({
+        id: nab.holdingId,
+        quantity: "0",
+        costBase: "0",
+        marketValue: "0",
+        unrealisedGain: "0",
+      });
       expect(expectOk(await tr.list(key, p, { includeClosed: false }))!.map((h) => h.symbol)).toEqual(["CBA", "WBC"]);
     });
 
@@ -63,10 +69,27 @@ describe.each(TRANSPORTS)("holdings over $name", (tr) => {
       await marketPrice(p, "CBA", "ASX", "2024-02-01", "110");
       await marketPrice(p, "CBA", "ASX", "2024-03-01", "120");
       const at = async (date: string) => expectOk(await tr.list(key, p, { date }))![0];
-      expect(await at("2024-01-20")).toMatchObject({ priceSource: "LastTrade", price: "100", priceDate: "2024-01-10", marketValue: "1000" });
-      expect(await at("2024-02-01")).toMatchObject({ priceSource: "Market", price: "110", priceDate: "2024-02-01", marketValue: "1100", unrealisedGain: "100" });
+      expect(await at("2024-01-20")).toMatchObject({
+        priceSource: "LastTrade",
+        price: "100",
+        priceDate: "2024-01-10",
+        marketValue: "1000",
+      });
+      expect(await at("2024-02-01")).toMatchObject({
+        priceSource: "Market",
+        price: "110",
+        priceDate: "2024-02-01",
+        marketValue: "1100",
+        unrealisedGain: "100",
+      });
       expect(await at("2024-02-29")).toMatchObject({ priceSource: "Market", price: "110", priceDate: "2024-02-01" });
-      expect(await at("2024-06-30")).toMatchObject({ priceSource: "Market", price: "120", priceDate: "2024-03-01", marketValue: "1200", unrealisedGain: "200" });
+      expect(await at("2024-06-30")).toMatchObject({
+        priceSource: "Market",
+        price: "120",
+        priceDate: "2024-03-01",
+        marketValue: "1200",
+        unrealisedGain: "200",
+      });
       // Without a date: today, so the latest price.
       expect(expectOk(await tr.list(key, p))![0]).toMatchObject({ price: "120", marketValue: "1200" });
     });
@@ -77,8 +100,16 @@ describe.each(TRANSPORTS)("holdings over $name", (tr) => {
       await buy(p, "CBA", 10, 110, "2024-03-01");
       await sell(p, "CBA", 20, 120, "2024-05-01");
       await buy(p, "NAB", 10, 30, "2024-04-01");
-      const at = async (date: string) => expectOk(await tr.list(key, p, { date }))!.map((h) => ({ symbol: h.symbol, quantity: h.quantity, costBase: h.costBase, marketValue: h.marketValue }));
-      expect(await at("2024-02-01")).toEqual([{ symbol: "CBA", quantity: "10", costBase: "1000", marketValue: "1000" }]);
+      const at = async (date: string) =>
+        expectOk(await tr.list(key, p, { date }))!.map((h) => ({
+          symbol: h.symbol,
+          quantity: h.quantity,
+          costBase: h.costBase,
+          marketValue: h.marketValue,
+        }));
+      expect(await at("2024-02-01")).toEqual([
+        { symbol: "CBA", quantity: "10", costBase: "1000", marketValue: "1000" },
+      ]);
       expect(await at("2024-04-15")).toEqual([
         { symbol: "CBA", quantity: "20", costBase: "2100", marketValue: "2200" },
         { symbol: "NAB", quantity: "10", costBase: "300", marketValue: "300" },
@@ -116,7 +147,13 @@ describe.each(TRANSPORTS)("holdings over $name", (tr) => {
       await marketPrice(await newPortfolio(t, other), "CBA", "ASX", "2024-01-20", "500");
       await marketPrice(p, "NAB", "ASX", "2024-01-20", "600"); // another symbol
       await marketPrice(p, "CBA", "NYSE", "2024-01-20", "700"); // another exchange
-      expect(expectOk(await tr.get(key, b.holdingId))).toMatchObject({ priceSource: "Market", price: "98.5", priceDate: "2024-01-05", marketValue: "985", unrealisedGain: "-25" });
+      expect(expectOk(await tr.get(key, b.holdingId))).toMatchObject({
+        priceSource: "Market",
+        price: "98.5",
+        priceDate: "2024-01-05",
+        marketValue: "985",
+        unrealisedGain: "-25",
+      });
     });
 
     it("a custom price beats the market price", async () => {
@@ -132,12 +169,23 @@ describe.each(TRANSPORTS)("holdings over $name", (tr) => {
         marketValue: "1055",
         unrealisedGain: "55",
       });
-      expect(expectOk(await tr.list(key, p, { date: "2024-01-31" }))![0]).toMatchObject({ priceSource: "LastTrade", price: "100" });
+      expect(expectOk(await tr.list(key, p, { date: "2024-01-31" }))![0]).toMatchObject({
+        priceSource: "LastTrade",
+        price: "100",
+      });
     });
 
     it("a foreign holding is valued in the base currency at the FX table's rate, else its last trade's rate", async () => {
       const p = await newPortfolio(t, key);
-      const b = await trade(p, { symbol: "AAPL", exchange: "NASDAQ", tradeType: "Buy", tradeDate: "2024-03-01", quantity: 5, price: 170, exchangeRate: "1.52" });
+      const b = await trade(p, {
+        symbol: "AAPL",
+        exchange: "NASDAQ",
+        tradeType: "Buy",
+        tradeDate: "2024-03-01",
+        quantity: 5,
+        price: 170,
+        exchangeRate: "1.52",
+      });
       await marketPrice(p, "AAPL", "NASDAQ", "2024-03-05", "180");
       expect(expectOk(await tr.get(key, b.holdingId))).toMatchObject({
         currencyCode: "USD",
@@ -149,18 +197,26 @@ describe.each(TRANSPORTS)("holdings over $name", (tr) => {
         unrealisedGain: "76",
       });
       await fxRate(p, "USD", "AUD", "2024-03-05", "1.6");
-      expect(expectOk(await tr.get(key, b.holdingId))).toMatchObject({ exchangeRate: "1.6", marketValue: "1440", unrealisedGain: "148" });
+      expect(expectOk(await tr.get(key, b.holdingId))).toMatchObject({
+        exchangeRate: "1.6",
+        marketValue: "1440",
+        unrealisedGain: "148",
+      });
     });
   });
-
 });
 
 describe("statement count", () => {
   async function statementsFor(portfolioId: number) {
     const before = t.db.statementCount;
-    const res = await t.gql(key, `query($id: ID!) { portfolio(id: $id) { holdings { id quantity trades { id } } } }`, { id: String(portfolioId) });
+    const res = await t.gql(key, `query($id: ID!) { portfolio(id: $id) { holdings { id quantity trades { id } } } }`, {
+      id: String(portfolioId),
+    });
     expect(res.body.errors).toBeUndefined();
-    return { count: t.db.statementCount - before, holdings: res.body.data.portfolio.holdings as { id: string; quantity: string; trades: { id: string }[] }[] };
+    return {
+      count: t.db.statementCount - before,
+      holdings: res.body.data.portfolio.holdings as { id: string; quantity: string; trades: { id: string }[] }[],
+    };
   }
 
   async function seed(holdings: number, tradesEach: number): Promise<number> {
@@ -169,7 +225,14 @@ describe("statement count", () => {
     for (let h = 0; h < holdings; h++) {
       for (let i = 0; i < tradesEach; i++) {
         const date = new Date(Date.UTC(2020, 0, 1 + i)).toISOString().slice(0, 10);
-        rows.push({ symbol: `ZQ${String(h).padStart(2, "0")}`, exchange: "ASX", tradeType: "Buy", tradeDate: date, quantity: 1, price: 1 + h });
+        rows.push({
+          symbol: `ZQ${String(h).padStart(2, "0")}`,
+          exchange: "ASX",
+          tradeType: "Buy",
+          tradeDate: date,
+          quantity: 1,
+          price: 1 + h,
+        });
       }
     }
     const res = await t.http.post(`/v1/portfolios/${p}/trades/import`).set("authorization", key).send(rows);

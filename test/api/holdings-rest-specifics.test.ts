@@ -57,14 +57,21 @@ describe("REST specifics", () => {
     const p = await newPortfolio(t, key);
     for (const date of ["2024-13-01", "01/02/2024", "today"]) {
       const res = await t.http.get(`/v1/portfolios/${p}/holdings`).query({ date }).set("authorization", key);
-      expect({ date, status: res.status, code: res.body.code }).toEqual({ date, status: 400, code: "VALIDATION_FAILED" });
+      expect({ date, status: res.status, code: res.body.code }).toEqual({
+        date,
+        status: 400,
+        code: "VALIDATION_FAILED",
+      });
       expect(res.body.errors).toEqual([{ path: "date", message: expect.any(String) }]);
     }
   });
 
   it("POST /v1/portfolios/{p}/holdings answers 201; bad holding ids are 400 naming holdingId", async () => {
     const p = await newPortfolio(t, key);
-    const res = await t.http.post(`/v1/portfolios/${p}/holdings`).set("authorization", key).send({ symbol: "FARM", name: "Farm" });
+    const res = await t.http
+      .post(`/v1/portfolios/${p}/holdings`)
+      .set("authorization", key)
+      .send({ symbol: "FARM", name: "Farm" });
     expect(res.status).toBe(201);
     for (const id of ["abc", "0", "-3"]) {
       const bad = await t.http.get(`/v1/holdings/${id}`).set("authorization", key);

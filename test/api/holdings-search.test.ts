@@ -13,7 +13,15 @@ describe.each(TRANSPORTS)("holdings over $name", (tr) => {
 
     it("finds CBA by words of its name, and answers the security master's fields", async () => {
       const found = expectOk(await tr.search(key, { q: "commonwealth bank" }), 200);
-      expect(found).toEqual([{ symbol: "CBA", exchange: "ASX", name: "Commonwealth Bank of Australia", currencyCode: "AUD", securityType: "Stock" }]);
+      expect(found).toEqual([
+        {
+          symbol: "CBA",
+          exchange: "ASX",
+          name: "Commonwealth Bank of Australia",
+          currencyCode: "AUD",
+          securityType: "Stock",
+        },
+      ]);
       expect(ids(expectOk(await tr.search(key, { q: "Commonwealth" })))).toEqual(["CBA.ASX"]);
     });
 
@@ -22,7 +30,10 @@ describe.each(TRANSPORTS)("holdings over $name", (tr) => {
       expect(ids(expectOk(await tr.search(key, { q: "CBA" })))[0]).toBe("CBA.ASX");
       const v = expectOk(await tr.search(key, { q: "v" }));
       expect(ids(v)[0]).toBe("V.NYSE");
-      const lengths = v.slice(1).filter((s) => s.symbol.startsWith("V")).map((s) => s.symbol.length);
+      const lengths = v
+        .slice(1)
+        .filter((s) => s.symbol.startsWith("V"))
+        .map((s) => s.symbol.length);
       expect(lengths).toEqual([...lengths].sort((a, b) => a - b));
     });
 
@@ -48,7 +59,11 @@ describe.each(TRANSPORTS)("holdings over $name", (tr) => {
     it("treats LIKE and regex characters as plain text", async () => {
       for (const q of ["%", "_", "(", "\\", ".*", "[a"]) {
         const found = expectOk(await tr.search(key, { q }));
-        for (const s of found) expect({ q, match: s.name.toLowerCase().includes(q.toLowerCase()) || s.symbol.startsWith(q.toUpperCase()) }).toEqual({ q, match: true });
+        for (const s of found)
+          expect({
+            q,
+            match: s.name.toLowerCase().includes(q.toLowerCase()) || s.symbol.startsWith(q.toUpperCase()),
+          }).toEqual({ q, match: true });
       }
       // "(" is in names such as "... (Hedged) ETF"; "%" and "_" are in none.
       expect(expectOk(await tr.search(key, { q: "(" })).length).toBeGreaterThan(0);

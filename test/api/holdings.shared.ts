@@ -4,7 +4,17 @@
  */
 import { startTestApp, type TestApp } from "../support/app";
 import { newTrade, utcDate } from "../support/kit";
-import { gqlDecimal, gqlId, restCall, restDecimal, restId, withApp, type Json, type Outcome, type TransportName } from "../support/outcomes";
+import {
+  gqlDecimal,
+  gqlId,
+  restCall,
+  restDecimal,
+  restId,
+  withApp,
+  type Json,
+  type Outcome,
+  type TransportName,
+} from "../support/outcomes";
 
 /**
  * Holdings (API.md §2 Portfolios/Holdings, market prices; DOMAIN.md §1) and the securities search
@@ -32,8 +42,6 @@ beforeEach(async () => {
 // ---------------------------------------------------------------------------------------------
 // A holding as both transports show it: decimals as their exact digits, ids as numbers.
 // ---------------------------------------------------------------------------------------------
-
-
 
 export interface Holding {
   id: number;
@@ -64,8 +72,6 @@ export interface Security {
   currencyCode: string;
   securityType: string;
 }
-
-
 
 export function toHolding(raw: Json, transport: TransportName): Holding {
   const dec = transport === "REST" ? restDecimal : gqlDecimal;
@@ -113,7 +119,6 @@ export interface Transport {
 
 // REST ------------------------------------------------------------------------------------------
 
-
 export const restHolding = (b: unknown) => toHolding(b as Json, "REST");
 
 export const rest: Transport = {
@@ -127,10 +132,12 @@ export const rest: Transport = {
       (b) => (b as Json[]).map(restHolding),
     ),
   get: (k, id) => restCall(t.http.get(`/v1/holdings/${id}`).set("authorization", k), restHolding),
-  create: (k, p, input) => restCall(t.http.post(`/v1/portfolios/${p}/holdings`).set("authorization", k).send(input), restHolding),
+  create: (k, p, input) =>
+    restCall(t.http.post(`/v1/portfolios/${p}/holdings`).set("authorization", k).send(input), restHolding),
   update: (k, id, input) => restCall(t.http.put(`/v1/holdings/${id}`).set("authorization", k).send(input), restHolding),
   remove: (k, id) => restCall(t.http.delete(`/v1/holdings/${id}`).set("authorization", k), () => true),
-  changeSymbol: (k, id, symbol, exchange) => restCall(t.http.put(`/v1/holdings/${id}/symbol`).set("authorization", k).send({ symbol, exchange }), restHolding),
+  changeSymbol: (k, id, symbol, exchange) =>
+    restCall(t.http.put(`/v1/holdings/${id}/symbol`).set("authorization", k).send({ symbol, exchange }), restHolding),
   search: (k, args) =>
     restCall(
       t.http
@@ -148,7 +155,6 @@ export const HOLDING = `fragment H on Holding {
   exchangeRate marketValue unrealisedGain baseCurrencyCode classification { assetClass sector industry } drp { enabled rounding } notes
 }`;
 
-
 export const gqlHolding = (d: unknown) => toHolding(d as Json, "GraphQL");
 
 export const graphql: Transport = {
@@ -161,12 +167,34 @@ export const graphql: Transport = {
       "portfolio",
       (d) => (d === null ? null : ((d as Json).holdings as Json[]).map(gqlHolding)),
     ),
-  get: (k, id) => gqlCall(k, `query($id: ID!) { holding(id: $id) { ...H } } ${HOLDING}`, { id: String(id) }, "holding", (d) => (d === null ? null : gqlHolding(d))),
+  get: (k, id) =>
+    gqlCall(k, `query($id: ID!) { holding(id: $id) { ...H } } ${HOLDING}`, { id: String(id) }, "holding", (d) =>
+      d === null ? null : gqlHolding(d),
+    ),
   create: (k, p, input) =>
-    gqlCall(k, `mutation($p: ID!, $input: CreateHoldingInput!) { createHolding(portfolioId: $p, input: $input) { ...H } } ${HOLDING}`, { p: String(p), input }, "createHolding", gqlHolding),
+    gqlCall(
+      k,
+      `mutation($p: ID!, $input: CreateHoldingInput!) { createHolding(portfolioId: $p, input: $input) { ...H } } ${HOLDING}`,
+      { p: String(p), input },
+      "createHolding",
+      gqlHolding,
+    ),
   update: (k, id, input) =>
-    gqlCall(k, `mutation($id: ID!, $input: UpdateHoldingInput!) { updateHolding(id: $id, input: $input) { ...H } } ${HOLDING}`, { id: String(id), input }, "updateHolding", gqlHolding),
-  remove: (k, id) => gqlCall(k, `mutation($id: ID!) { deleteHolding(id: $id) }`, { id: String(id) }, "deleteHolding", (d) => d as boolean),
+    gqlCall(
+      k,
+      `mutation($id: ID!, $input: UpdateHoldingInput!) { updateHolding(id: $id, input: $input) { ...H } } ${HOLDING}`,
+      { id: String(id), input },
+      "updateHolding",
+      gqlHolding,
+    ),
+  remove: (k, id) =>
+    gqlCall(
+      k,
+      `mutation($id: ID!) { deleteHolding(id: $id) }`,
+      { id: String(id) },
+      "deleteHolding",
+      (d) => d as boolean,
+    ),
   changeSymbol: (k, id, symbol, exchange) =>
     gqlCall(
       k,
@@ -189,38 +217,56 @@ export const TRANSPORTS: Transport[] = [rest, graphql];
 
 // Assertions ------------------------------------------------------------------------------------
 
-
-
-
-
-
-
 // Setup helpers ---------------------------------------------------------------------------------
 
 export async function trade(portfolioId: number, input: Json, k = key): Promise<{ id: number; holdingId: number }> {
   return newTrade(t, k, { portfolioId, ...input });
 }
 
-export const buy = (p: number, symbol: string, quantity: number | string, price: number | string, tradeDate: string, extra: Json = {}, k = key) =>
-  trade(p, { symbol, exchange: "ASX", tradeType: "Buy", quantity, price, tradeDate, ...extra }, k);
-export const sell = (p: number, symbol: string, quantity: number | string, price: number | string, tradeDate: string, k = key) =>
-  trade(p, { symbol, exchange: "ASX", tradeType: "Sell", quantity, price, tradeDate }, k);
+export const buy = (
+  p: number,
+  symbol: string,
+  quantity: number | string,
+  price: number | string,
+  tradeDate: string,
+  extra: Json = {},
+  k = key,
+) => trade(p, { symbol, exchange: "ASX", tradeType: "Buy", quantity, price, tradeDate, ...extra }, k);
+export const sell = (
+  p: number,
+  symbol: string,
+  quantity: number | string,
+  price: number | string,
+  tradeDate: string,
+  k = key,
+) => trade(p, { symbol, exchange: "ASX", tradeType: "Sell", quantity, price, tradeDate }, k);
 
-
-export async function marketPrice(portfolioId: number, symbol: string, exchange: string, date: string, close: string): Promise<void> {
-  await t.db.prisma.marketPrice.create({ data: { accountId: await accountIdOf(portfolioId), symbol, exchange, date: utcDate(date), close } });
+export async function marketPrice(
+  portfolioId: number,
+  symbol: string,
+  exchange: string,
+  date: string,
+  close: string,
+): Promise<void> {
+  await t.db.prisma.marketPrice.create({
+    data: { accountId: await accountIdOf(portfolioId), symbol, exchange, date: utcDate(date), close },
+  });
 }
 
 export async function customPrice(holdingId: number, date: string, price: string): Promise<void> {
   await t.db.prisma.customPrice.create({ data: { holdingId, date: utcDate(date), price } });
 }
 
-export async function fxRate(portfolioId: number, base: string, quote: string, date: string, rate: string): Promise<void> {
-  await t.db.prisma.fxRate.create({ data: { accountId: await accountIdOf(portfolioId), base, quote, date: utcDate(date), rate } });
+export async function fxRate(
+  portfolioId: number,
+  base: string,
+  quote: string,
+  date: string,
+  rate: string,
+): Promise<void> {
+  await t.db.prisma.fxRate.create({
+    data: { accountId: await accountIdOf(portfolioId), base, quote, date: utcDate(date), rate },
+  });
 }
 
-
 // =============================================================================================
-
-
-

@@ -42,44 +42,79 @@ beforeEach(async () => {
 
 /** A refusal on /graphql before Apollo runs: the same status and code, as a GraphQL response (API.md §3). */
 function expectGraphqlRefusal(res: request.Response, status: number, code: string): string {
-  expect({ status: res.status, type: res.headers["content-type"] }).toEqual({ status, type: expect.stringMatching(/^application\/json/) });
+  expect({ status: res.status, type: res.headers["content-type"] }).toEqual({
+    status,
+    type: expect.stringMatching(/^application\/json/),
+  });
   expect(res.body.errors).toEqual([{ message: expect.any(String), extensions: expect.objectContaining({ code }) }]);
   return res.body.errors[0].message;
 }
 
-const listOf = (header: string | undefined) => (header ?? "").split(",").map((h) => h.trim().toLowerCase()).filter(Boolean);
+const listOf = (header: string | undefined) =>
+  (header ?? "")
+    .split(",")
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
 const corsHeaders = (res: request.Response) => Object.keys(res.headers).filter((h) => h.startsWith("access-control-"));
 
 describe("CORS (API.md §1 browsers: CORS_ORIGINS)", () => {
   const preflight = (app: TestApp, path: string, origin: string, method = "POST") =>
-    app.http.options(path).set("origin", origin).set("access-control-request-method", method).set("access-control-request-headers", "authorization, content-type, idempotency-key");
+    app.http
+      .options(path)
+      .set("origin", origin)
+      .set("access-control-request-method", method)
+      .set("access-control-request-headers", "authorization, content-type, idempotency-key");
 
-  it.each(["/v1/portfolios", "/api/v1/portfolios", "/graphql", "/v1/portfolios/123/transactions"])("answers the preflight of %s with 204, without a key and without a statement", async (path) => {
-    const { res, statements } = await measured(browser.db, () => preflight(browser, path, ALLOWED));
-    expect(res.status).toBe(204);
-    expect(statements).toBe(0);
-    expect(res.headers["access-control-allow-origin"]).toBe(ALLOWED);
-    expect(listOf(res.headers["vary"])).toContain("origin");
-    expect(listOf(res.headers["access-control-allow-methods"])).toEqual(expect.arrayContaining(["get", "post", "put", "delete"]));
-    expect(listOf(res.headers["access-control-allow-headers"])).toEqual(expect.arrayContaining(["authorization", "x-api-key", "content-type", "idempotency-key", "x-request-id"]));
-    expect(Number(res.headers["access-control-max-age"])).toBeGreaterThan(0);
-    expect(res.headers["access-control-allow-credentials"]).toBeUndefined();
-  });
+  it.each(["/v1/portfolios", "/api/v1/portfolios", "/graphql", "/v1/portfolios/123/transactions"])(
+    "answers the preflight of %s with 204, without a key and without a statement",
+    async (path) => {
+      const { res, statements } = await measured(browser.db, () => preflight(browser, path, ALLOWED));
+      expect(res.status).toBe(204);
+      expect(statements).toBe(0);
+      expect(res.headers["access-control-allow-origin"]).toBe(ALLOWED);
+      expect(listOf(res.headers["vary"])).toContain("origin");
+      expect(listOf(res.headers["access-control-allow-methods"])).toEqual(
+        expect.arrayContaining(["get", "post", "put", "delete"]),
+      );
+      expect(listOf(res.headers["access-control-allow-headers"])).toEqual(
+        expect.arrayContaining(["authorization", "x-api-key", "content-type", "idempotency-key", "x-request-id"]),
+      );
+      expect(Number(res.headers["access-control-max-age"])).toBeGreaterThan(0);
+      expect(res.headers["access-control-allow-credentials"]).toBeUndefined();
+    },
+  );
 
   it("lets an allowed origin read REST and GraphQL answers and their headers; security headers stay", async () => {
     const k = await browser.newAccount();
-    const created = await browser.http.post("/v1/portfolios").set("origin", ALLOWED).set("authorization", k).send({ name: "From the browser" });
+    const created = await browser.http
+      .post("/v1/portfolios")
+      .set("origin", ALLOWED)
+      .set("authorization", k)
+      .send({ name: "From the browser" });
     expect(created.status).toBe(201);
     expect(created.headers["access-control-allow-origin"]).toBe(ALLOWED);
     expect(listOf(created.headers["access-control-expose-headers"])).toEqual(
-      expect.arrayContaining(["location", "x-total-count", "link", "ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "retry-after", "x-request-id"]),
+      expect.arrayContaining([
+        "location",
+        "x-total-count",
+        "link",
+        "ratelimit-limit",
+        "ratelimit-remaining",
+        "ratelimit-reset",
+        "retry-after",
+        "x-request-id",
+      ]),
     );
     expect(listOf(created.headers["vary"])).toContain("origin");
     // CORP same-origin only governs no-cors requests (Fetch standard); nosniff and the rest stay.
     expect(created.headers["x-content-type-options"]).toBe("nosniff");
     expect(created.headers["cross-origin-resource-policy"]).toBe("same-origin");
 
-    const gql = await browser.http.post("/graphql").set("origin", "http://localhost:5173").set("x-api-key", k).send({ query: "{ portfolios { name } }" });
+    const gql = await browser.http
+      .post("/graphql")
+      .set("origin", "http://localhost:5173")
+      .set("x-api-key", k)
+      .send({ query: "{ portfolios { name } }" });
     expect(gql.status).toBe(200);
     expect(gql.body).toEqual({ data: { portfolios: [{ name: "From the browser" }] } });
     expect(gql.headers["access-control-allow-origin"]).toBe("http://localhost:5173");
@@ -101,7 +136,12 @@ describe("CORS (API.md §1 browsers: CORS_ORIGINS)", () => {
     expect(res.status).toBe(200);
     expect(corsHeaders(res)).toEqual([]);
     // Near misses are other origins.
-    for (const near of ["https://app.example.com.evil.net", "http://app.example.com", "https://APP.example.com:443x", "null"]) {
+    for (const near of [
+      "https://app.example.com.evil.net",
+      "http://app.example.com",
+      "https://APP.example.com:443x",
+      "null",
+    ]) {
       expect(corsHeaders(await preflight(browser, "/v1/sources", near, "GET"))).toEqual([]);
     }
   });
@@ -127,12 +167,21 @@ describe("CORS (API.md §1 browsers: CORS_ORIGINS)", () => {
   it("reads CORS_ORIGINS as a comma list of exact origins", () => {
     expect(loadConfig({}).corsOrigins).toEqual([]);
     expect(loadConfig({ CORS_ORIGINS: "" }).corsOrigins).toEqual([]);
-    expect(loadConfig({ CORS_ORIGINS: " https://a.example.com , http://localhost:5173 " }).corsOrigins).toEqual(["https://a.example.com", "http://localhost:5173"]);
+    expect(loadConfig({ CORS_ORIGINS: " https://a.example.com , http://localhost:5173 " }).corsOrigins).toEqual([
+      "https://a.example.com",
+      "http://localhost:5173",
+    ]);
     expect(loadConfig({ CORS_ORIGINS: "*" }).corsOrigins).toEqual(["*"]);
-    expect(() => loadConfig({ CORS_ORIGINS: "https://a.example.com/" })).toThrow(/CORS_ORIGINS: 'https:\/\/a\.example\.com\/' must be written as its origin, 'https:\/\/a\.example\.com'/);
-    expect(() => loadConfig({ CORS_ORIGINS: "https://a.example.com,*" })).toThrow(/CORS_ORIGINS: '\*' allows every origin/);
+    expect(() => loadConfig({ CORS_ORIGINS: "https://a.example.com/" })).toThrow(
+      /CORS_ORIGINS: 'https:\/\/a\.example\.com\/' must be written as its origin, 'https:\/\/a\.example\.com'/,
+    );
+    expect(() => loadConfig({ CORS_ORIGINS: "https://a.example.com,*" })).toThrow(
+      /CORS_ORIGINS: '\*' allows every origin/,
+    );
     expect(parseCorsOrigins("a.example.com")).toMatch(/is not an origin/);
-    expect(parseCorsOrigins("https://A.example.com:443")).toMatch(/must be written as its origin, 'https:\/\/a\.example\.com'/);
+    expect(parseCorsOrigins("https://A.example.com:443")).toMatch(
+      /must be written as its origin, 'https:\/\/a\.example\.com'/,
+    );
   });
 });
 
@@ -154,7 +203,10 @@ describe("405 with Allow for a wrong method (API.md §1 errors)", () => {
         if (k) req.set("authorization", k);
         return req.send("{}");
       });
-      const detail = path === "/graphql" ? expectGraphqlRefusal(res, 405, "METHOD_NOT_ALLOWED") : (expectProblem(res, 405, "METHOD_NOT_ALLOWED"), res.body.detail);
+      const detail =
+        path === "/graphql"
+          ? expectGraphqlRefusal(res, 405, "METHOD_NOT_ALLOWED")
+          : (expectProblem(res, 405, "METHOD_NOT_ALLOWED"), res.body.detail);
       expect(res.headers["allow"]).toBe(allow);
       expect(detail).toContain(allow);
       expect(statements).toBe(0);
@@ -182,9 +234,13 @@ describe("405 with Allow for a wrong method (API.md §1 errors)", () => {
 
   it("matches every route of the endpoint table: its own method never answers 405", async () => {
     for (const e of endpoints) {
-      const path = "/v1" + e.path.replace(/:(\w+)/g, (_m, name: string) => (e.stringParams?.includes(name) ? "x" : "999999"));
+      const path =
+        "/v1" + e.path.replace(/:(\w+)/g, (_m, name: string) => (e.stringParams?.includes(name) ? "x" : "999999"));
       const res = await t.http[e.method](path).set("authorization", key);
-      expect({ route: `${e.method} ${e.path}`, status: res.status }).not.toEqual({ route: `${e.method} ${e.path}`, status: 405 });
+      expect({ route: `${e.method} ${e.path}`, status: res.status }).not.toEqual({
+        route: `${e.method} ${e.path}`,
+        status: 405,
+      });
     }
   });
 });
@@ -207,13 +263,22 @@ describe("415 for a body of a type the route does not take (API.md §1 errors)",
       if (method === "post") expect(res.headers["accept-post"]).toBe("application/json");
     }
     // A body without any Content-Type is refused the same way.
-    const untyped = await t.http.post("/v1/portfolios").set("authorization", key).serialize((b: unknown) => b as string).send("name" as never).unset("content-type");
+    const untyped = await t.http
+      .post("/v1/portfolios")
+      .set("authorization", key)
+      .serialize((b: unknown) => b as string)
+      .send("name" as never)
+      .unset("content-type");
     expectProblem(untyped, 415, "UNSUPPORTED_MEDIA_TYPE");
     expect(await ledgerSnapshot(t.db)).toBe(before);
   });
 
   it("leaves bodies it reads alone: JSON with a charset, +json types, no body at all", async () => {
-    const ok = await t.http.post("/v1/portfolios").set("authorization", key).set("content-type", "application/json; charset=utf-8").send(JSON.stringify({ name: "With charset" }));
+    const ok = await t.http
+      .post("/v1/portfolios")
+      .set("authorization", key)
+      .set("content-type", "application/json; charset=utf-8")
+      .send(JSON.stringify({ name: "With charset" }));
     expect(ok.status).toBe(201);
     // No body: the route judges it, as before (400 naming the body).
     const empty = await t.http.post("/v1/portfolios").set("authorization", key);
@@ -221,14 +286,26 @@ describe("415 for a body of a type the route does not take (API.md §1 errors)",
   });
 
   it("bulk routes take JSON or text/csv and name both", async () => {
-    const res = await t.http.post("/v1/fx-rates/bulk").set("authorization", key).set("content-type", "application/xml").send("<rates/>");
+    const res = await t.http
+      .post("/v1/fx-rates/bulk")
+      .set("authorization", key)
+      .set("content-type", "application/xml")
+      .send("<rates/>");
     expectProblem(res, 415, "UNSUPPORTED_MEDIA_TYPE");
     expect(res.body.detail).toMatch(/application\/json or text\/csv/);
     expect(res.headers["accept-post"]).toBe("application/json, text/csv");
-    const plain = await t.http.post("/v1/portfolios/1/trades/import").set("authorization", key).set("content-type", "text/plain").send("date,type");
+    const plain = await t.http
+      .post("/v1/portfolios/1/trades/import")
+      .set("authorization", key)
+      .set("content-type", "text/plain")
+      .send("date,type");
     expectProblem(plain, 415, "UNSUPPORTED_MEDIA_TYPE");
     // CSV goes through to the route (which judges its rows).
-    const csv = await t.http.post("/v1/fx-rates/bulk").set("authorization", key).set("content-type", "text/csv").send("base,quote,date,rate\nUSD,AUD,2024-01-02,1.5\n");
+    const csv = await t.http
+      .post("/v1/fx-rates/bulk")
+      .set("authorization", key)
+      .set("content-type", "text/csv")
+      .send("base,quote,date,rate\nUSD,AUD,2024-01-02,1.5\n");
     expect(csv.status).not.toBe(415);
     expect(csv.status).toBeLessThan(500);
   });
@@ -242,8 +319,17 @@ describe("415 for a body of a type the route does not take (API.md §1 errors)",
 
   it("GraphQL POST takes application/json only: 415 otherwise, as a GraphQL error", async () => {
     const before = await ledgerSnapshot(t.db);
-    for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/graphql"]) {
-      const res = await t.http.post("/graphql").set("authorization", key).set("content-type", type).send('{"query":"mutation { createPortfolio(input: {name: \\"x\\"}) { id } }"}');
+    for (const type of [
+      "text/plain",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data; boundary=x",
+      "application/graphql",
+    ]) {
+      const res = await t.http
+        .post("/graphql")
+        .set("authorization", key)
+        .set("content-type", type)
+        .send('{"query":"mutation { createPortfolio(input: {name: \\"x\\"}) { id } }"}');
       expect(expectGraphqlRefusal(res, 415, "UNSUPPORTED_MEDIA_TYPE")).toContain("application/json");
     }
     expect(await ledgerSnapshot(t.db)).toBe(before);
@@ -258,7 +344,10 @@ describe("Location on 201 (API.md §1 writes)", () => {
       expect(res.status).toBe(201);
       expect(res.headers["location"]).toMatch(new RegExp(`^${prefix.replace(/\//g, "\\/")}/`));
       const got = await t.http.get(res.headers["location"]).set(auth);
-      expect({ location: res.headers["location"], status: got.status }).toEqual({ location: res.headers["location"], status: 200 });
+      expect({ location: res.headers["location"], status: got.status }).toEqual({
+        location: res.headers["location"],
+        status: 200,
+      });
       return got.body;
     };
     const portfolio = await t.http.post("/v1/portfolios").set(auth).send({ name: "Located" });
@@ -270,11 +359,20 @@ describe("Location on 201 (API.md §1 writes)", () => {
 
     const holding = await t.http.post(`/v1/portfolios/${p}/holdings`).set(auth).send({ symbol: "FARM", name: "Farm" });
     expect((await follow(holding)).id).toBe(holding.body.id);
-    const account = await t.http.post("/v1/cash-accounts").set(auth).send({ portfolioId: p, name: "Cash", currencyCode: "AUD" });
+    const account = await t.http
+      .post("/v1/cash-accounts")
+      .set(auth)
+      .send({ portfolioId: p, name: "Cash", currencyCode: "AUD" });
     expect((await follow(account)).id).toBe(account.body.id);
-    const deposit = await t.http.post("/v1/cash-transactions").set(auth).send({ cashAccountId: account.body.id, type: "Deposit", date: "2024-01-02", amount: 100 });
+    const deposit = await t.http
+      .post("/v1/cash-transactions")
+      .set(auth)
+      .send({ cashAccountId: account.body.id, type: "Deposit", date: "2024-01-02", amount: 100 });
     expect((await follow(deposit)).id).toBe(deposit.body.id);
-    const group = await t.http.post("/v1/custom-groups").set(auth).send({ name: "Risk", labels: ["High", "Low"] });
+    const group = await t.http
+      .post("/v1/custom-groups")
+      .set(auth)
+      .send({ name: "Risk", labels: ["High", "Low"] });
     expect((await follow(group)).id).toBe(group.body.id);
     const client = await t.http.post("/v1/clients").set(auth).send({ firstName: "Ada", lastName: "Lovelace" });
     expect((await follow(client)).id).toBe(client.body.id);
@@ -291,15 +389,28 @@ describe("Location on 201 (API.md §1 writes)", () => {
     const updated = await t.http
       .post(`/v1/portfolios/${p}/allocation-models`)
       .set(auth)
-      .send({ publicId: model.body.publicId, name: "Balanced", dimension: "assetClass", buckets: [{ label: "Equities", targetPct: 100 }] });
+      .send({
+        publicId: model.body.publicId,
+        name: "Balanced",
+        dimension: "assetClass",
+        buckets: [{ label: "Equities", targetPct: 100 }],
+      });
     expect(updated.status).toBe(200);
     expect(updated.headers["location"]).toBeUndefined();
   });
 
   it("every route answering 201 with one resource says where it is", () => {
     // Bulk answers hold many rows; a new API key cannot be read back.
-    const exempt = new Set(["importTrades", "addCustomPrices", "upsertMarketPrices", "upsertFxRates", "createClientApiKey"]);
-    const missing = endpoints.filter((e) => e.status === 201 && !e.location && !exempt.has(e.operationId)).map((e) => e.operationId);
+    const exempt = new Set([
+      "importTrades",
+      "addCustomPrices",
+      "upsertMarketPrices",
+      "upsertFxRates",
+      "createClientApiKey",
+    ]);
+    const missing = endpoints
+      .filter((e) => e.status === 201 && !e.location && !exempt.has(e.operationId))
+      .map((e) => e.operationId);
     expect(missing).toEqual([]);
   });
 });
@@ -309,7 +420,10 @@ describe("WWW-Authenticate on every 401", () => {
     const none = await t.http.get("/v1/sources");
     expectProblem(none, 401, "UNAUTHENTICATED");
     expect(none.headers["www-authenticate"]).toBe('Bearer realm="portfolio-service"');
-    const bad = await t.http.post("/v1/portfolios").set("x-api-key", "pfk_" + "Z".repeat(43)).send({ name: "x" });
+    const bad = await t.http
+      .post("/v1/portfolios")
+      .set("x-api-key", "pfk_" + "Z".repeat(43))
+      .send({ name: "x" });
     expectProblem(bad, 401, "UNAUTHENTICATED");
     expect(bad.headers["www-authenticate"]).toBe('Bearer realm="portfolio-service", error="invalid_token"');
   });
@@ -321,7 +435,11 @@ describe("WWW-Authenticate on every 401", () => {
     const bad = await t.gql("pfk_" + "Y".repeat(43), "{ sources { id } }");
     expect(bad.status).toBe(401);
     expect(bad.headers["www-authenticate"]).toBe('Bearer realm="portfolio-service", error="invalid_token"');
-    for (const res of [await t.gql(key, "{ sources { id } }"), await t.gql(undefined, "{ __typename }"), await t.http.get("/v1/sources").set("authorization", key)]) {
+    for (const res of [
+      await t.gql(key, "{ sources { id } }"),
+      await t.gql(undefined, "{ __typename }"),
+      await t.http.get("/v1/sources").set("authorization", key),
+    ]) {
       expect(res.status).toBe(200);
       expect(res.headers["www-authenticate"]).toBeUndefined();
     }
@@ -366,7 +484,8 @@ describe("RateLimit-* headers (API.md §1 limits)", () => {
   it("are absent when the limit is off, and on answers that spent nothing", async () => {
     const res = await t.http.get("/v1/sources").set("authorization", key);
     expect(res.headers["ratelimit-limit"]).toBeUndefined();
-    for (const path of ["/health", "/", "/v1/openapi.json"]) expect((await limited.http.get(path)).headers["ratelimit-limit"]).toBeUndefined();
+    for (const path of ["/health", "/", "/v1/openapi.json"])
+      expect((await limited.http.get(path)).headers["ratelimit-limit"]).toBeUndefined();
   });
 });
 
@@ -378,7 +497,8 @@ describe("GET / (no key)", () => {
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toMatch(/^application\/json/);
     expect(res.body.links.map((l: { href: string }) => l.href).sort()).toEqual([...LINKS].sort());
-    for (const href of ["/v1/openapi.json", "/health", "/ready", "/docs/"]) expect({ href, status: (await t.http.get(href)).status }).toEqual({ href, status: 200 });
+    for (const href of ["/v1/openapi.json", "/health", "/ready", "/docs/"])
+      expect({ href, status: (await t.http.get(href)).status }).toEqual({ href, status: 200 });
   });
 
   it("answers HTML for a browser", async () => {
@@ -391,15 +511,34 @@ describe("GET / (no key)", () => {
 
 describe("paging headers (API.md §1 lists)", () => {
   async function ledger(n: number) {
-    const p = (await t.http.post("/v1/portfolios").set("authorization", key).send({ name: "Paged" }).expect(201)).body.id as number;
+    const p = (await t.http.post("/v1/portfolios").set("authorization", key).send({ name: "Paged" }).expect(201)).body
+      .id as number;
     let holdingId = 0;
     for (let i = 0; i < n; i++) {
       const day = String(i + 1).padStart(2, "0");
-      const trade = { portfolioId: p, symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: `2024-01-${day}`, quantity: 1, price: 100 };
+      const trade = {
+        portfolioId: p,
+        symbol: "CBA",
+        exchange: "ASX",
+        tradeType: "Buy",
+        tradeDate: `2024-01-${day}`,
+        quantity: 1,
+        price: 100,
+      };
       holdingId = (await t.http.post("/v1/trades").set("authorization", key).send(trade).expect(201)).body.holdingId;
     }
-    const account = (await t.http.post("/v1/cash-accounts").set("authorization", key).send({ portfolioId: p, name: "Cash", currencyCode: "AUD" }).expect(201)).body.id;
-    await t.http.post("/v1/cash-transactions").set("authorization", key).send({ cashAccountId: account, type: "Deposit", date: "2023-12-01", amount: 1000 }).expect(201);
+    const account = (
+      await t.http
+        .post("/v1/cash-accounts")
+        .set("authorization", key)
+        .send({ portfolioId: p, name: "Cash", currencyCode: "AUD" })
+        .expect(201)
+    ).body.id;
+    await t.http
+      .post("/v1/cash-transactions")
+      .set("authorization", key)
+      .send({ cashAccountId: account, type: "Deposit", date: "2023-12-01", amount: 1000 })
+      .expect(201);
     return { p, holdingId };
   }
 
@@ -441,7 +580,9 @@ describe("paging headers (API.md §1 lists)", () => {
     expect(seen).toEqual(all);
 
     // Filters are kept in the links and counted; the alias links under its own prefix.
-    const trades = await t.http.get(`/api/v1/portfolios/${p}/transactions?type=Trade&limit=4&offset=1`).set("authorization", key);
+    const trades = await t.http
+      .get(`/api/v1/portfolios/${p}/transactions?type=Trade&limit=4&offset=1`)
+      .set("authorization", key);
     expect(trades.headers["x-total-count"]).toBe("5");
     expect(trades.body).toHaveLength(4);
     expect(links(trades.headers["link"])).toEqual({
@@ -462,9 +603,18 @@ describe("paging headers (API.md §1 lists)", () => {
   it("GraphQL lists the same page REST does", async () => {
     const { p } = await ledger(3);
     const rest = await t.http.get(`/v1/portfolios/${p}/transactions?limit=2&offset=1`).set("authorization", key);
-    const gql = await t.gql(key, "query($p: ID!) { portfolio(id: $p) { transactions(limit: 2, offset: 1) { kind id date } } }", { p: String(p) });
+    const gql = await t.gql(
+      key,
+      "query($p: ID!) { portfolio(id: $p) { transactions(limit: 2, offset: 1) { kind id date } } }",
+      { p: String(p) },
+    );
     expect(gql.body.errors).toBeUndefined();
-    expect(gql.body.data.portfolio.transactions.map((l: { kind: string; id: string; date: string }) => ({ ...l, id: Number(l.id) }))).toEqual(
+    expect(
+      gql.body.data.portfolio.transactions.map((l: { kind: string; id: string; date: string }) => ({
+        ...l,
+        id: Number(l.id),
+      })),
+    ).toEqual(
       rest.body.map((l: { kind: string; id: number; date: string }) => ({ kind: l.kind, id: l.id, date: l.date })),
     );
   });
@@ -472,9 +622,14 @@ describe("paging headers (API.md §1 lists)", () => {
   it("a holding's trades: the service counts what the page is cut from", async () => {
     const { holdingId } = await ledger(5);
     const auth = await authenticateKey(t.db.prisma, key);
-    const ctx = buildContext({ db: t.db.prisma, auth, log: pino({ level: "silent" }) , series: new SeriesCache() });
+    const ctx = buildContext({ db: t.db.prisma, auth, log: pino({ level: "silent" }), series: new SeriesCache() });
     const page = await listHoldingTrades(ctx, holdingId, { limit: "2", offset: "3" });
-    expect({ total: page.total, limit: page.limit, offset: page.offset, dates: page.items.map((x) => x.tradeDate) }).toEqual({ total: 5, limit: 2, offset: 3, dates: ["2024-01-04", "2024-01-05"] });
+    expect({
+      total: page.total,
+      limit: page.limit,
+      offset: page.offset,
+      dates: page.items.map((x) => x.tradeDate),
+    }).toEqual({ total: 5, limit: 2, offset: 3, dates: ["2024-01-04", "2024-01-05"] });
     // Once the REST route is paged, its headers say the same.
     if (endpoints.find((e) => e.operationId === "listHoldingTrades")?.paged) {
       const res = await t.http.get(`/v1/holdings/${holdingId}/trades?limit=2&offset=3`).set("authorization", key);

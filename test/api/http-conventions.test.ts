@@ -64,8 +64,19 @@ describe("authentication (API.md §1 auth)", () => {
   it("answers 401 problem+json UNAUTHENTICATED on REST without a key or with an unknown one, writing nothing", async () => {
     const before = await ledgerSnapshot(t.db);
     const unknown = "pfk_" + "A".repeat(43);
-    for (const headers of [{}, { authorization: unknown }, { authorization: `Bearer ${unknown}` }, { "x-api-key": unknown }, { authorization: "" }, { authorization: "Bearer " }]) {
-      for (const req of [t.http.get("/v1/sources"), t.http.get("/v1/portfolios"), t.http.post("/v1/portfolios").send({ name: "Anonymous" })]) {
+    for (const headers of [
+      {},
+      { authorization: unknown },
+      { authorization: `Bearer ${unknown}` },
+      { "x-api-key": unknown },
+      { authorization: "" },
+      { authorization: "Bearer " },
+    ]) {
+      for (const req of [
+        t.http.get("/v1/sources"),
+        t.http.get("/v1/portfolios"),
+        t.http.post("/v1/portfolios").send({ name: "Anonymous" }),
+      ]) {
         const res = await req.set(headers);
         expectProblem(res, 401, "UNAUTHENTICATED");
         expect(res.body.title).toBe("Unauthenticated");
@@ -77,9 +88,19 @@ describe("authentication (API.md §1 auth)", () => {
   it("answers HTTP 401 with extensions.code UNAUTHENTICATED on GraphQL without a key or with an unknown one", async () => {
     const before = await ledgerSnapshot(t.db);
     const unknown = "pfk_" + "B".repeat(43);
-    for (const headers of [{}, { authorization: unknown }, { authorization: `Bearer ${unknown}` }, { "x-api-key": unknown }]) {
+    for (const headers of [
+      {},
+      { authorization: unknown },
+      { authorization: `Bearer ${unknown}` },
+      { "x-api-key": unknown },
+    ]) {
       expectGraphQLUnauthenticated(await t.http.post("/graphql").set(headers).send({ query: "{ sources { id } }" }));
-      expectGraphQLUnauthenticated(await t.http.post("/graphql").set(headers).send({ query: 'mutation { createPortfolio(input: { name: "Anonymous" }) { id } }' }));
+      expectGraphQLUnauthenticated(
+        await t.http
+          .post("/graphql")
+          .set(headers)
+          .send({ query: 'mutation { createPortfolio(input: { name: "Anonymous" }) { id } }' }),
+      );
     }
     expect(await ledgerSnapshot(t.db)).toBe(before);
   });
@@ -120,7 +141,9 @@ describe("GraphQL without a key", () => {
     expect(meta.status).toBe(200);
     expect(meta.body).toEqual({ data: { __typename: "Query" } });
     // A fragment that reaches for data is data.
-    expectGraphQLUnauthenticated(await t.gql(undefined, "query { ...F } fragment F on Query { __typename sources { id } }"));
+    expectGraphQLUnauthenticated(
+      await t.gql(undefined, "query { ...F } fragment F on Query { __typename sources { id } }"),
+    );
   });
 
   it("serves the Apollo Sandbox landing page to a browser at GET /graphql", async () => {
@@ -164,12 +187,16 @@ describe("probes and documentation need no key", () => {
     };
     for (const [path, methods] of Object.entries(expected)) {
       expect(doc.paths[path]).toBeDefined();
-      const documented = Object.keys(doc.paths[path]).filter((m) => ["get", "put", "post", "delete", "patch"].includes(m));
+      const documented = Object.keys(doc.paths[path]).filter((m) =>
+        ["get", "put", "post", "delete", "patch"].includes(m),
+      );
       expect({ path, methods: documented.sort() }).toEqual({ path, methods });
       for (const m of methods) {
         expect(doc.paths[path][m].responses).toBeDefined();
         // Every path parameter of the template is declared.
-        const declared = (doc.paths[path][m].parameters ?? []).filter((p: { in: string }) => p.in === "path").map((p: { name: string }) => p.name);
+        const declared = (doc.paths[path][m].parameters ?? [])
+          .filter((p: { in: string }) => p.in === "path")
+          .map((p: { name: string }) => p.name);
         const inTemplate = [...path.matchAll(/\{(\w+)\}/g)].map((x) => x[1]);
         expect(declared.sort()).toEqual(inTemplate.sort());
       }
@@ -191,11 +218,18 @@ describe("probes and documentation need no key", () => {
       schema = doc.components.schemas[schema.$ref.replace("#/components/schemas/", "")];
     }
     expect(schema.type).toBe("object");
-    expect(Object.keys(schema.properties).sort()).toEqual(["baseCurrencyCode", "entityType", "financialYearEnd", "name", "taxResidency"]);
+    expect(Object.keys(schema.properties).sort()).toEqual([
+      "baseCurrencyCode",
+      "entityType",
+      "financialYearEnd",
+      "name",
+      "taxResidency",
+    ]);
     expect(schema.required).toEqual(["name"]);
     // Every $ref in the document resolves.
     const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]);
-    for (const r of new Set(refs)) expect({ ref: r, found: r in doc.components.schemas }).toEqual({ ref: r, found: true });
+    for (const r of new Set(refs))
+      expect({ ref: r, found: r in doc.components.schemas }).toEqual({ ref: r, found: true });
   });
 
   it("/docs/ is an HTML page whose scripts and styles are served locally", async () => {
@@ -239,7 +273,9 @@ describe("routing and body errors", () => {
 
     const created = await t.http.post("/api/v1/portfolios").set("authorization", key).send({ name: "Via alias" });
     expect(created.status).toBe(201);
-    expect((await t.http.get(`/v1/portfolios/${created.body.id}`).set("authorization", key)).body).toEqual(created.body);
+    expect((await t.http.get(`/v1/portfolios/${created.body.id}`).set("authorization", key)).body).toEqual(
+      created.body,
+    );
   });
 
   it("answers 404 problem+json NOT_FOUND for an unknown route, writing nothing", async () => {
@@ -270,7 +306,11 @@ describe("routing and body errors", () => {
   it("answers 400 problem+json VALIDATION_FAILED for malformed JSON, writing nothing", async () => {
     const before = await ledgerSnapshot(t.db);
     for (const path of ["/v1/portfolios", "/graphql"]) {
-      const res = await t.http.post(path).set("authorization", key).set("content-type", "application/json").send('{"name": "Broken",');
+      const res = await t.http
+        .post(path)
+        .set("authorization", key)
+        .set("content-type", "application/json")
+        .send('{"name": "Broken",');
       expect(res.status).toBe(400);
       if (path !== "/graphql") expectProblem(res, 400, "VALIDATION_FAILED");
     }
@@ -295,13 +335,29 @@ describe("routing and body errors", () => {
     expect(await ledgerSnapshot(t.db)).toBe(before);
     // A body just under the limit is read (and then judged on its content).
     const fits = `{"name": "Fits"${" ".repeat(1000 * 1000)}}`;
-    const ok = await t.http.post("/v1/portfolios").set("authorization", key).set("content-type", "application/json").send(fits);
+    const ok = await t.http
+      .post("/v1/portfolios")
+      .set("authorization", key)
+      .set("content-type", "application/json")
+      .send(fits);
     expect(ok.status).toBe(201);
   });
 });
 
 describe("a 500 never leaks internals", () => {
-  const LEAKS = ["source_broken", "SELECT", "select ", " at ", "at /", "prisma", "Prisma", "relation", "does not exist", "node_modules", ".ts:"];
+  const LEAKS = [
+    "source_broken",
+    "SELECT",
+    "select ",
+    " at ",
+    "at /",
+    "prisma",
+    "Prisma",
+    "relation",
+    "does not exist",
+    "node_modules",
+    ".ts:",
+  ];
 
   async function withBrokenSourceTable(run: () => Promise<void>): Promise<void> {
     await t.db.sql("ALTER TABLE source RENAME TO source_broken");
@@ -347,7 +403,8 @@ describe("rate limit (API.md §1 limits)", () => {
     const cool = await limited.newAccount();
 
     // The bucket starts full: the burst of 3 passes.
-    for (let i = 0; i < 3; i++) expect((await limited.http.get("/v1/sources").set("authorization", hot)).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await limited.http.get("/v1/sources").set("authorization", hot)).status).toBe(200);
     // Then, before long, a request is refused (at 1 request/s, at most a token or two refill meanwhile).
     let refused: request.Response | undefined;
     for (let i = 0; i < 20 && !refused; i++) {
@@ -373,7 +430,8 @@ describe("rate limit (API.md §1 limits)", () => {
     const valid = await limited.newAccount(); // no reset: a reset would reuse the previous test's key id
 
     const statuses: number[] = [];
-    for (let i = 0; i < 8; i++) statuses.push((await limited.http.get("/v1/sources").set("authorization", `pfk_guess_${i}`)).status);
+    for (let i = 0; i < 8; i++)
+      statuses.push((await limited.http.get("/v1/sources").set("authorization", `pfk_guess_${i}`)).status);
     expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
     expect(statuses.slice(-3)).toEqual([429, 429, 429]);
     expectProblem(await limited.http.get("/v1/sources").set("authorization", "pfk_guess_again"), 429, "RATE_LIMITED");
@@ -404,7 +462,9 @@ describe("headers on every response", () => {
   it("sends x-content-type-options: nosniff and no x-powered-by", async () => {
     for (const [label, send] of requests(key)) {
       const res = await send();
-      expect({ label, nosniff: res.headers["x-content-type-options"], poweredBy: res.headers["x-powered-by"] }).toEqual({ label, nosniff: "nosniff", poweredBy: undefined });
+      expect({ label, nosniff: res.headers["x-content-type-options"], poweredBy: res.headers["x-powered-by"] }).toEqual(
+        { label, nosniff: "nosniff", poweredBy: undefined },
+      );
     }
   });
 
@@ -416,7 +476,8 @@ describe("headers on every response", () => {
       ids.add(res.headers["x-request-id"]);
       const traced = await send().set("x-request-id", "trace-123.abc_X");
       expect({ label, id: traced.headers["x-request-id"] }).toEqual({ label, id: "trace-123.abc_X" });
-      if (traced.headers["content-type"]?.startsWith("application/problem+json")) expect(traced.body.requestId).toBe("trace-123.abc_X");
+      if (traced.headers["content-type"]?.startsWith("application/problem+json"))
+        expect(traced.body.requestId).toBe("trace-123.abc_X");
     }
     expect(ids.size).toBe(requests(key).length);
   });

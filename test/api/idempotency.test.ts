@@ -26,7 +26,12 @@ beforeEach(async () => {
 const count = async (table: string, where = "true", params: unknown[] = []) =>
   Number((await t.db.sql<{ n: string }>(`SELECT count(*)::text AS n FROM ${table} WHERE ${where}`, params))[0].n);
 
-const createPortfolio = (idemKey: string | undefined, body: object = { name: "Retirement" }, k = key, prefix = "/v1") => {
+const createPortfolio = (
+  idemKey: string | undefined,
+  body: object = { name: "Retirement" },
+  k = key,
+  prefix = "/v1",
+) => {
   const req = t.http.post(`${prefix}/portfolios`).set("authorization", k);
   if (idemKey !== undefined) req.set("Idempotency-Key", idemKey);
   return req.send(body);
@@ -72,8 +77,18 @@ describe("REST", () => {
 
   it("a trade retried with its key is written once, with the same ids", async () => {
     const p = (await createPortfolio(undefined)).body.id as number;
-    const trade = { portfolioId: p, symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 10, price: "101.5", brokerage: 9.95 };
-    const post = () => t.http.post("/v1/trades").set("authorization", key).set("Idempotency-Key", "buy-cba-2024-01-10").send(trade);
+    const trade = {
+      portfolioId: p,
+      symbol: "CBA",
+      exchange: "ASX",
+      tradeType: "Buy",
+      tradeDate: "2024-01-10",
+      quantity: 10,
+      price: "101.5",
+      brokerage: 9.95,
+    };
+    const post = () =>
+      t.http.post("/v1/trades").set("authorization", key).set("Idempotency-Key", "buy-cba-2024-01-10").send(trade);
     const first = await post();
     expect(first.status).toBe(201);
     const again = await post();
@@ -95,10 +110,16 @@ describe("REST", () => {
     expect(other.status).toBe(422);
     expect(other.headers["content-type"]).toMatch(/^application\/problem\+json/);
     expect(other.body.code).toBe("IDEMPOTENCY_KEY_REUSED");
-    expect(other.body.detail).toMatch(/Idempotency-Key "k-422" was used .* for a different request \(POST \/v1\/portfolios\)/);
+    expect(other.body.detail).toMatch(
+      /Idempotency-Key "k-422" was used .* for a different request \(POST \/v1\/portfolios\)/,
+    );
     expect(other.body.errors).toEqual([{ path: "Idempotency-Key", message: "was used for a different request" }]);
     // The same key on another path is another request too.
-    const elsewhere = await t.http.post("/v1/clients").set("authorization", key).set("Idempotency-Key", "k-422").send({ firstName: "A", lastName: "B" });
+    const elsewhere = await t.http
+      .post("/v1/clients")
+      .set("authorization", key)
+      .set("Idempotency-Key", "k-422")
+      .send({ firstName: "A", lastName: "B" });
     expect(elsewhere.status).toBe(422);
     expect(await count("portfolio")).toBe(1);
     expect(await count("client")).toBe(0);
@@ -120,15 +141,35 @@ describe("REST", () => {
   it("a client login key has its own namespace: it never gets an answer the adviser's key got", async () => {
     const p = (await createPortfolio(undefined)).body.id as number;
     const login = await t.newClientKey(key, "ReadWrite", [p]);
-    const trade = { portfolioId: p, symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 1, price: 100 };
-    const adviser = await t.http.post("/v1/trades").set("authorization", key).set("Idempotency-Key", "same").send(trade);
-    const client = await t.http.post("/v1/trades").set("authorization", login).set("Idempotency-Key", "same").send(trade);
+    const trade = {
+      portfolioId: p,
+      symbol: "CBA",
+      exchange: "ASX",
+      tradeType: "Buy",
+      tradeDate: "2024-01-10",
+      quantity: 1,
+      price: 100,
+    };
+    const adviser = await t.http
+      .post("/v1/trades")
+      .set("authorization", key)
+      .set("Idempotency-Key", "same")
+      .send(trade);
+    const client = await t.http
+      .post("/v1/trades")
+      .set("authorization", login)
+      .set("Idempotency-Key", "same")
+      .send(trade);
     expect(adviser.status).toBe(201);
     expect(client.status).toBe(201);
     expect(replayed(client)).toBeUndefined();
     expect(client.body.id).not.toBe(adviser.body.id);
     expect(await count("trade")).toBe(2);
-    const clientAgain = await t.http.post("/v1/trades").set("authorization", login).set("Idempotency-Key", "same").send(trade);
+    const clientAgain = await t.http
+      .post("/v1/trades")
+      .set("authorization", login)
+      .set("Idempotency-Key", "same")
+      .send(trade);
     expect(replayed(clientAgain)).toBe("true");
     expect(clientAgain.body.id).toBe(client.body.id);
   });
@@ -159,34 +200,55 @@ describe("REST", () => {
     expect(await count("idempotency_key")).toBe(1);
   });
 
-  (process.env.TEST_DATABASE_URL ? it : it.skip)("two API processes on one database: one write between them", async () => {
-    // A second application with its own connection pool stands in for a second process.
-    const db2 = await openDatabase({ url: t.db.url, migrate: false, poolSize: 5 });
-    const second = await createApp({ db: db2, log: pino({ level: "silent" }), config: { rateLimitPerSecond: 0, rateLimitBurst: 50 } });
-    try {
-      const http2 = request(second.app);
-      const body = { name: "Retirement" };
-      const answers = await Promise.all(
-        Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? createPortfolio("two-processes", body) : http2.post("/v1/portfolios").set("authorization", key).set("Idempotency-Key", "two-processes").send(body))),
-      );
-      for (const a of answers) expect([201, 409]).toContain(a.status);
-      const created = answers.filter((a) => a.status === 201);
-      expect(new Set(created.map((a) => a.body.id)).size).toBe(1);
-      expect(await count("portfolio")).toBe(1);
-      // Whichever process answers the retry, it is the first answer.
-      const fromFirst = await createPortfolio("two-processes", body);
-      const fromSecond = await http2.post("/v1/portfolios").set("authorization", key).set("Idempotency-Key", "two-processes").send(body);
-      expect(fromFirst.text).toBe(fromSecond.text);
-      expect([replayed(fromFirst), replayed(fromSecond)]).toEqual(["true", "true"]);
-    } finally {
-      await second.stop();
-      await db2.close();
-    }
-  });
+  (process.env.TEST_DATABASE_URL ? it : it.skip)(
+    "two API processes on one database: one write between them",
+    async () => {
+      // A second application with its own connection pool stands in for a second process.
+      const db2 = await openDatabase({ url: t.db.url, migrate: false, poolSize: 5 });
+      const second = await createApp({
+        db: db2,
+        log: pino({ level: "silent" }),
+        config: { rateLimitPerSecond: 0, rateLimitBurst: 50 },
+      });
+      try {
+        const http2 = request(second.app);
+        const body = { name: "Retirement" };
+        const answers = await Promise.all(
+          Array.from({ length: 6 }, (_, i) =>
+            i % 2 === 0
+              ? createPortfolio("two-processes", body)
+              : http2
+                  .post("/v1/portfolios")
+                  .set("authorization", key)
+                  .set("Idempotency-Key", "two-processes")
+                  .send(body),
+          ),
+        );
+        for (const a of answers) expect([201, 409]).toContain(a.status);
+        const created = answers.filter((a) => a.status === 201);
+        expect(new Set(created.map((a) => a.body.id)).size).toBe(1);
+        expect(await count("portfolio")).toBe(1);
+        // Whichever process answers the retry, it is the first answer.
+        const fromFirst = await createPortfolio("two-processes", body);
+        const fromSecond = await http2
+          .post("/v1/portfolios")
+          .set("authorization", key)
+          .set("Idempotency-Key", "two-processes")
+          .send(body);
+        expect(fromFirst.text).toBe(fromSecond.text);
+        expect([replayed(fromFirst), replayed(fromSecond)]).toEqual(["true", "true"]);
+      } finally {
+        await second.stop();
+        await db2.close();
+      }
+    },
+  );
 
   it("a key still in progress answers 409 with Retry-After; one abandoned for over 10 minutes is taken over", async () => {
     const first = await createPortfolio("stuck");
-    await t.db.sql(`UPDATE idempotency_key SET completed_at = NULL, status = NULL, body = NULL, created_at = now() - interval '9 minutes'`);
+    await t.db.sql(
+      `UPDATE idempotency_key SET completed_at = NULL, status = NULL, body = NULL, created_at = now() - interval '9 minutes'`,
+    );
     const busy = await createPortfolio("stuck");
     expect(busy.status).toBe(409);
     expect(busy.body.code).toBe("CONFLICT");
@@ -203,7 +265,9 @@ describe("REST", () => {
 
   it("a key older than 24 hours is forgotten: the request runs again, the row is reused", async () => {
     const first = await createPortfolio("yesterday");
-    await t.db.sql(`UPDATE idempotency_key SET created_at = created_at - interval '25 hours', completed_at = completed_at - interval '25 hours'`);
+    await t.db.sql(
+      `UPDATE idempotency_key SET created_at = created_at - interval '25 hours', completed_at = completed_at - interval '25 hours'`,
+    );
     const again = await createPortfolio("yesterday", { name: "Another body is fine once expired" });
     expect(again.status).toBe(201);
     expect(replayed(again)).toBeUndefined();
@@ -232,7 +296,9 @@ describe("REST", () => {
   });
 
   it("a 5xx is not kept: the retry runs again", async () => {
-    await t.db.sql(`CREATE FUNCTION test_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'simulated failure' USING ERRCODE = 'XX000'; END $$`);
+    await t.db.sql(
+      `CREATE FUNCTION test_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'simulated failure' USING ERRCODE = 'XX000'; END $$`,
+    );
     await t.db.sql(`CREATE TRIGGER test_fail BEFORE INSERT ON portfolio FOR EACH ROW EXECUTE FUNCTION test_fail()`);
     try {
       const failed = await createPortfolio("flaky");
@@ -249,8 +315,15 @@ describe("REST", () => {
   });
 
   it("an answer that holds a new API key is never stored: its retry is refused, not replayed", async () => {
-    const client = await t.http.post("/v1/clients").set("authorization", key).send({ firstName: "Ann", lastName: "Lee" });
-    const post = () => t.http.post(`/v1/clients/${client.body.id}/api-keys`).set("authorization", key).set("Idempotency-Key", "new-login");
+    const client = await t.http
+      .post("/v1/clients")
+      .set("authorization", key)
+      .send({ firstName: "Ann", lastName: "Lee" });
+    const post = () =>
+      t.http
+        .post(`/v1/clients/${client.body.id}/api-keys`)
+        .set("authorization", key)
+        .set("Idempotency-Key", "new-login");
     const first = await post();
     expect(first.status).toBe(201);
     const again = await post();
@@ -263,8 +336,14 @@ describe("REST", () => {
   });
 
   it("the route says its answer is secret, whatever the letter case of the path Express matched", async () => {
-    const client = await t.http.post("/v1/clients").set("authorization", key).send({ firstName: "Ann", lastName: "Lee" });
-    const first = await t.http.post(`/V1/Clients/${client.body.id}/API-Keys`).set("authorization", key).set("Idempotency-Key", "shouting");
+    const client = await t.http
+      .post("/v1/clients")
+      .set("authorization", key)
+      .send({ firstName: "Ann", lastName: "Lee" });
+    const first = await t.http
+      .post(`/V1/Clients/${client.body.id}/API-Keys`)
+      .set("authorization", key)
+      .set("Idempotency-Key", "shouting");
     expect(first.status).toBe(201);
     expect(first.body.key).toMatch(/^pfk_/);
     expect(await t.db.sql(`SELECT body FROM idempotency_key`)).toEqual([{ body: null }]);
@@ -275,7 +354,9 @@ describe("REST", () => {
       const res = await createPortfolio(bad);
       expect(res.status).toBe(400);
       expect(res.body.code).toBe("VALIDATION_FAILED");
-      expect(res.body.errors).toEqual([{ path: "Idempotency-Key", message: "must be 1 to 255 printable ASCII characters" }]);
+      expect(res.body.errors).toEqual([
+        { path: "Idempotency-Key", message: "must be 1 to 255 printable ASCII characters" },
+      ]);
     }
     expect(await count("portfolio")).toBe(0);
     const bare = await createPortfolio("x".repeat(255));
@@ -305,7 +386,12 @@ describe("REST", () => {
 
   it("other methods ignore the header", async () => {
     const p = (await createPortfolio(undefined)).body.id;
-    const put = () => t.http.put(`/v1/portfolios/${p}`).set("authorization", key).set("Idempotency-Key", "put-key").send({ name: "Renamed" });
+    const put = () =>
+      t.http
+        .put(`/v1/portfolios/${p}`)
+        .set("authorization", key)
+        .set("Idempotency-Key", "put-key")
+        .send({ name: "Renamed" });
     expect((await put()).status).toBe(200);
     const second = await put();
     expect(second.status).toBe(200);
@@ -317,7 +403,12 @@ describe("REST", () => {
 describe("GraphQL", () => {
   const CREATE = `mutation Create($input: CreatePortfolioInput!) { createPortfolio(input: $input) { id name } }`;
   const gql = (idemKey: string, query: string, variables?: object) =>
-    t.http.post("/graphql").set("authorization", key).set("content-type", "application/json").set("Idempotency-Key", idemKey).send({ query, variables });
+    t.http
+      .post("/graphql")
+      .set("authorization", key)
+      .set("content-type", "application/json")
+      .set("Idempotency-Key", idemKey)
+      .send({ query, variables });
 
   it("a mutation retried with its key answers the first answer and does not run again", async () => {
     const first = await gql("gql-create", CREATE, { input: { name: "Super" } });
@@ -332,13 +423,23 @@ describe("GraphQL", () => {
     expect(other.status).toBe(422);
     // A GraphQL response, as GraphQL clients read errors (API.md §3), not problem+json.
     expect(other.headers["content-type"]).toMatch(/^application\/json/);
-    expect(other.body.errors).toEqual([{ message: expect.stringContaining("different request"), extensions: expect.objectContaining({ code: "IDEMPOTENCY_KEY_REUSED" }) }]);
+    expect(other.body.errors).toEqual([
+      {
+        message: expect.stringContaining("different request"),
+        extensions: expect.objectContaining({ code: "IDEMPOTENCY_KEY_REUSED" }),
+      },
+    ]);
     expect(await count("portfolio")).toBe(1);
   });
 
   it("the mount decides the transport, not the URL: /GraphQL is GraphQL too (a query is not stored, a secret never)", async () => {
     const query = `{ portfolios { id } }`;
-    const res = await t.http.post("/GraphQL").set("authorization", key).set("content-type", "application/json").set("Idempotency-Key", "upper").send({ query });
+    const res = await t.http
+      .post("/GraphQL")
+      .set("authorization", key)
+      .set("content-type", "application/json")
+      .set("Idempotency-Key", "upper")
+      .send({ query });
     expect(res.status).toBe(200);
     expect(await count("idempotency_key")).toBe(0);
   });
@@ -364,7 +465,10 @@ describe("GraphQL", () => {
   });
 
   it("a mutation behind a fragment that returns an API key is not stored either", async () => {
-    const client = await t.http.post("/v1/clients").set("authorization", key).send({ firstName: "Ann", lastName: "Lee" });
+    const client = await t.http
+      .post("/v1/clients")
+      .set("authorization", key)
+      .send({ firstName: "Ann", lastName: "Lee" });
     const query = `mutation { ...K } fragment K on Mutation { createClientApiKey(id: ${client.body.id}) }`;
     const first = await gql("gql-login", query);
     expect(first.body.data.createClientApiKey).toMatch(/^pfk_/);
@@ -375,7 +479,9 @@ describe("GraphQL", () => {
   });
 
   it("a mutation that failed with INTERNAL gives the key up", async () => {
-    await t.db.sql(`CREATE FUNCTION test_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'simulated failure' USING ERRCODE = 'XX000'; END $$`);
+    await t.db.sql(
+      `CREATE FUNCTION test_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'simulated failure' USING ERRCODE = 'XX000'; END $$`,
+    );
     await t.db.sql(`CREATE TRIGGER test_fail BEFORE INSERT ON portfolio FOR EACH ROW EXECUTE FUNCTION test_fail()`);
     try {
       const failed = await gql("gql-flaky", CREATE, { input: { name: "Super" } });

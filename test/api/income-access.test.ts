@@ -1,6 +1,17 @@
 import { newPortfolio, newTrade } from "../support/kit";
 import { expectAbsent, expectError, expectOk } from "../support/outcomes";
-import { t, unchanged, key, portfolioId, holdingId, Q, gqlInput, TRANSPORTS, seedIncome, dividend } from "./income.shared";
+import {
+  t,
+  unchanged,
+  key,
+  portfolioId,
+  holdingId,
+  Q,
+  gqlInput,
+  TRANSPORTS,
+  seedIncome,
+  dividend,
+} from "./income.shared";
 
 /**
  * Who may see income: tenancy and client keys, and what each transport alone answers (no key, malformed ids, Holding.income).
@@ -27,7 +38,10 @@ describe.each(TRANSPORTS)("income over $name", (tr) => {
     });
 
     it("a Read client key reads its portfolio's income; every write answers FORBIDDEN and writes nothing", async () => {
-      const r = await seedIncome(key, dividend({ exDividendDate: "2024-09-30", paidDate: "2024-10-15", unfrankedAmount: 10 }));
+      const r = await seedIncome(
+        key,
+        dividend({ exDividendDate: "2024-09-30", paidDate: "2024-10-15", unfrankedAmount: 10 }),
+      );
       const reader = await t.newClientKey(key, "Read", [portfolioId]);
       expect(expectOk(await tr.get(reader, r.id))).toEqual(r);
       expect(expectOk(await tr.list(reader, holdingId))).toEqual([r]);
@@ -42,21 +56,57 @@ describe.each(TRANSPORTS)("income over $name", (tr) => {
 
     it("a ReadWrite client key writes on its portfolio; another portfolio of the account is absent to it", async () => {
       const otherPortfolio = await newPortfolio(t, key, { name: "Not assigned" });
-      const otherHolding = (await newTrade(t, key, { portfolioId: otherPortfolio, symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 1, price: 100 })).holdingId;
-      const hidden = await seedIncome(key, { holdingId: otherHolding, exDividendDate: "2024-02-14", paidDate: "2024-03-28", unfrankedAmount: 1 });
+      const otherHolding = (
+        await newTrade(t, key, {
+          portfolioId: otherPortfolio,
+          symbol: "CBA",
+          exchange: "ASX",
+          tradeType: "Buy",
+          tradeDate: "2024-01-10",
+          quantity: 1,
+          price: 100,
+        })
+      ).holdingId;
+      const hidden = await seedIncome(key, {
+        holdingId: otherHolding,
+        exDividendDate: "2024-02-14",
+        paidDate: "2024-03-28",
+        unfrankedAmount: 1,
+      });
       const writer = await t.newClientKey(key, "ReadWrite", [portfolioId]);
 
-      const created = expectOk(await tr.create(writer, dividend({ exDividendDate: "2024-09-30", paidDate: "2024-10-15", frankedAmount: 700 })), 201);
+      const created = expectOk(
+        await tr.create(writer, dividend({ exDividendDate: "2024-09-30", paidDate: "2024-10-15", frankedAmount: 700 })),
+        201,
+      );
       expect(created).toMatchObject({ holdingId, frankingCredits: "300", isConfirmed: false });
-      expect(expectOk(await tr.update(writer, created.id, dividend({ exDividendDate: "2024-09-30", paidDate: "2024-10-15", frankedAmount: 70 })))).toMatchObject({ frankingCredits: "30" });
+      expect(
+        expectOk(
+          await tr.update(
+            writer,
+            created.id,
+            dividend({ exDividendDate: "2024-09-30", paidDate: "2024-10-15", frankedAmount: 70 }),
+          ),
+        ),
+      ).toMatchObject({ frankingCredits: "30" });
       expect(expectOk(await tr.confirm(writer, created.id))).toMatchObject({ isConfirmed: true });
-      expect(expectOk(await tr.proRata(writer, holdingId, 2025, { nonPrimaryProductionIncome: 1 }))).toEqual([expect.objectContaining({ id: created.id, components: { nonPrimaryProductionIncome: "1" } })]);
+      expect(expectOk(await tr.proRata(writer, holdingId, 2025, { nonPrimaryProductionIncome: 1 }))).toEqual([
+        expect.objectContaining({ id: created.id, components: { nonPrimaryProductionIncome: "1" } }),
+      ]);
       expect(expectOk(await tr.remove(writer, created.id))).toBe(true);
 
       await unchanged(async () => {
         expectAbsent(await tr.get(writer, hidden.id));
         expectAbsent(await tr.list(writer, otherHolding));
-        expectError(await tr.create(writer, { holdingId: otherHolding, exDividendDate: "2024-02-14", paidDate: "2024-03-28", unfrankedAmount: 1 }), "NOT_FOUND");
+        expectError(
+          await tr.create(writer, {
+            holdingId: otherHolding,
+            exDividendDate: "2024-02-14",
+            paidDate: "2024-03-28",
+            unfrankedAmount: 1,
+          }),
+          "NOT_FOUND",
+        );
         expectError(await tr.confirm(writer, hidden.id), "NOT_FOUND");
         expectError(await tr.remove(writer, hidden.id), "NOT_FOUND");
       });
@@ -66,10 +116,29 @@ describe.each(TRANSPORTS)("income over $name", (tr) => {
 
 describe("income over GraphQL only", () => {
   it("Holding.income lists the records of every holding of a portfolio", async () => {
-    const bhp = (await newTrade(t, key, { portfolioId, symbol: "BHP", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 10, price: 45 })).holdingId;
+    const bhp = (
+      await newTrade(t, key, {
+        portfolioId,
+        symbol: "BHP",
+        exchange: "ASX",
+        tradeType: "Buy",
+        tradeDate: "2024-01-10",
+        quantity: 10,
+        price: 45,
+      })
+    ).holdingId;
     const a = await seedIncome(key, dividend({ unfrankedAmount: 1 }));
-    const b = await seedIncome(key, { holdingId: bhp, exDividendDate: "2024-02-14", paidDate: "2024-03-28", frankedAmount: 7 });
-    const res = await t.gql(key, `query($p: ID!) { portfolio(id: $p) { holdings { symbol income { id netAmount frankingCredits } } } }`, { p: String(portfolioId) });
+    const b = await seedIncome(key, {
+      holdingId: bhp,
+      exDividendDate: "2024-02-14",
+      paidDate: "2024-03-28",
+      frankedAmount: 7,
+    });
+    const res = await t.gql(
+      key,
+      `query($p: ID!) { portfolio(id: $p) { holdings { symbol income { id netAmount frankingCredits } } } }`,
+      { p: String(portfolioId) },
+    );
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.portfolio.holdings).toEqual([
       { symbol: "BHP", income: [{ id: String(b.id), netAmount: "7", frankingCredits: "3" }] },

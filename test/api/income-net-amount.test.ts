@@ -20,8 +20,18 @@ afterAll(() => t.close());
 beforeEach(async () => {
   await t.db.reset();
   key = await t.newAccount();
-  portfolioId = (await t.http.post("/v1/portfolios").set("authorization", key).send({ name: "US shares" }).expect(201)).body.id;
-  const buy = { portfolioId, symbol: "AAPL", exchange: "NASDAQ", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 10, price: 150, exchangeRate: "1.5" };
+  portfolioId = (await t.http.post("/v1/portfolios").set("authorization", key).send({ name: "US shares" }).expect(201))
+    .body.id;
+  const buy = {
+    portfolioId,
+    symbol: "AAPL",
+    exchange: "NASDAQ",
+    tradeType: "Buy",
+    tradeDate: "2024-01-10",
+    quantity: 10,
+    price: 150,
+    exchangeRate: "1.5",
+  };
   holdingId = (await t.http.post("/v1/trades").set("authorization", key).send(buy).expect(201)).body.holdingId;
   const account = { portfolioId, name: "USD account", currencyCode: "USD", syncTrades: false, syncIncome: true };
   cashAccountId = (await t.http.post("/v1/cash-accounts").set("authorization", key).send(account).expect(201)).body.id;
@@ -42,11 +52,17 @@ describe("netAmount = gross − withholding − foreign tax paid", () => {
     const income = (await t.http.post("/v1/income").set("authorization", key).send(usdDividend()).expect(201)).body;
     expect(income).toMatchObject({ grossAmount: 1.5, foreignTaxPaid: 0.225, withholdingTax: 0, netAmount: 1.275 });
 
-    const ledger = (await t.http.get(`/v1/cash-accounts/${cashAccountId}/transactions`).set("authorization", key).expect(200)).body;
+    const ledger = (
+      await t.http.get(`/v1/cash-accounts/${cashAccountId}/transactions`).set("authorization", key).expect(200)
+    ).body;
     expect(ledger).toEqual([expect.objectContaining({ source: "Income", sourceId: income.id, amount: 1.275 })]);
-    expect((await t.http.get(`/v1/cash-accounts/${cashAccountId}`).set("authorization", key).expect(200)).body.balance).toBe(1.275);
+    expect(
+      (await t.http.get(`/v1/cash-accounts/${cashAccountId}`).set("authorization", key).expect(200)).body.balance,
+    ).toBe(1.275);
 
-    const transactions = (await t.http.get(`/v1/portfolios/${portfolioId}/transactions?type=Income`).set("authorization", key).expect(200)).body;
+    const transactions = (
+      await t.http.get(`/v1/portfolios/${portfolioId}/transactions?type=Income`).set("authorization", key).expect(200)
+    ).body;
     expect(transactions).toEqual([expect.objectContaining({ kind: "Income", id: income.id, amount: 1.275 })]);
   });
 
@@ -61,20 +77,51 @@ describe("netAmount = gross − withholding − foreign tax paid", () => {
   });
 
   it("withholding and foreign tax together: 100 gross − 15 withholding − 10 foreign tax = 75", async () => {
-    const income = (await t.http.post("/v1/income").set("authorization", key).send(usdDividend({ foreignIncome: 100, withholdingTax: 15, foreignTaxPaid: 10 })).expect(201)).body;
+    const income = (
+      await t.http
+        .post("/v1/income")
+        .set("authorization", key)
+        .send(usdDividend({ foreignIncome: 100, withholdingTax: 15, foreignTaxPaid: 10 }))
+        .expect(201)
+    ).body;
     expect(income).toMatchObject({ grossAmount: 100, netAmount: 75 });
   });
 
   it("a netAmount given alone is the cash that arrived: gross = net + withholding + foreign tax paid", async () => {
-    const income = (await t.http.post("/v1/income").set("authorization", key).send({ holdingId, exDividendDate: "2024-02-09", paidDate: "2024-03-01", exchangeRate: "1.5", netAmount: "1.275", foreignTaxPaid: "0.225" }).expect(201)).body;
+    const income = (
+      await t.http
+        .post("/v1/income")
+        .set("authorization", key)
+        .send({
+          holdingId,
+          exDividendDate: "2024-02-09",
+          paidDate: "2024-03-01",
+          exchangeRate: "1.5",
+          netAmount: "1.275",
+          foreignTaxPaid: "0.225",
+        })
+        .expect(201)
+    ).body;
     expect(income).toMatchObject({ grossAmount: 1.5, netAmount: 1.275 });
   });
 
   it("a netAmount that disagrees with the amounts, or taxes above the gross: 400 naming the field, nothing written", async () => {
-    const wrong = await t.http.post("/v1/income").set("authorization", key).send(usdDividend({ netAmount: "1.5" })).expect(400);
-    expect(wrong.body.errors).toEqual([{ path: "netAmount", message: "must equal gross − withholding tax − foreign tax paid (1.275), or be left out" }]);
-    const above = await t.http.post("/v1/income").set("authorization", key).send(usdDividend({ withholdingTax: "1", foreignTaxPaid: "0.6" })).expect(400);
-    expect(above.body.errors).toEqual([{ path: "foreignTaxPaid", message: "withholding tax plus foreign tax paid must not exceed the gross amount" }]);
+    const wrong = await t.http
+      .post("/v1/income")
+      .set("authorization", key)
+      .send(usdDividend({ netAmount: "1.5" }))
+      .expect(400);
+    expect(wrong.body.errors).toEqual([
+      { path: "netAmount", message: "must equal gross − withholding tax − foreign tax paid (1.275), or be left out" },
+    ]);
+    const above = await t.http
+      .post("/v1/income")
+      .set("authorization", key)
+      .send(usdDividend({ withholdingTax: "1", foreignTaxPaid: "0.6" }))
+      .expect(400);
+    expect(above.body.errors).toEqual([
+      { path: "foreignTaxPaid", message: "withholding tax plus foreign tax paid must not exceed the gross amount" },
+    ]);
     expect(await t.db.prisma.income.count()).toBe(0);
   });
 });

@@ -4,7 +4,18 @@
  */
 import { startTestApp, type TestApp } from "../support/app";
 import { newPortfolio, newTrade } from "../support/kit";
-import { expectOk, gqlDecimal, gqlId, restCall, restDecimal, restId, withApp, type Json, type Outcome, type TransportName } from "../support/outcomes";
+import {
+  expectOk,
+  gqlDecimal,
+  gqlId,
+  restCall,
+  restDecimal,
+  restId,
+  withApp,
+  type Json,
+  type Outcome,
+  type TransportName,
+} from "../support/outcomes";
 
 /**
  * Income (API.md §2 Income (StocksIncome), ProRataDistributions; DOMAIN.md §1 income rules, §2
@@ -30,7 +41,17 @@ beforeEach(async () => {
   await t.db.reset();
   key = await t.newAccount();
   portfolioId = await newPortfolio(t, key);
-  holdingId = (await newTrade(t, key, { portfolioId, symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 100, price: 100 })).holdingId;
+  holdingId = (
+    await newTrade(t, key, {
+      portfolioId,
+      symbol: "CBA",
+      exchange: "ASX",
+      tradeType: "Buy",
+      tradeDate: "2024-01-10",
+      quantity: 100,
+      price: 100,
+    })
+  ).holdingId;
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -64,11 +85,42 @@ export interface Income {
   isConfirmed: boolean;
 }
 
-export const DECIMALS = ["frankedAmount", "unfrankedAmount", "frankingCredits", "foreignIncome", "foreignTaxPaid", "withholdingTax", "grossAmount", "netAmount", "exchangeRate"] as const;
+export const DECIMALS = [
+  "frankedAmount",
+  "unfrankedAmount",
+  "frankingCredits",
+  "foreignIncome",
+  "foreignTaxPaid",
+  "withholdingTax",
+  "grossAmount",
+  "netAmount",
+  "exchangeRate",
+] as const;
 export const INCOME_KEYS = [
-  "components", "currencyCode", "drpPrice", "drpQuantity", "exDividendDate", "exchange", "exchangeRate", "foreignIncome", "foreignTaxPaid", "frankedAmount",
-  "frankingCredits", "grossAmount", "holdingId", "id", "isConfirmed", "isReinvested", "isTrustIncome", "netAmount", "notes", "paidDate", "portfolioId", "symbol",
-  "unfrankedAmount", "withholdingTax",
+  "components",
+  "currencyCode",
+  "drpPrice",
+  "drpQuantity",
+  "exDividendDate",
+  "exchange",
+  "exchangeRate",
+  "foreignIncome",
+  "foreignTaxPaid",
+  "frankedAmount",
+  "frankingCredits",
+  "grossAmount",
+  "holdingId",
+  "id",
+  "isConfirmed",
+  "isReinvested",
+  "isTrustIncome",
+  "netAmount",
+  "notes",
+  "paidDate",
+  "portfolioId",
+  "symbol",
+  "unfrankedAmount",
+  "withholdingTax",
 ];
 
 export function toIncome(raw: Json, transport: TransportName): Income {
@@ -124,12 +176,21 @@ export const rest: Transport = {
   name: "REST",
   create: (k, input) => restCall(t.http.post("/v1/income").set("authorization", k).send(input), 201, restIncome),
   get: (k, id) => restCall(t.http.get(`/v1/income/${id}`).set("authorization", k), 200, restIncome),
-  update: (k, id, input) => restCall(t.http.put(`/v1/income/${id}`).set("authorization", k).send(input), 200, restIncome),
+  update: (k, id, input) =>
+    restCall(t.http.put(`/v1/income/${id}`).set("authorization", k).send(input), 200, restIncome),
   confirm: (k, id) => restCall(t.http.put(`/v1/income/${id}/confirm`).set("authorization", k), 200, restIncome),
   remove: (k, id) => restCall(t.http.delete(`/v1/income/${id}`).set("authorization", k), 204, () => true),
-  list: (k, h) => restCall(t.http.get(`/v1/holdings/${h}/income`).set("authorization", k), 200, (b) => (b as Json[]).map(restIncome)),
+  list: (k, h) =>
+    restCall(t.http.get(`/v1/holdings/${h}/income`).set("authorization", k), 200, (b) => (b as Json[]).map(restIncome)),
   proRata: (k, h, financialYear, components) =>
-    restCall(t.http.put(`/v1/holdings/${h}/pro-rata-distributions`).set("authorization", k).send({ financialYear, components }), 200, (b) => (b as Json[]).map(restIncome)),
+    restCall(
+      t.http
+        .put(`/v1/holdings/${h}/pro-rata-distributions`)
+        .set("authorization", k)
+        .send({ financialYear, components }),
+      200,
+      (b) => (b as Json[]).map(restIncome),
+    ),
 };
 
 // GraphQL ---------------------------------------------------------------------------------------
@@ -166,8 +227,12 @@ export const graphql: Transport = {
   update: (k, id, input) => gqlCall(k, Q.update, { id: String(id), input: gqlInput(input) }, "updateIncome", gqlIncome),
   confirm: (k, id) => gqlCall(k, Q.confirm, { id: String(id) }, "confirmIncome", gqlIncome),
   remove: (k, id) => gqlCall(k, Q.remove, { id: String(id) }, "deleteIncome", (d) => d as boolean),
-  list: (k, h) => gqlCall(k, Q.list, { id: String(h) }, "holding", (d) => (d === null ? null : ((d as { income: Json[] }).income.map(gqlIncome)))),
-  proRata: (k, h, fy, c) => gqlCall(k, Q.proRata, { h: String(h), fy, c }, "updateProRataDistributions", (d) => (d as Json[]).map(gqlIncome)),
+  list: (k, h) =>
+    gqlCall(k, Q.list, { id: String(h) }, "holding", (d) =>
+      d === null ? null : (d as { income: Json[] }).income.map(gqlIncome),
+    ),
+  proRata: (k, h, fy, c) =>
+    gqlCall(k, Q.proRata, { h: String(h), fy, c }, "updateProRataDistributions", (d) => (d as Json[]).map(gqlIncome)),
 };
 
 export const TRANSPORTS: Transport[] = [rest, graphql];
@@ -188,13 +253,15 @@ export async function seedIncome(k: string, input: Json): Promise<Income> {
   return expectOk(await rest.create(k, input), 201);
 }
 
-export const dividend = (extra: Json = {}): Json => ({ holdingId, exDividendDate: "2024-02-14", paidDate: "2024-03-28", ...extra });
+export const dividend = (extra: Json = {}): Json => ({
+  holdingId,
+  exDividendDate: "2024-02-14",
+  paidDate: "2024-03-28",
+  ...extra,
+});
 
 // =============================================================================================
-
 
 // =============================================================================================
 // Transport-specific details
 // =============================================================================================
-
-

@@ -16,7 +16,10 @@ afterAll(() => t.close());
 const holdings = async (key: string, portfolioId: number) => {
   const res = await t.http.get(`/v1/portfolios/${portfolioId}/holdings`).set("authorization", key);
   expect(res.status).toBe(200);
-  return (res.body as { id: number; quantity: number; costBase: number }[]).map((h) => ({ quantity: h.quantity, costBase: h.costBase }));
+  return (res.body as { id: number; quantity: number; costBase: number }[]).map((h) => ({
+    quantity: h.quantity,
+    costBase: h.costBase,
+  }));
 };
 
 it("a trade, a method change and a deleted trade written behind the app's back all show on the next read", async () => {
@@ -26,16 +29,42 @@ it("a trade, a method change and a deleted trade written behind the app's back a
     ["2024-01-02", 10],
     ["2024-01-03", 20],
   ] as const) {
-    await newTrade(t, key, { portfolioId, symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate, quantity: 10, price });
+    await newTrade(t, key, {
+      portfolioId,
+      symbol: "CBA",
+      exchange: "ASX",
+      tradeType: "Buy",
+      tradeDate,
+      quantity: 10,
+      price,
+    });
   }
-  await newTrade(t, key, { portfolioId, symbol: "CBA", exchange: "ASX", tradeType: "Sell", tradeDate: "2024-01-04", quantity: 5, price: 30 });
+  await newTrade(t, key, {
+    portfolioId,
+    symbol: "CBA",
+    exchange: "ASX",
+    tradeType: "Sell",
+    tradeDate: "2024-01-04",
+    quantity: 5,
+    price: 30,
+  });
   // FIFO: 5 of the 10 @ 10 sold → 5 × 10 + 10 × 20 = 250 left.
   expect(await holdings(key, portfolioId)).toEqual([{ quantity: 15, costBase: 250 }]);
   expect(await holdings(key, portfolioId)).toEqual([{ quantity: 15, costBase: 250 }]);
 
   const holding = await t.db.prisma.holding.findFirstOrThrow({ where: { portfolioId } });
   const written = await t.db.prisma.trade.create({
-    data: { portfolioId, holdingId: holding.id, tradeType: "Buy", tradeDate: utcDate("2024-01-05"), quantity: "2", price: "50", brokerage: "0", currencyCode: "AUD", exchangeRate: "1" },
+    data: {
+      portfolioId,
+      holdingId: holding.id,
+      tradeType: "Buy",
+      tradeDate: utcDate("2024-01-05"),
+      quantity: "2",
+      price: "50",
+      brokerage: "0",
+      currencyCode: "AUD",
+      exchangeRate: "1",
+    },
   });
   // + 2 × 50.
   expect(await holdings(key, portfolioId)).toEqual([{ quantity: 17, costBase: 350 }]);

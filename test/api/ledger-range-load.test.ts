@@ -1,6 +1,20 @@
-import { loadLedgers, loadValuationRange, dailyValuation, READ_LIMITS, type RangePortfolio } from "../../src/modules/ledger";
+import {
+  loadLedgers,
+  loadValuationRange,
+  dailyValuation,
+  READ_LIMITS,
+  type RangePortfolio,
+} from "../../src/modules/ledger";
 import { startTestApp, type TestApp } from "../support/app";
-import { hookedClient, importTradesJson, LEDGER_PAGE_SQL, measured, newPortfolio, postCreated, utcDate } from "../support/kit";
+import {
+  hookedClient,
+  importTradesJson,
+  LEDGER_PAGE_SQL,
+  measured,
+  newPortfolio,
+  postCreated,
+  utcDate,
+} from "../support/kit";
 
 /**
  * Range loading (src/modules/ledger/range-load.ts) in a fixed number of statements whatever the
@@ -24,21 +38,66 @@ async function seed(size: { holdings: number; days: number }) {
   const rows = [];
   for (let h = 0; h < size.holdings; h++) {
     for (let j = 0; j < 4; j++) {
-      rows.push({ symbol: `R${h + 1}`, exchange: h % 2 ? "NASDAQ" : "ASX", tradeType: j === 3 ? "Sell" : "Buy", tradeDate: day(j * 3), quantity: j === 3 ? 5 : 10, price: 10 + h, ...(h % 2 ? { exchangeRate: 1.5 } : {}) });
+      rows.push({
+        symbol: `R${h + 1}`,
+        exchange: h % 2 ? "NASDAQ" : "ASX",
+        tradeType: j === 3 ? "Sell" : "Buy",
+        tradeDate: day(j * 3),
+        quantity: j === 3 ? 5 : 10,
+        price: 10 + h,
+        ...(h % 2 ? { exchangeRate: 1.5 } : {}),
+      });
     }
   }
   expect((await importTradesJson(t, key, portfolioId, rows)).status).toBe(201);
   const holdings = await t.db.prisma.holding.findMany({ where: { portfolioId }, orderBy: { id: "asc" } });
   await t.db.prisma.marketPrice.createMany({
-    data: holdings.flatMap((h, i) => Array.from({ length: size.days }, (_, d) => ({ accountId: portfolio.accountId, symbol: h.symbol, exchange: h.exchange, date: utcDate(day(d)), close: (11 + i + d / 100).toFixed(2) }))),
+    data: holdings.flatMap((h, i) =>
+      Array.from({ length: size.days }, (_, d) => ({
+        accountId: portfolio.accountId,
+        symbol: h.symbol,
+        exchange: h.exchange,
+        date: utcDate(day(d)),
+        close: (11 + i + d / 100).toFixed(2),
+      })),
+    ),
   });
   await t.db.prisma.fxRate.createMany({
-    data: Array.from({ length: size.days }, (_, d) => ({ accountId: portfolio.accountId, base: "USD", quote: "AUD", date: utcDate(day(d)), rate: (1.5 + d / 10_000).toFixed(6) })),
+    data: Array.from({ length: size.days }, (_, d) => ({
+      accountId: portfolio.accountId,
+      base: "USD",
+      quote: "AUD",
+      date: utcDate(day(d)),
+      rate: (1.5 + d / 10_000).toFixed(6),
+    })),
   });
-  const cash = { body: await postCreated<{ id: number }>(t, key, "/v1/cash-accounts", { portfolioId, name: "Cash", currencyCode: "AUD", syncTrades: true, syncIncome: true }) };
-  await t.db.prisma.cashTransaction.createMany({ data: Array.from({ length: Math.ceil(size.days / 10) }, (_, i) => ({ cashAccountId: cash.body.id, type: "Deposit" as const, date: utcDate(day(i * 10)), amount: "1000" })) });
+  const cash = {
+    body: await postCreated<{ id: number }>(t, key, "/v1/cash-accounts", {
+      portfolioId,
+      name: "Cash",
+      currencyCode: "AUD",
+      syncTrades: true,
+      syncIncome: true,
+    }),
+  };
+  await t.db.prisma.cashTransaction.createMany({
+    data: Array.from({ length: Math.ceil(size.days / 10) }, (_, i) => ({
+      cashAccountId: cash.body.id,
+      type: "Deposit" as const,
+      date: utcDate(day(i * 10)),
+      amount: "1000",
+    })),
+  });
   await t.db.prisma.income.createMany({
-    data: holdings.map((h) => ({ portfolioId, holdingId: h.id, exDividendDate: utcDate(day(5)), paidDate: utcDate(day(12)), frankedAmount: "7", unfrankedAmount: "3", currencyCode: h.currencyCode })),
+    data: holdings.map((h) => ({
+      portfolioId,
+      holdingId: h.id,
+      exDividendDate: utcDate(day(5)),
+      paidDate: utcDate(day(12)),
+      frankedAmount: "7",
+      unfrankedAmount: "3",
+      currencyCode: h.currencyCode,
+    })),
   });
   return { key, portfolio: portfolio as unknown as RangePortfolio, holdings };
 }
@@ -62,12 +121,24 @@ it("a 2-holding, 10-day range and a 20-holding, 400-day range cost the same stat
   // The engine over that load values every holding as GET /holdings?date= does, on any day.
   const v = dailyValuation(many.answer);
   for (const d of [2, 150, 399]) {
-    const res = await t.http.get(`/v1/portfolios/${large.portfolio.id}/holdings?date=${day(d)}&includeClosed=true`).set("authorization", large.key);
+    const res = await t.http
+      .get(`/v1/portfolios/${large.portfolio.id}/holdings?date=${day(d)}&includeClosed=true`)
+      .set("authorization", large.key);
     expect(res.status).toBe(200);
     const exact = v.exactOn(day(d));
-    for (const h of res.body as { id: number; quantity: number; marketValue: number | null; exchangeRate: number | null }[]) {
+    for (const h of res.body as {
+      id: number;
+      quantity: number;
+      marketValue: number | null;
+      exchangeRate: number | null;
+    }[]) {
       const mine = exact.holdings.find((x) => x.id === h.id)!;
-      expect([h.id, mine.units.toNumber(), mine.valueInBaseCurrency?.toNumber() ?? null, mine.rate?.toNumber() ?? null]).toEqual([h.id, h.quantity, h.marketValue, h.exchangeRate]);
+      expect([
+        h.id,
+        mine.units.toNumber(),
+        mine.valueInBaseCurrency?.toNumber() ?? null,
+        mine.rate?.toNumber() ?? null,
+      ]).toEqual([h.id, h.quantity, h.marketValue, h.exchangeRate]);
       const i = v.holdings.findIndex((x) => x.id === h.id);
       expect(Math.abs(v.holdings[i].value[d] - (h.marketValue ?? 0))).toBeLessThan(0.005);
     }
@@ -102,7 +173,9 @@ async function withLimits<T>(limits: Partial<typeof READ_LIMITS>, work: () => Pr
  */
 function afterEachPage(afterPage: (page: number) => Promise<void>): typeof t.db.prisma {
   let pages = 0;
-  return hookedClient(t.db.prisma, { after: async (sql) => (sql.includes(LEDGER_PAGE_SQL) ? afterPage(++pages) : undefined) });
+  return hookedClient(t.db.prisma, {
+    after: async (sql) => (sql.includes(LEDGER_PAGE_SQL) ? afterPage(++pages) : undefined),
+  });
 }
 
 it("a ledger read in pages of trades is the ledger read in one statement: same trades in ledger order, same events, same fingerprint", async () => {
@@ -111,8 +184,22 @@ it("a ledger read in pages of trades is the ledger read in one statement: same t
   const b = await newPortfolio(t, key, { name: "Pages B" });
   // Ids interleave between the portfolios, and several trades share a date: the page key is
   // (portfolio, date, id), the ledger order within a portfolio.
-  const buy = (symbol: string, date: string, quantity = 10) => ({ symbol, exchange: "ASX", tradeType: "Buy", tradeDate: date, quantity, price: 10 });
-  const sell = (symbol: string, date: string, quantity: number) => ({ symbol, exchange: "ASX", tradeType: "Sell", tradeDate: date, quantity, price: 12 });
+  const buy = (symbol: string, date: string, quantity = 10) => ({
+    symbol,
+    exchange: "ASX",
+    tradeType: "Buy",
+    tradeDate: date,
+    quantity,
+    price: 10,
+  });
+  const sell = (symbol: string, date: string, quantity: number) => ({
+    symbol,
+    exchange: "ASX",
+    tradeType: "Sell",
+    tradeDate: date,
+    quantity,
+    price: 12,
+  });
   for (const [p, rows] of [
     [a, [buy("PA1", day(5)), buy("PA2", day(5)), buy("PA1", day(1))]],
     [b, [buy("PB1", day(5)), buy("PB1", day(2)), buy("PB2", day(5))]],
@@ -124,12 +211,25 @@ it("a ledger read in pages of trades is the ledger read in one statement: same t
   const portfolios = await t.db.prisma.portfolio.findMany({ where: { id: { in: [a, b] } }, orderBy: { id: "asc" } });
   const read = async (holdingIds?: number[], asOf?: string) => {
     const { res, statements } = await measured(t.db, () => loadLedgers(t.db.prisma, portfolios, holdingIds, asOf));
-    const ledgers = [...res].map(([id, l]) => ({ id, fingerprint: l.fingerprint, trades: l.trades, events: [...l.eventsByHolding] }));
+    const ledgers = [...res].map(([id, l]) => ({
+      id,
+      fingerprint: l.fingerprint,
+      trades: l.trades,
+      events: [...l.eventsByHolding],
+    }));
     return { ledgers, statements };
   };
   const whole = await read();
   expect(whole.ledgers.map((l) => l.trades.length)).toEqual([7, 5]);
-  expect(whole.ledgers[0].trades.map((tr) => tr.tradeDate)).toEqual([day(1), day(3), day(5), day(5), day(5), day(9), day(9)]);
+  expect(whole.ledgers[0].trades.map((tr) => tr.tradeDate)).toEqual([
+    day(1),
+    day(3),
+    day(5),
+    day(5),
+    day(5),
+    day(9),
+    day(9),
+  ]);
 
   // 12 trades in pages of 5: 5, 5, 2 (3 statements for 1); in pages of 2: six (the sixth reads no 13th trade: no seventh).
   const byFive = await withLimits({ tradesPerStatement: 5 }, () => read());
@@ -141,9 +241,17 @@ it("a ledger read in pages of trades is the ledger read in one statement: same t
 
   // Some holdings, up to a date: the same filter on every page.
   const some = await t.db.prisma.holding.findMany({ where: { portfolioId: a, symbol: "PA1" } });
-  const filtered = await read(some.map((h) => h.id), day(4));
+  const filtered = await read(
+    some.map((h) => h.id),
+    day(4),
+  );
   expect(filtered.ledgers[0].trades.map((tr) => tr.tradeDate)).toEqual([day(1), day(3)]);
-  const one = await withLimits({ tradesPerStatement: 1 }, () => read(some.map((h) => h.id), day(4)));
+  const one = await withLimits({ tradesPerStatement: 1 }, () =>
+    read(
+      some.map((h) => h.id),
+      day(4),
+    ),
+  );
   expect(one.ledgers).toEqual(filtered.ledgers);
   expect(one.statements).toBe(filtered.statements + 1);
 }, 120_000);
@@ -151,7 +259,14 @@ it("a ledger read in pages of trades is the ledger read in one statement: same t
 it("a ledger write between two pages does not tear the ledger: the pages are read again, and after three tries in one statement", async () => {
   const key = await t.newAccount();
   const id = await newPortfolio(t, key, { name: "Torn" });
-  const rows = [1, 3, 5, 7, 9].map((d) => ({ symbol: "TORN", exchange: "ASX", tradeType: "Buy", tradeDate: day(d), quantity: 10, price: 10 }));
+  const rows = [1, 3, 5, 7, 9].map((d) => ({
+    symbol: "TORN",
+    exchange: "ASX",
+    tradeType: "Buy",
+    tradeDate: day(d),
+    quantity: 10,
+    price: 10,
+  }));
   expect((await importTradesJson(t, key, id, rows)).status).toBe(201);
   const portfolio = await t.db.prisma.portfolio.findUniqueOrThrow({ where: { id } });
   const trades = await t.db.prisma.trade.findMany({ where: { portfolioId: id }, orderBy: { tradeDate: "asc" } });
@@ -167,7 +282,8 @@ it("a ledger write between two pages does not tear the ledger: the pages are rea
         await t.db.prisma.trade.update({ where: { id: trades[4].id }, data: { tradeDate: utcDate(day(2 - writes)) } });
       }
     });
-  const datesOf = async (db: typeof t.db.prisma) => (await loadLedgers(db, [portfolio])).get(id)!.trades.map((tr) => tr.tradeDate);
+  const datesOf = async (db: typeof t.db.prisma) =>
+    (await loadLedgers(db, [portfolio])).get(id)!.trades.map((tr) => tr.tradeDate);
 
   // Pages of 2: the write after the first page; the second attempt reads all five (3 pages).
   await withLimits({ tradesPerStatement: 2 }, async () => {
@@ -179,13 +295,19 @@ it("a ledger write between two pages does not tear the ledger: the pages are rea
   // The trade a page reads past its key, moved before the key: the next page is empty, not the end.
   const three = await newPortfolio(t, key, { name: "Torn at the end" });
   expect((await importTradesJson(t, key, three, rows.slice(0, 3))).status).toBe(201);
-  const threeTrades = await t.db.prisma.trade.findMany({ where: { portfolioId: three }, orderBy: { tradeDate: "asc" } });
+  const threeTrades = await t.db.prisma.trade.findMany({
+    where: { portfolioId: three },
+    orderBy: { tradeDate: "asc" },
+  });
   const threePortfolio = await t.db.prisma.portfolio.findUniqueOrThrow({ where: { id: three } });
   const movingTheExtraRow = afterEachPage(async (page) => {
-    if (page === 1) await t.db.prisma.trade.update({ where: { id: threeTrades[2].id }, data: { tradeDate: utcDate(day(0)) } });
+    if (page === 1)
+      await t.db.prisma.trade.update({ where: { id: threeTrades[2].id }, data: { tradeDate: utcDate(day(0)) } });
   });
   await withLimits({ tradesPerStatement: 2 }, async () => {
-    expect((await loadLedgers(movingTheExtraRow, [threePortfolio])).get(three)!.trades.map((tr) => tr.tradeDate)).toEqual([day(0), day(1), day(3)]);
+    expect(
+      (await loadLedgers(movingTheExtraRow, [threePortfolio])).get(three)!.trades.map((tr) => tr.tradeDate),
+    ).toEqual([day(0), day(1), day(3)]);
   });
 
   // A write after every page of the first two attempts: the third reads in one statement.
@@ -199,7 +321,14 @@ it("a ledger write between two pages does not tear the ledger: the pages are rea
 it("a ledger's parcel picks, DRP units, methods and AMIT components come from the same snapshot as its trades", async () => {
   const key = await t.newAccount();
   const id = await newPortfolio(t, key, { name: "One snapshot" });
-  const rows = [1, 3, 5, 7].map((d) => ({ symbol: "SNAP", exchange: "ASX", tradeType: "Buy", tradeDate: day(d), quantity: 10, price: 10 + d }));
+  const rows = [1, 3, 5, 7].map((d) => ({
+    symbol: "SNAP",
+    exchange: "ASX",
+    tradeType: "Buy",
+    tradeDate: day(d),
+    quantity: 10,
+    price: 10 + d,
+  }));
   expect((await importTradesJson(t, key, id, rows)).status).toBe(201);
   const portfolio = await t.db.prisma.portfolio.findUniqueOrThrow({ where: { id } });
   const buys = await t.db.prisma.trade.findMany({ where: { portfolioId: id }, orderBy: { tradeDate: "asc" } });
@@ -215,12 +344,25 @@ it("a ledger's parcel picks, DRP units, methods and AMIT components come from th
   const sellingAfterTheFirstPage = afterEachPage(async (page) => {
     if (page > 1) return;
     wrote = true;
-    await postCreated(t, key, "/v1/trades", { portfolioId: id, symbol: "SNAP", exchange: "ASX", tradeType: "Sell", tradeDate: day(9), quantity: 5, price: 20, parcels: [{ tradeId: buys[1].id, quantity: 5 }] });
+    await postCreated(t, key, "/v1/trades", {
+      portfolioId: id,
+      symbol: "SNAP",
+      exchange: "ASX",
+      tradeType: "Sell",
+      tradeDate: day(9),
+      quantity: 5,
+      price: 20,
+      parcels: [{ tradeId: buys[1].id, quantity: 5 }],
+    });
   });
-  const ledger = await withLimits({ tradesPerStatement: 2 }, async () => (await loadLedgers(sellingAfterTheFirstPage, [portfolio])).get(id)!);
+  const ledger = await withLimits({ tradesPerStatement: 2 }, async () =>
+    (await loadLedgers(sellingAfterTheFirstPage, [portfolio])).get(id)!,
+  );
   expect(wrote).toBe(true);
   const sell = [...ledger.eventsByHolding.values()].flat().find((e) => e.type === "Sell")!;
-  expect(sell.parcels?.map((p) => ({ tradeId: p.tradeId, units: p.units.toNumber() }))).toEqual([{ tradeId: buys[1].id, units: 5 }]);
+  expect(sell.parcels?.map((p) => ({ tradeId: p.tradeId, units: p.units.toNumber() }))).toEqual([
+    { tradeId: buys[1].id, units: 5 },
+  ]);
   expect(ledger.fingerprint).toBe((await loadLedgers(t.db.prisma, [portfolio])).get(id)!.fingerprint);
 }, 120_000);
 
@@ -228,9 +370,13 @@ it("prices read in groups of securities are the prices read in one statement", a
   const s = await seed({ holdings: 6, days: 30 });
   const whole = await measure(() => loadValuationRange(t.db.prisma, s.portfolio, day(0), day(29)));
   // 29 days are about 20.7 trading days: 45 prices a statement is two securities a statement, three statements for one.
-  const grouped = await withLimits({ priceRowsPerStatement: 45 }, () => measure(() => loadValuationRange(t.db.prisma, s.portfolio, day(0), day(29))));
+  const grouped = await withLimits({ priceRowsPerStatement: 45 }, () =>
+    measure(() => loadValuationRange(t.db.prisma, s.portfolio, day(0), day(29))),
+  );
   expect(grouped.statements).toBe(whole.statements + 2);
-  expect(grouped.answer.holdings.map((h) => h.prices.series.market)).toEqual(whole.answer.holdings.map((h) => h.prices.series.market));
+  expect(grouped.answer.holdings.map((h) => h.prices.series.market)).toEqual(
+    whole.answer.holdings.map((h) => h.prices.series.market),
+  );
   expect(whole.answer.holdings.every((h) => h.prices.series.market.dates.length === 30)).toBe(true);
   const [v, w] = [dailyValuation(grouped.answer), dailyValuation(whole.answer)];
   expect(v.holdings.map((h) => [...h.value])).toEqual(w.holdings.map((h) => [...h.value]));

@@ -47,7 +47,14 @@ async function seed(size: { holdings: number; trades: number; income: number }):
   const rows = [];
   for (let h = 0; h < size.holdings; h++) {
     for (let j = 0; j < size.trades; j++) {
-      rows.push({ symbol: `T${String(h + 1).padStart(3, "0")}`, exchange: "ASX", tradeType: isSell(j) ? "Sell" : "Buy", tradeDate: day(j), quantity: isSell(j) ? 5 : 10, price: priceOf(h, j) });
+      rows.push({
+        symbol: `T${String(h + 1).padStart(3, "0")}`,
+        exchange: "ASX",
+        tradeType: isSell(j) ? "Sell" : "Buy",
+        tradeDate: day(j),
+        quantity: isSell(j) ? 5 : 10,
+        price: priceOf(h, j),
+      });
     }
   }
   const imported = await importTradesJson(t, key, portfolioId, rows);
@@ -112,7 +119,8 @@ async function holdingsOverRest(s: Seeded) {
 }
 
 /** Units of one seeded holding: 10 per Buy, −5 per Sell. */
-const unitsOf = (trades: number) => Array.from({ length: trades }, (_, j) => (isSell(j) ? -5 : 10)).reduce((a, b) => a + b, 0);
+const unitsOf = (trades: number) =>
+  Array.from({ length: trades }, (_, j) => (isSell(j) ? -5 : 10)).reduce((a, b) => a + b, 0);
 
 describe("no N+1 over a portfolio's holdings, trades and income", () => {
   it("GraphQL portfolio { holdings { ... trades income } }: 50 holdings × 100 trades × 2 income cost the same statements as 2 × 3 × 1", async () => {
@@ -159,7 +167,10 @@ describe("no N+1 over a portfolio's holdings, trades and income", () => {
   it("GET /v1/portfolios/{p}/transactions costs the same statements for both sizes", async () => {
     const get = (s: Seeded) =>
       measure(async () => {
-        const res = await t.http.get(`/v1/portfolios/${s.portfolioId}/transactions`).query({ limit: 5000 }).set("authorization", s.key);
+        const res = await t.http
+          .get(`/v1/portfolios/${s.portfolioId}/transactions`)
+          .query({ limit: 5000 })
+          .set("authorization", s.key);
         expect(res.status).toBe(200);
         return res.body as unknown[];
       });
@@ -177,17 +188,39 @@ describe("no N+1 across parents: Portfolio.holdings, Portfolio.transactions and 
   async function account(from: number, to: number): Promise<string> {
     const key = await t.newAccount();
     for (let p = from; p <= to; p++) {
-      const created = await t.http.post("/v1/portfolios").set("authorization", key).send({ name: `P${p}` });
+      const created = await t.http
+        .post("/v1/portfolios")
+        .set("authorization", key)
+        .send({ name: `P${p}` });
       const rows = Array.from({ length: (p % 3) + 1 }, (_, h) => [
         { symbol: `X${h}`, exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-02", quantity: 10 + p, price: 2 },
-        { symbol: `X${h}`, exchange: "ASX", tradeType: "Sell", tradeDate: "2024-02-02", quantity: h === 0 ? 10 + p : 1, price: 3 },
+        {
+          symbol: `X${h}`,
+          exchange: "ASX",
+          tradeType: "Sell",
+          tradeDate: "2024-02-02",
+          quantity: h === 0 ? 10 + p : 1,
+          price: 3,
+        },
       ]).flat();
-      const imported = await t.http.post(`/v1/portfolios/${created.body.id}/trades/import`).set("authorization", key).send(rows);
+      const imported = await t.http
+        .post(`/v1/portfolios/${created.body.id}/trades/import`)
+        .set("authorization", key)
+        .send(rows);
       expect(imported.status).toBe(201);
-      const cash = await t.http.post("/v1/cash-accounts").set("authorization", key).send({ portfolioId: created.body.id, name: "Cash", currencyCode: "AUD" });
+      const cash = await t.http
+        .post("/v1/cash-accounts")
+        .set("authorization", key)
+        .send({ portfolioId: created.body.id, name: "Cash", currencyCode: "AUD" });
       expect(cash.status).toBe(201);
-      for (const [date, amount] of [["2024-01-01", 100 + p], ["2024-03-01", 1]] as const) {
-        const deposit = await t.http.post("/v1/cash-transactions").set("authorization", key).send({ cashAccountId: cash.body.id, type: "Deposit", date, amount });
+      for (const [date, amount] of [
+        ["2024-01-01", 100 + p],
+        ["2024-03-01", 1],
+      ] as const) {
+        const deposit = await t.http
+          .post("/v1/cash-transactions")
+          .set("authorization", key)
+          .send({ cashAccountId: cash.body.id, type: "Deposit", date, amount });
         expect(deposit.status).toBe(201);
       }
     }
@@ -241,7 +274,10 @@ describe("no N+1 across parents: Portfolio.holdings, Portfolio.transactions and 
       // sells (one per holding), then 2 January buys.
       const sells = Math.min(2, held);
       expect(portfolio.transactions[0]).toEqual({ kind: "Cash", type: "Deposit", date: "2024-03-01" });
-      expect(portfolio.transactions.slice(1).map((x) => x.type)).toEqual([...Array(sells).fill("Sell"), ...Array(2 - sells).fill("Buy")]);
+      expect(portfolio.transactions.slice(1).map((x) => x.type)).toEqual([
+        ...Array(sells).fill("Sell"),
+        ...Array(2 - sells).fill("Buy"),
+      ]);
       expect(portfolio.trades).toHaveLength(2 * held);
       // Running balance of this portfolio's own account: 100 + p, then one more.
       expect(portfolio.cashAccounts[0].transactions).toEqual([
@@ -250,7 +286,9 @@ describe("no N+1 across parents: Portfolio.holdings, Portfolio.transactions and 
       ]);
       // The same answer as the portfolio's own REST list.
       const rest = await t.http.get(`/v1/portfolios/${portfolio.id}/holdings`).set("authorization", manyKey);
-      expect(rest.body.map((h: { id: number }) => String(h.id))).toEqual(portfolio.holdings.map((h) => (h as unknown as { id: string }).id));
+      expect(rest.body.map((h: { id: number }) => String(h.id))).toEqual(
+        portfolio.holdings.map((h) => (h as unknown as { id: string }).id),
+      );
     }
   });
 });

@@ -22,13 +22,26 @@ let key: string;
 beforeAll(async () => {
   db = await openTestDatabase();
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
-  const config = { rateLimitPerSecond: 0, rateLimitBurst: 50, dataDir: os.tmpdir(), diskFreeMinMb: FLOOR_ABOVE_ANY_DISK_MB };
+  const config = {
+    rateLimitPerSecond: 0,
+    rateLimitBurst: 50,
+    dataDir: os.tmpdir(),
+    diskFreeMinMb: FLOOR_ABOVE_ANY_DISK_MB,
+  };
   const app = await createApp({ db, log, config });
   http = request(app.app);
   stop = app.stop;
   const { account, key: created } = await createAccountKey(db.prisma, { accountName: "low disk" });
   key = created;
-  await db.prisma.portfolio.create({ data: { accountId: account.id, name: "Existing", baseCurrencyCode: "AUD", taxResidency: "AU", financialYearEnd: "06-30" } });
+  await db.prisma.portfolio.create({
+    data: {
+      accountId: account.id,
+      name: "Existing",
+      baseCurrencyCode: "AUD",
+      taxResidency: "AU",
+      financialYearEnd: "06-30",
+    },
+  });
 });
 afterAll(async () => {
   await stop();
@@ -47,7 +60,9 @@ const gql = (query: string, variables?: Record<string, unknown>) =>
     expect(created.body).toMatchObject({ status: 507, code: "INSUFFICIENT_STORAGE", title: "Insufficient storage" });
     const [{ id }] = (await http.get("/v1/portfolios").set("authorization", key)).body as { id: number }[];
     expect((await http.delete(`/v1/portfolios/${id}`).set("authorization", key)).status).toBe(507);
-    expect((await http.put(`/v1/portfolios/${id}`).set("authorization", key).send({ name: "Renamed" })).status).toBe(507);
+    expect((await http.put(`/v1/portfolios/${id}`).set("authorization", key).send({ name: "Renamed" })).status).toBe(
+      507,
+    );
     expect(await ledgerSnapshot(db)).toBe(before);
   });
 
@@ -74,15 +89,23 @@ const gql = (query: string, variables?: Record<string, unknown>) =>
     const ready = await http.get("/ready");
     expect(ready.status).toBe(503);
     expect(ready.headers["content-type"]).toMatch(/^application\/problem\+json/);
-    expect(ready.body.detail).toMatch(/^Writes are refused: \d+ MiB free in DATA_DIR, below DISK_FREE_MIN_MB \(\d+ MiB\)\. Reads still work\.$/);
+    expect(ready.body.detail).toMatch(
+      /^Writes are refused: \d+ MiB free in DATA_DIR, below DISK_FREE_MIN_MB \(\d+ MiB\)\. Reads still work\.$/,
+    );
     expect((await http.get("/health")).status).toBe(200);
   });
 
   it("takes writes again above the floor", async () => {
     const log = pino({ level: "silent" });
-    const roomy = await createApp({ db, log, config: { rateLimitPerSecond: 0, rateLimitBurst: 50, dataDir: os.tmpdir(), diskFreeMinMb: 0 } });
+    const roomy = await createApp({
+      db,
+      log,
+      config: { rateLimitPerSecond: 0, rateLimitBurst: 50, dataDir: os.tmpdir(), diskFreeMinMb: 0 },
+    });
     try {
-      expect((await request(roomy.app).post("/v1/portfolios").set("authorization", key).send({ name: "Written" })).status).toBe(201);
+      expect(
+        (await request(roomy.app).post("/v1/portfolios").set("authorization", key).send({ name: "Written" })).status,
+      ).toBe(201);
       expect((await request(roomy.app).get("/ready")).status).toBe(200);
     } finally {
       await roomy.stop();

@@ -1,6 +1,19 @@
 import { startTestApp, type TestApp } from "../support/app";
 import { newPortfolio, newTrade, utcDate } from "../support/kit";
-import { expectAbsent, expectInvalid, expectOk, gqlDecimal, gqlId, restCall, restDecimal, restId, withApp, type Json, type Outcome, type TransportName } from "../support/outcomes";
+import {
+  expectAbsent,
+  expectInvalid,
+  expectOk,
+  gqlDecimal,
+  gqlId,
+  restCall,
+  restDecimal,
+  restId,
+  withApp,
+  type Json,
+  type Outcome,
+  type TransportName,
+} from "../support/outcomes";
 
 /**
  * A portfolio's transactions (API.md §2 Analytics: GET /v1/portfolios/{p}/transactions; GraphQL
@@ -43,12 +56,29 @@ interface Line {
   description: string;
 }
 
-const LINE_KEYS = ["amount", "cashAccountId", "currencyCode", "date", "description", "exchange", "holdingId", "id", "kind", "price", "quantity", "symbol", "type"];
+const LINE_KEYS = [
+  "amount",
+  "cashAccountId",
+  "currencyCode",
+  "date",
+  "description",
+  "exchange",
+  "holdingId",
+  "id",
+  "kind",
+  "price",
+  "quantity",
+  "symbol",
+  "type",
+];
 
 function toLine(raw: Json, transport: TransportName): Line {
   const decimal = transport === "REST" ? restDecimal : gqlDecimal;
   const id = transport === "REST" ? restId : gqlId;
-  const orNull = <T>(f: (v: unknown) => T) => (v: unknown) => (v === null ? null : f(v));
+  const orNull =
+    <T>(f: (v: unknown) => T) =>
+    (v: unknown) =>
+      v === null ? null : f(v);
   return {
     kind: raw.kind as string,
     id: id(raw.id),
@@ -67,7 +97,13 @@ function toLine(raw: Json, transport: TransportName): Line {
 }
 
 /** Query parameters: the REST query string, or the GraphQL field's arguments. */
-type Params = { from?: string | null; to?: string | null; type?: string | null; limit?: number | null; offset?: number | null };
+type Params = {
+  from?: string | null;
+  to?: string | null;
+  type?: string | null;
+  limit?: number | null;
+  offset?: number | null;
+};
 
 interface Transport {
   name: TransportName;
@@ -78,11 +114,19 @@ interface Transport {
 const rest: Transport = {
   name: "REST",
   list: async (k, p, params = {}) => {
-    const query = Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined && v !== null).map(([n, v]) => [n, String(v)]));
-    return restCall(t.http.get(`/v1/portfolios/${p}/transactions`).query(query).set("authorization", k), 200, (body: Json[]) => {
-      for (const line of body) expect(Object.keys(line).sort()).toEqual(LINE_KEYS);
-      return body.map((l) => toLine(l, "REST"));
-    });
+    const query = Object.fromEntries(
+      Object.entries(params)
+        .filter(([, v]) => v !== undefined && v !== null)
+        .map(([n, v]) => [n, String(v)]),
+    );
+    return restCall(
+      t.http.get(`/v1/portfolios/${p}/transactions`).query(query).set("authorization", k),
+      200,
+      (body: Json[]) => {
+        for (const line of body) expect(Object.keys(line).sort()).toEqual(LINE_KEYS);
+        return body.map((l) => toLine(l, "REST"));
+      },
+    );
   },
 };
 
@@ -100,7 +144,9 @@ const graphql: Transport = {
     // Absent parameters are left out of the variables (not sent as null).
     const variables: Json = { p: String(p) };
     for (const [n, v] of Object.entries(params)) if (v !== undefined) variables[n] = v;
-    return gqlCall(k, QUERY, variables, "portfolio", (portfolio: { transactions: Json[] } | null) => (portfolio === null ? null : portfolio.transactions.map((l) => toLine(l, "GraphQL"))));
+    return gqlCall(k, QUERY, variables, "portfolio", (portfolio: { transactions: Json[] } | null) =>
+      portfolio === null ? null : portfolio.transactions.map((l) => toLine(l, "GraphQL")),
+    );
   },
 };
 
@@ -116,8 +162,19 @@ async function cashAccount(portfolioId: number, name: string, currencyCode: stri
   return (await t.db.prisma.cashAccount.create({ data: { portfolioId, name, currencyCode }, select: { id: true } })).id;
 }
 
-async function cash(cashAccountId: number, type: "Deposit" | "Withdrawal" | "InterestPayment" | "Fee" | "InterestCharged", date: string, amount: string, notes = ""): Promise<number> {
-  return (await t.db.prisma.cashTransaction.create({ data: { cashAccountId, type, date: utcDate(date), amount, notes }, select: { id: true } })).id;
+async function cash(
+  cashAccountId: number,
+  type: "Deposit" | "Withdrawal" | "InterestPayment" | "Fee" | "InterestCharged",
+  date: string,
+  amount: string,
+  notes = "",
+): Promise<number> {
+  return (
+    await t.db.prisma.cashTransaction.create({
+      data: { cashAccountId, type, date: utcDate(date), amount, notes },
+      select: { id: true },
+    })
+  ).id;
 }
 
 /**
@@ -130,36 +187,172 @@ async function seedLedger(k: string): Promise<{ portfolioId: number; ledger: Lin
   const everyday = await cashAccount(p, "Everyday", "AUD");
   const broker = await cashAccount(p, "USD broker", "USD");
 
-  const t1 = await newTrade(t, k, { portfolioId: p, symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 100, price: 100, brokerage: "9.95" });
+  const t1 = await newTrade(t, k, {
+    portfolioId: p,
+    symbol: "CBA",
+    exchange: "ASX",
+    tradeType: "Buy",
+    tradeDate: "2024-01-10",
+    quantity: 100,
+    price: 100,
+    brokerage: "9.95",
+  });
   const cba = t1.holdingId;
   const c1 = await cash(everyday, "Deposit", "2024-01-10", "20000", "Opening deposit");
-  const t2 = await newTrade(t, k, { portfolioId: p, symbol: "BHP", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-02-15", quantity: 50, price: "45.5" });
+  const t2 = await newTrade(t, k, {
+    portfolioId: p,
+    symbol: "BHP",
+    exchange: "ASX",
+    tradeType: "Buy",
+    tradeDate: "2024-02-15",
+    quantity: 50,
+    price: "45.5",
+  });
   const bhp = t2.holdingId;
-  const t6 = await newTrade(t, k, { portfolioId: p, symbol: "AAPL", exchange: "NASDAQ", tradeType: "Buy", tradeDate: "2024-02-20", quantity: 10, price: 150, brokerage: 5, exchangeRate: "1.5" });
-  const t3 = await newTrade(t, k, { portfolioId: p, holdingId: cba, tradeType: "Sell", tradeDate: "2024-03-01", quantity: 40, price: 110, brokerage: "9.95" });
-  const t4 = await newTrade(t, k, { portfolioId: p, holdingId: bhp, tradeType: "Buy", tradeDate: "2024-03-01", quantity: 10, price: 46 });
-  const i1 = await income(k, { holdingId: cba, exDividendDate: "2024-02-14", paidDate: "2024-03-01", frankedAmount: 70, unfrankedAmount: 30, withholdingTax: 10 });
-  const i3 = await income(k, { holdingId: cba, exDividendDate: "2024-02-14", paidDate: "2024-03-01", unfrankedAmount: 5 });
+  const t6 = await newTrade(t, k, {
+    portfolioId: p,
+    symbol: "AAPL",
+    exchange: "NASDAQ",
+    tradeType: "Buy",
+    tradeDate: "2024-02-20",
+    quantity: 10,
+    price: 150,
+    brokerage: 5,
+    exchangeRate: "1.5",
+  });
+  const t3 = await newTrade(t, k, {
+    portfolioId: p,
+    holdingId: cba,
+    tradeType: "Sell",
+    tradeDate: "2024-03-01",
+    quantity: 40,
+    price: 110,
+    brokerage: "9.95",
+  });
+  const t4 = await newTrade(t, k, {
+    portfolioId: p,
+    holdingId: bhp,
+    tradeType: "Buy",
+    tradeDate: "2024-03-01",
+    quantity: 10,
+    price: 46,
+  });
+  const i1 = await income(k, {
+    holdingId: cba,
+    exDividendDate: "2024-02-14",
+    paidDate: "2024-03-01",
+    frankedAmount: 70,
+    unfrankedAmount: 30,
+    withholdingTax: 10,
+  });
+  const i3 = await income(k, {
+    holdingId: cba,
+    exDividendDate: "2024-02-14",
+    paidDate: "2024-03-01",
+    unfrankedAmount: 5,
+  });
   const c2 = await cash(everyday, "Fee", "2024-03-01", "15");
-  const i2 = await income(k, { holdingId: bhp, exDividendDate: "2024-03-07", paidDate: "2024-04-01", unfrankedAmount: 46, isReinvested: true, drpQuantity: 1 });
+  const i2 = await income(k, {
+    holdingId: bhp,
+    exDividendDate: "2024-03-07",
+    paidDate: "2024-04-01",
+    unfrankedAmount: 46,
+    isReinvested: true,
+    drpQuantity: 1,
+  });
   const c3 = await cash(everyday, "Withdrawal", "2024-04-15", "500");
   const c4 = await cash(broker, "InterestPayment", "2024-04-15", "1.23");
-  const t5 = await newTrade(t, k, { portfolioId: p, holdingId: cba, tradeType: "Split", tradeDate: "2024-05-01", quantity: 60 });
+  const t5 = await newTrade(t, k, {
+    portfolioId: p,
+    holdingId: cba,
+    tradeType: "Split",
+    tradeDate: "2024-05-01",
+    quantity: 60,
+  });
   const c5 = await cash(everyday, "InterestCharged", "2024-05-01", "2.5");
 
   // Another portfolio of the same account: none of it belongs in p's ledger.
   const other = await newPortfolio(t, k, { name: "Other" });
-  await newTrade(t, k, { portfolioId: other, symbol: "WES", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-03-01", quantity: 1, price: 50 });
+  await newTrade(t, k, {
+    portfolioId: other,
+    symbol: "WES",
+    exchange: "ASX",
+    tradeType: "Buy",
+    tradeDate: "2024-03-01",
+    quantity: 1,
+    price: 50,
+  });
   await cash(await cashAccount(other, "Other cash", "AUD"), "Deposit", "2024-03-01", "999");
 
-  const tradeLine = (id: number, date: string, type: string, holdingId: number, symbol: string, exchange: string, quantity: string, price: string, amount: string, currencyCode = "AUD"): Line => ({
-    kind: "Trade", id, date, type, holdingId, symbol, exchange, cashAccountId: null, quantity, price, amount, currencyCode, description: expect.stringContaining(symbol),
+  const tradeLine = (
+    id: number,
+    date: string,
+    type: string,
+    holdingId: number,
+    symbol: string,
+    exchange: string,
+    quantity: string,
+    price: string,
+    amount: string,
+    currencyCode = "AUD",
+  ): Line => ({
+    kind: "Trade",
+    id,
+    date,
+    type,
+    holdingId,
+    symbol,
+    exchange,
+    cashAccountId: null,
+    quantity,
+    price,
+    amount,
+    currencyCode,
+    description: expect.stringContaining(symbol),
   });
-  const incomeLine = (id: number, date: string, type: string, holdingId: number, symbol: string, amount: string): Line => ({
-    kind: "Income", id, date, type, holdingId, symbol, exchange: "ASX", cashAccountId: null, quantity: null, price: null, amount, currencyCode: "AUD", description: expect.stringContaining(symbol),
+  const incomeLine = (
+    id: number,
+    date: string,
+    type: string,
+    holdingId: number,
+    symbol: string,
+    amount: string,
+  ): Line => ({
+    kind: "Income",
+    id,
+    date,
+    type,
+    holdingId,
+    symbol,
+    exchange: "ASX",
+    cashAccountId: null,
+    quantity: null,
+    price: null,
+    amount,
+    currencyCode: "AUD",
+    description: expect.stringContaining(symbol),
   });
-  const cashLine = (id: number, date: string, type: string, cashAccountId: number, amount: string, currencyCode = "AUD"): Line => ({
-    kind: "Cash", id, date, type, holdingId: null, symbol: null, exchange: null, cashAccountId, quantity: null, price: null, amount, currencyCode, description: expect.stringContaining(type),
+  const cashLine = (
+    id: number,
+    date: string,
+    type: string,
+    cashAccountId: number,
+    amount: string,
+    currencyCode = "AUD",
+  ): Line => ({
+    kind: "Cash",
+    id,
+    date,
+    type,
+    holdingId: null,
+    symbol: null,
+    exchange: null,
+    cashAccountId,
+    quantity: null,
+    price: null,
+    amount,
+    currencyCode,
+    description: expect.stringContaining(type),
   });
 
   const ledger: Line[] = [
@@ -225,7 +418,11 @@ describe.each([rest, graphql])("portfolio transactions over $name", (tr) => {
       ["type=Deposit", { type: "Deposit" }, (l) => l.kind === "Cash" && l.type === "Deposit"],
       ["type=Fee", { type: "Fee" }, (l) => l.kind === "Cash" && l.type === "Fee"],
       ["type=Withdrawal", { type: "Withdrawal" }, (l) => l.kind === "Cash" && l.type === "Withdrawal"],
-      ["type=Buy with from and to", { type: "Buy", from: "2024-02-01", to: "2024-03-01" }, (l) => l.type === "Buy" && between("2024-02-01", "2024-03-01")(l)],
+      [
+        "type=Buy with from and to",
+        { type: "Buy", from: "2024-02-01", to: "2024-03-01" },
+        (l) => l.type === "Buy" && between("2024-02-01", "2024-03-01")(l),
+      ],
       ["type=Cash with from", { type: "Cash", from: "2024-03-01" }, (l) => l.kind === "Cash" && l.date >= "2024-03-01"],
       ["a type with nothing in it (TransferIn)", { type: "TransferIn" }, () => false],
       ["a period with nothing in it", { from: "2023-01-01", to: "2023-12-31" }, () => false],
@@ -255,11 +452,17 @@ describe.each([rest, graphql])("portfolio transactions over $name", (tr) => {
     it("pages a filtered list consistently with the filtered unpaged list", async () => {
       const { portfolioId, ledger } = await seedLedger(key);
       const trades = ledger.filter((l) => l.kind === "Trade");
-      expect(expectOk(await tr.list(key, portfolioId, { type: "Trade", limit: 2, offset: 1 }))).toEqual(trades.slice(1, 3));
+      expect(expectOk(await tr.list(key, portfolioId, { type: "Trade", limit: 2, offset: 1 }))).toEqual(
+        trades.slice(1, 3),
+      );
       const march = ledger.filter(between("2024-03-01", "2024-05-01"));
-      expect(expectOk(await tr.list(key, portfolioId, { from: "2024-03-01", limit: 3, offset: 4 }))).toEqual(march.slice(4, 7));
+      expect(expectOk(await tr.list(key, portfolioId, { from: "2024-03-01", limit: 3, offset: 4 }))).toEqual(
+        march.slice(4, 7),
+      );
       const cashLines = ledger.filter((l) => l.kind === "Cash");
-      expect(expectOk(await tr.list(key, portfolioId, { type: "Cash", limit: 2, offset: 2 }))).toEqual(cashLines.slice(2, 4));
+      expect(expectOk(await tr.list(key, portfolioId, { type: "Cash", limit: 2, offset: 2 }))).toEqual(
+        cashLines.slice(2, 4),
+      );
     });
 
     it("an offset past the end gives an empty page; limit 5000 is accepted", async () => {
@@ -310,7 +513,11 @@ describe.each([rest, graphql])("portfolio transactions over $name", (tr) => {
 });
 
 describe("portfolio transactions over REST only", () => {
-  it.each([["limit=abc", "limit"], ["limit=1.5", "limit"], ["offset=x", "offset"]])("rejects %s with 400 naming the parameter", async (query, path) => {
+  it.each([
+    ["limit=abc", "limit"],
+    ["limit=1.5", "limit"],
+    ["offset=x", "offset"],
+  ])("rejects %s with 400 naming the parameter", async (query, path) => {
     const p = await newPortfolio(t, key);
     const res = await t.http.get(`/v1/portfolios/${p}/transactions?${query}`).set("authorization", key);
     expect(res.status).toBe(400);
@@ -327,7 +534,14 @@ describe("portfolio transactions over REST only", () => {
 describe("portfolio transactions over GraphQL only", () => {
   it("arguments given as null mean no filter (GraphQL nullable arguments)", async () => {
     const { portfolioId, ledger } = await seedLedger(key);
-    const res = await t.gql(key, QUERY, { p: String(portfolioId), from: null, to: null, type: null, limit: null, offset: null });
+    const res = await t.gql(key, QUERY, {
+      p: String(portfolioId),
+      from: null,
+      to: null,
+      type: null,
+      limit: null,
+      offset: null,
+    });
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.portfolio.transactions.map((l: Json) => toLine(l, "GraphQL"))).toEqual(ledger);
   });

@@ -35,17 +35,37 @@ describe.each([rest, graphql])("portfolios over $name", (tr) => {
     });
 
     it("keeps every field given explicitly", async () => {
-      const p = await created(tr, key, { name: "Family trust", baseCurrencyCode: "USD", taxResidency: "US", entityType: "Trust", financialYearEnd: "09-30" });
-      expect(p).toMatchObject({ name: "Family trust", baseCurrencyCode: "USD", taxResidency: "US", entityType: "Trust", financialYearEnd: "09-30" });
+      const p = await created(tr, key, {
+        name: "Family trust",
+        baseCurrencyCode: "USD",
+        taxResidency: "US",
+        entityType: "Trust",
+        financialYearEnd: "09-30",
+      });
+      expect(p).toMatchObject({
+        name: "Family trust",
+        baseCurrencyCode: "USD",
+        taxResidency: "US",
+        entityType: "Trust",
+        financialYearEnd: "09-30",
+      });
       expect((await rest.get(key, p.id)).data).toEqual(p);
     });
 
     it("defaults the financial year end from the tax residency (NZ 03-31, GB 04-05, other 12-31)", async () => {
-      expect((await created(tr, key, { name: "Kiwi", taxResidency: "NZ", baseCurrencyCode: "NZD" })).financialYearEnd).toBe("03-31");
-      expect((await created(tr, key, { name: "UK", taxResidency: "GB", baseCurrencyCode: "GBP" })).financialYearEnd).toBe("04-05");
-      expect((await created(tr, key, { name: "US", taxResidency: "US", baseCurrencyCode: "USD" })).financialYearEnd).toBe("12-31");
+      expect(
+        (await created(tr, key, { name: "Kiwi", taxResidency: "NZ", baseCurrencyCode: "NZD" })).financialYearEnd,
+      ).toBe("03-31");
+      expect(
+        (await created(tr, key, { name: "UK", taxResidency: "GB", baseCurrencyCode: "GBP" })).financialYearEnd,
+      ).toBe("04-05");
+      expect(
+        (await created(tr, key, { name: "US", taxResidency: "US", baseCurrencyCode: "USD" })).financialYearEnd,
+      ).toBe("12-31");
       // An explicit year end wins over the residency's default.
-      expect((await created(tr, key, { name: "Kiwi 2", taxResidency: "NZ", financialYearEnd: "06-30" })).financialYearEnd).toBe("06-30");
+      expect(
+        (await created(tr, key, { name: "Kiwi 2", taxResidency: "NZ", financialYearEnd: "06-30" })).financialYearEnd,
+      ).toBe("06-30");
     });
 
     it("accepts each entity type and a name of exactly 200 characters", async () => {
@@ -55,11 +75,14 @@ describe.each([rest, graphql])("portfolios over $name", (tr) => {
       expect((await created(tr, key, { name: "n".repeat(200) })).name).toBe("n".repeat(200));
     });
 
-    it.each(BAD_FIELDS)("rejects %s with VALIDATION_FAILED naming the field, writing nothing", async (_label, fields, path) => {
-      const before = await ledgerSnapshot(t.db);
-      expectInvalid(await tr.create(key, { name: "Valid name", ...fields }), path);
-      expect(await ledgerSnapshot(t.db)).toBe(before);
-    });
+    it.each(BAD_FIELDS)(
+      "rejects %s with VALIDATION_FAILED naming the field, writing nothing",
+      async (_label, fields, path) => {
+        const before = await ledgerSnapshot(t.db);
+        expectInvalid(await tr.create(key, { name: "Valid name", ...fields }), path);
+        expect(await ledgerSnapshot(t.db)).toBe(before);
+      },
+    );
 
     it("rejects an input without a name, writing nothing", async () => {
       const before = await ledgerSnapshot(t.db);
@@ -84,9 +107,16 @@ describe.each([rest, graphql])("portfolios over $name", (tr) => {
 
     it("reports every bad field at once", async () => {
       const before = await ledgerSnapshot(t.db);
-      const o = await tr.create(key, { name: "", baseCurrencyCode: "aud", taxResidency: "XX", financialYearEnd: "13-01" });
+      const o = await tr.create(key, {
+        name: "",
+        baseCurrencyCode: "aud",
+        taxResidency: "XX",
+        financialYearEnd: "13-01",
+      });
       expectError(o, "VALIDATION_FAILED", 400);
-      expect(new Set(o.errors!.map((e) => e.path))).toEqual(new Set(["name", "baseCurrencyCode", "taxResidency", "financialYearEnd"]));
+      expect(new Set(o.errors!.map((e) => e.path))).toEqual(
+        new Set(["name", "baseCurrencyCode", "taxResidency", "financialYearEnd"]),
+      );
       expect(await ledgerSnapshot(t.db)).toBe(before);
     });
   });
@@ -107,7 +137,13 @@ describe.each([rest, graphql])("portfolios over $name", (tr) => {
       expect(moved.data).toEqual({ ...p, name: "New", entityType: "Company", taxResidency: "NZ" });
 
       const yearEnd = await tr.update(key, p.id, { financialYearEnd: "03-31" });
-      expect(yearEnd.data).toEqual({ ...p, name: "New", entityType: "Company", taxResidency: "NZ", financialYearEnd: "03-31" });
+      expect(yearEnd.data).toEqual({
+        ...p,
+        name: "New",
+        entityType: "Company",
+        taxResidency: "NZ",
+        financialYearEnd: "03-31",
+      });
 
       const nothing = await tr.update(key, p.id, {});
       expect(nothing.data).toEqual(yearEnd.data);
@@ -118,8 +154,19 @@ describe.each([rest, graphql])("portfolios over $name", (tr) => {
 
     it("changes several fields at once", async () => {
       const p = await created(tr, key, { name: "Old" });
-      const o = await tr.update(key, p.id, { name: "  Trimmed  ", entityType: "Trust", taxResidency: "GB", financialYearEnd: "04-05" });
-      expect(o.data).toEqual({ ...p, name: "Trimmed", entityType: "Trust", taxResidency: "GB", financialYearEnd: "04-05" });
+      const o = await tr.update(key, p.id, {
+        name: "  Trimmed  ",
+        entityType: "Trust",
+        taxResidency: "GB",
+        financialYearEnd: "04-05",
+      });
+      expect(o.data).toEqual({
+        ...p,
+        name: "Trimmed",
+        entityType: "Trust",
+        taxResidency: "GB",
+        financialYearEnd: "04-05",
+      });
     });
 
     it("accepts baseCurrencyCode equal to the current one", async () => {
@@ -138,13 +185,16 @@ describe.each([rest, graphql])("portfolios over $name", (tr) => {
       expect((await rest.get(key, p.id)).data).toEqual(p);
     });
 
-    it.each(BAD_FIELDS)("rejects %s with VALIDATION_FAILED naming the field, writing nothing", async (_label, fields, path) => {
-      const p = await created(tr, key, { name: "Unchanged" });
-      const before = await ledgerSnapshot(t.db);
-      expectInvalid(await tr.update(key, p.id, { ...fields }), path);
-      expect(await ledgerSnapshot(t.db)).toBe(before);
-      expect((await rest.get(key, p.id)).data).toEqual(p);
-    });
+    it.each(BAD_FIELDS)(
+      "rejects %s with VALIDATION_FAILED naming the field, writing nothing",
+      async (_label, fields, path) => {
+        const p = await created(tr, key, { name: "Unchanged" });
+        const before = await ledgerSnapshot(t.db);
+        expectInvalid(await tr.update(key, p.id, { ...fields }), path);
+        expect(await ledgerSnapshot(t.db)).toBe(before);
+        expect((await rest.get(key, p.id)).data).toEqual(p);
+      },
+    );
 
     it('rejects entityType "Person", writing nothing', async () => {
       const p = await created(tr, key, { name: "Unchanged" });
@@ -164,5 +214,4 @@ describe.each([rest, graphql])("portfolios over $name", (tr) => {
       expect(await ledgerSnapshot(t.db)).toBe(before);
     });
   });
-
 });

@@ -41,9 +41,12 @@ describe.each([rest, graphql])("portfolios over $name", (tr) => {
       expectAbsent(await tr.get(key, 999999));
     });
 
-    it.each([["abc"], ["0"], ["-1"], ["1.5"]])("rejects the id %p with VALIDATION_FAILED on portfolioId", async (id) => {
-      expectInvalid(await tr.get(key, id), "portfolioId");
-    });
+    it.each([["abc"], ["0"], ["-1"], ["1.5"]])(
+      "rejects the id %p with VALIDATION_FAILED on portfolioId",
+      async (id) => {
+        expectInvalid(await tr.get(key, id), "portfolioId");
+      },
+    );
   });
 
   describe("delete", () => {
@@ -115,7 +118,12 @@ describe.each([rest, graphql])("portfolios over $name", (tr) => {
   });
 
   it("reads the same portfolio on both transports", async () => {
-    const p = await created(tr, key, { name: "Shared", entityType: "Trust", taxResidency: "NZ", baseCurrencyCode: "NZD" });
+    const p = await created(tr, key, {
+      name: "Shared",
+      entityType: "Trust",
+      taxResidency: "NZ",
+      baseCurrencyCode: "NZD",
+    });
     for (const reader of [rest, graphql]) {
       expect((await reader.get(key, p.id)).data).toEqual(p);
       expect((await reader.list(key)).data).toEqual([p]);

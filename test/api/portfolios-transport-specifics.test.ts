@@ -30,23 +30,42 @@ describe("REST specifics", () => {
     const before = await ledgerSnapshot(t.db);
     for (const req of [
       t.http.post("/v1/portfolios").set("authorization", key).set("content-type", "text/plain").send("name=Plain"),
-      t.http.post("/v1/portfolios").set("authorization", key).set("content-type", "application/x-www-form-urlencoded").send("name=Form"),
+      t.http
+        .post("/v1/portfolios")
+        .set("authorization", key)
+        .set("content-type", "application/x-www-form-urlencoded")
+        .send("name=Form"),
     ]) {
       const res = await req;
       expect(res.status).toBe(415);
       expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
-      expect(res.body).toMatchObject({ status: 415, code: "UNSUPPORTED_MEDIA_TYPE", detail: expect.stringContaining("application/json") });
+      expect(res.body).toMatchObject({
+        status: 415,
+        code: "UNSUPPORTED_MEDIA_TYPE",
+        detail: expect.stringContaining("application/json"),
+      });
       expect(res.headers["accept-post"]).toContain("application/json");
     }
     const none = await t.http.post("/v1/portfolios").set("authorization", key);
     expect(none.status).toBe(400);
-    expect(none.body).toMatchObject({ status: 400, code: "VALIDATION_FAILED", errors: [{ path: "(body)", message: expect.any(String) }] });
+    expect(none.body).toMatchObject({
+      status: 400,
+      code: "VALIDATION_FAILED",
+      errors: [{ path: "(body)", message: expect.any(String) }],
+    });
     // A JSON value that is not an object is refused the same way.
-    const arr = await t.http.post("/v1/portfolios").set("authorization", key).send([{ name: "in an array" }]);
+    const arr = await t.http
+      .post("/v1/portfolios")
+      .set("authorization", key)
+      .send([{ name: "in an array" }]);
     expect(arr.status).toBe(400);
     expect(arr.body).toMatchObject({ code: "VALIDATION_FAILED", errors: [{ path: "(body)" }] });
     // Malformed JSON: 400 VALIDATION_FAILED as well.
-    const bad = await t.http.post("/v1/portfolios").set("authorization", key).set("content-type", "application/json").send('{"name": "x",');
+    const bad = await t.http
+      .post("/v1/portfolios")
+      .set("authorization", key)
+      .set("content-type", "application/json")
+      .send('{"name": "x",');
     expect(bad.status).toBe(400);
     expect(bad.headers["content-type"]).toMatch(/^application\/problem\+json/);
     expect(bad.body).toMatchObject({ status: 400, code: "VALIDATION_FAILED" });
@@ -54,11 +73,23 @@ describe("REST specifics", () => {
   });
 
   it("PUT with a body that is not JSON answers 415 naming JSON, rather than succeeding as an empty change", async () => {
-    const p = (await t.http.post("/v1/portfolios").set("authorization", key).send({ name: "Unchanged" })).body as Portfolio;
+    const p = (await t.http.post("/v1/portfolios").set("authorization", key).send({ name: "Unchanged" }))
+      .body as Portfolio;
     const before = await ledgerSnapshot(t.db);
-    for (const [type, body] of [["text/plain", "name=Renamed"], ["application/x-www-form-urlencoded", "name=Renamed"]]) {
-      const res = await t.http.put(`/v1/portfolios/${p.id}`).set("authorization", key).set("content-type", type).send(body);
-      expect({ type, status: res.status, code: res.body.code }).toEqual({ type, status: 415, code: "UNSUPPORTED_MEDIA_TYPE" });
+    for (const [type, body] of [
+      ["text/plain", "name=Renamed"],
+      ["application/x-www-form-urlencoded", "name=Renamed"],
+    ]) {
+      const res = await t.http
+        .put(`/v1/portfolios/${p.id}`)
+        .set("authorization", key)
+        .set("content-type", type)
+        .send(body);
+      expect({ type, status: res.status, code: res.body.code }).toEqual({
+        type,
+        status: 415,
+        code: "UNSUPPORTED_MEDIA_TYPE",
+      });
       expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
       expect(res.body.detail).toContain("application/json");
     }
@@ -82,10 +113,21 @@ describe("REST specifics", () => {
   it("bad ids: abc and 0 → 400, 999999 → 404, on GET, PUT and DELETE", async () => {
     const before = await ledgerSnapshot(t.db);
     for (const method of ["get", "put", "delete"] as const) {
-      for (const [id, status] of [["abc", 400], ["0", 400], ["999999", 404], ["2147483648", 400], ["2147483647", 404]] as const) {
+      for (const [id, status] of [
+        ["abc", 400],
+        ["0", 400],
+        ["999999", 404],
+        ["2147483648", 400],
+        ["2147483647", 404],
+      ] as const) {
         const req = t.http[method](`/v1/portfolios/${id}`).set("authorization", key);
         const res = await (method === "put" ? req.send({ name: "x" }) : req);
-        expect({ method, id, status: res.status, code: res.body.code }).toEqual({ method, id, status, code: status === 400 ? "VALIDATION_FAILED" : "NOT_FOUND" });
+        expect({ method, id, status: res.status, code: res.body.code }).toEqual({
+          method,
+          id,
+          status,
+          code: status === 400 ? "VALIDATION_FAILED" : "NOT_FOUND",
+        });
         expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
         if (status === 400) expect(res.body.errors).toEqual([{ path: "portfolioId", message: expect.any(String) }]);
       }
@@ -95,7 +137,8 @@ describe("REST specifics", () => {
 
   it("another account's portfolio answers 404 with the same body as a missing id on GET, PUT and DELETE", async () => {
     const other = await t.newAccount();
-    const mine = (await t.http.post("/v1/portfolios").set("authorization", key).send({ name: "Mine" })).body as Portfolio;
+    const mine = (await t.http.post("/v1/portfolios").set("authorization", key).send({ name: "Mine" }))
+      .body as Portfolio;
     const before = await ledgerSnapshot(t.db);
     for (const method of ["get", "put", "delete"] as const) {
       const send = (id: number) => {
@@ -120,7 +163,12 @@ describe("REST specifics", () => {
     const res = await t.http.put(`/v1/portfolios/${p.id}`).set("authorization", key).send({ baseCurrencyCode: "NZD" });
     expect(res.status).toBe(422);
     expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
-    expect(res.body).toMatchObject({ status: 422, code: "BUSINESS_RULE", title: expect.any(String), detail: expect.any(String) });
+    expect(res.body).toMatchObject({
+      status: 422,
+      code: "BUSINESS_RULE",
+      title: expect.any(String),
+      detail: expect.any(String),
+    });
   });
 });
 
@@ -135,7 +183,11 @@ describe("GraphQL specifics", () => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ data: { portfolio: null } });
     }
-    const upd = await t.gql(other, `mutation ($id: ID!) { updatePortfolio(id: $id, input: { name: "Hijacked" }) { id } }`, { id: String(mine.id) });
+    const upd = await t.gql(
+      other,
+      `mutation ($id: ID!) { updatePortfolio(id: $id, input: { name: "Hijacked" }) { id } }`,
+      { id: String(mine.id) },
+    );
     expect(upd.body.data).toBeNull();
     expect(upd.body.errors[0].extensions.code).toBe("NOT_FOUND");
     expect(upd.body.errors[0].path).toEqual(["updatePortfolio"]);
@@ -154,14 +206,24 @@ describe("GraphQL specifics", () => {
     expect(res.body.errors[0]).toMatchObject({
       message: expect.any(String),
       path: ["createPortfolio"],
-      extensions: { code: "VALIDATION_FAILED", errors: expect.arrayContaining([{ path: "name", message: expect.any(String) }, { path: "baseCurrencyCode", message: expect.any(String) }]) },
+      extensions: {
+        code: "VALIDATION_FAILED",
+        errors: expect.arrayContaining([
+          { path: "name", message: expect.any(String) },
+          { path: "baseCurrencyCode", message: expect.any(String) },
+        ]),
+      },
     });
     expect(await count("portfolio")).toBe(0);
   });
 
   it("a different base currency carries BUSINESS_RULE", async () => {
     const p = await created(rest, key, { name: "P" });
-    const res = await t.gql(key, `mutation ($id: ID!) { updatePortfolio(id: $id, input: { baseCurrencyCode: "EUR" }) { id baseCurrencyCode } }`, { id: String(p.id) });
+    const res = await t.gql(
+      key,
+      `mutation ($id: ID!) { updatePortfolio(id: $id, input: { baseCurrencyCode: "EUR" }) { id baseCurrencyCode } }`,
+      { id: String(p.id) },
+    );
     expect(res.body.data).toBeNull();
     expect(res.body.errors[0].extensions.code).toBe("BUSINESS_RULE");
     expect((await restGet(key, p.id)).body.baseCurrencyCode).toBe("AUD");
@@ -174,7 +236,9 @@ describe("GraphQL specifics", () => {
       .set("authorization", key)
       .send({ name: "Model", dimension: "assetClass", buckets: [{ label: "A", targetPct: 100 }] });
     expect(saved.status).toBe(201);
-    const res = await t.gql(key, `query ($id: ID!) { portfolio(id: $id) { allocationModels { name } } }`, { id: String(p.id) });
+    const res = await t.gql(key, `query ($id: ID!) { portfolio(id: $id) { allocationModels { name } } }`, {
+      id: String(p.id),
+    });
     expect(res.body.data.portfolio.allocationModels).toEqual([{ name: "Model" }]);
     const del = await t.gql(key, `mutation ($id: ID!) { deletePortfolio(id: $id) }`, { id: String(p.id) });
     expect(del.body).toEqual({ data: { deletePortfolio: true } });

@@ -47,7 +47,15 @@ export interface Transport {
 }
 
 export const FIELDS = "id name dateCreated baseCurrencyCode taxResidency entityType financialYearEnd";
-export const PORTFOLIO_KEYS = ["baseCurrencyCode", "dateCreated", "entityType", "financialYearEnd", "id", "name", "taxResidency"];
+export const PORTFOLIO_KEYS = [
+  "baseCurrencyCode",
+  "dateCreated",
+  "entityType",
+  "financialYearEnd",
+  "id",
+  "name",
+  "taxResidency",
+];
 
 /** GraphQL ids are strings on the wire; the REST numbers are the same ids. */
 export const fromGraphQL = (p: (Omit<Portfolio, "id"> & { id: string }) | null): Portfolio | null => {
@@ -58,8 +66,22 @@ export const fromGraphQL = (p: (Omit<Portfolio, "id"> & { id: string }) | null):
 
 export const rest: Transport = {
   name: "REST",
-  create: async (k, input) => restCall(await t.http.post("/v1/portfolios").set("authorization", k).send(input as object), 201),
-  update: async (k, id, input) => restCall(await t.http.put(`/v1/portfolios/${id}`).set("authorization", k).send(input as object), 200),
+  create: async (k, input) =>
+    restCall(
+      await t.http
+        .post("/v1/portfolios")
+        .set("authorization", k)
+        .send(input as object),
+      201,
+    ),
+  update: async (k, id, input) =>
+    restCall(
+      await t.http
+        .put(`/v1/portfolios/${id}`)
+        .set("authorization", k)
+        .send(input as object),
+      200,
+    ),
   remove: async (k, id) => restCall(await t.http.delete(`/v1/portfolios/${id}`).set("authorization", k), 204),
   list: async (k) => restCall(await t.http.get("/v1/portfolios").set("authorization", k), 200),
   get: async (k, id) => restCall(await t.http.get(`/v1/portfolios/${id}`).set("authorization", k), 200),
@@ -68,17 +90,40 @@ export const rest: Transport = {
 export const graphql: Transport = {
   name: "GraphQL",
   create: async (k, input) =>
-    gqlOutcome(await t.gql(k, `mutation ($input: CreatePortfolioInput!) { createPortfolio(input: $input) { ${FIELDS} } }`, { input }), "createPortfolio", (p: never) => fromGraphQL(p)!),
+    gqlOutcome(
+      await t.gql(k, `mutation ($input: CreatePortfolioInput!) { createPortfolio(input: $input) { ${FIELDS} } }`, {
+        input,
+      }),
+      "createPortfolio",
+      (p: never) => fromGraphQL(p)!,
+    ),
   update: async (k, id, input) =>
     gqlOutcome(
-      await t.gql(k, `mutation ($id: ID!, $input: UpdatePortfolioInput!) { updatePortfolio(id: $id, input: $input) { ${FIELDS} } }`, { id: String(id), input }),
+      await t.gql(
+        k,
+        `mutation ($id: ID!, $input: UpdatePortfolioInput!) { updatePortfolio(id: $id, input: $input) { ${FIELDS} } }`,
+        { id: String(id), input },
+      ),
       "updatePortfolio",
       (p: never) => fromGraphQL(p)!,
     ),
-  remove: async (k, id) => gqlOutcome(await t.gql(k, `mutation ($id: ID!) { deletePortfolio(id: $id) }`, { id: String(id) }), "deletePortfolio"),
+  remove: async (k, id) =>
+    gqlOutcome(
+      await t.gql(k, `mutation ($id: ID!) { deletePortfolio(id: $id) }`, { id: String(id) }),
+      "deletePortfolio",
+    ),
   list: async (k) =>
-    gqlOutcome(await t.gql(k, `{ portfolios { ${FIELDS} } }`), "portfolios", (ps: (Omit<Portfolio, "id"> & { id: string })[]) => ps.map((p) => fromGraphQL(p)!)),
-  get: async (k, id) => gqlOutcome(await t.gql(k, `query ($id: ID!) { portfolio(id: $id) { ${FIELDS} } }`, { id: String(id) }), "portfolio", fromGraphQL),
+    gqlOutcome(
+      await t.gql(k, `{ portfolios { ${FIELDS} } }`),
+      "portfolios",
+      (ps: (Omit<Portfolio, "id"> & { id: string })[]) => ps.map((p) => fromGraphQL(p)!),
+    ),
+  get: async (k, id) =>
+    gqlOutcome(
+      await t.gql(k, `query ($id: ID!) { portfolio(id: $id) { ${FIELDS} } }`, { id: String(id) }),
+      "portfolio",
+      fromGraphQL,
+    ),
 };
 
 export async function created(tr: Transport, k: string, input: Record<string, unknown>): Promise<Portfolio> {
@@ -107,6 +152,3 @@ export const BAD_FIELDS: [string, Record<string, unknown>, string][] = [
   ['financialYearEnd "02-30"', { financialYearEnd: "02-30" }, "financialYearEnd"],
   ['financialYearEnd "6/30"', { financialYearEnd: "6/30" }, "financialYearEnd"],
 ];
-
-
-

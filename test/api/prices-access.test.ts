@@ -57,8 +57,16 @@ describe.each([rest, graphql])("prices over $name", (tr) => {
       expectError(await tr.addCustomBulk(reader, holdingId, [{ date: "2024-02-29", price: 1 }]), "FORBIDDEN", 403);
       expectError(await tr.updateCustom(reader, p.id, { price: 1 }), "FORBIDDEN", 403);
       expectError(await tr.deleteCustom(reader, p.id), "FORBIDDEN", 403);
-      expectError(await tr.upsertMarket(reader, [{ symbol: "CBA", exchange: "ASX", date: "2024-01-03", close: 1 }]), "FORBIDDEN", 403);
-      expectError(await tr.upsertFx(reader, [{ base: "USD", quote: "AUD", date: "2024-01-03", rate: 1 }]), "FORBIDDEN", 403);
+      expectError(
+        await tr.upsertMarket(reader, [{ symbol: "CBA", exchange: "ASX", date: "2024-01-03", close: 1 }]),
+        "FORBIDDEN",
+        403,
+      );
+      expectError(
+        await tr.upsertFx(reader, [{ base: "USD", quote: "AUD", date: "2024-01-03", rate: 1 }]),
+        "FORBIDDEN",
+        403,
+      );
       expect(await ledgerSnapshot(t.db)).toBe(before);
     });
 
@@ -70,8 +78,16 @@ describe.each([rest, graphql])("prices over $name", (tr) => {
       expect(expectOk(await tr.updateCustom(writer, p.id, { price: 7 })).price).toBe("7");
       expect(expectOk(await tr.deleteCustom(writer, p.id))).toBe(true);
       const before = await ledgerSnapshot(t.db);
-      expectError(await tr.upsertMarket(writer, [{ symbol: "CBA", exchange: "ASX", date: "2024-01-03", close: 1 }]), "FORBIDDEN", 403);
-      expectError(await tr.upsertFx(writer, [{ base: "USD", quote: "AUD", date: "2024-01-03", rate: 1 }]), "FORBIDDEN", 403);
+      expectError(
+        await tr.upsertMarket(writer, [{ symbol: "CBA", exchange: "ASX", date: "2024-01-03", close: 1 }]),
+        "FORBIDDEN",
+        403,
+      );
+      expectError(
+        await tr.upsertFx(writer, [{ base: "USD", quote: "AUD", date: "2024-01-03", rate: 1 }]),
+        "FORBIDDEN",
+        403,
+      );
       expect(await ledgerSnapshot(t.db)).toBe(before);
     });
   });

@@ -9,10 +9,14 @@ import { t, count, key, CustomPrice, auth, newPortfolio, newHolding } from "./pr
  */
 
 describe("text/csv bodies (REST)", () => {
-  const csv = (path: string, body: string, k = key) => t.http.post(path).set(auth(k)).set("content-type", "text/csv").send(body);
+  const csv = (path: string, body: string, k = key) =>
+    t.http.post(path).set(auth(k)).set("content-type", "text/csv").send(body);
 
   it("imports market prices from CSV: header in any case and order, blank lines and CRLF allowed", async () => {
-    const res = await csv("/v1/market-prices/bulk", "Date,Symbol,Exchange,Close\r\n2024-01-02,cba,asx,100\r\n\r\n2024-01-03, CBA , ASX ,101.25\r\n2024-01-02,BHP,ASX,45\r\n");
+    const res = await csv(
+      "/v1/market-prices/bulk",
+      "Date,Symbol,Exchange,Close\r\n2024-01-02,cba,asx,100\r\n\r\n2024-01-03, CBA , ASX ,101.25\r\n2024-01-02,BHP,ASX,45\r\n",
+    );
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ upserted: 3 });
     const list = await t.http.get("/v1/market-prices?symbol=CBA&exchange=ASX").set(auth(key));
@@ -24,12 +28,18 @@ describe("text/csv bodies (REST)", () => {
 
   it("names bad rows by line, the header being line 1 and blank lines counted, writing none", async () => {
     const before = await ledgerSnapshot(t.db);
-    const res = await csv("/v1/market-prices/bulk", "symbol,exchange,date,close\nCBA,ASX,2024-01-02,100\n\nCBA,ASX,2024-01-03,abc\nCBA,ASX,2024-02-30,-1\n");
+    const res = await csv(
+      "/v1/market-prices/bulk",
+      "symbol,exchange,date,close\nCBA,ASX,2024-01-02,100\n\nCBA,ASX,2024-01-03,abc\nCBA,ASX,2024-02-30,-1\n",
+    );
     expect(res.status).toBe(400);
     expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
     expect(res.body.code).toBe("VALIDATION_FAILED");
     expect(res.body.errors.map((e: FieldError) => e.path)).toEqual(["line 4.close", "line 5.date", "line 5.close"]);
-    const repeated = await csv("/v1/market-prices/bulk", "symbol,exchange,date,close\nCBA,ASX,2024-01-02,100\nCBA,ASX,2024-01-02,101\n");
+    const repeated = await csv(
+      "/v1/market-prices/bulk",
+      "symbol,exchange,date,close\nCBA,ASX,2024-01-02,100\nCBA,ASX,2024-01-02,101\n",
+    );
     expect(repeated.body.errors).toEqual([{ path: "line 3.date", message: expect.stringContaining("line 2") }]);
     expect(await ledgerSnapshot(t.db)).toBe(before);
   });
@@ -52,12 +62,18 @@ describe("text/csv bodies (REST)", () => {
   });
 
   it("imports exchange rates from CSV and names bad rows by line", async () => {
-    const res = await csv("/v1/fx-rates/bulk", "base,quote,date,rate\nUSD,AUD,2024-01-02,1.5\nAUD,USD,2024-01-02,0.6666666667\n");
+    const res = await csv(
+      "/v1/fx-rates/bulk",
+      "base,quote,date,rate\nUSD,AUD,2024-01-02,1.5\nAUD,USD,2024-01-02,0.6666666667\n",
+    );
     expect(res.body).toEqual({ upserted: 2 });
     const list = await t.http.get("/v1/fx-rates?base=USD&quote=AUD").set(auth(key));
     expect(list.body).toEqual([{ base: "USD", quote: "AUD", date: "2024-01-02", rate: 1.5 }]);
     const before = await ledgerSnapshot(t.db);
-    const bad = await csv("/v1/fx-rates/bulk", "base,quote,date,rate\nUSD,AUD,2024-01-03,1.5\nUSD,USD,2024-01-03,1\nEUR,AUD,2024-01-03,0\n");
+    const bad = await csv(
+      "/v1/fx-rates/bulk",
+      "base,quote,date,rate\nUSD,AUD,2024-01-03,1.5\nUSD,USD,2024-01-03,1\nEUR,AUD,2024-01-03,0\n",
+    );
     expect(bad.status).toBe(400);
     expect(bad.body.errors.map((e: FieldError) => e.path)).toEqual(["line 3.quote", "line 4.rate"]);
     expect(await ledgerSnapshot(t.db)).toBe(before);
@@ -86,7 +102,12 @@ describe("text/csv bodies (REST)", () => {
 
   it("writes set-based: 2,000 rows cost the same statements as 1", async () => {
     const rows = (n: number, close: number) =>
-      "symbol,exchange,date,close\n" + Array.from({ length: n }, (_, i) => `S${i % 50},ASX,${new Date(Date.UTC(2020, 0, 1 + Math.floor(i / 50))).toISOString().slice(0, 10)},${close}`).join("\n");
+      "symbol,exchange,date,close\n" +
+      Array.from(
+        { length: n },
+        (_, i) =>
+          `S${i % 50},ASX,${new Date(Date.UTC(2020, 0, 1 + Math.floor(i / 50))).toISOString().slice(0, 10)},${close}`,
+      ).join("\n");
     const statements = async (body: string) => {
       const before = t.db.statementCount;
       const res = await csv("/v1/market-prices/bulk", body);
@@ -105,7 +126,12 @@ describe("text/csv bodies (REST)", () => {
 
   it("takes 50,000 rows at once, all or nothing, and refuses 50,001", async () => {
     const body = (n: number, last = "1") =>
-      "symbol,exchange,date,close\n" + Array.from({ length: n }, (_, i) => `S${i % 100},ASX,${new Date(Date.UTC(2000, 0, 1 + Math.floor(i / 100))).toISOString().slice(0, 10)},${i === n - 1 ? last : "1.5"}`).join("\n");
+      "symbol,exchange,date,close\n" +
+      Array.from(
+        { length: n },
+        (_, i) =>
+          `S${i % 100},ASX,${new Date(Date.UTC(2000, 0, 1 + Math.floor(i / 100))).toISOString().slice(0, 10)},${i === n - 1 ? last : "1.5"}`,
+      ).join("\n");
     const bad = await csv("/v1/market-prices/bulk", body(50_000, "-1"));
     expect(bad.status).toBe(400);
     expect(bad.body.errors).toEqual([{ path: "line 50001.close", message: expect.any(String) }]);

@@ -41,7 +41,10 @@ describe.each([rest, graphql])("prices over $name", (tr) => {
       const a = expectOk(await tr.addCustom(key, holdingId, { date: "2024-01-31", price: 1 }));
       const b = expectOk(await tr.addCustom(key, holdingId, { date: "2024-02-29", price: 2 }));
       // Another holding may have a price on the same date.
-      const other = await t.http.post(`/v1/portfolios/${portfolioId}/holdings`).set(auth(key)).send({ symbol: "ART", name: "Painting" });
+      const other = await t.http
+        .post(`/v1/portfolios/${portfolioId}/holdings`)
+        .set(auth(key))
+        .send({ symbol: "ART", name: "Painting" });
       expectOk(await tr.addCustom(key, other.body.id, { date: "2024-01-31", price: 3 }));
       const before = await ledgerSnapshot(t.db);
       const dup = await tr.addCustom(key, holdingId, { date: "2024-01-31", price: 9 });
@@ -50,7 +53,10 @@ describe.each([rest, graphql])("prices over $name", (tr) => {
       expectError(await tr.updateCustom(key, b.id, { date: "2024-01-31" }), "CONFLICT", 409);
       expect(await ledgerSnapshot(t.db)).toBe(before);
       // Updating a price to its own date is no conflict.
-      expect(expectOk(await tr.updateCustom(key, a.id, { date: "2024-01-31", price: 4 }))).toEqual({ ...a, price: "4" });
+      expect(expectOk(await tr.updateCustom(key, a.id, { date: "2024-01-31", price: 4 }))).toEqual({
+        ...a,
+        price: "4",
+      });
     });
 
     it.each([
@@ -139,12 +145,15 @@ describe.each([rest, graphql])("prices over $name", (tr) => {
 
     it("takes up to 10,000 rows at once, not 10,001", async () => {
       const { holdingId } = await newHolding(key);
-      const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ date: new Date(Date.UTC(2000, 0, 1 + i)).toISOString().slice(0, 10), price: i + 1 }));
+      const rows = (n: number) =>
+        Array.from({ length: n }, (_, i) => ({
+          date: new Date(Date.UTC(2000, 0, 1 + i)).toISOString().slice(0, 10),
+          price: i + 1,
+        }));
       expectError(await tr.addCustomBulk(key, holdingId, rows(10_001)), "PAYLOAD_TOO_LARGE", 413);
       expect(await count("custom_price")).toBe(0);
       expect(expectOk(await tr.addCustomBulk(key, holdingId, rows(10_000)))).toHaveLength(10_000);
       expect(await count("custom_price")).toBe(10_000);
     });
   });
-
 });

@@ -23,13 +23,24 @@ describe.each([rest, graphql])("prices over $name", (tr) => {
         { symbol: "CBA", exchange: "ASX", date: "2024-01-03", close: "101.5" },
       ]);
       // Replaces the close of an existing day and adds a new one.
-      expect(expectOk(await tr.upsertMarket(key, [{ symbol: "CBA", exchange: "ASX", date: "2024-01-03", close: "99" }, { symbol: "CBA", exchange: "ASX", date: "2024-01-04", close: 98 }]))).toBe(2);
+      expect(
+        expectOk(
+          await tr.upsertMarket(key, [
+            { symbol: "CBA", exchange: "ASX", date: "2024-01-03", close: "99" },
+            { symbol: "CBA", exchange: "ASX", date: "2024-01-04", close: 98 },
+          ]),
+        ),
+      ).toBe(2);
       expect(expectOk(await tr.listMarket(key, { symbol: "cba", exchange: "asx", from: "2024-01-03" }))).toEqual([
         { symbol: "CBA", exchange: "ASX", date: "2024-01-03", close: "99" },
         { symbol: "CBA", exchange: "ASX", date: "2024-01-04", close: "98" },
       ]);
-      expect(expectOk(await tr.listMarket(key, { symbol: "CBA", exchange: "ASX", from: "2024-01-02", to: "2024-01-02" }))).toHaveLength(1);
-      expect(expectOk(await tr.listMarket(key, { symbol: "BHP", exchange: "ASX" }))).toEqual([{ symbol: "BHP", exchange: "ASX", date: "2024-01-02", close: "45.12345678" }]);
+      expect(
+        expectOk(await tr.listMarket(key, { symbol: "CBA", exchange: "ASX", from: "2024-01-02", to: "2024-01-02" })),
+      ).toHaveLength(1);
+      expect(expectOk(await tr.listMarket(key, { symbol: "BHP", exchange: "ASX" }))).toEqual([
+        { symbol: "BHP", exchange: "ASX", date: "2024-01-02", close: "45.12345678" },
+      ]);
       expect(expectOk(await tr.listMarket(key, { symbol: "WBC", exchange: "ASX" }))).toEqual([]);
       expect(await count("market_price")).toBe(4);
     });
@@ -46,10 +57,13 @@ describe.each([rest, graphql])("prices over $name", (tr) => {
       expectInvalidInOrder(o, ["[1].close", "[2].symbol", "[3].date", "[3].close"]);
       expectInvalidInOrder(await tr.upsertMarket(key, []), ["(body)"]);
       // The same day twice: which close should win is unclear.
-      expectInvalidInOrder(await tr.upsertMarket(key, [
-        { symbol: "CBA", exchange: "ASX", date: "2024-01-05", close: 1 },
-        { symbol: "cba", exchange: "ASX", date: "2024-01-05", close: 2 },
-      ]), ["[1].date"]);
+      expectInvalidInOrder(
+        await tr.upsertMarket(key, [
+          { symbol: "CBA", exchange: "ASX", date: "2024-01-05", close: 1 },
+          { symbol: "cba", exchange: "ASX", date: "2024-01-05", close: 2 },
+        ]),
+        ["[1].date"],
+      );
       expect(await ledgerSnapshot(t.db)).toBe(before);
     });
 
@@ -58,25 +72,38 @@ describe.each([rest, graphql])("prices over $name", (tr) => {
         expectInvalidInOrder(await tr.listMarket(key, { symbol: "CBA" }), ["exchange"]);
         expectInvalidInOrder(await tr.listMarket(key, {}), ["symbol", "exchange"]);
       }
-      expectInvalidInOrder(await tr.listMarket(key, { symbol: "CBA", exchange: "ASX", from: "2024-02-01", to: "2024-01-01" }), ["to"]);
+      expectInvalidInOrder(
+        await tr.listMarket(key, { symbol: "CBA", exchange: "ASX", from: "2024-02-01", to: "2024-01-01" }),
+        ["to"],
+      );
       expectInvalidInOrder(await tr.listMarket(key, { symbol: "CBA", exchange: "ASX", from: "2024-13-01" }), ["from"]);
     });
   });
 
   describe("exchange rates", () => {
     it("upserts per base, quote and date and lists one pair oldest first", async () => {
-      expect(expectOk(await tr.upsertFx(key, [
-        { base: "USD", quote: "AUD", date: "2024-01-03", rate: "1.4712345678" },
-        { base: "USD", quote: "AUD", date: "2024-01-02", rate: 1.5 },
-        { base: "AUD", quote: "USD", date: "2024-01-02", rate: "0.6666666667" },
-      ]))).toBe(3);
+      expect(
+        expectOk(
+          await tr.upsertFx(key, [
+            { base: "USD", quote: "AUD", date: "2024-01-03", rate: "1.4712345678" },
+            { base: "USD", quote: "AUD", date: "2024-01-02", rate: 1.5 },
+            { base: "AUD", quote: "USD", date: "2024-01-02", rate: "0.6666666667" },
+          ]),
+        ),
+      ).toBe(3);
       expect(expectOk(await tr.listFx(key, { base: "USD", quote: "AUD" }))).toEqual([
         { base: "USD", quote: "AUD", date: "2024-01-02", rate: "1.5" },
         { base: "USD", quote: "AUD", date: "2024-01-03", rate: "1.4712345678" },
       ]);
-      expect(expectOk(await tr.upsertFx(key, [{ base: "USD", quote: "AUD", date: "2024-01-02", rate: "1.49" }]))).toBe(1);
-      expect(expectOk(await tr.listFx(key, { base: "USD", quote: "AUD", to: "2024-01-02" }))).toEqual([{ base: "USD", quote: "AUD", date: "2024-01-02", rate: "1.49" }]);
-      expect(expectOk(await tr.listFx(key, { base: "AUD", quote: "USD" }))).toEqual([{ base: "AUD", quote: "USD", date: "2024-01-02", rate: "0.6666666667" }]);
+      expect(expectOk(await tr.upsertFx(key, [{ base: "USD", quote: "AUD", date: "2024-01-02", rate: "1.49" }]))).toBe(
+        1,
+      );
+      expect(expectOk(await tr.listFx(key, { base: "USD", quote: "AUD", to: "2024-01-02" }))).toEqual([
+        { base: "USD", quote: "AUD", date: "2024-01-02", rate: "1.49" },
+      ]);
+      expect(expectOk(await tr.listFx(key, { base: "AUD", quote: "USD" }))).toEqual([
+        { base: "AUD", quote: "USD", date: "2024-01-02", rate: "0.6666666667" },
+      ]);
     });
 
     it("refuses bad rows (400 naming [i].field), writing none", async () => {
@@ -89,7 +116,13 @@ describe.each([rest, graphql])("prices over $name", (tr) => {
         { base: "EUR", quote: "AUD", date: "2024-01-02", rate: "1.12345678901" },
       ]);
       expectInvalidInOrder(o, ["[1].quote", "[2].base", "[3].quote", "[3].rate", "[4].rate"]);
-      expectInvalidInOrder(await tr.upsertFx(key, [{ base: "USD", quote: "AUD", date: "2024-01-02", rate: 1 }, { base: "USD", quote: "AUD", date: "2024-01-02", rate: 2 }]), ["[1].date"]);
+      expectInvalidInOrder(
+        await tr.upsertFx(key, [
+          { base: "USD", quote: "AUD", date: "2024-01-02", rate: 1 },
+          { base: "USD", quote: "AUD", date: "2024-01-02", rate: 2 },
+        ]),
+        ["[1].date"],
+      );
       expectInvalidInOrder(await tr.listFx(key, { base: "AUD", quote: "aud" }), ["quote"]);
       expect(await ledgerSnapshot(t.db)).toBe(before);
     });
@@ -98,7 +131,16 @@ describe.each([rest, graphql])("prices over $name", (tr) => {
       const portfolioId = await newPortfolio(key);
       expectOk(await tr.upsertFx(key, [{ base: "USD", quote: "AUD", date: "2024-02-01", rate: "1.5" }]));
       const trade = (date: string) =>
-        t.http.post("/v1/trades").set(auth(key)).send({ portfolioId, symbol: "AAPL", exchange: "NASDAQ", tradeType: "Buy", tradeDate: date, quantity: 1, price: 100, brokerage: 0 });
+        t.http.post("/v1/trades").set(auth(key)).send({
+          portfolioId,
+          symbol: "AAPL",
+          exchange: "NASDAQ",
+          tradeType: "Buy",
+          tradeDate: date,
+          quantity: 1,
+          price: 100,
+          brokerage: 0,
+        });
       const direct = await trade("2024-02-01");
       expect(direct.status).toBe(201);
       expect(direct.body.exchangeRate).toBe(1.5);
@@ -106,13 +148,18 @@ describe.each([rest, graphql])("prices over $name", (tr) => {
       const other = await t.newAccount();
       const otherPortfolio = await newPortfolio(other);
       expectOk(await tr.upsertFx(other, [{ base: "AUD", quote: "USD", date: "2024-02-01", rate: "0.625" }]));
-      const inverse = await t.http
-        .post("/v1/trades")
-        .set(auth(other))
-        .send({ portfolioId: otherPortfolio, symbol: "AAPL", exchange: "NASDAQ", tradeType: "Buy", tradeDate: "2024-02-01", quantity: 1, price: 100, brokerage: 0 });
+      const inverse = await t.http.post("/v1/trades").set(auth(other)).send({
+        portfolioId: otherPortfolio,
+        symbol: "AAPL",
+        exchange: "NASDAQ",
+        tradeType: "Buy",
+        tradeDate: "2024-02-01",
+        quantity: 1,
+        price: 100,
+        brokerage: 0,
+      });
       expect(inverse.status).toBe(201);
       expect(inverse.body.exchangeRate).toBe(1.6);
     });
   });
-
 });

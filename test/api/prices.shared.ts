@@ -64,19 +64,27 @@ export function normalise(value: unknown, transport: "REST" | "GraphQL"): unknow
   if (Array.isArray(value)) return value.map((v) => normalise(v, transport));
   if (!value || typeof value !== "object") return value;
   const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
-  for (const f of ["id", "holdingId"]) if (transport === "GraphQL" && typeof out[f] === "string") out[f] = Number(out[f]);
-  for (const f of ["price", "close", "rate"]) if (transport === "REST" && typeof out[f] === "number") out[f] = String(out[f]);
+  for (const f of ["id", "holdingId"])
+    if (transport === "GraphQL" && typeof out[f] === "string") out[f] = Number(out[f]);
+  for (const f of ["price", "close", "rate"])
+    if (transport === "REST" && typeof out[f] === "number") out[f] = String(out[f]);
   return out;
 }
 
 /** The kit's REST and GraphQL outcomes, normalised to this suite's shape. */
-export const restOutcome = <T>(res: request.Response, success: number, pick: (body: never) => unknown = (b) => b): Promise<Outcome<T>> =>
+export const restOutcome = <T>(
+  res: request.Response,
+  success: number,
+  pick: (body: never) => unknown = (b) => b,
+): Promise<Outcome<T>> =>
   restCall(res, success, success === 204 ? () => true as T : (b: never) => normalise(pick(b), "REST") as T);
-export const gqlOutcome = <T>(res: request.Response, field: string): Outcome<T> => gqlAnswer(res, field, (v: unknown) => normalise(v, "GraphQL") as T);
+export const gqlOutcome = <T>(res: request.Response, field: string): Outcome<T> =>
+  gqlAnswer(res, field, (v: unknown) => normalise(v, "GraphQL") as T);
 export const auth = (k: string) => ({ authorization: k });
 
 /** A portfolio named "Prices" unless given, over REST. */
-export const newPortfolio = (k: string, body: Record<string, unknown> = {}) => kitPortfolio(t, k, { name: "Prices", ...body });
+export const newPortfolio = (k: string, body: Record<string, unknown> = {}) =>
+  kitPortfolio(t, k, { name: "Prices", ...body });
 /** A custom investment ("HOUSE", in a new portfolio unless one is given), over REST. */
 export async function newHolding(k: string, portfolioId?: number): Promise<{ holdingId: number; portfolioId: number }> {
   const p = portfolioId ?? (await newPortfolio(k));
@@ -86,38 +94,113 @@ export async function newHolding(k: string, portfolioId?: number): Promise<{ hol
 export const rest: Transport = {
   name: "REST",
   listCustom: async (k, h) => restOutcome(await t.http.get(`/v1/holdings/${h}/prices`).set(auth(k)), 200),
-  addCustom: async (k, h, input) => restOutcome(await t.http.post(`/v1/holdings/${h}/prices`).set(auth(k)).send(input as object), 201),
-  addCustomBulk: async (k, h, rows) => restOutcome(await t.http.post(`/v1/holdings/${h}/prices/bulk`).set(auth(k)).send(rows), 201),
+  addCustom: async (k, h, input) =>
+    restOutcome(
+      await t.http
+        .post(`/v1/holdings/${h}/prices`)
+        .set(auth(k))
+        .send(input as object),
+      201,
+    ),
+  addCustomBulk: async (k, h, rows) =>
+    restOutcome(await t.http.post(`/v1/holdings/${h}/prices/bulk`).set(auth(k)).send(rows), 201),
   getCustom: async (k, id) => restOutcome(await t.http.get(`/v1/prices/${id}`).set(auth(k)), 200),
-  updateCustom: async (k, id, input) => restOutcome(await t.http.put(`/v1/prices/${id}`).set(auth(k)).send(input as object), 200),
+  updateCustom: async (k, id, input) =>
+    restOutcome(
+      await t.http
+        .put(`/v1/prices/${id}`)
+        .set(auth(k))
+        .send(input as object),
+      200,
+    ),
   deleteCustom: async (k, id) => restOutcome(await t.http.delete(`/v1/prices/${id}`).set(auth(k)), 204),
-  upsertMarket: async (k, rows) => restOutcome(await t.http.post("/v1/market-prices/bulk").set(auth(k)).send(rows), 200, (b: { upserted: number }) => b.upserted),
+  upsertMarket: async (k, rows) =>
+    restOutcome(
+      await t.http.post("/v1/market-prices/bulk").set(auth(k)).send(rows),
+      200,
+      (b: { upserted: number }) => b.upserted,
+    ),
   listMarket: async (k, q) => restOutcome(await t.http.get("/v1/market-prices").query(q).set(auth(k)), 200),
-  upsertFx: async (k, rows) => restOutcome(await t.http.post("/v1/fx-rates/bulk").set(auth(k)).send(rows), 200, (b: { upserted: number }) => b.upserted),
+  upsertFx: async (k, rows) =>
+    restOutcome(
+      await t.http.post("/v1/fx-rates/bulk").set(auth(k)).send(rows),
+      200,
+      (b: { upserted: number }) => b.upserted,
+    ),
   listFx: async (k, q) => restOutcome(await t.http.get("/v1/fx-rates").query(q).set(auth(k)), 200),
 };
 
 export const PRICE = "id holdingId date price";
 export const graphql: Transport = {
   name: "GraphQL",
-  listCustom: async (k, h) => gqlOutcome(await t.gql(k, `query ($h: ID!) { customPrices(holdingId: $h) { ${PRICE} } }`, { h: String(h) }), "customPrices"),
+  listCustom: async (k, h) =>
+    gqlOutcome(
+      await t.gql(k, `query ($h: ID!) { customPrices(holdingId: $h) { ${PRICE} } }`, { h: String(h) }),
+      "customPrices",
+    ),
   addCustom: async (k, h, input) =>
-    gqlOutcome(await t.gql(k, `mutation ($h: ID!, $input: CustomPriceInput!) { addCustomPrice(holdingId: $h, input: $input) { ${PRICE} } }`, { h: String(h), input }), "addCustomPrice"),
+    gqlOutcome(
+      await t.gql(
+        k,
+        `mutation ($h: ID!, $input: CustomPriceInput!) { addCustomPrice(holdingId: $h, input: $input) { ${PRICE} } }`,
+        { h: String(h), input },
+      ),
+      "addCustomPrice",
+    ),
   addCustomBulk: async (k, h, rows) =>
-    gqlOutcome(await t.gql(k, `mutation ($h: ID!, $input: [CustomPriceInput!]!) { addCustomPrices(holdingId: $h, input: $input) { ${PRICE} } }`, { h: String(h), input: rows }), "addCustomPrices"),
-  getCustom: async (k, id) => gqlOutcome(await t.gql(k, `query ($id: ID!) { customPrice(id: $id) { ${PRICE} } }`, { id: String(id) }), "customPrice"),
+    gqlOutcome(
+      await t.gql(
+        k,
+        `mutation ($h: ID!, $input: [CustomPriceInput!]!) { addCustomPrices(holdingId: $h, input: $input) { ${PRICE} } }`,
+        { h: String(h), input: rows },
+      ),
+      "addCustomPrices",
+    ),
+  getCustom: async (k, id) =>
+    gqlOutcome(
+      await t.gql(k, `query ($id: ID!) { customPrice(id: $id) { ${PRICE} } }`, { id: String(id) }),
+      "customPrice",
+    ),
   updateCustom: async (k, id, input) =>
-    gqlOutcome(await t.gql(k, `mutation ($id: ID!, $input: UpdateCustomPriceInput!) { updateCustomPrice(id: $id, input: $input) { ${PRICE} } }`, { id: String(id), input }), "updateCustomPrice"),
-  deleteCustom: async (k, id) => gqlOutcome(await t.gql(k, `mutation ($id: ID!) { deleteCustomPrice(id: $id) }`, { id: String(id) }), "deleteCustomPrice"),
-  upsertMarket: async (k, rows) => gqlOutcome(await t.gql(k, `mutation ($input: [MarketPriceInput!]!) { upsertMarketPrices(input: $input) }`, { input: rows }), "upsertMarketPrices"),
+    gqlOutcome(
+      await t.gql(
+        k,
+        `mutation ($id: ID!, $input: UpdateCustomPriceInput!) { updateCustomPrice(id: $id, input: $input) { ${PRICE} } }`,
+        { id: String(id), input },
+      ),
+      "updateCustomPrice",
+    ),
+  deleteCustom: async (k, id) =>
+    gqlOutcome(
+      await t.gql(k, `mutation ($id: ID!) { deleteCustomPrice(id: $id) }`, { id: String(id) }),
+      "deleteCustomPrice",
+    ),
+  upsertMarket: async (k, rows) =>
+    gqlOutcome(
+      await t.gql(k, `mutation ($input: [MarketPriceInput!]!) { upsertMarketPrices(input: $input) }`, { input: rows }),
+      "upsertMarketPrices",
+    ),
   listMarket: async (k, q) =>
     gqlOutcome(
-      await t.gql(k, `query ($symbol: String!, $exchange: String!, $from: Date, $to: Date) { marketPrices(symbol: $symbol, exchange: $exchange, from: $from, to: $to) { symbol exchange date close } }`, q),
+      await t.gql(
+        k,
+        `query ($symbol: String!, $exchange: String!, $from: Date, $to: Date) { marketPrices(symbol: $symbol, exchange: $exchange, from: $from, to: $to) { symbol exchange date close } }`,
+        q,
+      ),
       "marketPrices",
     ),
-  upsertFx: async (k, rows) => gqlOutcome(await t.gql(k, `mutation ($input: [FxRateInput!]!) { upsertFxRates(input: $input) }`, { input: rows }), "upsertFxRates"),
+  upsertFx: async (k, rows) =>
+    gqlOutcome(
+      await t.gql(k, `mutation ($input: [FxRateInput!]!) { upsertFxRates(input: $input) }`, { input: rows }),
+      "upsertFxRates",
+    ),
   listFx: async (k, q) =>
-    gqlOutcome(await t.gql(k, `query ($base: String!, $quote: String!, $from: Date, $to: Date) { fxRates(base: $base, quote: $quote, from: $from, to: $to) { base quote date rate } }`, q), "fxRates"),
+    gqlOutcome(
+      await t.gql(
+        k,
+        `query ($base: String!, $quote: String!, $from: Date, $to: Date) { fxRates(base: $base, quote: $quote, from: $from, to: $to) { base quote date rate } }`,
+        q,
+      ),
+      "fxRates",
+    ),
 };
-
-

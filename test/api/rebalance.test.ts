@@ -1,6 +1,17 @@
 import { startTestApp, type TestApp } from "../support/app";
 import { measured, newPortfolio, newTrade, postCreated } from "../support/kit";
-import { expectError, expectInvalid, expectOk, gqlDecimal, gqlId, restCall, restDecimal, withApp, type Json, type Outcome } from "../support/outcomes";
+import {
+  expectError,
+  expectInvalid,
+  expectOk,
+  gqlDecimal,
+  gqlId,
+  restCall,
+  restDecimal,
+  withApp,
+  type Json,
+  type Outcome,
+} from "../support/outcomes";
 
 /**
  * computeRebalance over REST (POST /v1/portfolios/{p}/rebalance) and GraphQL (mutation
@@ -26,8 +37,24 @@ beforeEach(async () => {
 
 async function sixtyForty(k = key) {
   const portfolioId = await newPortfolio(t, k, { name: "60/40" });
-  const a = await newTrade(t, k, { portfolioId, symbol: "AAA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 70, price: 100 });
-  const b = await newTrade(t, k, { portfolioId, symbol: "BBB", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 30, price: 100 });
+  const a = await newTrade(t, k, {
+    portfolioId,
+    symbol: "AAA",
+    exchange: "ASX",
+    tradeType: "Buy",
+    tradeDate: "2024-01-10",
+    quantity: 70,
+    price: 100,
+  });
+  const b = await newTrade(t, k, {
+    portfolioId,
+    symbol: "BBB",
+    exchange: "ASX",
+    tradeType: "Buy",
+    tradeDate: "2024-01-10",
+    quantity: 30,
+    price: 100,
+  });
   const model = await postCreated<{ publicId: string }>(t, k, `/v1/portfolios/${portfolioId}/allocation-models`, {
     name: "Balanced",
     dimension: "holding",
@@ -60,19 +87,31 @@ const GQL = `mutation($p: ID!, $input: RebalanceInput) { computeRebalance(portfo
   warnings { code message label holdingId }
 } }`;
 
-const transports: { name: string; call(k: string, portfolioId: number | string, input?: Json): Promise<Outcome<Plan>> }[] = [
+const transports: {
+  name: string;
+  call(k: string, portfolioId: number | string, input?: Json): Promise<Outcome<Plan>>;
+}[] = [
   {
     name: "REST",
     call: (k, p, input = {}) =>
       restCall(t.http.post(`/v1/portfolios/${p}/rebalance`).set("authorization", k).send(input), 200, (b) => {
-        const r = b as Json & { driftReport: { entries: Json[] }; postTradeDrift: { entries: Json[] }; legs: Json[]; warnings: Json[] };
-        const entry = (e: Json) => `${e.label} ${restDecimal(e.currentValue)} ${e.currentPct} ${e.driftPct} ${e.status}`;
+        const r = b as Json & {
+          driftReport: { entries: Json[] };
+          postTradeDrift: { entries: Json[] };
+          legs: Json[];
+          warnings: Json[];
+        };
+        const entry = (e: Json) =>
+          `${e.label} ${restDecimal(e.currentValue)} ${e.currentPct} ${e.driftPct} ${e.status}`;
         return {
           portfolioId: r.portfolioId as number,
           modelPublicId: r.modelPublicId as string,
           totalValue: restDecimal(r.totalValue),
           drift: r.driftReport.entries.map(entry),
-          legs: r.legs.map((l) => `${l.side} ${restDecimal(l.quantity)} ${l.symbol}.${l.exchange} @ ${restDecimal(l.price)} = ${restDecimal(l.value)} (holding ${l.holdingId})`),
+          legs: r.legs.map(
+            (l) =>
+              `${l.side} ${restDecimal(l.quantity)} ${l.symbol}.${l.exchange} @ ${restDecimal(l.price)} = ${restDecimal(l.value)} (holding ${l.holdingId})`,
+          ),
           post: r.postTradeDrift.entries.map(entry),
           cashRemaining: restDecimal(r.cashRemaining),
           warnings: r.warnings.map((w) => String(w.code)),
@@ -83,14 +122,22 @@ const transports: { name: string; call(k: string, portfolioId: number | string, 
     name: "GraphQL",
     call: (k, p, input = {}) =>
       gqlCall(k, GQL, { p: String(p), input }, "computeRebalance", (b) => {
-        const r = b as Json & { driftReport: { entries: Json[] }; postTradeDrift: { entries: Json[] }; legs: Json[]; warnings: Json[] };
+        const r = b as Json & {
+          driftReport: { entries: Json[] };
+          postTradeDrift: { entries: Json[] };
+          legs: Json[];
+          warnings: Json[];
+        };
         const entry = (e: Json) => `${e.label} ${gqlDecimal(e.currentValue)} ${e.currentPct} ${e.driftPct} ${e.status}`;
         return {
           portfolioId: gqlId(r.portfolioId),
           modelPublicId: r.modelPublicId as string,
           totalValue: gqlDecimal(r.totalValue),
           drift: r.driftReport.entries.map(entry),
-          legs: r.legs.map((l) => `${l.side} ${gqlDecimal(l.quantity)} ${l.symbol}.${l.exchange} @ ${gqlDecimal(l.price)} = ${gqlDecimal(l.value)} (holding ${l.holdingId === null ? null : gqlId(l.holdingId)})`),
+          legs: r.legs.map(
+            (l) =>
+              `${l.side} ${gqlDecimal(l.quantity)} ${l.symbol}.${l.exchange} @ ${gqlDecimal(l.price)} = ${gqlDecimal(l.value)} (holding ${l.holdingId === null ? null : gqlId(l.holdingId)})`,
+          ),
           post: r.postTradeDrift.entries.map(entry),
           cashRemaining: gqlDecimal(r.cashRemaining),
           warnings: r.warnings.map((w) => String(w.code)),
@@ -133,13 +180,18 @@ describe.each(transports)("computeRebalance over $name", (tr) => {
     expectError(await tr.call(stranger, s.portfolioId), "NOT_FOUND");
     const theirs = await sixtyForty(stranger);
     expectError(await tr.call(key, s.portfolioId, { modelPublicId: theirs.publicId }), "NOT_FOUND");
-    expect(expectOk(await tr.call(key, s.portfolioId, { modelPublicId: s.publicId, asOf: "2024-06-30" })).legs).toHaveLength(2);
+    expect(
+      expectOk(await tr.call(key, s.portfolioId, { modelPublicId: s.publicId, asOf: "2024-06-30" })).legs,
+    ).toHaveLength(2);
   });
 
   it("bad input: negative cashToInvest, an unknown holding to exclude, an unknown mode: 400 naming the field", async () => {
     const s = await sixtyForty();
     expectInvalid(await tr.call(key, s.portfolioId, { cashToInvest: "-1" }), "cashToInvest");
-    expectInvalid(await tr.call(key, s.portfolioId, { excludeHoldingIds: [String(s.aaa), "999999"] }), "excludeHoldingIds.1");
+    expectInvalid(
+      await tr.call(key, s.portfolioId, { excludeHoldingIds: [String(s.aaa), "999999"] }),
+      "excludeHoldingIds.1",
+    );
     if (tr.name === "REST") expectInvalid(await tr.call(key, s.portfolioId, { mode: "SellEverything" }), "mode");
   });
 
@@ -147,8 +199,14 @@ describe.each(transports)("computeRebalance over $name", (tr) => {
     const s = await sixtyForty();
     // 10,000 + 1,050 = 11,050; targets 6,630 / 4,420; BuyOnly never sells AAA; BBB is 1,420
     // short: 1,050 buys 10 units (1,000), 50 stays.
-    const plan = expectOk(await tr.call(key, s.portfolioId, { asOf: "2024-06-30", mode: "BuyOnly", cashToInvest: "1050" }));
-    expect([plan.legs, plan.cashRemaining, plan.warnings]).toEqual([[`Buy 10 BBB.ASX @ 100 = 1000 (holding ${s.bbb})`], "50", ["WHOLE_UNITS_CASH"]]);
+    const plan = expectOk(
+      await tr.call(key, s.portfolioId, { asOf: "2024-06-30", mode: "BuyOnly", cashToInvest: "1050" }),
+    );
+    expect([plan.legs, plan.cashRemaining, plan.warnings]).toEqual([
+      [`Buy 10 BBB.ASX @ 100 = 1000 (holding ${s.bbb})`],
+      "50",
+      ["WHOLE_UNITS_CASH"],
+    ]);
   });
 });
 
@@ -156,11 +214,20 @@ describe("the drift of a book (GET /v1/drift, driftOverview)", () => {
   const overREST = async (k: string, query = "") => {
     const res = await t.http.get(`/v1/drift${query}`).set("authorization", k);
     expect(res.status).toBe(200);
-    return (res.body as Json[]).map((r) => `${r.portfolioName} ${r.modelName} ${restDecimal(r.totalValue)} ${r.maxDriftPct} ${r.outOfBandCount}`);
+    return (res.body as Json[]).map(
+      (r) => `${r.portfolioName} ${r.modelName} ${restDecimal(r.totalValue)} ${r.maxDriftPct} ${r.outOfBandCount}`,
+    );
   };
   const overGraphQL = async (k: string, clientId?: number) => {
-    const o = await gqlCall(k, `query($c: ID) { driftOverview(clientId: $c) { portfolioName modelName totalValue maxDriftPct outOfBandCount } }`, clientId ? { c: String(clientId) } : {}, "driftOverview");
-    return (expectOk(o) as Json[]).map((r) => `${r.portfolioName} ${r.modelName} ${gqlDecimal(r.totalValue)} ${r.maxDriftPct} ${r.outOfBandCount}`);
+    const o = await gqlCall(
+      k,
+      `query($c: ID) { driftOverview(clientId: $c) { portfolioName modelName totalValue maxDriftPct outOfBandCount } }`,
+      clientId ? { c: String(clientId) } : {},
+      "driftOverview",
+    );
+    return (expectOk(o) as Json[]).map(
+      (r) => `${r.portfolioName} ${r.modelName} ${gqlDecimal(r.totalValue)} ${r.maxDriftPct} ${r.outOfBandCount}`,
+    );
   };
 
   it("lists every portfolio with an active model, most drifted first, in a fixed number of statements", async () => {
@@ -170,9 +237,33 @@ describe("the drift of a book (GET /v1/drift, driftOverview)", () => {
 
     // An in-band portfolio (62/38: drift 2) and one without an active model.
     const calm = await newPortfolio(t, key, { name: "Calm" });
-    await newTrade(t, key, { portfolioId: calm, symbol: "AAA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 62, price: 100 });
-    await newTrade(t, key, { portfolioId: calm, symbol: "BBB", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 38, price: 100 });
-    await postCreated(t, key, `/v1/portfolios/${calm}/allocation-models`, { name: "Steady", dimension: "holding", isActive: true, buckets: [{ label: "AAA.ASX", targetPct: 60, tolerancePct: 5 }, { label: "BBB.ASX", targetPct: 40, tolerancePct: 5 }] });
+    await newTrade(t, key, {
+      portfolioId: calm,
+      symbol: "AAA",
+      exchange: "ASX",
+      tradeType: "Buy",
+      tradeDate: "2024-01-10",
+      quantity: 62,
+      price: 100,
+    });
+    await newTrade(t, key, {
+      portfolioId: calm,
+      symbol: "BBB",
+      exchange: "ASX",
+      tradeType: "Buy",
+      tradeDate: "2024-01-10",
+      quantity: 38,
+      price: 100,
+    });
+    await postCreated(t, key, `/v1/portfolios/${calm}/allocation-models`, {
+      name: "Steady",
+      dimension: "holding",
+      isActive: true,
+      buckets: [
+        { label: "AAA.ASX", targetPct: 60, tolerancePct: 5 },
+        { label: "BBB.ASX", targetPct: 40, tolerancePct: 5 },
+      ],
+    });
     await newPortfolio(t, key, { name: "No model" });
     const three = await measured(t.db, () => overREST(key));
     expect(three.res).toEqual(["60/40 Balanced 10000 10 2", "Calm Steady 10000 2 0"]);
@@ -189,7 +280,9 @@ describe("the drift of a book (GET /v1/drift, driftOverview)", () => {
     const readKey = await t.newClientKey(key, "Read", [mine.portfolioId]);
     expect(await overREST(readKey)).toHaveLength(1);
     expect(await overGraphQL(readKey)).toHaveLength(1);
-    const [{ client_id }] = await t.db.sql<{ client_id: number }>("SELECT client_id FROM portfolio WHERE id = $1", [mine.portfolioId]);
+    const [{ client_id }] = await t.db.sql<{ client_id: number }>("SELECT client_id FROM portfolio WHERE id = $1", [
+      mine.portfolioId,
+    ]);
     expect(await overREST(key, `?clientId=${client_id}`)).toHaveLength(1);
     expect(await overREST(key)).toHaveLength(2);
     const stranger = await t.newAccount();

@@ -23,7 +23,25 @@ describe("GET /v1/sources (seed 4.1)", () => {
       expect(s.id).toMatch(UUID);
     }
     const names = res.body.map((s: { name: string }) => s.name);
-    for (const broker of ["CommSec", "CMC Markets Invest", "SelfWealth", "Stake", "Pearler", "nabtrade", "Interactive Brokers", "Superhero", "Bell Direct", "Westpac Share Trading", "ANZ Share Investing", "Saxo Markets", "eToro", "Moomoo", "Tiger Brokers", "CSV Import", "Manual Entry"]) {
+    for (const broker of [
+      "CommSec",
+      "CMC Markets Invest",
+      "SelfWealth",
+      "Stake",
+      "Pearler",
+      "nabtrade",
+      "Interactive Brokers",
+      "Superhero",
+      "Bell Direct",
+      "Westpac Share Trading",
+      "ANZ Share Investing",
+      "Saxo Markets",
+      "eToro",
+      "Moomoo",
+      "Tiger Brokers",
+      "CSV Import",
+      "Manual Entry",
+    ]) {
       expect(names).toContain(broker);
     }
     expect(new Set(res.body.map((s: { id: string }) => s.id)).size).toBe(res.body.length);

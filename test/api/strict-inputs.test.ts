@@ -4,7 +4,6 @@ import { newPortfolio, newTrade } from "../support/kit";
 
 import { expectRejected, type FieldError } from "../support/outcomes";
 
-
 /**
  * Inputs a financial ledger must not take silently (issue 7, API.md §1): a field the schema does
  * not know is refused (400 naming its full path, with the closest known name when it looks like a
@@ -27,18 +26,36 @@ beforeEach(async () => {
 const byPath = (errors: FieldError[]) => [...errors].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 
 async function newHolding(p: number): Promise<number> {
-  return (await newTrade(t, key, { portfolioId: p, symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 10, price: 100 })).holdingId;
+  return (
+    await newTrade(t, key, {
+      portfolioId: p,
+      symbol: "CBA",
+      exchange: "ASX",
+      tradeType: "Buy",
+      tradeDate: "2024-01-10",
+      quantity: 10,
+      price: 100,
+    })
+  ).holdingId;
 }
 
 describe("unknown fields are refused, each named by its full path", () => {
   it("a misspelt trade field answers 400 naming it and the field it resembles; nothing is written", async () => {
     const p = await newPortfolio(t, key);
     const before = await ledgerSnapshot(t.db);
-    const res = await t.http
-      .post("/v1/trades")
-      .set("authorization", key)
-      .send({ portfolioId: p, symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 10, price: 100, brokrage: "9.95" });
-    expect(expectRejected(res, 400, "VALIDATION_FAILED")).toEqual([{ path: "brokrage", message: "is not a known field; did you mean brokerage?" }]);
+    const res = await t.http.post("/v1/trades").set("authorization", key).send({
+      portfolioId: p,
+      symbol: "CBA",
+      exchange: "ASX",
+      tradeType: "Buy",
+      tradeDate: "2024-01-10",
+      quantity: 10,
+      price: 100,
+      brokrage: "9.95",
+    });
+    expect(expectRejected(res, 400, "VALIDATION_FAILED")).toEqual([
+      { path: "brokrage", message: "is not a known field; did you mean brokerage?" },
+    ]);
     expect(res.body.detail).toContain("brokrage");
     expect(await ledgerSnapshot(t.db)).toBe(before);
   });
@@ -48,23 +65,48 @@ describe("unknown fields are refused, each named by its full path", () => {
     const model = await t.http
       .post(`/v1/portfolios/${p}/allocation-models`)
       .set("authorization", key)
-      .send({ name: "M", dimension: "assetClass", buckets: [{ label: "A", targetPct: 60 }, { label: "B", targetPct: 40, labell: "x" }] });
-    expect(expectRejected(model, 400, "VALIDATION_FAILED")).toEqual([{ path: "buckets[1].labell", message: "is not a known field; did you mean label?" }]);
+      .send({
+        name: "M",
+        dimension: "assetClass",
+        buckets: [
+          { label: "A", targetPct: 60 },
+          { label: "B", targetPct: 40, labell: "x" },
+        ],
+      });
+    expect(expectRejected(model, 400, "VALIDATION_FAILED")).toEqual([
+      { path: "buckets[1].labell", message: "is not a known field; did you mean label?" },
+    ]);
 
     const h = await newHolding(p);
     const [buy] = (await t.http.get(`/v1/holdings/${h}/trades`).set("authorization", key)).body;
     const sell = await t.http
       .post("/v1/trades")
       .set("authorization", key)
-      .send({ portfolioId: p, holdingId: h, tradeType: "Sell", tradeDate: "2024-02-01", quantity: 1, price: 1, parcels: [{ tradeId: buy.id, qty: 1, quantity: 1 }] });
+      .send({
+        portfolioId: p,
+        holdingId: h,
+        tradeType: "Sell",
+        tradeDate: "2024-02-01",
+        quantity: 1,
+        price: 1,
+        parcels: [{ tradeId: buy.id, qty: 1, quantity: 1 }],
+      });
     expect(expectRejected(sell, 400, "VALIDATION_FAILED").map((e) => e.path)).toEqual(["parcels[0].qty"]);
 
-    const update = await t.http.put(`/v1/holdings/${h}`).set("authorization", key).send({ classification: { sectr: "Banks" } });
-    expect(expectRejected(update, 400, "VALIDATION_FAILED")).toEqual([{ path: "classification.sectr", message: "is not a known field; did you mean sector?" }]);
+    const update = await t.http
+      .put(`/v1/holdings/${h}`)
+      .set("authorization", key)
+      .send({ classification: { sectr: "Banks" } });
+    expect(expectRejected(update, 400, "VALIDATION_FAILED")).toEqual([
+      { path: "classification.sectr", message: "is not a known field; did you mean sector?" },
+    ]);
   });
 
   it("several unknown fields are one error each; a name far from every field gets no suggestion", async () => {
-    const res = await t.http.post("/v1/portfolios").set("authorization", key).send({ name: "P", colour: "red", nmae: "x" });
+    const res = await t.http
+      .post("/v1/portfolios")
+      .set("authorization", key)
+      .send({ name: "P", colour: "red", nmae: "x" });
     expect(byPath(expectRejected(res, 400, "VALIDATION_FAILED"))).toEqual([
       { path: "colour", message: "is not a known field" },
       { path: "nmae", message: "is not a known field; did you mean name?" },
@@ -89,22 +131,43 @@ describe("unknown fields are refused, each named by its full path", () => {
     const res = await t.http
       .post(`/v1/portfolios/${p}/trades/import`)
       .set("authorization", key)
-      .send([{ symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 1, price: 1, pirce: 2 }]);
-    expect(expectRejected(res, 400, "VALIDATION_FAILED")).toEqual([{ path: "line 1.pirce", message: "is not a known field; did you mean price?", line: 1 }]);
+      .send([
+        { symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 1, price: 1, pirce: 2 },
+      ]);
+    expect(expectRejected(res, 400, "VALIDATION_FAILED")).toEqual([
+      { path: "line 1.pirce", message: "is not a known field; did you mean price?", line: 1 },
+    ]);
   });
 
   it("bulk price rows are strict: [i].field names the unknown field", async () => {
-    const res = await t.http.post("/v1/fx-rates/bulk").set("authorization", key).send([{ base: "USD", quote: "AUD", date: "2024-01-02", rate: "1.5", rte: 2 }]);
-    expect(expectRejected(res, 400, "VALIDATION_FAILED")).toEqual([{ path: "[0].rte", message: "is not a known field; did you mean rate?" }]);
+    const res = await t.http
+      .post("/v1/fx-rates/bulk")
+      .set("authorization", key)
+      .send([{ base: "USD", quote: "AUD", date: "2024-01-02", rate: "1.5", rte: 2 }]);
+    expect(expectRejected(res, 400, "VALIDATION_FAILED")).toEqual([
+      { path: "[0].rte", message: "is not a known field; did you mean rate?" },
+    ]);
   });
 
   it("GraphQL refuses unknown input fields itself, and services still take what resolvers pass", async () => {
     const p = await newPortfolio(t, key);
-    const bad = await t.gql(key, `mutation($p: ID!) { saveAllocationModel(portfolioId: $p, input: { name: "M", dimension: "assetClass", buckets: [{ label: "A", targetPct: "100", labell: "x" }] }) { publicId } }`, { p: String(p) });
+    const bad = await t.gql(
+      key,
+      `mutation($p: ID!) { saveAllocationModel(portfolioId: $p, input: { name: "M", dimension: "assetClass", buckets: [{ label: "A", targetPct: "100", labell: "x" }] }) { publicId } }`,
+      { p: String(p) },
+    );
     expect(bad.body.errors?.[0]?.message).toMatch(/labell/);
-    const ok = await t.gql(key, `mutation($p: ID!) { createTrade(input: { portfolioId: $p, symbol: "CBA", exchange: "ASX", tradeType: Buy, tradeDate: "2024-01-10", quantity: "10", price: "100" }) { id } }`, { p: String(p) });
+    const ok = await t.gql(
+      key,
+      `mutation($p: ID!) { createTrade(input: { portfolioId: $p, symbol: "CBA", exchange: "ASX", tradeType: Buy, tradeDate: "2024-01-10", quantity: "10", price: "100" }) { id } }`,
+      { p: String(p) },
+    );
     expect(ok.body.errors).toBeUndefined();
-    const holdings = await t.gql(key, `query($p: ID!) { portfolio(id: $p) { holdings(includeClosed: true) { symbol } } }`, { p: String(p) });
+    const holdings = await t.gql(
+      key,
+      `query($p: ID!) { portfolio(id: $p) { holdings(includeClosed: true) { symbol } } }`,
+      { p: String(p) },
+    );
     expect(holdings.body).toEqual({ data: { portfolio: { holdings: [{ symbol: "CBA" }] } } });
   });
 });
@@ -132,37 +195,75 @@ describe("every validation error of a request comes in one answer", () => {
 
   it("GraphQL: the same three errors in one answer", async () => {
     const p = await newPortfolio(t, key);
-    const res = await t.gql(key, `mutation($p: ID!, $input: AllocationModelInput!) { saveAllocationModel(portfolioId: $p, input: $input) { publicId } }`, {
-      p: String(p),
-      input: { ...body, buckets: body.buckets.map((b) => ({ ...b, targetPct: String(b.targetPct), ...(b.tolerancePct ? { tolerancePct: String(b.tolerancePct) } : {}) })) },
-    });
+    const res = await t.gql(
+      key,
+      `mutation($p: ID!, $input: AllocationModelInput!) { saveAllocationModel(portfolioId: $p, input: $input) { publicId } }`,
+      {
+        p: String(p),
+        input: {
+          ...body,
+          buckets: body.buckets.map((b) => ({
+            ...b,
+            targetPct: String(b.targetPct),
+            ...(b.tolerancePct ? { tolerancePct: String(b.tolerancePct) } : {}),
+          })),
+        },
+      },
+    );
     expect(res.body.errors?.[0]?.extensions?.code).toBe("VALIDATION_FAILED");
     expect(byPath(res.body.errors[0].extensions.errors)).toEqual(expected);
   });
 
   it("an unknown field comes with the other errors, not before them", async () => {
     const p = await newPortfolio(t, key);
-    const res = await t.http.post(`/v1/portfolios/${p}/allocation-models`).set("authorization", key).send({ ...body, colour: "red" });
-    expect(byPath(expectRejected(res, 400, "VALIDATION_FAILED")).map((e) => e.path)).toEqual(["buckets", "buckets[0].tolerancePct", "buckets[1].label", "colour"]);
+    const res = await t.http
+      .post(`/v1/portfolios/${p}/allocation-models`)
+      .set("authorization", key)
+      .send({ ...body, colour: "red" });
+    expect(byPath(expectRejected(res, 400, "VALIDATION_FAILED")).map((e) => e.path)).toEqual([
+      "buckets",
+      "buckets[0].tolerancePct",
+      "buckets[1].label",
+      "colour",
+    ]);
   });
 
   it("a trade: a bad date, a field rule and an unknown field together", async () => {
     const p = await newPortfolio(t, key);
-    const res = await t.http
-      .post("/v1/trades")
-      .set("authorization", key)
-      .send({ portfolioId: p, symbol: "CBA", exchange: "ASX", tradeType: "Split", tradeDate: "2024-02-30", quantity: 10, price: 5, brokerage: "abc", note: "x" });
-    expect(byPath(expectRejected(res, 400, "VALIDATION_FAILED")).map((e) => e.path)).toEqual(["brokerage", "note", "price", "tradeDate"]);
+    const res = await t.http.post("/v1/trades").set("authorization", key).send({
+      portfolioId: p,
+      symbol: "CBA",
+      exchange: "ASX",
+      tradeType: "Split",
+      tradeDate: "2024-02-30",
+      quantity: 10,
+      price: 5,
+      brokerage: "abc",
+      note: "x",
+    });
+    expect(byPath(expectRejected(res, 400, "VALIDATION_FAILED")).map((e) => e.path)).toEqual([
+      "brokerage",
+      "note",
+      "price",
+      "tradeDate",
+    ]);
   });
 
   it("income: a bad amount and a paid date before the ex-date together", async () => {
     const p = await newPortfolio(t, key);
     const h = await newHolding(p);
-    const res = await t.http
-      .post("/v1/income")
-      .set("authorization", key)
-      .send({ holdingId: h, exDividendDate: "2024-03-01", paidDate: "2024-02-01", frankedAmount: "-1", isReinvested: true });
-    expect(byPath(expectRejected(res, 400, "VALIDATION_FAILED")).map((e) => e.path)).toEqual(["drpQuantity", "frankedAmount", "paidDate"]);
+    const res = await t.http.post("/v1/income").set("authorization", key).send({
+      holdingId: h,
+      exDividendDate: "2024-03-01",
+      paidDate: "2024-02-01",
+      frankedAmount: "-1",
+      isReinvested: true,
+    });
+    expect(byPath(expectRejected(res, 400, "VALIDATION_FAILED")).map((e) => e.path)).toEqual([
+      "drpQuantity",
+      "frankedAmount",
+      "paidDate",
+    ]);
   });
 
   it("a query: a bad limit and an unknown parameter together", async () => {
@@ -175,29 +276,52 @@ describe("every validation error of a request comes in one answer", () => {
 
 describe("bulk price CSV reads headers and codes in any case", () => {
   it("FX rates: Base,Quote,Date,Rate with lower-case codes", async () => {
-    const res = await t.http.post("/v1/fx-rates/bulk").set("authorization", key).set("content-type", "text/csv").send("Base,QUOTE,Date,Rate\nusd,aud,2024-01-02,1.5\n");
+    const res = await t.http
+      .post("/v1/fx-rates/bulk")
+      .set("authorization", key)
+      .set("content-type", "text/csv")
+      .send("Base,QUOTE,Date,Rate\nusd,aud,2024-01-02,1.5\n");
     expect(res.status).toBe(200);
     const list = await t.http.get("/v1/fx-rates?base=USD&quote=AUD").set("authorization", key);
     expect(list.body).toEqual([{ base: "USD", quote: "AUD", date: "2024-01-02", rate: 1.5 }]);
   });
 
   it("JSON bulk FX rows read currency codes in any case too (single reads stay strict)", async () => {
-    const res = await t.http.post("/v1/fx-rates/bulk").set("authorization", key).send([{ base: "eur", quote: "Aud", date: "2024-01-02", rate: "1.6" }]);
+    const res = await t.http
+      .post("/v1/fx-rates/bulk")
+      .set("authorization", key)
+      .send([{ base: "eur", quote: "Aud", date: "2024-01-02", rate: "1.6" }]);
     expect(res.status).toBe(200);
-    expect((await t.http.get("/v1/fx-rates?base=EUR&quote=AUD").set("authorization", key)).body).toEqual([{ base: "EUR", quote: "AUD", date: "2024-01-02", rate: 1.6 }]);
+    expect((await t.http.get("/v1/fx-rates?base=EUR&quote=AUD").set("authorization", key)).body).toEqual([
+      { base: "EUR", quote: "AUD", date: "2024-01-02", rate: 1.6 },
+    ]);
   });
 
   it("market prices and custom prices: headers in any case and order", async () => {
-    const market = await t.http.post("/v1/market-prices/bulk").set("authorization", key).set("content-type", "text/csv").send("Date,Symbol,Exchange,Close\n2024-01-02,cba,asx,120.5\n");
+    const market = await t.http
+      .post("/v1/market-prices/bulk")
+      .set("authorization", key)
+      .set("content-type", "text/csv")
+      .send("Date,Symbol,Exchange,Close\n2024-01-02,cba,asx,120.5\n");
     expect(market.status).toBe(200);
-    expect((await t.http.get("/v1/market-prices?symbol=CBA&exchange=ASX").set("authorization", key)).body).toEqual([{ symbol: "CBA", exchange: "ASX", date: "2024-01-02", close: 120.5 }]);
+    expect((await t.http.get("/v1/market-prices?symbol=CBA&exchange=ASX").set("authorization", key)).body).toEqual([
+      { symbol: "CBA", exchange: "ASX", date: "2024-01-02", close: 120.5 },
+    ]);
     const h = await newHolding(await newPortfolio(t, key));
-    const custom = await t.http.post(`/v1/holdings/${h}/prices/bulk`).set("authorization", key).set("content-type", "text/csv").send("PRICE,Date\n101,2024-01-03\n");
+    const custom = await t.http
+      .post(`/v1/holdings/${h}/prices/bulk`)
+      .set("authorization", key)
+      .set("content-type", "text/csv")
+      .send("PRICE,Date\n101,2024-01-03\n");
     expect(custom.status).toBe(201);
   });
 
   it("an unknown column is refused, naming the column it resembles", async () => {
-    const res = await t.http.post("/v1/fx-rates/bulk").set("authorization", key).set("content-type", "text/csv").send("base,quote,date,rte\nUSD,AUD,2024-01-02,1.5\n");
+    const res = await t.http
+      .post("/v1/fx-rates/bulk")
+      .set("authorization", key)
+      .set("content-type", "text/csv")
+      .send("base,quote,date,rte\nUSD,AUD,2024-01-02,1.5\n");
     const [error] = expectRejected(res, 400, "VALIDATION_FAILED");
     expect(error).toEqual({ path: "line 1", message: expect.stringContaining("rte (did you mean rate?)") });
   });

@@ -1,6 +1,15 @@
 import { startTestApp, type TestApp } from "../support/app";
 import { measured, newPortfolio, newTrade } from "../support/kit";
-import { canonicalAnswer, expectError, expectInvalid, expectOk, gqlOutcome, restCall, type Json, type Outcome } from "../support/outcomes";
+import {
+  canonicalAnswer,
+  expectError,
+  expectInvalid,
+  expectOk,
+  gqlOutcome,
+  restCall,
+  type Json,
+  type Outcome,
+} from "../support/outcomes";
 
 /**
  * The capital gains report (REPORTS.md §5.1) over REST and GraphQL on a real ledger, with the
@@ -26,9 +35,31 @@ beforeEach(async () => {
   key = await t.newAccount();
 });
 
-const buySell = async (k: string, portfolioId: number, symbol: string, buy: [string, number, number], sell: [string, number, number]) => {
-  const b = await newTrade(t, k, { portfolioId, symbol, exchange: "ASX", tradeType: "Buy", tradeDate: buy[0], quantity: buy[1], price: buy[2] });
-  const s = await newTrade(t, k, { portfolioId, symbol, exchange: "ASX", tradeType: "Sell", tradeDate: sell[0], quantity: sell[1], price: sell[2] });
+const buySell = async (
+  k: string,
+  portfolioId: number,
+  symbol: string,
+  buy: [string, number, number],
+  sell: [string, number, number],
+) => {
+  const b = await newTrade(t, k, {
+    portfolioId,
+    symbol,
+    exchange: "ASX",
+    tradeType: "Buy",
+    tradeDate: buy[0],
+    quantity: buy[1],
+    price: buy[2],
+  });
+  const s = await newTrade(t, k, {
+    portfolioId,
+    symbol,
+    exchange: "ASX",
+    tradeType: "Sell",
+    tradeDate: sell[0],
+    quantity: sell[1],
+    price: sell[2],
+  });
   return { buyId: b.id, sellId: s.id, holdingId: b.holdingId };
 };
 
@@ -47,14 +78,26 @@ const GQL = `query($p: ID!, $fy: Int) { capitalGainsReport(portfolioId: $p, fina
   disposals { holdingId symbol exchange eventType saleTradeId acquisitionTradeId acquisitionDate disposalDate quantity costBase proceeds capitalGain isDiscountable method }
 } }`;
 
-const transports: { name: string; report(k: string, p: number | string, fy?: number | string): Promise<Outcome<Json>> }[] = [
+const transports: {
+  name: string;
+  report(k: string, p: number | string, fy?: number | string): Promise<Outcome<Json>>;
+}[] = [
   {
     name: "REST",
-    report: (k, p, fy) => restCall(t.http.get(`/v1/portfolios/${p}/reports/capital-gains`).query(fy === undefined ? {} : { financialYear: fy }).set("authorization", k), 200, (b) => canonicalAnswer(b) as Json),
+    report: (k, p, fy) =>
+      restCall(
+        t.http
+          .get(`/v1/portfolios/${p}/reports/capital-gains`)
+          .query(fy === undefined ? {} : { financialYear: fy })
+          .set("authorization", k),
+        200,
+        (b) => canonicalAnswer(b) as Json,
+      ),
   },
   {
     name: "GraphQL",
-    report: async (k, p, fy) => gqlOutcome(await t.gql(k, GQL, { p: String(p), fy }), "capitalGainsReport", (b) => canonicalAnswer(b) as Json),
+    report: async (k, p, fy) =>
+      gqlOutcome(await t.gql(k, GQL, { p: String(p), fy }), "capitalGainsReport", (b) => canonicalAnswer(b) as Json),
   },
 ];
 
@@ -62,7 +105,14 @@ describe.each(transports)("capital gains over $name", (tr) => {
   it("FY2025: the year's CGT events parcel by parcel and the s100-50 summary", async () => {
     const s = await fy2025();
     const r = expectOk(await tr.report(key, s.portfolioId, 2025));
-    expect(r).toMatchObject({ portfolioId: s.portfolioId, financialYear: 2025, from: "2024-07-01", to: "2025-06-30", entityType: "Individual", discountPercent: "50" });
+    expect(r).toMatchObject({
+      portfolioId: s.portfolioId,
+      financialYear: 2025,
+      from: "2024-07-01",
+      to: "2025-06-30",
+      entityType: "Individual",
+      discountPercent: "50",
+    });
     expect(r.summary).toEqual({
       shortTermGains: "300",
       longTermGains: "400",
@@ -78,9 +128,54 @@ describe.each(transports)("capital gains over $name", (tr) => {
       netCapitalLossesCarriedForward: "0",
     });
     expect(r.disposals).toEqual([
-      { holdingId: s.aaa.holdingId, symbol: "AAA", exchange: "ASX", eventType: "Sell", saleTradeId: s.aaa.sellId, acquisitionTradeId: s.aaa.buyId, acquisitionDate: "2023-05-02", disposalDate: "2024-09-10", quantity: "100", costBase: "1000", proceeds: "1400", capitalGain: "400", isDiscountable: true, method: "FIFO" },
-      { holdingId: s.bbb.holdingId, symbol: "BBB", exchange: "ASX", eventType: "Sell", saleTradeId: s.bbb.sellId, acquisitionTradeId: s.bbb.buyId, acquisitionDate: "2024-08-01", disposalDate: "2025-02-03", quantity: "50", costBase: "1000", proceeds: "1300", capitalGain: "300", isDiscountable: false, method: "FIFO" },
-      { holdingId: s.ccc.holdingId, symbol: "CCC", exchange: "ASX", eventType: "Sell", saleTradeId: s.ccc.sellId, acquisitionTradeId: s.ccc.buyId, acquisitionDate: "2024-07-15", disposalDate: "2025-03-03", quantity: "10", costBase: "500", proceeds: "300", capitalGain: "-200", isDiscountable: false, method: "FIFO" },
+      {
+        holdingId: s.aaa.holdingId,
+        symbol: "AAA",
+        exchange: "ASX",
+        eventType: "Sell",
+        saleTradeId: s.aaa.sellId,
+        acquisitionTradeId: s.aaa.buyId,
+        acquisitionDate: "2023-05-02",
+        disposalDate: "2024-09-10",
+        quantity: "100",
+        costBase: "1000",
+        proceeds: "1400",
+        capitalGain: "400",
+        isDiscountable: true,
+        method: "FIFO",
+      },
+      {
+        holdingId: s.bbb.holdingId,
+        symbol: "BBB",
+        exchange: "ASX",
+        eventType: "Sell",
+        saleTradeId: s.bbb.sellId,
+        acquisitionTradeId: s.bbb.buyId,
+        acquisitionDate: "2024-08-01",
+        disposalDate: "2025-02-03",
+        quantity: "50",
+        costBase: "1000",
+        proceeds: "1300",
+        capitalGain: "300",
+        isDiscountable: false,
+        method: "FIFO",
+      },
+      {
+        holdingId: s.ccc.holdingId,
+        symbol: "CCC",
+        exchange: "ASX",
+        eventType: "Sell",
+        saleTradeId: s.ccc.sellId,
+        acquisitionTradeId: s.ccc.buyId,
+        acquisitionDate: "2024-07-15",
+        disposalDate: "2025-03-03",
+        quantity: "10",
+        costBase: "500",
+        proceeds: "300",
+        capitalGain: "-200",
+        isDiscountable: false,
+        method: "FIFO",
+      },
     ]);
   });
 
@@ -96,9 +191,17 @@ describe.each(transports)("capital gains over $name", (tr) => {
     // FY2023: DDD buy 100 @ 10 (1,000), sell 100 @ 7 (700) → a 300 loss, 18V 300.
     const ddd = await buySell(key, s.portfolioId, "DDD", ["2022-08-01", 100, 10], ["2023-03-01", 100, 7]);
     const y2023 = expectOk(await tr.report(key, s.portfolioId, 2023));
-    expect(y2023.summary).toMatchObject({ capitalLosses: "300", netCapitalGain: "0", netCapitalLossesCarriedForward: "300" });
+    expect(y2023.summary).toMatchObject({
+      capitalLosses: "300",
+      netCapitalGain: "0",
+      netCapitalLossesCarriedForward: "300",
+    });
     // FY2024: no events; the 300 comes in and goes on.
-    expect(expectOk(await tr.report(key, s.portfolioId, 2024)).summary).toMatchObject({ carriedForwardLossesAvailable: "300", carriedForwardLossesApplied: "0", netCapitalLossesCarriedForward: "300" });
+    expect(expectOk(await tr.report(key, s.portfolioId, 2024)).summary).toMatchObject({
+      carriedForwardLossesAvailable: "300",
+      carriedForwardLossesApplied: "0",
+      netCapitalLossesCarriedForward: "300",
+    });
     // FY2025: the year's 200 loss takes 200 of the 300 short-term gains (100 left); the 300
     // carried takes that 100, then 200 of the 400 discount gains; discount 50 % of 200 = 100;
     // net 100; nothing left to carry.
@@ -112,27 +215,69 @@ describe.each(transports)("capital gains over $name", (tr) => {
 
     // An opening loss of 50 entered for FY2024 joins what FY2023 left: 350 into FY2025 →
     // 100 off short-term, 250 off the 400 discount gains (150 left), discount 75, net 75.
-    expect((await t.http.put(`/v1/portfolios/${s.portfolioId}/tax-settings`).set("authorization", key).send({ carriedForwardLosses: [{ financialYear: 2024, amount: 50 }] })).status).toBe(200);
-    expect(expectOk(await tr.report(key, s.portfolioId, 2024)).summary).toMatchObject({ carriedForwardLossesAvailable: "350", netCapitalLossesCarriedForward: "350" });
-    expect(expectOk(await tr.report(key, s.portfolioId, 2025)).summary).toMatchObject({ carriedForwardLossesAvailable: "350", carriedForwardLossesApplied: "350", discount: "75", netCapitalGain: "75" });
+    expect(
+      (
+        await t.http
+          .put(`/v1/portfolios/${s.portfolioId}/tax-settings`)
+          .set("authorization", key)
+          .send({ carriedForwardLosses: [{ financialYear: 2024, amount: 50 }] })
+      ).status,
+    ).toBe(200);
+    expect(expectOk(await tr.report(key, s.portfolioId, 2024)).summary).toMatchObject({
+      carriedForwardLossesAvailable: "350",
+      netCapitalLossesCarriedForward: "350",
+    });
+    expect(expectOk(await tr.report(key, s.portfolioId, 2025)).summary).toMatchObject({
+      carriedForwardLossesAvailable: "350",
+      carriedForwardLossesApplied: "350",
+      discount: "75",
+      netCapitalGain: "75",
+    });
 
     // Editing the 2023 sale (7 → 4: a 600 loss) changes 18V of every later year: 650 into FY2025
     // takes all 700 gains but 50: 100 short-term, then 550 of the 400 discount gains… all 400;
     // 150 of it is left over. Net 0, 18V 150.
-    expect((await t.http.put(`/v1/trades/${ddd.sellId}`).set("authorization", key).send({ portfolioId: s.portfolioId, symbol: "DDD", exchange: "ASX", tradeType: "Sell", tradeDate: "2023-03-01", quantity: 100, price: 4 })).status).toBe(200);
-    expect(expectOk(await tr.report(key, s.portfolioId, 2023)).summary).toMatchObject({ netCapitalLossesCarriedForward: "600" });
-    expect(expectOk(await tr.report(key, s.portfolioId, 2025)).summary).toMatchObject({ carriedForwardLossesAvailable: "650", carriedForwardLossesApplied: "500", netCapitalGain: "0", netCapitalLossesCarriedForward: "150" });
+    expect(
+      (
+        await t.http.put(`/v1/trades/${ddd.sellId}`).set("authorization", key).send({
+          portfolioId: s.portfolioId,
+          symbol: "DDD",
+          exchange: "ASX",
+          tradeType: "Sell",
+          tradeDate: "2023-03-01",
+          quantity: 100,
+          price: 4,
+        })
+      ).status,
+    ).toBe(200);
+    expect(expectOk(await tr.report(key, s.portfolioId, 2023)).summary).toMatchObject({
+      netCapitalLossesCarriedForward: "600",
+    });
+    expect(expectOk(await tr.report(key, s.portfolioId, 2025)).summary).toMatchObject({
+      carriedForwardLossesAvailable: "650",
+      carriedForwardLossesApplied: "500",
+      netCapitalGain: "0",
+      netCapitalLossesCarriedForward: "150",
+    });
   });
 
   it("an SMSF takes a third off its discount gains; a company nothing", async () => {
     const smsf = await fy2025(key, { name: "Super", entityType: "SMSF" });
     // 400 × ⅓ = 133.3333 (4 dp); net = 100 + 400 − 133.3333 = 366.6667.
-    expect(expectOk(await tr.report(key, smsf.portfolioId, 2025)).summary).toMatchObject({ discount: "133.3333", netCapitalGain: "366.6667" });
+    expect(expectOk(await tr.report(key, smsf.portfolioId, 2025)).summary).toMatchObject({
+      discount: "133.3333",
+      netCapitalGain: "366.6667",
+    });
     const company = await fy2025(key, { name: "Pty Ltd", entityType: "Company" });
     const r = expectOk(await tr.report(key, company.portfolioId, 2025));
     // No discount: every gain is non-discountable; 700 − 200 = 500.
     expect(r).toMatchObject({ discountPercent: "0" });
-    expect(r.summary).toMatchObject({ shortTermGains: "700", longTermGains: "0", discount: "0", netCapitalGain: "500" });
+    expect(r.summary).toMatchObject({
+      shortTermGains: "700",
+      longTermGains: "0",
+      discount: "0",
+      netCapitalGain: "500",
+    });
   });
 
   it("refuses what it cannot answer: another account's portfolio, a non-AUD one, a bad year", async () => {
@@ -159,8 +304,12 @@ describe.each(transports)("capital gains over $name", (tr) => {
 
 it("the same answer twice is byte-identical, and the default year is the current one", async () => {
   const s = await fy2025();
-  const a = await t.http.get(`/v1/portfolios/${s.portfolioId}/reports/capital-gains?financialYear=2025`).set("authorization", key);
-  const b = await t.http.get(`/v1/portfolios/${s.portfolioId}/reports/capital-gains?financialYear=2025`).set("authorization", key);
+  const a = await t.http
+    .get(`/v1/portfolios/${s.portfolioId}/reports/capital-gains?financialYear=2025`)
+    .set("authorization", key);
+  const b = await t.http
+    .get(`/v1/portfolios/${s.portfolioId}/reports/capital-gains?financialYear=2025`)
+    .set("authorization", key);
   expect(a.text).toBe(b.text);
   const current = await t.http.get(`/v1/portfolios/${s.portfolioId}/reports/capital-gains`).set("authorization", key);
   const today = new Date().toISOString().slice(0, 10);
@@ -170,7 +319,9 @@ it("the same answer twice is byte-identical, and the default year is the current
 
 it("an unknown query field is refused, naming it", async () => {
   const s = await fy2025();
-  const res = await t.http.get(`/v1/portfolios/${s.portfolioId}/reports/capital-gains?year=2025`).set("authorization", key);
+  const res = await t.http
+    .get(`/v1/portfolios/${s.portfolioId}/reports/capital-gains?year=2025`)
+    .set("authorization", key);
   expect(res.status).toBe(400);
   expect(res.body.errors.map((e: { path: string }) => e.path)).toContain("year");
 });
@@ -178,9 +329,20 @@ it("an unknown query field is refused, naming it", async () => {
 it("costs the same statements for 3 holdings as for 30 (no N+1)", async () => {
   const small = await fy2025();
   const large = await fy2025(key, { name: "Larger" });
-  for (let i = 0; i < 27; i++) await buySell(key, large.portfolioId, `Z${i}`, ["2023-01-03", 10, 5], ["2024-10-01", 10, 6]);
-  const cost = async (p: number, path: string) => (await measured(t.db, () => t.http.get(`/v1/portfolios/${p}/reports/${path}`).set("authorization", key))).statements;
-  for (const path of ["capital-gains?financialYear=2025", "taxable-income?financialYear=2025", "ato-mytax?financialYear=2025", "unrealised-capital-gains?date=2025-03-01"]) {
-    expect({ path, statements: await cost(large.portfolioId, path) }).toEqual({ path, statements: await cost(small.portfolioId, path) });
+  for (let i = 0; i < 27; i++)
+    await buySell(key, large.portfolioId, `Z${i}`, ["2023-01-03", 10, 5], ["2024-10-01", 10, 6]);
+  const cost = async (p: number, path: string) =>
+    (await measured(t.db, () => t.http.get(`/v1/portfolios/${p}/reports/${path}`).set("authorization", key)))
+      .statements;
+  for (const path of [
+    "capital-gains?financialYear=2025",
+    "taxable-income?financialYear=2025",
+    "ato-mytax?financialYear=2025",
+    "unrealised-capital-gains?date=2025-03-01",
+  ]) {
+    expect({ path, statements: await cost(large.portfolioId, path) }).toEqual({
+      path,
+      statements: await cost(small.portfolioId, path),
+    });
   }
 });

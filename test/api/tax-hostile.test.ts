@@ -1,6 +1,15 @@
 import { ledgerFingerprint, startTestApp, type TestApp } from "../support/app";
 import { newCustomHolding, newPortfolio, newTrade, postCreated } from "../support/kit";
-import { canonicalAnswer, expectError, expectInvalid, expectOk, gqlOutcome, restCall, type Json, type Outcome } from "../support/outcomes";
+import {
+  canonicalAnswer,
+  expectError,
+  expectInvalid,
+  expectOk,
+  gqlOutcome,
+  restCall,
+  type Json,
+  type Outcome,
+} from "../support/outcomes";
 
 /**
  * A hostile user's and an attacker's view of the Australian tax reports (REPORTS.md §0, §5;
@@ -45,11 +54,27 @@ const SIMULATE_GQL = `query($p: ID!, $input: SimulateSellInput!) { simulateSell(
 const canon = (b: unknown) => canonicalAnswer(b) as Json;
 
 const rest = {
-  capitalGains: (k: string, p: number | string, query: Json = {}) => restCall(t.http.get(`/v1/portfolios/${p}/reports/capital-gains`).query(query).set("authorization", k), 200, canon),
-  unrealised: (k: string, p: number | string, query: Json = {}) => restCall(t.http.get(`/v1/portfolios/${p}/reports/unrealised-capital-gains`).query(query).set("authorization", k), 200, canon),
-  income: (k: string, p: number | string, query: Json = {}) => restCall(t.http.get(`/v1/portfolios/${p}/reports/taxable-income`).query(query).set("authorization", k), 200, canon),
-  myTax: (k: string, p: number | string, query: Json = {}) => restCall(t.http.get(`/v1/portfolios/${p}/reports/ato-mytax`).query(query).set("authorization", k), 200, canon),
-  simulate: (k: string, p: number | string, body: unknown) => restCall(t.http.post(`/v1/portfolios/${p}/simulate-sell`).set("authorization", k).send(body as object), 200, canon),
+  capitalGains: (k: string, p: number | string, query: Json = {}) =>
+    restCall(t.http.get(`/v1/portfolios/${p}/reports/capital-gains`).query(query).set("authorization", k), 200, canon),
+  unrealised: (k: string, p: number | string, query: Json = {}) =>
+    restCall(
+      t.http.get(`/v1/portfolios/${p}/reports/unrealised-capital-gains`).query(query).set("authorization", k),
+      200,
+      canon,
+    ),
+  income: (k: string, p: number | string, query: Json = {}) =>
+    restCall(t.http.get(`/v1/portfolios/${p}/reports/taxable-income`).query(query).set("authorization", k), 200, canon),
+  myTax: (k: string, p: number | string, query: Json = {}) =>
+    restCall(t.http.get(`/v1/portfolios/${p}/reports/ato-mytax`).query(query).set("authorization", k), 200, canon),
+  simulate: (k: string, p: number | string, body: unknown) =>
+    restCall(
+      t.http
+        .post(`/v1/portfolios/${p}/simulate-sell`)
+        .set("authorization", k)
+        .send(body as object),
+      200,
+      canon,
+    ),
 };
 
 const gqlSimInput = (input: Json) => ({
@@ -58,19 +83,41 @@ const gqlSimInput = (input: Json) => ({
   parcels: (input.parcels as Json[] | undefined)?.map((x) => ({ ...x, tradeId: String(x.tradeId) })),
 });
 const gql = {
-  capitalGains: async (k: string, p: number | string, fy?: unknown) => gqlOutcome(await t.gql(k, CG_GQL, { p: String(p), fy }), "capitalGainsReport", canon),
-  unrealised: async (k: string, p: number | string, d?: unknown, cf?: unknown) => gqlOutcome(await t.gql(k, UNREALISED_GQL, { p: String(p), d, cf }), "unrealisedCapitalGainsReport", canon),
-  income: async (k: string, p: number | string, fy?: unknown) => gqlOutcome(await t.gql(k, INCOME_GQL, { p: String(p), fy }), "taxableIncomeReport", canon),
-  myTax: async (k: string, p: number | string, fy?: unknown) => gqlOutcome(await t.gql(k, MYTAX_GQL, { p: String(p), fy }), "myTaxReport", canon),
-  simulate: async (k: string, p: number | string, input: unknown) => gqlOutcome(await t.gql(k, SIMULATE_GQL, { p: String(p), input }), "simulateSell", canon),
+  capitalGains: async (k: string, p: number | string, fy?: unknown) =>
+    gqlOutcome(await t.gql(k, CG_GQL, { p: String(p), fy }), "capitalGainsReport", canon),
+  unrealised: async (k: string, p: number | string, d?: unknown, cf?: unknown) =>
+    gqlOutcome(await t.gql(k, UNREALISED_GQL, { p: String(p), d, cf }), "unrealisedCapitalGainsReport", canon),
+  income: async (k: string, p: number | string, fy?: unknown) =>
+    gqlOutcome(await t.gql(k, INCOME_GQL, { p: String(p), fy }), "taxableIncomeReport", canon),
+  myTax: async (k: string, p: number | string, fy?: unknown) =>
+    gqlOutcome(await t.gql(k, MYTAX_GQL, { p: String(p), fy }), "myTaxReport", canon),
+  simulate: async (k: string, p: number | string, input: unknown) =>
+    gqlOutcome(await t.gql(k, SIMULATE_GQL, { p: String(p), input }), "simulateSell", canon),
 };
 
 // ---------------------------------------------------------------------------------------------
 // Setup helpers (REST)
 // ---------------------------------------------------------------------------------------------
 
-const trade = (p: number, symbol: string, tradeType: string, tradeDate: string, quantity?: number, price?: number, extra: Json = {}) =>
-  newTrade(t, key, { portfolioId: p, symbol, exchange: "ASX", tradeType, tradeDate, ...(quantity === undefined ? {} : { quantity }), ...(price === undefined ? {} : { price }), ...extra });
+const trade = (
+  p: number,
+  symbol: string,
+  tradeType: string,
+  tradeDate: string,
+  quantity?: number,
+  price?: number,
+  extra: Json = {},
+) =>
+  newTrade(t, key, {
+    portfolioId: p,
+    symbol,
+    exchange: "ASX",
+    tradeType,
+    tradeDate,
+    ...(quantity === undefined ? {} : { quantity }),
+    ...(price === undefined ? {} : { price }),
+    ...extra,
+  });
 
 const taxSettings = async (p: number, body: Json) => {
   const res = await t.http.put(`/v1/portfolios/${p}/tax-settings`).set("authorization", key).send(body);
@@ -85,7 +132,10 @@ const confirmedIncome = async (body: Json) => {
 };
 
 const marketPrice = async (symbol: string, date: string, close: number) => {
-  const res = await t.http.post("/v1/market-prices/bulk").set("authorization", key).send([{ symbol, exchange: "ASX", date, close }]);
+  const res = await t.http
+    .post("/v1/market-prices/bulk")
+    .set("authorization", key)
+    .send([{ symbol, exchange: "ASX", date, close }]);
   if (res.status !== 200) throw new Error(`market price: ${res.status} ${res.text}`);
 };
 
@@ -121,10 +171,32 @@ describe("figures derived by hand from the rules", () => {
     const zBuy = await trade(p, "ZZZ", "Buy", "2023-01-10", 100, 5);
     const cancel = await trade(p, "ZZZ", "Cancellation", "2025-01-15");
     const r = expectOk(await rest.capitalGains(key, p, { financialYear: 2025 }));
-    expect(r.summary).toEqual(summaryOf({ longTermGains: "400", capitalLosses: "500", lossesAppliedToLongTerm: "400", totalCapitalGains: "400", netCapitalLossesCarriedForward: "100" }));
+    expect(r.summary).toEqual(
+      summaryOf({
+        longTermGains: "400",
+        capitalLosses: "500",
+        lossesAppliedToLongTerm: "400",
+        totalCapitalGains: "400",
+        netCapitalLossesCarriedForward: "100",
+      }),
+    );
     const row = (r.disposals as Json[]).find((d) => d.symbol === "ZZZ");
-    expect(row).toMatchObject({ eventType: "Cancellation", saleTradeId: cancel.id, acquisitionTradeId: zBuy.id, acquisitionDate: "2023-01-10", disposalDate: "2025-01-15", quantity: "100", costBase: "500", proceeds: "0", capitalGain: "-500", method: null });
-    expect(expectOk(await rest.capitalGains(key, p, { financialYear: 2026 })).summary).toMatchObject({ carriedForwardLossesAvailable: "100", netCapitalLossesCarriedForward: "100" });
+    expect(row).toMatchObject({
+      eventType: "Cancellation",
+      saleTradeId: cancel.id,
+      acquisitionTradeId: zBuy.id,
+      acquisitionDate: "2023-01-10",
+      disposalDate: "2025-01-15",
+      quantity: "100",
+      costBase: "500",
+      proceeds: "0",
+      capitalGain: "-500",
+      method: null,
+    });
+    expect(expectOk(await rest.capitalGains(key, p, { financialYear: 2026 })).summary).toMatchObject({
+      carriedForwardLossesAvailable: "100",
+      netCapitalLossesCarriedForward: "100",
+    });
     // Nothing left to value.
     const u = expectOk(await rest.unrealised(key, p, { date: "2025-03-01" }));
     expect((u.holdings as Json[]).map((h) => h.symbol)).toEqual([]);
@@ -141,10 +213,42 @@ describe("figures derived by hand from the rules", () => {
     const sell = await trade(p, "RRR", "Sell", "2025-03-01", 100, 2);
     const r = expectOk(await rest.capitalGains(key, p, { financialYear: 2025 }));
     expect(r.disposals).toEqual([
-      { holdingId: buy.holdingId, symbol: "RRR", exchange: "ASX", eventType: "CapitalReturnExcess", saleTradeId: roc.id, acquisitionTradeId: buy.id, acquisitionDate: "2023-01-10", disposalDate: "2024-10-01", quantity: "0", costBase: "0", proceeds: "50", capitalGain: "50", isDiscountable: true, method: null },
-      { holdingId: buy.holdingId, symbol: "RRR", exchange: "ASX", eventType: "Sell", saleTradeId: sell.id, acquisitionTradeId: buy.id, acquisitionDate: "2023-01-10", disposalDate: "2025-03-01", quantity: "100", costBase: "0", proceeds: "200", capitalGain: "200", isDiscountable: true, method: "FIFO" },
+      {
+        holdingId: buy.holdingId,
+        symbol: "RRR",
+        exchange: "ASX",
+        eventType: "CapitalReturnExcess",
+        saleTradeId: roc.id,
+        acquisitionTradeId: buy.id,
+        acquisitionDate: "2023-01-10",
+        disposalDate: "2024-10-01",
+        quantity: "0",
+        costBase: "0",
+        proceeds: "50",
+        capitalGain: "50",
+        isDiscountable: true,
+        method: null,
+      },
+      {
+        holdingId: buy.holdingId,
+        symbol: "RRR",
+        exchange: "ASX",
+        eventType: "Sell",
+        saleTradeId: sell.id,
+        acquisitionTradeId: buy.id,
+        acquisitionDate: "2023-01-10",
+        disposalDate: "2025-03-01",
+        quantity: "100",
+        costBase: "0",
+        proceeds: "200",
+        capitalGain: "200",
+        isDiscountable: true,
+        method: "FIFO",
+      },
     ]);
-    expect(r.summary).toEqual(summaryOf({ longTermGains: "250", discount: "125", totalCapitalGains: "250", netCapitalGain: "125" }));
+    expect(r.summary).toEqual(
+      summaryOf({ longTermGains: "250", discount: "125", totalCapitalGains: "250", netCapitalGain: "125" }),
+    );
   });
 
   it("a Split changes units, not cost base or acquisition date: sell after it", async () => {
@@ -156,7 +260,22 @@ describe("figures derived by hand from the rules", () => {
     const sell = await trade(p, "SSS", "Sell", "2024-11-01", 150, 8);
     const r = expectOk(await rest.capitalGains(key, p, { financialYear: 2025 }));
     expect(r.disposals).toEqual([
-      { holdingId: buy.holdingId, symbol: "SSS", exchange: "ASX", eventType: "Sell", saleTradeId: sell.id, acquisitionTradeId: buy.id, acquisitionDate: "2023-01-10", disposalDate: "2024-11-01", quantity: "150", costBase: "750", proceeds: "1200", capitalGain: "450", isDiscountable: true, method: "FIFO" },
+      {
+        holdingId: buy.holdingId,
+        symbol: "SSS",
+        exchange: "ASX",
+        eventType: "Sell",
+        saleTradeId: sell.id,
+        acquisitionTradeId: buy.id,
+        acquisitionDate: "2023-01-10",
+        disposalDate: "2024-11-01",
+        quantity: "150",
+        costBase: "750",
+        proceeds: "1200",
+        capitalGain: "450",
+        isDiscountable: true,
+        method: "FIFO",
+      },
     ]);
     expect(r.summary).toMatchObject({ longTermGains: "450", discount: "225", netCapitalGain: "225" });
   });
@@ -167,12 +286,50 @@ describe("figures derived by hand from the rules", () => {
     // DRP parcel gain 10; both discountable. Net (210 / 2) = 105.
     const p = await newPortfolio(t, key, { name: "DRP" });
     const buy = await trade(p, "DDD", "Buy", "2023-01-10", 100, 10);
-    await confirmedIncome({ holdingId: buy.holdingId, exDividendDate: "2023-06-01", paidDate: "2023-06-30", unfrankedAmount: 110, isReinvested: true, drpQuantity: 10, drpPrice: 11 });
+    await confirmedIncome({
+      holdingId: buy.holdingId,
+      exDividendDate: "2023-06-01",
+      paidDate: "2023-06-30",
+      unfrankedAmount: 110,
+      isReinvested: true,
+      drpQuantity: 10,
+      drpPrice: 11,
+    });
     const sell = await trade(p, "DDD", "Sell", "2024-11-01", 110, 12);
     const r = expectOk(await rest.capitalGains(key, p, { financialYear: 2025 }));
     expect(r.disposals).toEqual([
-      { holdingId: buy.holdingId, symbol: "DDD", exchange: "ASX", eventType: "Sell", saleTradeId: sell.id, acquisitionTradeId: buy.id, acquisitionDate: "2023-01-10", disposalDate: "2024-11-01", quantity: "100", costBase: "1000", proceeds: "1200", capitalGain: "200", isDiscountable: true, method: "FIFO" },
-      { holdingId: buy.holdingId, symbol: "DDD", exchange: "ASX", eventType: "Sell", saleTradeId: sell.id, acquisitionTradeId: null, acquisitionDate: "2023-06-30", disposalDate: "2024-11-01", quantity: "10", costBase: "110", proceeds: "120", capitalGain: "10", isDiscountable: true, method: "FIFO" },
+      {
+        holdingId: buy.holdingId,
+        symbol: "DDD",
+        exchange: "ASX",
+        eventType: "Sell",
+        saleTradeId: sell.id,
+        acquisitionTradeId: buy.id,
+        acquisitionDate: "2023-01-10",
+        disposalDate: "2024-11-01",
+        quantity: "100",
+        costBase: "1000",
+        proceeds: "1200",
+        capitalGain: "200",
+        isDiscountable: true,
+        method: "FIFO",
+      },
+      {
+        holdingId: buy.holdingId,
+        symbol: "DDD",
+        exchange: "ASX",
+        eventType: "Sell",
+        saleTradeId: sell.id,
+        acquisitionTradeId: null,
+        acquisitionDate: "2023-06-30",
+        disposalDate: "2024-11-01",
+        quantity: "10",
+        costBase: "110",
+        proceeds: "120",
+        capitalGain: "10",
+        isDiscountable: true,
+        method: "FIFO",
+      },
     ]);
     expect(r.summary).toMatchObject({ longTermGains: "210", discount: "105", netCapitalGain: "105" });
     // Over GraphQL the null acquisition trade stays null.
@@ -189,25 +346,96 @@ describe("figures derived by hand from the rules", () => {
     const sell = await trade(p, "TTT", "Sell", "2024-11-01", 60, 12);
     const r = expectOk(await rest.capitalGains(key, p, { financialYear: 2025 }));
     expect(r.disposals).toEqual([
-      { holdingId: buy.holdingId, symbol: "TTT", exchange: "ASX", eventType: "Sell", saleTradeId: sell.id, acquisitionTradeId: buy.id, acquisitionDate: "2023-01-10", disposalDate: "2024-11-01", quantity: "60", costBase: "600", proceeds: "720", capitalGain: "120", isDiscountable: true, method: "FIFO" },
+      {
+        holdingId: buy.holdingId,
+        symbol: "TTT",
+        exchange: "ASX",
+        eventType: "Sell",
+        saleTradeId: sell.id,
+        acquisitionTradeId: buy.id,
+        acquisitionDate: "2023-01-10",
+        disposalDate: "2024-11-01",
+        quantity: "60",
+        costBase: "600",
+        proceeds: "720",
+        capitalGain: "120",
+        isDiscountable: true,
+        method: "FIFO",
+      },
     ]);
-    expect(r.summary).toMatchObject({ longTermGains: "120", capitalLosses: "0", netCapitalGain: "60", totalCapitalGains: "120" });
+    expect(r.summary).toMatchObject({
+      longTermGains: "120",
+      capitalLosses: "0",
+      netCapitalGain: "60",
+      totalCapitalGains: "120",
+    });
   });
 
   it("foreign-currency trades enter at each trade's own AUD rate", async () => {
     // AAPL (USD): buy 10 @ 100 + 10 brokerage at 1.5 on 2023-01-10 → (1,000 + 10) × 1.5 = 1,515.
     // Sell 10 @ 120 − 10 brokerage at 1.4 on 2024-11-01 → (1,200 − 10) × 1.4 = 1,666. Gain 151.
     const p = await newPortfolio(t, key, { name: "Foreign" });
-    const buy = await newTrade(t, key, { portfolioId: p, symbol: "AAPL", exchange: "NASDAQ", tradeType: "Buy", tradeDate: "2023-01-10", quantity: 10, price: 100, brokerage: 10, exchangeRate: 1.5 });
-    const sell = await newTrade(t, key, { portfolioId: p, symbol: "AAPL", exchange: "NASDAQ", tradeType: "Sell", tradeDate: "2024-11-01", quantity: 10, price: 120, brokerage: 10, exchangeRate: 1.4 });
+    const buy = await newTrade(t, key, {
+      portfolioId: p,
+      symbol: "AAPL",
+      exchange: "NASDAQ",
+      tradeType: "Buy",
+      tradeDate: "2023-01-10",
+      quantity: 10,
+      price: 100,
+      brokerage: 10,
+      exchangeRate: 1.5,
+    });
+    const sell = await newTrade(t, key, {
+      portfolioId: p,
+      symbol: "AAPL",
+      exchange: "NASDAQ",
+      tradeType: "Sell",
+      tradeDate: "2024-11-01",
+      quantity: 10,
+      price: 120,
+      brokerage: 10,
+      exchangeRate: 1.4,
+    });
     const r = expectOk(await rest.capitalGains(key, p, { financialYear: 2025 }));
     expect(r.disposals).toEqual([
-      { holdingId: buy.holdingId, symbol: "AAPL", exchange: "NASDAQ", eventType: "Sell", saleTradeId: sell.id, acquisitionTradeId: buy.id, acquisitionDate: "2023-01-10", disposalDate: "2024-11-01", quantity: "10", costBase: "1515", proceeds: "1666", capitalGain: "151", isDiscountable: true, method: "FIFO" },
+      {
+        holdingId: buy.holdingId,
+        symbol: "AAPL",
+        exchange: "NASDAQ",
+        eventType: "Sell",
+        saleTradeId: sell.id,
+        acquisitionTradeId: buy.id,
+        acquisitionDate: "2023-01-10",
+        disposalDate: "2024-11-01",
+        quantity: "10",
+        costBase: "1515",
+        proceeds: "1666",
+        capitalGain: "151",
+        isDiscountable: true,
+        method: "FIFO",
+      },
     ]);
     // Simulate the same sale on the same day with an explicit rate of 2: (1,200 − 10) × 2 = 2,380.
-    const s = expectOk(await rest.simulate(key, p, { holdingId: buy.holdingId, quantity: 5, price: 120, brokerage: 10, exchangeRate: 2, date: "2024-10-01" }));
+    const s = expectOk(
+      await rest.simulate(key, p, {
+        holdingId: buy.holdingId,
+        quantity: 5,
+        price: 120,
+        brokerage: 10,
+        exchangeRate: 2,
+        date: "2024-10-01",
+      }),
+    );
     // 5 of the 10 units: cost 757.5, proceeds (600 − 10) × 2 = 1,180, gain 422.5.
-    expect(s).toMatchObject({ proceeds: "1180", costBase: "757.5", capitalGain: "422.5", longTermGain: "422.5", discount: "211.25", assessableCapitalGain: "211.25" });
+    expect(s).toMatchObject({
+      proceeds: "1180",
+      costBase: "757.5",
+      capitalGain: "422.5",
+      longTermGain: "422.5",
+      discount: "211.25",
+      assessableCapitalGain: "211.25",
+    });
   });
 
   it("a non-June year end: FY2025 of a 31 December portfolio is calendar 2025", async () => {
@@ -227,7 +455,14 @@ describe("figures derived by hand from the rules", () => {
     const m = expectOk(await rest.myTax(key, p, { financialYear: 2025 }));
     expect((m.labels as Json[]).find((l) => l.label === "18H")?.amount).toBe("30");
     // Simulated on 2025-01-01 (FY2025): the year before holds s2 only (net 15).
-    const sim = expectOk(await rest.simulate(key, p, { holdingId: (await t.http.get(`/v1/trades/${s2.id}`).set("authorization", key)).body.holdingId, quantity: 10, price: 14, date: "2025-01-01" }));
+    const sim = expectOk(
+      await rest.simulate(key, p, {
+        holdingId: (await t.http.get(`/v1/trades/${s2.id}`).set("authorization", key)).body.holdingId,
+        quantity: 10,
+        price: 14,
+        date: "2025-01-01",
+      }),
+    );
     expect(sim.yearToDate).toEqual({ financialYear: 2025, netCapitalGainBefore: "15", netCapitalGainAfter: "35" });
   });
 
@@ -253,27 +488,52 @@ describe("figures derived by hand from the rules", () => {
     //   M2 sell 2024-10-01 (FY2025): override MinimiseGain → b2 (highest cost), gain 7.
     //   M3 sell 2024-10-01 with parcels [b1: 7] → Manual, gain 14.
     const p = await newPortfolio(t, key, { name: "Methods" });
-    const mk = async (symbol: string) => ({ b1: await trade(p, symbol, "Buy", "2023-01-10", 10, 1), b2: await trade(p, symbol, "Buy", "2023-02-10", 10, 2) });
+    const mk = async (symbol: string) => ({
+      b1: await trade(p, symbol, "Buy", "2023-01-10", 10, 1),
+      b2: await trade(p, symbol, "Buy", "2023-02-10", 10, 2),
+    });
     const m1 = await mk("MMA");
     const m2 = await mk("MMB");
     const m3 = await mk("MMC");
-    await taxSettings(p, { defaultMethod: "LIFO", yearMethods: [{ financialYear: 2025, method: "FIFO" }], holdingOverrides: [{ holdingId: m2.b1.holdingId, financialYear: 2025, method: "MinimiseGain" }] });
+    await taxSettings(p, {
+      defaultMethod: "LIFO",
+      yearMethods: [{ financialYear: 2025, method: "FIFO" }],
+      holdingOverrides: [{ holdingId: m2.b1.holdingId, financialYear: 2025, method: "MinimiseGain" }],
+    });
     const s1 = await trade(p, "MMA", "Sell", "2024-03-01", 7, 3);
     const s2 = await trade(p, "MMA", "Sell", "2024-10-01", 7, 3);
     const s3 = await trade(p, "MMB", "Sell", "2024-10-01", 7, 3);
     const s4 = await trade(p, "MMC", "Sell", "2024-10-01", 7, 3, { parcels: [{ tradeId: m3.b1.id, quantity: 7 }] });
-    const pick = (r: Json) => (r.disposals as Json[]).map((d) => ({ sale: d.saleTradeId, parcel: d.acquisitionTradeId, method: d.method, gain: d.capitalGain }));
-    expect(pick(expectOk(await rest.capitalGains(key, p, { financialYear: 2024 })))).toEqual([{ sale: s1.id, parcel: m1.b2.id, method: "LIFO", gain: "7" }]);
+    const pick = (r: Json) =>
+      (r.disposals as Json[]).map((d) => ({
+        sale: d.saleTradeId,
+        parcel: d.acquisitionTradeId,
+        method: d.method,
+        gain: d.capitalGain,
+      }));
+    expect(pick(expectOk(await rest.capitalGains(key, p, { financialYear: 2024 })))).toEqual([
+      { sale: s1.id, parcel: m1.b2.id, method: "LIFO", gain: "7" },
+    ]);
     expect(pick(expectOk(await rest.capitalGains(key, p, { financialYear: 2025 })))).toEqual([
       { sale: s2.id, parcel: m1.b1.id, method: "FIFO", gain: "14" },
       { sale: s3.id, parcel: m2.b2.id, method: "MinimiseGain", gain: "7" },
       { sale: s4.id, parcel: m3.b1.id, method: "Manual", gain: "14" },
     ]);
     // Simulate on MMB in FY2025 with no method: the override applies and is named.
-    const sim = expectOk(await rest.simulate(key, p, { holdingId: m2.b1.holdingId, quantity: 3, price: 3, date: "2024-10-02" }));
+    const sim = expectOk(
+      await rest.simulate(key, p, { holdingId: m2.b1.holdingId, quantity: 3, price: 3, date: "2024-10-02" }),
+    );
     expect(sim).toMatchObject({ method: "MinimiseGain", capitalGain: "3" });
     // Manual parcels in a simulation: "Manual".
-    const manual = expectOk(await rest.simulate(key, p, { holdingId: m2.b1.holdingId, quantity: 3, price: 3, date: "2024-10-02", parcels: [{ tradeId: m2.b1.id, quantity: 3 }] }));
+    const manual = expectOk(
+      await rest.simulate(key, p, {
+        holdingId: m2.b1.holdingId,
+        quantity: 3,
+        price: 3,
+        date: "2024-10-02",
+        parcels: [{ tradeId: m2.b1.id, quantity: 3 }],
+      }),
+    );
     expect(manual).toMatchObject({ method: "Manual", capitalGain: "6" });
   });
 
@@ -286,8 +546,13 @@ describe("figures derived by hand from the rules", () => {
     const buy = await trade(p, "SDS", "Buy", "2023-05-02", 100, 10);
     await trade(p, "SDS", "Sell", "2025-03-01", 30, 12);
     const before = await ledgerFingerprint(t.db);
-    expectError(await rest.simulate(key, p, { holdingId: buy.holdingId, quantity: 71, price: 15, date: "2025-03-01" }), "BUSINESS_RULE");
-    const s = expectOk(await rest.simulate(key, p, { holdingId: buy.holdingId, quantity: 70, price: 15, date: "2025-03-01" }));
+    expectError(
+      await rest.simulate(key, p, { holdingId: buy.holdingId, quantity: 71, price: 15, date: "2025-03-01" }),
+      "BUSINESS_RULE",
+    );
+    const s = expectOk(
+      await rest.simulate(key, p, { holdingId: buy.holdingId, quantity: 70, price: 15, date: "2025-03-01" }),
+    );
     expect(s).toEqual({
       holdingId: buy.holdingId,
       symbol: "SDS",
@@ -302,10 +567,28 @@ describe("figures derived by hand from the rules", () => {
       capitalLoss: "0",
       discount: "175",
       assessableCapitalGain: "175",
-      parcels: [{ acquisitionTradeId: buy.id, acquisitionDate: "2023-05-02", quantity: "70", costBase: "700", proceeds: "1050", capitalGain: "350", isDiscountable: true }],
+      parcels: [
+        {
+          acquisitionTradeId: buy.id,
+          acquisitionDate: "2023-05-02",
+          quantity: "70",
+          costBase: "700",
+          proceeds: "1050",
+          capitalGain: "350",
+          isDiscountable: true,
+        },
+      ],
       yearToDate: { financialYear: 2025, netCapitalGainBefore: "30", netCapitalGainAfter: "205" },
     });
-    expect(expectOk(await gql.simulate(key, p, gqlSimInput({ holdingId: buy.holdingId, quantity: "70", price: "15", date: "2025-03-01" })))).toEqual(s);
+    expect(
+      expectOk(
+        await gql.simulate(
+          key,
+          p,
+          gqlSimInput({ holdingId: buy.holdingId, quantity: "70", price: "15", date: "2025-03-01" }),
+        ),
+      ),
+    ).toEqual(s);
     expect(await ledgerFingerprint(t.db)).toBe(before);
   });
 
@@ -315,9 +598,14 @@ describe("figures derived by hand from the rules", () => {
     const p = await newPortfolio(t, key, { name: "Later sell" });
     const buy = await trade(p, "LSS", "Buy", "2023-05-02", 100, 10);
     await trade(p, "LSS", "Sell", "2025-05-01", 100, 12);
-    const s = expectOk(await rest.simulate(key, p, { holdingId: buy.holdingId, quantity: 100, price: 11, date: "2025-03-01" }));
+    const s = expectOk(
+      await rest.simulate(key, p, { holdingId: buy.holdingId, quantity: 100, price: 11, date: "2025-03-01" }),
+    );
     // Year to date (to 2025-03-01): nothing before; after, 100/2 = 50.
-    expect(s).toMatchObject({ capitalGain: "100", yearToDate: { financialYear: 2025, netCapitalGainBefore: "0", netCapitalGainAfter: "50" } });
+    expect(s).toMatchObject({
+      capitalGain: "100",
+      yearToDate: { financialYear: 2025, netCapitalGainBefore: "0", netCapitalGainAfter: "50" },
+    });
   });
 
   it("unrealised: a custom-priced holding is valued at its custom price", async () => {
@@ -325,7 +613,14 @@ describe("figures derived by hand from the rules", () => {
     // market value 600,000, gain 100,000 (discountable), discount 50,000, net 50,000.
     const p = await newPortfolio(t, key, { name: "Custom" });
     const house = await newCustomHolding(t, key, p, { symbol: "HOUSE", name: "Beach house" });
-    const buy = await newTrade(t, key, { portfolioId: p, holdingId: house, tradeType: "Buy", tradeDate: "2023-01-10", quantity: 1, price: 500000 });
+    const buy = await newTrade(t, key, {
+      portfolioId: p,
+      holdingId: house,
+      tradeType: "Buy",
+      tradeDate: "2023-01-10",
+      quantity: 1,
+      price: 500000,
+    });
     await postCreated(t, key, `/v1/holdings/${house}/prices`, { date: "2025-01-31", price: 600000 });
     const u = expectOk(await rest.unrealised(key, p, { date: "2025-03-01" }));
     expect(u.holdings).toEqual([
@@ -341,10 +636,23 @@ describe("figures derived by hand from the rules", () => {
         longTermGain: "100000",
         capitalLoss: "0",
         nextDiscountDate: null,
-        parcels: [{ acquisitionTradeId: buy.id, acquisitionDate: "2023-01-10", disposalDate: "2025-03-01", quantity: "1", costBase: "500000", proceeds: "600000", capitalGain: "100000", isDiscountable: true }],
+        parcels: [
+          {
+            acquisitionTradeId: buy.id,
+            acquisitionDate: "2023-01-10",
+            disposalDate: "2025-03-01",
+            quantity: "1",
+            costBase: "500000",
+            proceeds: "600000",
+            capitalGain: "100000",
+            isDiscountable: true,
+          },
+        ],
       },
     ]);
-    expect(u.summary).toEqual(summaryOf({ longTermGains: "100000", discount: "50000", totalCapitalGains: "100000", netCapitalGain: "50000" }));
+    expect(u.summary).toEqual(
+      summaryOf({ longTermGains: "100000", discount: "50000", totalCapitalGains: "100000", netCapitalGain: "50000" }),
+    );
   });
 
   it("unrealised: a holding with no price at all is not shown as a loss of its whole cost base", async () => {
@@ -353,13 +661,29 @@ describe("figures derived by hand from the rules", () => {
     // unpricedHoldings with its units and cost base. AAA beside it is priced by its last trade.
     const p = await newPortfolio(t, key, { name: "Unpriced" });
     const house = await newCustomHolding(t, key, p, { symbol: "LAND", name: "Land" });
-    await newTrade(t, key, { portfolioId: p, holdingId: house, tradeType: "TransferIn", tradeDate: "2023-01-10", quantity: 1 });
-    await newTrade(t, key, { portfolioId: p, holdingId: house, tradeType: "CostBaseIncrease", tradeDate: "2023-02-10", quantity: 1, price: 5000 });
+    await newTrade(t, key, {
+      portfolioId: p,
+      holdingId: house,
+      tradeType: "TransferIn",
+      tradeDate: "2023-01-10",
+      quantity: 1,
+    });
+    await newTrade(t, key, {
+      portfolioId: p,
+      holdingId: house,
+      tradeType: "CostBaseIncrease",
+      tradeDate: "2023-02-10",
+      quantity: 1,
+      price: 5000,
+    });
     await trade(p, "AAA", "Buy", "2023-01-10", 100, 10);
     const u = expectOk(await rest.unrealised(key, p, { date: "2025-03-01" }));
-    for (const h of u.holdings as Json[]) expect({ symbol: h.symbol, loss: h.capitalLoss }).not.toEqual({ symbol: "LAND", loss: "5000" });
+    for (const h of u.holdings as Json[])
+      expect({ symbol: h.symbol, loss: h.capitalLoss }).not.toEqual({ symbol: "LAND", loss: "5000" });
     expect(u.summary).toEqual(summaryOf({}));
-    expect(u.unpricedHoldings).toEqual([{ holdingId: house, symbol: "LAND", exchange: expect.any(String), quantity: "1", costBase: "5000" }]);
+    expect(u.unpricedHoldings).toEqual([
+      { holdingId: house, symbol: "LAND", exchange: expect.any(String), quantity: "1", costBase: "5000" },
+    ]);
   });
 
   it("a ReturnOfCapital spread over two parcels by units: only the parcel it exceeds makes a G1 gain", async () => {
@@ -373,12 +697,27 @@ describe("figures derived by hand from the rules", () => {
     const roc = await trade(p, "PPP", "ReturnOfCapital", "2024-10-01", 200, 2);
     const sell = await trade(p, "PPP", "Sell", "2025-03-01", 200, 4);
     const r = expectOk(await rest.capitalGains(key, p, { financialYear: 2025 }));
-    expect((r.disposals as Json[]).map((d) => [d.eventType, d.saleTradeId, d.acquisitionTradeId, d.quantity, d.costBase, d.proceeds, d.capitalGain])).toEqual([
+    expect(
+      (r.disposals as Json[]).map((d) => [
+        d.eventType,
+        d.saleTradeId,
+        d.acquisitionTradeId,
+        d.quantity,
+        d.costBase,
+        d.proceeds,
+        d.capitalGain,
+      ]),
+    ).toEqual([
       ["CapitalReturnExcess", roc.id, a.id, "0", "0", "100", "100"],
       ["Sell", sell.id, a.id, "100", "0", "400", "400"],
       ["Sell", sell.id, b.id, "100", "300", "400", "100"],
     ]);
-    expect(r.summary).toMatchObject({ longTermGains: "600", discount: "300", netCapitalGain: "300", totalCapitalGains: "600" });
+    expect(r.summary).toMatchObject({
+      longTermGains: "600",
+      discount: "300",
+      netCapitalGain: "300",
+      totalCapitalGains: "600",
+    });
   });
 
   it("a loss entered for a year long before any trade still reaches the year asked for", async () => {
@@ -388,17 +727,35 @@ describe("figures derived by hand from the rules", () => {
     await trade(p, "AAA", "Buy", "2023-05-02", 100, 10);
     await trade(p, "AAA", "Sell", "2024-09-10", 100, 14);
     await taxSettings(p, { carriedForwardLosses: [{ financialYear: 2019, amount: 250 }] });
-    expect(expectOk(await rest.capitalGains(key, p, { financialYear: 2022 })).summary).toMatchObject({ carriedForwardLossesAvailable: "250", netCapitalLossesCarriedForward: "250" });
-    expect(expectOk(await rest.capitalGains(key, p, { financialYear: 2025 })).summary).toMatchObject({ carriedForwardLossesAvailable: "250", carriedForwardLossesApplied: "250", discount: "75", netCapitalGain: "75", netCapitalLossesCarriedForward: "0" });
+    expect(expectOk(await rest.capitalGains(key, p, { financialYear: 2022 })).summary).toMatchObject({
+      carriedForwardLossesAvailable: "250",
+      netCapitalLossesCarriedForward: "250",
+    });
+    expect(expectOk(await rest.capitalGains(key, p, { financialYear: 2025 })).summary).toMatchObject({
+      carriedForwardLossesAvailable: "250",
+      carriedForwardLossesApplied: "250",
+      discount: "75",
+      netCapitalGain: "75",
+      netCapitalLossesCarriedForward: "0",
+    });
   });
 
   it("an SMSF's simulated sell takes a third off; a company's nothing", async () => {
     // 100 @ 10 on 2023-05-02; simulate 100 @ 13 on 2025-03-01: gain 300, discountable.
-    for (const [entityType, discount, assessable] of [["SMSF", "100", "200"], ["Company", "0", "300"]]) {
+    for (const [entityType, discount, assessable] of [
+      ["SMSF", "100", "200"],
+      ["Company", "0", "300"],
+    ]) {
       const p = await newPortfolio(t, key, { name: entityType, entityType });
       const buy = await trade(p, "AAA", "Buy", "2023-05-02", 100, 10);
-      const s = expectOk(await rest.simulate(key, p, { holdingId: buy.holdingId, quantity: 100, price: 13, date: "2025-03-01" }));
-      expect({ entityType, discount: s.discount, assessable: s.assessableCapitalGain }).toEqual({ entityType, discount, assessable });
+      const s = expectOk(
+        await rest.simulate(key, p, { holdingId: buy.holdingId, quantity: 100, price: 13, date: "2025-03-01" }),
+      );
+      expect({ entityType, discount: s.discount, assessable: s.assessableCapitalGain }).toEqual({
+        entityType,
+        discount,
+        assessable,
+      });
     }
   });
 
@@ -411,11 +768,29 @@ describe("figures derived by hand from the rules", () => {
     const b2 = await trade(p, "BRK", "Buy", "2024-08-01", 50, 12);
     await trade(p, "BRK", "Sell", "2025-03-01", 150, 11, { brokerage: 30 });
     const r = expectOk(await rest.capitalGains(key, p, { financialYear: 2025 }));
-    expect((r.disposals as Json[]).map((d) => [d.acquisitionTradeId, d.quantity, d.costBase, d.proceeds, d.capitalGain, d.isDiscountable])).toEqual([
+    expect(
+      (r.disposals as Json[]).map((d) => [
+        d.acquisitionTradeId,
+        d.quantity,
+        d.costBase,
+        d.proceeds,
+        d.capitalGain,
+        d.isDiscountable,
+      ]),
+    ).toEqual([
       [b1.id, "100", "1000", "1080", "80", true],
       [b2.id, "50", "600", "540", "-60", false],
     ]);
-    expect(r.summary).toEqual(summaryOf({ longTermGains: "80", capitalLosses: "60", lossesAppliedToLongTerm: "60", discount: "10", totalCapitalGains: "80", netCapitalGain: "10" }));
+    expect(r.summary).toEqual(
+      summaryOf({
+        longTermGains: "80",
+        capitalLosses: "60",
+        lossesAppliedToLongTerm: "60",
+        discount: "10",
+        totalCapitalGains: "80",
+        netCapitalGain: "10",
+      }),
+    );
   });
 
   it("a Bonus parcel is discountable from its stated acquisition date, else from the issue date", async () => {
@@ -430,13 +805,22 @@ describe("figures derived by hand from the rules", () => {
     const issued = await trade(p, "BOX", "Bonus", "2024-10-01", 10);
     await trade(p, "BOX", "Sell", "2025-01-15", 110, 12);
     const r = expectOk(await rest.capitalGains(key, p, { financialYear: 2025 }));
-    const bonusRows = (r.disposals as Json[]).filter((d) => d.acquisitionTradeId === kept.id || d.acquisitionTradeId === issued.id);
-    expect(bonusRows.map((d) => [d.symbol, d.acquisitionDate, d.costBase, d.proceeds, d.capitalGain, d.isDiscountable])).toEqual([
+    const bonusRows = (r.disposals as Json[]).filter(
+      (d) => d.acquisitionTradeId === kept.id || d.acquisitionTradeId === issued.id,
+    );
+    expect(
+      bonusRows.map((d) => [d.symbol, d.acquisitionDate, d.costBase, d.proceeds, d.capitalGain, d.isDiscountable]),
+    ).toEqual([
       ["BON", "2023-01-10", "0", "120", "120", true],
       ["BOX", "2024-10-01", "0", "120", "120", false],
     ]);
     // 200 + 120 + 200 discountable, 120 not: net 120 + 520 / 2 = 380.
-    expect(r.summary).toMatchObject({ shortTermGains: "120", longTermGains: "520", discount: "260", netCapitalGain: "380" });
+    expect(r.summary).toMatchObject({
+      shortTermGains: "120",
+      longTermGains: "520",
+      discount: "260",
+      netCapitalGain: "380",
+    });
   });
 
   it("unrealised with includeCarriedForward=true applies the losses carried into that year, false does not", async () => {
@@ -449,14 +833,30 @@ describe("figures derived by hand from the rules", () => {
     await trade(p, "AAA", "Buy", "2023-05-02", 100, 10);
     await marketPrice("AAA", "2025-02-28", 16);
     const off = expectOk(await rest.unrealised(key, p, { date: "2025-03-01", includeCarriedForward: false }));
-    expect(off.summary).toEqual(summaryOf({ longTermGains: "600", discount: "300", totalCapitalGains: "600", netCapitalGain: "300" }));
+    expect(off.summary).toEqual(
+      summaryOf({ longTermGains: "600", discount: "300", totalCapitalGains: "600", netCapitalGain: "300" }),
+    );
     const on = expectOk(await rest.unrealised(key, p, { date: "2025-03-01", includeCarriedForward: true }));
-    expect(on.summary).toEqual(summaryOf({ longTermGains: "600", carriedForwardLossesAvailable: "300", carriedForwardLossesApplied: "300", discount: "150", totalCapitalGains: "600", netCapitalGain: "150" }));
+    expect(on.summary).toEqual(
+      summaryOf({
+        longTermGains: "600",
+        carriedForwardLossesAvailable: "300",
+        carriedForwardLossesApplied: "300",
+        discount: "150",
+        totalCapitalGains: "600",
+        netCapitalGain: "150",
+      }),
+    );
     expect(expectOk(await gql.unrealised(key, p, "2025-03-01", true))).toEqual(on);
     // An entered loss for FY2025 joins it: 300 + 500 = 800 against 600 → net 0, 200 left over.
     await taxSettings(p, { carriedForwardLosses: [{ financialYear: 2025, amount: 500 }] });
     const more = expectOk(await rest.unrealised(key, p, { date: "2025-03-01", includeCarriedForward: "true" }));
-    expect(more.summary).toMatchObject({ carriedForwardLossesAvailable: "800", carriedForwardLossesApplied: "600", netCapitalGain: "0", netCapitalLossesCarriedForward: "200" });
+    expect(more.summary).toMatchObject({
+      carriedForwardLossesAvailable: "800",
+      carriedForwardLossesApplied: "600",
+      netCapitalGain: "0",
+      netCapitalLossesCarriedForward: "200",
+    });
   });
 });
 
@@ -467,8 +867,24 @@ describe("figures derived by hand from the rules", () => {
 /** A portfolio with one holding and a sale, so every report has something to say. */
 async function basic(k = key) {
   const p = await newPortfolio(t, k, { name: "Basic" });
-  const buy = await newTrade(t, k, { portfolioId: p, symbol: "AAA", exchange: "ASX", tradeType: "Buy", tradeDate: "2023-05-02", quantity: 100, price: 10 });
-  const sell = await newTrade(t, k, { portfolioId: p, symbol: "AAA", exchange: "ASX", tradeType: "Sell", tradeDate: "2024-09-10", quantity: 50, price: 14 });
+  const buy = await newTrade(t, k, {
+    portfolioId: p,
+    symbol: "AAA",
+    exchange: "ASX",
+    tradeType: "Buy",
+    tradeDate: "2023-05-02",
+    quantity: 100,
+    price: 10,
+  });
+  const sell = await newTrade(t, k, {
+    portfolioId: p,
+    symbol: "AAA",
+    exchange: "ASX",
+    tradeType: "Sell",
+    tradeDate: "2024-09-10",
+    quantity: 50,
+    price: 14,
+  });
   return { p, holdingId: buy.holdingId, buyId: buy.id, sellId: sell.id };
 }
 
@@ -484,17 +900,37 @@ describe("bad input: 400 problem+json naming the field, never a 500, nothing wri
   it.each(yearReports)("%s: every malformed financialYear is a 400 at financialYear", async (_, call) => {
     const s = await basic();
     const before = await ledgerFingerprint(t.db);
-    for (const fy of ["2025.0", " 2025", "2025 ", "02025", "-1", "0", "", "abc", `2025${NUL}`, "99999999999999999999", "1e3", "1985", "2201", "0x7E9", "२०२५"]) {
+    for (const fy of [
+      "2025.0",
+      " 2025",
+      "2025 ",
+      "02025",
+      "-1",
+      "0",
+      "",
+      "abc",
+      `2025${NUL}`,
+      "99999999999999999999",
+      "1e3",
+      "1985",
+      "2201",
+      "0x7E9",
+      "२०२५",
+    ]) {
       const o = await call(key, s.p, { financialYear: fy });
       expect({ fy, status: o.status }).toEqual({ fy, status: 400 });
       expectInvalid(o, "financialYear");
     }
     // Repeated: ?financialYear=2025&financialYear=2026.
-    const repeated = await restCall(t.http.get(`/v1/portfolios/${s.p}/reports/${_}?financialYear=2025&financialYear=2026`).set("authorization", key));
+    const repeated = await restCall(
+      t.http.get(`/v1/portfolios/${s.p}/reports/${_}?financialYear=2025&financialYear=2026`).set("authorization", key),
+    );
     expectInvalid(repeated, "financialYear");
     // An unknown field, and one with a NUL in its name.
     expectInvalid(await call(key, s.p, { financialYear: 2025, year: 2025 }), "year");
-    const nulName = await restCall(t.http.get(`/v1/portfolios/${s.p}/reports/${_}?financialYear=2025&x%00y=1`).set("authorization", key));
+    const nulName = await restCall(
+      t.http.get(`/v1/portfolios/${s.p}/reports/${_}?financialYear=2025&x%00y=1`).set("authorization", key),
+    );
     expectError(nulName, "VALIDATION_FAILED");
     expect(await ledgerFingerprint(t.db)).toBe(before);
   });
@@ -502,8 +938,15 @@ describe("bad input: 400 problem+json naming the field, never a 500, nothing wri
   it("the PDF refuses the same years the JSON does, as problem+json", async () => {
     const s = await basic();
     for (const fy of ["2025.0", " 2025", "02025", "-1", "1985"]) {
-      const res = await t.http.get(`/v1/portfolios/${s.p}/reports/ato-mytax/pdf`).query({ financialYear: fy }).set("authorization", key);
-      expect({ fy, status: res.status, type: res.headers["content-type"] }).toEqual({ fy, status: 400, type: expect.stringMatching(/^application\/problem\+json/) });
+      const res = await t.http
+        .get(`/v1/portfolios/${s.p}/reports/ato-mytax/pdf`)
+        .query({ financialYear: fy })
+        .set("authorization", key);
+      expect({ fy, status: res.status, type: res.headers["content-type"] }).toEqual({
+        fy,
+        status: 400,
+        type: expect.stringMatching(/^application\/problem\+json/),
+      });
     }
   });
 
@@ -511,12 +954,27 @@ describe("bad input: 400 problem+json naming the field, never a 500, nothing wri
     const s = await basic();
     const before = await ledgerFingerprint(t.db);
     const future = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
-    for (const date of ["2025-02-30", "2025-2-3", "2025-13-01", "", "25-03-01", `2025-03-01${NUL}`, "2025-03-01T00:00:00Z", "1899-12-31", future, "9999-12-31"]) {
+    for (const date of [
+      "2025-02-30",
+      "2025-2-3",
+      "2025-13-01",
+      "",
+      "25-03-01",
+      `2025-03-01${NUL}`,
+      "2025-03-01T00:00:00Z",
+      "1899-12-31",
+      future,
+      "9999-12-31",
+    ]) {
       const o = await rest.unrealised(key, s.p, { date });
       expect({ date, status: o.status }).toEqual({ date, status: 400 });
       expectInvalid(o, "date");
     }
-    for (const flag of ["yes", "1", "TRUE", "", `true${NUL}`]) expectInvalid(await rest.unrealised(key, s.p, { date: "2025-03-01", includeCarriedForward: flag }), "includeCarriedForward");
+    for (const flag of ["yes", "1", "TRUE", "", `true${NUL}`])
+      expectInvalid(
+        await rest.unrealised(key, s.p, { date: "2025-03-01", includeCarriedForward: flag }),
+        "includeCarriedForward",
+      );
     expectInvalid(await rest.unrealised(key, s.p, { date: "2025-03-01", financialYear: 2025 }), "financialYear");
     expect(await ledgerFingerprint(t.db)).toBe(before);
   });
@@ -566,13 +1024,24 @@ describe("bad input: 400 problem+json naming the field, never a 500, nothing wri
     for (const [name, change, path] of cases) {
       const o = await rest.simulate(key, s.p, { ...ok, ...change });
       expect({ name, status: o.status, code: o.code }).toEqual({ name, status: 400, code: "VALIDATION_FAILED" });
-      expect({ name, paths: (o.errors ?? []).map((e) => e.path) }).toEqual({ name, paths: expect.arrayContaining([path]) });
+      expect({ name, paths: (o.errors ?? []).map((e) => e.path) }).toEqual({
+        name,
+        paths: expect.arrayContaining([path]),
+      });
     }
     for (const body of [[ok], "text", 42]) {
-      const res = await t.http.post(`/v1/portfolios/${s.p}/simulate-sell`).set("authorization", key).set("content-type", "application/json").send(JSON.stringify(body));
+      const res = await t.http
+        .post(`/v1/portfolios/${s.p}/simulate-sell`)
+        .set("authorization", key)
+        .set("content-type", "application/json")
+        .send(JSON.stringify(body));
       expect({ body, status: res.status }).toEqual({ body, status: 400 });
     }
-    const broken = await t.http.post(`/v1/portfolios/${s.p}/simulate-sell`).set("authorization", key).set("content-type", "application/json").send('{"holdingId": 1,');
+    const broken = await t.http
+      .post(`/v1/portfolios/${s.p}/simulate-sell`)
+      .set("authorization", key)
+      .set("content-type", "application/json")
+      .send('{"holdingId": 1,');
     expect(broken.status).toBe(400);
     expect(broken.headers["content-type"]).toMatch(/^application\/problem\+json/);
     expect(await ledgerFingerprint(t.db)).toBe(before);
@@ -580,7 +1049,15 @@ describe("bad input: 400 problem+json naming the field, never a 500, nothing wri
 
   it("simulate sell: refusals of the rules are 4xx, never 500 (parcels of another holding or account, more than held, before any buy)", async () => {
     const s = await basic();
-    const other = await newTrade(t, key, { portfolioId: s.p, symbol: "BBB", exchange: "ASX", tradeType: "Buy", tradeDate: "2023-05-02", quantity: 10, price: 1 });
+    const other = await newTrade(t, key, {
+      portfolioId: s.p,
+      symbol: "BBB",
+      exchange: "ASX",
+      tradeType: "Buy",
+      tradeDate: "2023-05-02",
+      quantity: 10,
+      price: 1,
+    });
     const stranger = await t.newAccount("stranger");
     const foreign = await basic(stranger);
     const before = await ledgerFingerprint(t.db);
@@ -616,9 +1093,21 @@ describe("bad input: 400 problem+json naming the field, never a 500, nothing wri
 
   it("interest in a foreign cash account with no rate to convert it: a 422 naming the rate, not a 500", async () => {
     const s = await basic();
-    const cash = await postCreated<{ id: number }>(t, key, "/v1/cash-accounts", { portfolioId: s.p, name: "US savings", currencyCode: "USD" });
-    await postCreated(t, key, "/v1/cash-transactions", { cashAccountId: cash.id, type: "InterestPayment", date: "2024-12-31", amount: 5 });
-    for (const o of [await rest.income(key, s.p, { financialYear: 2025 }), await rest.myTax(key, s.p, { financialYear: 2025 })]) {
+    const cash = await postCreated<{ id: number }>(t, key, "/v1/cash-accounts", {
+      portfolioId: s.p,
+      name: "US savings",
+      currencyCode: "USD",
+    });
+    await postCreated(t, key, "/v1/cash-transactions", {
+      cashAccountId: cash.id,
+      type: "InterestPayment",
+      date: "2024-12-31",
+      amount: 5,
+    });
+    for (const o of [
+      await rest.income(key, s.p, { financialYear: 2025 }),
+      await rest.myTax(key, s.p, { financialYear: 2025 }),
+    ]) {
       expectError(o, "BUSINESS_RULE");
       expect(o.message).toMatch(/USD/);
     }
@@ -630,13 +1119,24 @@ describe("bad input: 400 problem+json naming the field, never a 500, nothing wri
     for (const fy of ["2025", 2025.5, -1, 1985, 2201, 2 ** 31, true]) {
       for (const call of [gql.capitalGains, gql.income, gql.myTax]) {
         const o = await call(key, s.p, fy);
-        expect({ fy, code: codeOf(o) }).toEqual({ fy, code: expect.stringMatching(/^(BAD_USER_INPUT|VALIDATION_FAILED)$/) });
+        expect({ fy, code: codeOf(o) }).toEqual({
+          fy,
+          code: expect.stringMatching(/^(BAD_USER_INPUT|VALIDATION_FAILED)$/),
+        });
         if (!o.ok && o.code === "VALIDATION_FAILED") expect(o.errors?.map((e) => e.path)).toContain("financialYear");
       }
     }
-    for (const [d, cf] of [["2025-02-30", undefined], [20250301, undefined], ["2025-03-01", "yes"], [`2025-03-01${NUL}`, undefined]] as const) {
+    for (const [d, cf] of [
+      ["2025-02-30", undefined],
+      [20250301, undefined],
+      ["2025-03-01", "yes"],
+      [`2025-03-01${NUL}`, undefined],
+    ] as const) {
       const o = await gql.unrealised(key, s.p, d, cf);
-      expect({ d, code: codeOf(o) }).toEqual({ d, code: expect.stringMatching(/^(BAD_USER_INPUT|VALIDATION_FAILED)$/) });
+      expect({ d, code: codeOf(o) }).toEqual({
+        d,
+        code: expect.stringMatching(/^(BAD_USER_INPUT|VALIDATION_FAILED)$/),
+      });
     }
     const ok = gqlSimInput({ holdingId: s.holdingId, quantity: "10", price: "15", date: "2025-03-01" });
     for (const [name, input, field] of [
@@ -650,8 +1150,15 @@ describe("bad input: 400 problem+json naming the field, never a 500, nothing wri
       ["parcels empty", { ...ok, parcels: [] }, "parcels"],
     ] as const) {
       const o = await gql.simulate(key, s.p, input);
-      expect({ name, code: codeOf(o) }).toEqual({ name, code: expect.stringMatching(/^(BAD_USER_INPUT|VALIDATION_FAILED)$/) });
-      if (!o.ok) expect({ name, names: `${o.message} ${JSON.stringify(o.errors ?? [])}`.includes(field) }).toEqual({ name, names: true });
+      expect({ name, code: codeOf(o) }).toEqual({
+        name,
+        code: expect.stringMatching(/^(BAD_USER_INPUT|VALIDATION_FAILED)$/),
+      });
+      if (!o.ok)
+        expect({ name, names: `${o.message} ${JSON.stringify(o.errors ?? [])}`.includes(field) }).toEqual({
+          name,
+          names: true,
+        });
     }
   });
 });
@@ -661,13 +1168,29 @@ describe("bad input: 400 problem+json naming the field, never a 500, nothing wri
 // =============================================================================================
 
 describe("tenancy", () => {
-  const SIX = ["capital-gains", "unrealised-capital-gains", "taxable-income", "ato-mytax", "ato-mytax/pdf", "simulate-sell"] as const;
+  const SIX = [
+    "capital-gains",
+    "unrealised-capital-gains",
+    "taxable-income",
+    "ato-mytax",
+    "ato-mytax/pdf",
+    "simulate-sell",
+  ] as const;
   const call = (k: string, p: number | string, op: (typeof SIX)[number], holdingId: number) =>
     op === "simulate-sell"
-      ? t.http.post(`/v1/portfolios/${p}/simulate-sell`).set("authorization", k).send({ holdingId, quantity: 10, price: 15, date: "2025-03-01" })
-      : t.http.get(`/v1/portfolios/${p}/reports/${op}`).query(op === "unrealised-capital-gains" ? { date: "2025-03-01" } : { financialYear: 2025 }).set("authorization", k);
+      ? t.http
+          .post(`/v1/portfolios/${p}/simulate-sell`)
+          .set("authorization", k)
+          .send({ holdingId, quantity: 10, price: 15, date: "2025-03-01" })
+      : t.http
+          .get(`/v1/portfolios/${p}/reports/${op}`)
+          .query(op === "unrealised-capital-gains" ? { date: "2025-03-01" } : { financialYear: 2025 })
+          .set("authorization", k);
   /** The problem with the portfolio's id written as "<id>", to compare a foreign one with a missing one. */
-  const masked = (text: string, id: number) => JSON.stringify({ ...JSON.parse(text), requestId: undefined }).split(String(id)).join("<id>");
+  const masked = (text: string, id: number) =>
+    JSON.stringify({ ...JSON.parse(text), requestId: undefined })
+      .split(String(id))
+      .join("<id>");
 
   it("another account's portfolio answers 404 on all six operations, with the body a missing id gets", async () => {
     const mine = await basic();
@@ -678,7 +1201,11 @@ describe("tenancy", () => {
     for (const op of SIX) {
       const foreign = await call(intruder, mine.p, op, mine.holdingId);
       const absent = await call(intruder, missing, op, theirs.holdingId);
-      expect({ op, status: foreign.status, type: foreign.headers["content-type"] }).toEqual({ op, status: 404, type: expect.stringMatching(/^application\/problem\+json/) });
+      expect({ op, status: foreign.status, type: foreign.headers["content-type"] }).toEqual({
+        op,
+        status: 404,
+        type: expect.stringMatching(/^application\/problem\+json/),
+      });
       expect({ op, body: masked(foreign.text, mine.p) }).toEqual({ op, body: masked(absent.text, missing) });
     }
     expect(await ledgerFingerprint(t.db)).toBe(before);
@@ -691,7 +1218,14 @@ describe("tenancy", () => {
     expectError(await gql.unrealised(intruder, mine.p, "2025-03-01"), "NOT_FOUND");
     expectError(await gql.income(intruder, mine.p, 2025), "NOT_FOUND");
     expectError(await gql.myTax(intruder, mine.p, 2025), "NOT_FOUND");
-    expectError(await gql.simulate(intruder, mine.p, gqlSimInput({ holdingId: mine.holdingId, quantity: "1", price: "1", date: "2025-03-01" })), "NOT_FOUND");
+    expectError(
+      await gql.simulate(
+        intruder,
+        mine.p,
+        gqlSimInput({ holdingId: mine.holdingId, quantity: "1", price: "1", date: "2025-03-01" }),
+      ),
+      "NOT_FOUND",
+    );
   });
 
   it("simulate sell in my portfolio naming another account's holding: 404, the same body as a missing holding", async () => {
@@ -699,13 +1233,26 @@ describe("tenancy", () => {
     const stranger = await t.newAccount("stranger");
     const theirs = await basic(stranger);
     const missing = 987654;
-    const foreign = await t.http.post(`/v1/portfolios/${mine.p}/simulate-sell`).set("authorization", key).send({ holdingId: theirs.holdingId, quantity: 1, price: 1, date: "2025-03-01" });
-    const absent = await t.http.post(`/v1/portfolios/${mine.p}/simulate-sell`).set("authorization", key).send({ holdingId: missing, quantity: 1, price: 1, date: "2025-03-01" });
+    const foreign = await t.http
+      .post(`/v1/portfolios/${mine.p}/simulate-sell`)
+      .set("authorization", key)
+      .send({ holdingId: theirs.holdingId, quantity: 1, price: 1, date: "2025-03-01" });
+    const absent = await t.http
+      .post(`/v1/portfolios/${mine.p}/simulate-sell`)
+      .set("authorization", key)
+      .send({ holdingId: missing, quantity: 1, price: 1, date: "2025-03-01" });
     expect(foreign.status).toBe(404);
     expect(masked(foreign.text, theirs.holdingId)).toBe(masked(absent.text, missing));
     // A holding of my other portfolio is not this portfolio's either.
     const other = await basic();
-    expect((await t.http.post(`/v1/portfolios/${mine.p}/simulate-sell`).set("authorization", key).send({ holdingId: other.holdingId, quantity: 1, price: 1, date: "2025-03-01" })).status).toBe(404);
+    expect(
+      (
+        await t.http
+          .post(`/v1/portfolios/${mine.p}/simulate-sell`)
+          .set("authorization", key)
+          .send({ holdingId: other.holdingId, quantity: 1, price: 1, date: "2025-03-01" })
+      ).status,
+    ).toBe(404);
   });
 
   it("a client key for another client's portfolio: 404 on all six; a Read client key: all six allowed, nothing written", async () => {
@@ -719,9 +1266,21 @@ describe("tenancy", () => {
     const before = await ledgerFingerprint(t.db);
     for (const op of SIX) {
       const res = await call(keyA, a.p, op, a.holdingId);
-      expect({ op, status: res.status, text: res.status === 200 ? "" : res.text }).toEqual({ op, status: 200, text: "" });
+      expect({ op, status: res.status, text: res.status === 200 ? "" : res.text }).toEqual({
+        op,
+        status: 200,
+        text: "",
+      });
     }
-    expect(expectOk(await gql.simulate(keyA, a.p, gqlSimInput({ holdingId: a.holdingId, quantity: "10", price: "15", date: "2025-03-01" })))).toMatchObject({ quantity: "10" });
+    expect(
+      expectOk(
+        await gql.simulate(
+          keyA,
+          a.p,
+          gqlSimInput({ holdingId: a.holdingId, quantity: "10", price: "15", date: "2025-03-01" }),
+        ),
+      ),
+    ).toMatchObject({ quantity: "10" });
     expect(await ledgerFingerprint(t.db)).toBe(before);
   });
 });
@@ -741,15 +1300,52 @@ async function fullYear() {
   await trade(p, "ZZZ", "Cancellation", "2025-01-15");
   await trade(p, "RRR", "Buy", "2023-01-10", 3, 1);
   await trade(p, "RRR", "ReturnOfCapital", "2024-10-01", 3, 1.3333);
-  await confirmedIncome({ holdingId: zzz.holdingId, exDividendDate: "2024-08-20", paidDate: "2024-09-15", frankedAmount: 700, unfrankedAmount: 33.33 });
+  await confirmedIncome({
+    holdingId: zzz.holdingId,
+    exDividendDate: "2024-08-20",
+    paidDate: "2024-09-15",
+    frankedAmount: 700,
+    unfrankedAmount: 33.33,
+  });
   const trust = await trade(p, "TRU", "Buy", "2023-05-02", 10, 10);
-  await confirmedIncome({ holdingId: trust.holdingId, exDividendDate: "2025-06-30", paidDate: "2025-07-20", unfrankedAmount: 100, frankedAmount: 50, isTrustIncome: true });
+  await confirmedIncome({
+    holdingId: trust.holdingId,
+    exDividendDate: "2025-06-30",
+    paidDate: "2025-07-20",
+    unfrankedAmount: 100,
+    frankedAmount: 50,
+    isTrustIncome: true,
+  });
   // An unconfirmed one counts nowhere.
-  await postCreated(t, key, "/v1/income", { holdingId: trust.holdingId, exDividendDate: "2025-03-30", paidDate: "2025-04-20", unfrankedAmount: 999 });
-  const cash = await postCreated<{ id: number }>(t, key, "/v1/cash-accounts", { portfolioId: p, name: "Savings", currencyCode: "AUD" });
-  await postCreated(t, key, "/v1/cash-transactions", { cashAccountId: cash.id, type: "Deposit", date: "2024-07-02", amount: 1000 });
-  await postCreated(t, key, "/v1/cash-transactions", { cashAccountId: cash.id, type: "InterestPayment", date: "2024-12-31", amount: "12.3456" });
-  await postCreated(t, key, "/v1/cash-transactions", { cashAccountId: cash.id, type: "InterestPayment", date: "2025-06-30", amount: "0.005" });
+  await postCreated(t, key, "/v1/income", {
+    holdingId: trust.holdingId,
+    exDividendDate: "2025-03-30",
+    paidDate: "2025-04-20",
+    unfrankedAmount: 999,
+  });
+  const cash = await postCreated<{ id: number }>(t, key, "/v1/cash-accounts", {
+    portfolioId: p,
+    name: "Savings",
+    currencyCode: "AUD",
+  });
+  await postCreated(t, key, "/v1/cash-transactions", {
+    cashAccountId: cash.id,
+    type: "Deposit",
+    date: "2024-07-02",
+    amount: 1000,
+  });
+  await postCreated(t, key, "/v1/cash-transactions", {
+    cashAccountId: cash.id,
+    type: "InterestPayment",
+    date: "2024-12-31",
+    amount: "12.3456",
+  });
+  await postCreated(t, key, "/v1/cash-transactions", {
+    cashAccountId: cash.id,
+    type: "InterestPayment",
+    date: "2025-06-30",
+    amount: "0.005",
+  });
   await taxSettings(p, { carriedForwardLosses: [{ financialYear: 2025, amount: "17.77" }] });
   return p;
 }
@@ -760,12 +1356,22 @@ describe("consistency between reports and transports", () => {
     const listed = (await t.http.get(`/v1/portfolios/${p}/holdings`).set("authorization", key)).body as Json[];
     const aaa = listed.find((h) => h.symbol === "TRU");
     expect(aaa).toBeDefined();
-    expect(expectOk(await gql.capitalGains(key, p, 2025))).toEqual(expectOk(await rest.capitalGains(key, p, { financialYear: 2025 })));
-    expect(expectOk(await gql.unrealised(key, p, "2025-03-01", true))).toEqual(expectOk(await rest.unrealised(key, p, { date: "2025-03-01", includeCarriedForward: true })));
-    expect(expectOk(await gql.income(key, p, 2025))).toEqual(expectOk(await rest.income(key, p, { financialYear: 2025 })));
-    expect(expectOk(await gql.myTax(key, p, 2025))).toEqual(expectOk(await rest.myTax(key, p, { financialYear: 2025 })));
+    expect(expectOk(await gql.capitalGains(key, p, 2025))).toEqual(
+      expectOk(await rest.capitalGains(key, p, { financialYear: 2025 })),
+    );
+    expect(expectOk(await gql.unrealised(key, p, "2025-03-01", true))).toEqual(
+      expectOk(await rest.unrealised(key, p, { date: "2025-03-01", includeCarriedForward: true })),
+    );
+    expect(expectOk(await gql.income(key, p, 2025))).toEqual(
+      expectOk(await rest.income(key, p, { financialYear: 2025 })),
+    );
+    expect(expectOk(await gql.myTax(key, p, 2025))).toEqual(
+      expectOk(await rest.myTax(key, p, { financialYear: 2025 })),
+    );
     const input = { holdingId: aaa!.id as number, quantity: "10", price: "30", date: "2025-01-20" };
-    expect(expectOk(await gql.simulate(key, p, gqlSimInput(input)))).toEqual(expectOk(await rest.simulate(key, p, input)));
+    expect(expectOk(await gql.simulate(key, p, gqlSimInput(input)))).toEqual(
+      expectOk(await rest.simulate(key, p, input)),
+    );
   });
 
   it("myTax 18H/18A/18V equal the capital gains summary to the cent; the income labels equal the taxable income totals", async () => {
@@ -776,12 +1382,34 @@ describe("consistency between reports and transports", () => {
     const summary = cg.summary as Record<string, string>;
     const cents = (v: string) => (Math.round(Number(v) * 100) / 100).toString();
     const label = (l: string) => (m.labels as Json[]).find((x) => x.label === l)?.amount;
-    expect({ H: label("18H"), A: label("18A"), V: label("18V") }).toEqual({ H: cents(summary.totalCapitalGains), A: cents(summary.netCapitalGain), V: cents(summary.netCapitalLossesCarriedForward) });
+    expect({ H: label("18H"), A: label("18A"), V: label("18V") }).toEqual({
+      H: cents(summary.totalCapitalGains),
+      A: cents(summary.netCapitalGain),
+      V: cents(summary.netCapitalLossesCarriedForward),
+    });
     expect(m.capitalGains).toEqual(cg.summary);
     expect(m.taxableIncome).toEqual(inc.totals);
-    expect((m.labels as Json[]).map((l) => l.label)).toEqual(["10L", "10M", "11S", "11T", "11U", "11V", "13U", "13C", "13Q", "13R", "18H", "18A", "18V", "20E", "20M", "20O"]);
+    expect((m.labels as Json[]).map((l) => l.label)).toEqual([
+      "10L",
+      "10M",
+      "11S",
+      "11T",
+      "11U",
+      "11V",
+      "13U",
+      "13C",
+      "13Q",
+      "13R",
+      "18H",
+      "18A",
+      "18V",
+      "20E",
+      "20M",
+      "20O",
+    ]);
     const totals = inc.totals as Record<string, string>;
-    for (const l of ["10L", "10M", "11S", "11T", "11U", "11V", "13U", "13C", "13Q", "13R", "20E", "20M", "20O"]) expect({ l, amount: label(l) }).toEqual({ l, amount: cents(totals[l]) });
+    for (const l of ["10L", "10M", "11S", "11T", "11U", "11V", "13U", "13C", "13Q", "13R", "20E", "20M", "20O"])
+      expect({ l, amount: label(l) }).toEqual({ l, amount: cents(totals[l]) });
   });
 
   it("taxable income: totals are the sum of the rows plus the interest; holdings sum the rows", async () => {
@@ -795,14 +1423,24 @@ describe("consistency between reports and transports", () => {
     for (const r of inc.rows as Json[]) add(fromRows, r.labels as Record<string, string>);
     const fromHoldings = new Map<string, InstanceType<typeof Decimal>>();
     for (const h of inc.holdings as Json[]) add(fromHoldings, h.labels as Record<string, string>);
-    expect(Object.fromEntries([...fromHoldings].map(([l, v]) => [l, v.toFixed()]))).toEqual(Object.fromEntries([...fromRows].map(([l, v]) => [l, v.toFixed()])));
+    expect(Object.fromEntries([...fromHoldings].map(([l, v]) => [l, v.toFixed()]))).toEqual(
+      Object.fromEntries([...fromRows].map(([l, v]) => [l, v.toFixed()])),
+    );
     for (const i of inc.interest as Json[]) add(fromRows, i.labels as Record<string, string>);
     const totals = inc.totals as Record<string, string>;
-    for (const [l, v] of Object.entries(totals)) if (l !== "18H") expect({ l, v }).toEqual({ l, v: (fromRows.get(l) ?? new Decimal(0)).toFixed() });
+    for (const [l, v] of Object.entries(totals))
+      if (l !== "18H") expect({ l, v }).toEqual({ l, v: (fromRows.get(l) ?? new Decimal(0)).toFixed() });
     // By hand: 700 franked → 11T 700, 11U 300; 33.33 unfranked → 11S; the trust's 30 June
     // entitlement (paid in July) is FY2025: 13U 100, 13C 50, 13Q 50 × 0.3/0.7 = 21.4286; the
     // unconfirmed 999 nowhere; interest 12.3456 + 0.005 = 12.3506.
-    expect(totals).toMatchObject({ "11T": "700", "11U": "300", "11S": "33.33", "13U": "100", "13C": "50", "10L": "12.3506" });
+    expect(totals).toMatchObject({
+      "11T": "700",
+      "11U": "300",
+      "11S": "33.33",
+      "13U": "100",
+      "13C": "50",
+      "10L": "12.3506",
+    });
     expect(inc.rows as Json[]).toHaveLength(2);
   });
 
@@ -810,7 +1448,12 @@ describe("consistency between reports and transports", () => {
     const p = await fullYear();
     const list = (await t.http.get(`/v1/portfolios/${p}/holdings`).set("authorization", key)).body as Json[];
     const bbb = list.find((h) => h.symbol === "TRU")!;
-    for (const path of ["capital-gains?financialYear=2025", "unrealised-capital-gains?date=2025-03-01&includeCarriedForward=true", "taxable-income?financialYear=2025", "ato-mytax?financialYear=2025"]) {
+    for (const path of [
+      "capital-gains?financialYear=2025",
+      "unrealised-capital-gains?date=2025-03-01&includeCarriedForward=true",
+      "taxable-income?financialYear=2025",
+      "ato-mytax?financialYear=2025",
+    ]) {
       const a = await t.http.get(`/v1/portfolios/${p}/reports/${path}`).set("authorization", key);
       const b = await t.http.get(`/v1/portfolios/${p}/reports/${path}`).set("authorization", key);
       expect({ path, status: a.status }).toEqual({ path, status: 200 });

@@ -1,6 +1,15 @@
 import { startTestApp, type TestApp } from "../support/app";
 import { newPortfolio, newTrade, postCreated } from "../support/kit";
-import { canonicalAnswer, expectError, expectInvalid, expectOk, gqlOutcome, restCall, type Json, type Outcome } from "../support/outcomes";
+import {
+  canonicalAnswer,
+  expectError,
+  expectInvalid,
+  expectOk,
+  gqlOutcome,
+  restCall,
+  type Json,
+  type Outcome,
+} from "../support/outcomes";
 
 /**
  * Taxable income and ATO myTax (REPORTS.md §5.3–5.4) over REST and GraphQL, each scenario's labels
@@ -33,38 +42,141 @@ const income = async (k: string, body: Json, confirm = true) => {
 
 async function investor(k = key) {
   const portfolioId = await newPortfolio(t, k, { name: "Income investor" });
-  const aaa = await newTrade(t, k, { portfolioId, symbol: "AAA", exchange: "ASX", tradeType: "Buy", tradeDate: "2023-05-02", quantity: 100, price: 10 });
-  const trust = await newTrade(t, k, { portfolioId, symbol: "TTT", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 100, price: 10 });
-  const us = await newTrade(t, k, { portfolioId, symbol: "USX", exchange: "NYSE", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 10, price: 100, currencyCode: "USD", exchangeRate: 1.5 });
-  const franked = await income(k, { holdingId: aaa.holdingId, exDividendDate: "2024-08-20", paidDate: "2024-09-12", frankedAmount: 700 });
-  await income(k, { holdingId: aaa.holdingId, exDividendDate: "2025-02-20", paidDate: "2025-03-12", unfrankedAmount: 999 }, false);
-  await income(k, { holdingId: aaa.holdingId, exDividendDate: "2025-06-10", paidDate: "2025-07-01", unfrankedAmount: 50 });
+  const aaa = await newTrade(t, k, {
+    portfolioId,
+    symbol: "AAA",
+    exchange: "ASX",
+    tradeType: "Buy",
+    tradeDate: "2023-05-02",
+    quantity: 100,
+    price: 10,
+  });
+  const trust = await newTrade(t, k, {
+    portfolioId,
+    symbol: "TTT",
+    exchange: "ASX",
+    tradeType: "Buy",
+    tradeDate: "2024-01-10",
+    quantity: 100,
+    price: 10,
+  });
+  const us = await newTrade(t, k, {
+    portfolioId,
+    symbol: "USX",
+    exchange: "NYSE",
+    tradeType: "Buy",
+    tradeDate: "2024-01-10",
+    quantity: 10,
+    price: 100,
+    currencyCode: "USD",
+    exchangeRate: 1.5,
+  });
+  const franked = await income(k, {
+    holdingId: aaa.holdingId,
+    exDividendDate: "2024-08-20",
+    paidDate: "2024-09-12",
+    frankedAmount: 700,
+  });
+  await income(
+    k,
+    { holdingId: aaa.holdingId, exDividendDate: "2025-02-20", paidDate: "2025-03-12", unfrankedAmount: 999 },
+    false,
+  );
+  await income(k, {
+    holdingId: aaa.holdingId,
+    exDividendDate: "2025-06-10",
+    paidDate: "2025-07-01",
+    unfrankedAmount: 50,
+  });
   const distribution = await income(k, {
     holdingId: trust.holdingId,
     exDividendDate: "2025-06-30",
     paidDate: "2025-07-15",
     isTrustIncome: true,
     unfrankedAmount: 215,
-    components: { nonPrimaryProductionIncome: 100, frankedDistributions: 50, frankingCredits: 20, tfnWithheld: 5, discountedCapitalGains: 30, nonDiscountedCapitalGains: 10, taxDeferred: 40 },
+    components: {
+      nonPrimaryProductionIncome: 100,
+      frankedDistributions: 50,
+      frankingCredits: 20,
+      tfnWithheld: 5,
+      discountedCapitalGains: 30,
+      nonDiscountedCapitalGains: 10,
+      taxDeferred: 40,
+    },
   });
-  const foreign = await income(k, { holdingId: us.holdingId, exDividendDate: "2024-11-01", paidDate: "2024-11-20", foreignIncome: 100, foreignTaxPaid: 15, currencyCode: "USD", exchangeRate: 1.5 });
-  const cash = await postCreated<{ id: number }>(t, k, "/v1/cash-accounts", { portfolioId, name: "Saver", currencyCode: "AUD" });
-  await postCreated(t, k, "/v1/cash-transactions", { cashAccountId: cash.id, type: "Deposit", date: "2024-07-01", amount: 5000 });
-  await postCreated(t, k, "/v1/cash-transactions", { cashAccountId: cash.id, type: "InterestPayment", date: "2025-01-31", amount: 12.5 });
-  return { portfolioId, aaa: aaa.holdingId, trust: trust.holdingId, us: us.holdingId, franked, distribution, foreign, cashAccountId: cash.id };
+  const foreign = await income(k, {
+    holdingId: us.holdingId,
+    exDividendDate: "2024-11-01",
+    paidDate: "2024-11-20",
+    foreignIncome: 100,
+    foreignTaxPaid: 15,
+    currencyCode: "USD",
+    exchangeRate: 1.5,
+  });
+  const cash = await postCreated<{ id: number }>(t, k, "/v1/cash-accounts", {
+    portfolioId,
+    name: "Saver",
+    currencyCode: "AUD",
+  });
+  await postCreated(t, k, "/v1/cash-transactions", {
+    cashAccountId: cash.id,
+    type: "Deposit",
+    date: "2024-07-01",
+    amount: 5000,
+  });
+  await postCreated(t, k, "/v1/cash-transactions", {
+    cashAccountId: cash.id,
+    type: "InterestPayment",
+    date: "2025-01-31",
+    amount: 12.5,
+  });
+  return {
+    portfolioId,
+    aaa: aaa.holdingId,
+    trust: trust.holdingId,
+    us: us.holdingId,
+    franked,
+    distribution,
+    foreign,
+    cashAccountId: cash.id,
+  };
 }
 
-const transports: { name: string; income(k: string, p: number, fy?: number): Promise<Outcome<Json>>; myTax(k: string, p: number, fy?: number): Promise<Outcome<Json>> }[] = [
+const transports: {
+  name: string;
+  income(k: string, p: number, fy?: number): Promise<Outcome<Json>>;
+  myTax(k: string, p: number, fy?: number): Promise<Outcome<Json>>;
+}[] = [
   {
     name: "REST",
-    income: (k, p, fy) => restCall(t.http.get(`/v1/portfolios/${p}/reports/taxable-income`).query(fy ? { financialYear: fy } : {}).set("authorization", k), 200, (b) => canonicalAnswer(b) as Json),
-    myTax: (k, p, fy) => restCall(t.http.get(`/v1/portfolios/${p}/reports/ato-mytax`).query(fy ? { financialYear: fy } : {}).set("authorization", k), 200, (b) => canonicalAnswer(b) as Json),
+    income: (k, p, fy) =>
+      restCall(
+        t.http
+          .get(`/v1/portfolios/${p}/reports/taxable-income`)
+          .query(fy ? { financialYear: fy } : {})
+          .set("authorization", k),
+        200,
+        (b) => canonicalAnswer(b) as Json,
+      ),
+    myTax: (k, p, fy) =>
+      restCall(
+        t.http
+          .get(`/v1/portfolios/${p}/reports/ato-mytax`)
+          .query(fy ? { financialYear: fy } : {})
+          .set("authorization", k),
+        200,
+        (b) => canonicalAnswer(b) as Json,
+      ),
   },
   {
     name: "GraphQL",
     income: async (k, p, fy) =>
       gqlOutcome(
-        await t.gql(k, `query($p: ID!, $fy: Int) { taxableIncomeReport(portfolioId: $p, financialYear: $fy) { portfolioId financialYear from to rows { incomeId holdingId symbol exchange exDividendDate paidDate labels } holdings { holdingId symbol exchange labels } interest { cashAccountId name labels } totals } }`, { p: String(p), fy }),
+        await t.gql(
+          k,
+          `query($p: ID!, $fy: Int) { taxableIncomeReport(portfolioId: $p, financialYear: $fy) { portfolioId financialYear from to rows { incomeId holdingId symbol exchange exDividendDate paidDate labels } holdings { holdingId symbol exchange labels } interest { cashAccountId name labels } totals } }`,
+          { p: String(p), fy },
+        ),
         "taxableIncomeReport",
         (b) => canonicalAnswer(b) as Json,
       ),
@@ -89,17 +201,61 @@ describe.each(transports)("taxable income and myTax over $name", (tr) => {
     const r = expectOk(await tr.income(key, s.portfolioId, 2025));
     expect(r).toMatchObject({ portfolioId: s.portfolioId, financialYear: 2025, from: "2024-07-01", to: "2025-06-30" });
     expect(r.rows).toEqual([
-      { incomeId: s.franked, holdingId: s.aaa, symbol: "AAA", exchange: "ASX", exDividendDate: "2024-08-20", paidDate: "2024-09-12", labels: { "11T": "700", "11U": "300" } },
-      { incomeId: s.foreign, holdingId: s.us, symbol: "USX", exchange: "NYSE", exDividendDate: "2024-11-01", paidDate: "2024-11-20", labels: { "20E": "150", "20M": "150", "20O": "22.5" } },
-      { incomeId: s.distribution, holdingId: s.trust, symbol: "TTT", exchange: "ASX", exDividendDate: "2025-06-30", paidDate: "2025-07-15", labels: { "13U": "100", "13C": "50", "13Q": "20", "13R": "5", "18H": "70" } },
+      {
+        incomeId: s.franked,
+        holdingId: s.aaa,
+        symbol: "AAA",
+        exchange: "ASX",
+        exDividendDate: "2024-08-20",
+        paidDate: "2024-09-12",
+        labels: { "11T": "700", "11U": "300" },
+      },
+      {
+        incomeId: s.foreign,
+        holdingId: s.us,
+        symbol: "USX",
+        exchange: "NYSE",
+        exDividendDate: "2024-11-01",
+        paidDate: "2024-11-20",
+        labels: { "20E": "150", "20M": "150", "20O": "22.5" },
+      },
+      {
+        incomeId: s.distribution,
+        holdingId: s.trust,
+        symbol: "TTT",
+        exchange: "ASX",
+        exDividendDate: "2025-06-30",
+        paidDate: "2025-07-15",
+        labels: { "13U": "100", "13C": "50", "13Q": "20", "13R": "5", "18H": "70" },
+      },
     ]);
     expect(r.holdings).toEqual([
       { holdingId: s.aaa, symbol: "AAA", exchange: "ASX", labels: { "11T": "700", "11U": "300" } },
-      { holdingId: s.trust, symbol: "TTT", exchange: "ASX", labels: { "13U": "100", "13C": "50", "13Q": "20", "13R": "5", "18H": "70" } },
+      {
+        holdingId: s.trust,
+        symbol: "TTT",
+        exchange: "ASX",
+        labels: { "13U": "100", "13C": "50", "13Q": "20", "13R": "5", "18H": "70" },
+      },
       { holdingId: s.us, symbol: "USX", exchange: "NYSE", labels: { "20E": "150", "20M": "150", "20O": "22.5" } },
     ]);
     expect(r.interest).toEqual([{ cashAccountId: s.cashAccountId, name: "Saver", labels: { "10L": "12.5" } }]);
-    expect(r.totals).toEqual({ "10L": "12.5", "10M": "0", "11S": "0", "11T": "700", "11U": "300", "11V": "0", "13U": "100", "13C": "50", "13Q": "20", "13R": "5", "18H": "70", "20E": "150", "20M": "150", "20O": "22.5" });
+    expect(r.totals).toEqual({
+      "10L": "12.5",
+      "10M": "0",
+      "11S": "0",
+      "11T": "700",
+      "11U": "300",
+      "11V": "0",
+      "13U": "100",
+      "13C": "50",
+      "13Q": "20",
+      "13R": "5",
+      "18H": "70",
+      "20E": "150",
+      "20M": "150",
+      "20O": "22.5",
+    });
   });
 
   it("the dividend paid on 1 July 2025 is FY2026's", async () => {
@@ -113,14 +269,51 @@ describe.each(transports)("taxable income and myTax over $name", (tr) => {
     const s = await investor();
     const r = expectOk(await tr.myTax(key, s.portfolioId, 2025));
     const labels = r.labels as { label: string; section: string; amount: string }[];
-    expect(labels.map((l) => l.label)).toEqual(["10L", "10M", "11S", "11T", "11U", "11V", "13U", "13C", "13Q", "13R", "18H", "18A", "18V", "20E", "20M", "20O"]);
+    expect(labels.map((l) => l.label)).toEqual([
+      "10L",
+      "10M",
+      "11S",
+      "11T",
+      "11U",
+      "11V",
+      "13U",
+      "13C",
+      "13Q",
+      "13R",
+      "18H",
+      "18A",
+      "18V",
+      "20E",
+      "20M",
+      "20O",
+    ]);
     // No sale in the year: the capital gains are the trust's alone. 18H = 70 (30 grossed up to
     // 60, a discount gain, + 10); 18A = 10 + 60 × 50 % = 40.
     expect(Object.fromEntries(labels.map((l) => [l.label, l.amount]))).toEqual({
-      "10L": "12.5", "10M": "0", "11S": "0", "11T": "700", "11U": "300", "11V": "0", "13U": "100", "13C": "50", "13Q": "20", "13R": "5", "18H": "70", "18A": "40", "18V": "0", "20E": "150", "20M": "150", "20O": "22.5",
+      "10L": "12.5",
+      "10M": "0",
+      "11S": "0",
+      "11T": "700",
+      "11U": "300",
+      "11V": "0",
+      "13U": "100",
+      "13C": "50",
+      "13Q": "20",
+      "13R": "5",
+      "18H": "70",
+      "18A": "40",
+      "18V": "0",
+      "20E": "150",
+      "20M": "150",
+      "20O": "22.5",
     });
     expect(labels[0]).toMatchObject({ section: "Interest" });
-    expect(r).toMatchObject({ portfolioId: s.portfolioId, portfolioName: "Income investor", financialYear: 2025, entityType: "Individual" });
+    expect(r).toMatchObject({
+      portfolioId: s.portfolioId,
+      portfolioName: "Income investor",
+      financialYear: 2025,
+      entityType: "Individual",
+    });
     expect(r.capitalGains).toMatchObject({ trustCapitalGains: "70", discount: "30", netCapitalGain: "40" });
     expect((r.taxableIncome as Json)["11T"]).toBe("700");
   });
@@ -159,9 +352,21 @@ it("an AMIT component name outside the vocabulary is refused, listing the names 
   const res = await t.http
     .post("/v1/income")
     .set("authorization", key)
-    .send({ holdingId: s.trust, exDividendDate: "2025-01-01", paidDate: "2025-01-15", isTrustIncome: true, unfrankedAmount: 10, components: { otherIncome: 10 } });
+    .send({
+      holdingId: s.trust,
+      exDividendDate: "2025-01-01",
+      paidDate: "2025-01-15",
+      isTrustIncome: true,
+      unfrankedAmount: 10,
+      components: { otherIncome: 10 },
+    });
   expect(res.status).toBe(400);
-  expect(res.body.errors).toEqual([{ path: "components.otherIncome", message: expect.stringContaining("nonPrimaryProductionIncome, frankedDistributions") }]);
+  expect(res.body.errors).toEqual([
+    {
+      path: "components.otherIncome",
+      message: expect.stringContaining("nonPrimaryProductionIncome, frankedDistributions"),
+    },
+  ]);
   expect(res.body.errors[0].message).toContain("amitCostBaseIncrease");
   const list = await t.http.get(`/v1/holdings/${s.trust}/income`).set("authorization", key);
   expect(list.body).toHaveLength(1);

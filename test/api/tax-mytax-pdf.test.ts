@@ -55,9 +55,30 @@ const income = async (body: Json) => {
   return created.id;
 };
 
-const buySell = async (portfolioId: number, symbol: string, buy: [string, number, number], sell: [string, number, number]) => {
-  const b = await newTrade(t, key, { portfolioId, symbol, exchange: "ASX", tradeType: "Buy", tradeDate: buy[0], quantity: buy[1], price: buy[2] });
-  await newTrade(t, key, { portfolioId, symbol, exchange: "ASX", tradeType: "Sell", tradeDate: sell[0], quantity: sell[1], price: sell[2] });
+const buySell = async (
+  portfolioId: number,
+  symbol: string,
+  buy: [string, number, number],
+  sell: [string, number, number],
+) => {
+  const b = await newTrade(t, key, {
+    portfolioId,
+    symbol,
+    exchange: "ASX",
+    tradeType: "Buy",
+    tradeDate: buy[0],
+    quantity: buy[1],
+    price: buy[2],
+  });
+  await newTrade(t, key, {
+    portfolioId,
+    symbol,
+    exchange: "ASX",
+    tradeType: "Sell",
+    tradeDate: sell[0],
+    quantity: sell[1],
+    price: sell[2],
+  });
   return b.holdingId;
 };
 
@@ -66,8 +87,24 @@ async function investor(): Promise<number> {
   await buySell(portfolioId, "AAA", ["2023-08-01", 1000, 10.55], ["2024-09-10", 1000, 14.2]);
   await buySell(portfolioId, "BBB", ["2024-03-01", 500, 20], ["2025-02-03", 500, 26.5]);
   await buySell(portfolioId, "CCC", ["2024-04-15", 100, 50], ["2025-03-03", 100, 30]);
-  const cba = await newTrade(t, key, { portfolioId, symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2023-10-02", quantity: 200, price: 95 });
-  const vas = await newTrade(t, key, { portfolioId, symbol: "VAS", exchange: "ASX", tradeType: "Buy", tradeDate: "2023-11-01", quantity: 100, price: 90 });
+  const cba = await newTrade(t, key, {
+    portfolioId,
+    symbol: "CBA",
+    exchange: "ASX",
+    tradeType: "Buy",
+    tradeDate: "2023-10-02",
+    quantity: 200,
+    price: 95,
+  });
+  const vas = await newTrade(t, key, {
+    portfolioId,
+    symbol: "VAS",
+    exchange: "ASX",
+    tradeType: "Buy",
+    tradeDate: "2023-11-01",
+    quantity: 100,
+    price: 90,
+  });
   await income({ holdingId: cba.holdingId, exDividendDate: "2024-08-14", paidDate: "2024-09-26", frankedAmount: 1050 });
   await income({
     holdingId: vas.holdingId,
@@ -75,11 +112,30 @@ async function investor(): Promise<number> {
     paidDate: "2025-07-15",
     isTrustIncome: true,
     unfrankedAmount: 1334.5,
-    components: { nonPrimaryProductionIncome: 1234.5, frankedDistributions: 100, frankingCredits: 40, discountedCapitalGains: 300 },
+    components: {
+      nonPrimaryProductionIncome: 1234.5,
+      frankedDistributions: 100,
+      frankingCredits: 40,
+      discountedCapitalGains: 300,
+    },
   });
-  const cash = await postCreated<{ id: number }>(t, key, "/v1/cash-accounts", { portfolioId, name: "Saver", currencyCode: "AUD" });
-  await postCreated(t, key, "/v1/cash-transactions", { cashAccountId: cash.id, type: "Deposit", date: "2024-07-01", amount: 20000 });
-  await postCreated(t, key, "/v1/cash-transactions", { cashAccountId: cash.id, type: "InterestPayment", date: "2025-01-31", amount: 345.67 });
+  const cash = await postCreated<{ id: number }>(t, key, "/v1/cash-accounts", {
+    portfolioId,
+    name: "Saver",
+    currencyCode: "AUD",
+  });
+  await postCreated(t, key, "/v1/cash-transactions", {
+    cashAccountId: cash.id,
+    type: "Deposit",
+    date: "2024-07-01",
+    amount: 20000,
+  });
+  await postCreated(t, key, "/v1/cash-transactions", {
+    cashAccountId: cash.id,
+    type: "InterestPayment",
+    date: "2025-01-31",
+    amount: 345.67,
+  });
   return portfolioId;
 }
 
@@ -120,7 +176,8 @@ async function downloadPdf(portfolioId: number, name: string): Promise<{ file: s
   return { file, bytes, res };
 }
 
-const run = (tool: string, args: string[]): string => execFileSync(tool, args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+const run = (tool: string, args: string[]): string =>
+  execFileSync(tool, args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
 
 /** The text of each page, as poppler lays it out (pages are separated by form feeds). */
 function pagesOf(file: string): string[] {
@@ -132,7 +189,25 @@ function pagesOf(file: string): string[] {
 
 /** The text of a horizontal band of a page, `top` and `height` in points from the top edge (A4 is 842 high). */
 function bandOf(file: string, page: number, top: number, height: number): string {
-  return run("pdftotext", ["-layout", "-enc", "UTF-8", "-f", String(page), "-l", String(page), "-x", "0", "-y", String(top), "-W", "596", "-H", String(height), file, "-"]).replace(/\f/g, "");
+  return run("pdftotext", [
+    "-layout",
+    "-enc",
+    "UTF-8",
+    "-f",
+    String(page),
+    "-l",
+    String(page),
+    "-x",
+    "0",
+    "-y",
+    String(top),
+    "-W",
+    "596",
+    "-H",
+    String(height),
+    file,
+    "-",
+  ]).replace(/\f/g, "");
 }
 
 function pdfInfo(file: string): Record<string, string> {
@@ -172,7 +247,18 @@ function fontsOf(file: string): { name: string; type: string; emb: string }[] {
 /** Page `page` as an 8-bit greyscale raster (PGM "P5": a text header, then one byte per pixel). */
 function greyPage(file: string, page: number, dpi = 50): { width: number; height: number; pixels: Buffer } {
   const out = join(dir, `grey-${page}`);
-  execFileSync("pdftoppm", ["-gray", "-r", String(dpi), "-f", String(page), "-l", String(page), "-singlefile", file, out]);
+  execFileSync("pdftoppm", [
+    "-gray",
+    "-r",
+    String(dpi),
+    "-f",
+    String(page),
+    "-l",
+    String(page),
+    "-singlefile",
+    file,
+    out,
+  ]);
   const data = readFileSync(`${out}.pgm`);
   // P5 <ws> width <ws> height <ws> maxval <single ws> raster; comments do not occur in poppler's output.
   const header = /^P5\s+(\d+)\s+(\d+)\s+(\d+)\s/.exec(data.subarray(0, 64).toString("latin1"));
@@ -194,9 +280,16 @@ describe("the myTax PDF of an investor's FY2025", () => {
 
   it("prints the portfolio, the year, the entity, every label with its amount, the disposals and the income", async () => {
     const p = await investor();
-    const json = await t.http.get(`/v1/portfolios/${p}/reports/ato-mytax`).query({ financialYear: 2025 }).set("authorization", key);
+    const json = await t.http
+      .get(`/v1/portfolios/${p}/reports/ato-mytax`)
+      .query({ financialYear: 2025 })
+      .set("authorization", key);
     expect(json.status).toBe(200);
-    const report = json.body as { labels: { label: string; amount: number }[]; capitalGains: Record<string, number>; entityType: string };
+    const report = json.body as {
+      labels: { label: string; amount: number }[];
+      capitalGains: Record<string, number>;
+      entityType: string;
+    };
     const { file } = await downloadPdf(p, "investor");
     const pages = pagesOf(file);
     const text = pages.join("\n");
@@ -213,15 +306,31 @@ describe("the myTax PDF of an investor's FY2025", () => {
     // echo the JSON report: 18H 3,250 + 3,650 + 600; 18A (3,250 − 2,000) + (3,650 + 600) × 50 %.
     const amounts = Object.fromEntries(report.labels.map((l) => [l.label, printed(l.amount)]));
     expect(amounts).toEqual({
-      "10L": "345.67", "10M": "0.00", "11S": "0.00", "11T": "1,050.00", "11U": "450.00", "11V": "0.00",
-      "13U": "1,234.50", "13C": "100.00", "13Q": "40.00", "13R": "0.00",
-      "18H": "7,500.00", "18A": "3,375.00", "18V": "0.00", "20E": "0.00", "20M": "0.00", "20O": "0.00",
+      "10L": "345.67",
+      "10M": "0.00",
+      "11S": "0.00",
+      "11T": "1,050.00",
+      "11U": "450.00",
+      "11V": "0.00",
+      "13U": "1,234.50",
+      "13C": "100.00",
+      "13Q": "40.00",
+      "13R": "0.00",
+      "18H": "7,500.00",
+      "18A": "3,375.00",
+      "18V": "0.00",
+      "20E": "0.00",
+      "20M": "0.00",
+      "20O": "0.00",
     });
     // Every label once, on a line of its own that ends with its amount (the label table's row).
     for (const l of report.labels) {
       const rows = lines.filter((line) => new RegExp(`^\\s*${l.label}\\s`).test(line));
       expect({ label: l.label, rows: rows.length }).toEqual({ label: l.label, rows: 1 });
-      expect({ label: l.label, row: rows[0].trimEnd() }).toEqual({ label: l.label, row: expect.stringMatching(new RegExp(`\\s${escape(printed(l.amount))}$`)) });
+      expect({ label: l.label, row: rows[0].trimEnd() }).toEqual({
+        label: l.label,
+        row: expect.stringMatching(new RegExp(`\\s${escape(printed(l.amount))}$`)),
+      });
     }
 
     // The capital gains summary, each figure on its row.
@@ -234,7 +343,10 @@ describe("the myTax PDF of an investor's FY2025", () => {
       ["Net capital gain (18A)", printed(report.capitalGains.netCapitalGain)],
     ];
     expect(summary.map(([, a]) => a)).toEqual(["3,250.00", "3,650.00", "600.00", "2,000.00", "2,125.00", "3,375.00"]);
-    for (const [name, amount] of summary) expect(lines.find((line) => line.trimStart().startsWith(name))?.trimEnd()).toMatch(new RegExp(`\\s${escape(amount)}$`));
+    for (const [name, amount] of summary)
+      expect(lines.find((line) => line.trimStart().startsWith(name))?.trimEnd()).toMatch(
+        new RegExp(`\\s${escape(amount)}$`),
+      );
 
     // The disposals: one row per sale, with its dates, cost base, proceeds and gain.
     const disposals: [string, string, string, string, string][] = [
@@ -245,7 +357,10 @@ describe("the myTax PDF of an investor's FY2025", () => {
     expect(text).toContain("Disposals (3)");
     for (const cells of disposals) {
       const row = lines.find((line) => line.includes(cells[0]) && line.includes(cells[2]));
-      expect({ disposal: cells[0], row }).toEqual({ disposal: cells[0], row: expect.stringMatching(new RegExp(cells.map(escape).join(".*"))) });
+      expect({ disposal: cells[0], row }).toEqual({
+        disposal: cells[0],
+        row: expect.stringMatching(new RegExp(cells.map(escape).join(".*"))),
+      });
     }
     expect(lines.find((l) => l.includes("CCC.ASX"))).toMatch(/-2,000\.00/);
 
@@ -264,8 +379,15 @@ describe("the myTax PDF of an investor's FY2025", () => {
     const p = await investor();
     const pages = pagesOf((await downloadPdf(p, "summary")).file);
     // The labels table fills most of page 1, so the summary does not fit under it whole.
-    const withSummary = pages.map((page, i) => ({ page: i + 1, header: /^\s*Figure\s+Amount\s*$/m.test(page), first: page.includes("Short-term (non-discountable) gains"), last: page.includes("Net capital losses carried forward (18V)") }));
-    expect(withSummary.filter((s) => s.header)).toEqual([{ page: expect.any(Number), header: true, first: true, last: true }]);
+    const withSummary = pages.map((page, i) => ({
+      page: i + 1,
+      header: /^\s*Figure\s+Amount\s*$/m.test(page),
+      first: page.includes("Short-term (non-discountable) gains"),
+      last: page.includes("Net capital losses carried forward (18V)"),
+    }));
+    expect(withSummary.filter((s) => s.header)).toEqual([
+      { page: expect.any(Number), header: true, first: true, last: true },
+    ]);
   });
 
   it("is A4 with every font embedded (no base-14 Helvetica)", async () => {
@@ -274,11 +396,14 @@ describe("the myTax PDF of an investor's FY2025", () => {
     const info = pdfInfo(file);
     expect(info["Page size"]).toMatch(/^595\.28 x 841\.89 pts \(A4\)/);
     for (let page = 1; page <= Number(info.Pages); page++) {
-      expect(run("pdfinfo", ["-f", String(page), "-l", String(page), file])).toMatch(new RegExp(`Page\\s+${page} size:\\s+595\\.28 x 841\\.89 pts`));
+      expect(run("pdfinfo", ["-f", String(page), "-l", String(page), file])).toMatch(
+        new RegExp(`Page\\s+${page} size:\\s+595\\.28 x 841\\.89 pts`),
+      );
     }
     const fonts = fontsOf(file);
     expect(fonts.length).toBeGreaterThanOrEqual(2);
-    for (const f of fonts) expect(f).toEqual({ name: expect.stringMatching(/NotoSans/), type: expect.any(String), emb: "yes" });
+    for (const f of fonts)
+      expect(f).toEqual({ name: expect.stringMatching(/NotoSans/), type: expect.any(String), emb: "yes" });
     expect(fonts.some((f) => /Helvetica/i.test(f.name))).toBe(false);
   });
 
@@ -328,10 +453,34 @@ describe("large amounts under every label", () => {
     const portfolioId = await newPortfolio(t, key, { name: "Wide income" });
     // Cost base 12,345,600.00, proceeds 23,456,700.00, gain 11,111,100.00.
     await buySell(portfolioId, "BIGCO", ["2023-07-03", 1_000_000, 12.3456], ["2024-09-10", 1_000_000, 23.4567]);
-    const div = await newTrade(t, key, { portfolioId, symbol: "DIVCO", exchange: "ASX", tradeType: "Buy", tradeDate: "2023-10-02", quantity: 10_000, price: 95 });
-    const trust = await newTrade(t, key, { portfolioId, symbol: "TRUSTX", exchange: "ASX", tradeType: "Buy", tradeDate: "2023-10-02", quantity: 10_000, price: 95 });
+    const div = await newTrade(t, key, {
+      portfolioId,
+      symbol: "DIVCO",
+      exchange: "ASX",
+      tradeType: "Buy",
+      tradeDate: "2023-10-02",
+      quantity: 10_000,
+      price: 95,
+    });
+    const trust = await newTrade(t, key, {
+      portfolioId,
+      symbol: "TRUSTX",
+      exchange: "ASX",
+      tradeType: "Buy",
+      tradeDate: "2023-10-02",
+      quantity: 10_000,
+      price: 95,
+    });
     // 11S 11T 11U 11V from the dividend; 13U 13C 13Q 13R 18H 20E 20M 20O from the distribution.
-    await income({ holdingId: div.holdingId, exDividendDate: "2024-08-14", paidDate: "2024-09-26", unfrankedAmount: 123_456.78, frankedAmount: 234_567.89, frankingCredits: 100_529.1, withholdingTax: 55_555.55 });
+    await income({
+      holdingId: div.holdingId,
+      exDividendDate: "2024-08-14",
+      paidDate: "2024-09-26",
+      unfrankedAmount: 123_456.78,
+      frankedAmount: 234_567.89,
+      frankingCredits: 100_529.1,
+      withholdingTax: 55_555.55,
+    });
     await income({
       holdingId: trust.holdingId,
       exDividendDate: "2025-06-30",
@@ -348,7 +497,10 @@ describe("large amounts under every label", () => {
         foreignIncomeTaxOffset: 14_814.81,
       },
     });
-    const taxable = await t.http.get(`/v1/portfolios/${portfolioId}/reports/taxable-income`).query({ financialYear: 2025 }).set("authorization", key);
+    const taxable = await t.http
+      .get(`/v1/portfolios/${portfolioId}/reports/taxable-income`)
+      .query({ financialYear: 2025 })
+      .set("authorization", key);
     expect(taxable.status).toBe(200);
     const holdings = taxable.body.holdings as { symbol: string; labels: Record<string, number> }[];
     expect(holdings.map((h) => Object.keys(h.labels).length)).toEqual([4, 8]);
@@ -360,7 +512,9 @@ describe("large amounts under every label", () => {
     // Every amount whole (a figure broken over two lines is misread), on a line of its holding's.
     for (const h of holdings) {
       const rows = lines.filter((l) => new RegExp(`^\\s*${h.symbol}\\.ASX\\s`).test(l));
-      const missing = Object.entries(h.labels).filter(([, a]) => !rows.some((r) => new RegExp(`(^|\\s)${escape(printed(a))}(\\s|$)`).test(r)));
+      const missing = Object.entries(h.labels).filter(
+        ([, a]) => !rows.some((r) => new RegExp(`(^|\\s)${escape(printed(a))}(\\s|$)`).test(r)),
+      );
       expect({ holding: h.symbol, missing, rows }).toEqual({ holding: h.symbol, missing: [], rows });
     }
   });
@@ -373,19 +527,46 @@ describe("a year of 120 sales", () => {
   async function trader(): Promise<number> {
     const portfolioId = await newPortfolio(t, key, { name: "Busy trader" });
     const symbols = ["LOT", "MNY", "XYZW"];
-    const rows: Json[] = symbols.map((symbol) => ({ symbol, exchange: "ASX", tradeType: "Buy", tradeDate: "2023-07-03", quantity: 10_000, price: 10 }));
-    for (let i = 0; i < SALES; i++) rows.push({ symbol: symbols[i % 3], exchange: "ASX", tradeType: "Sell", tradeDate: dayOf(i), quantity: 10 + i, price: 9 + (i % 7) * 0.5 });
+    const rows: Json[] = symbols.map((symbol) => ({
+      symbol,
+      exchange: "ASX",
+      tradeType: "Buy",
+      tradeDate: "2023-07-03",
+      quantity: 10_000,
+      price: 10,
+    }));
+    for (let i = 0; i < SALES; i++)
+      rows.push({
+        symbol: symbols[i % 3],
+        exchange: "ASX",
+        tradeType: "Sell",
+        tradeDate: dayOf(i),
+        quantity: 10 + i,
+        price: 9 + (i % 7) * 0.5,
+      });
     const res = await t.http.post(`/v1/portfolios/${portfolioId}/trades/import`).set("authorization", key).send(rows);
-    expect({ status: res.status, imported: res.body.imported }).toEqual({ status: expect.any(Number), imported: rows.length });
+    expect({ status: res.status, imported: res.body.imported }).toEqual({
+      status: expect.any(Number),
+      imported: rows.length,
+    });
     expect(res.status).toBeLessThan(300);
     return portfolioId;
   }
 
   it("runs over several pages, the disposals header repeated on each, every page numbered", async () => {
     const p = await trader();
-    const cg = await t.http.get(`/v1/portfolios/${p}/reports/capital-gains`).query({ financialYear: 2025 }).set("authorization", key);
+    const cg = await t.http
+      .get(`/v1/portfolios/${p}/reports/capital-gains`)
+      .query({ financialYear: 2025 })
+      .set("authorization", key);
     expect(cg.status).toBe(200);
-    const disposals = cg.body.disposals as { symbol: string; disposalDate: string; costBase: number; proceeds: number; capitalGain: number }[];
+    const disposals = cg.body.disposals as {
+      symbol: string;
+      disposalDate: string;
+      costBase: number;
+      proceeds: number;
+      capitalGain: number;
+    }[];
     expect(disposals).toHaveLength(SALES);
 
     const { file } = await downloadPdf(p, "trader");
@@ -393,21 +574,41 @@ describe("a year of 120 sales", () => {
     const count = Number(pdfInfo(file).Pages);
     expect(count).toBeGreaterThanOrEqual(3);
     expect(pages).toHaveLength(count);
-    pages.forEach((page, i) => expect({ page: i + 1, footer: page.includes(`Page ${i + 1} of ${count}`) }).toEqual({ page: i + 1, footer: true }));
+    pages.forEach((page, i) =>
+      expect({ page: i + 1, footer: page.includes(`Page ${i + 1} of ${count}`) }).toEqual({
+        page: i + 1,
+        footer: true,
+      }),
+    );
     // The footer sits in the bottom margin (the last 60 points of the page) with nothing else there.
     pages.forEach((_, i) => {
-      const band = bandOf(file, i + 1, 842 - 60, 60).split("\n").map((l) => l.trim()).filter(Boolean);
-      expect({ page: i + 1, band }).toEqual({ page: i + 1, band: [`Busy trader — FY2025 — Page ${i + 1} of ${count}`] });
+      const band = bandOf(file, i + 1, 842 - 60, 60)
+        .split("\n")
+        .map((l) => l.trim())
+        .filter(Boolean);
+      expect({ page: i + 1, band }).toEqual({
+        page: i + 1,
+        band: [`Busy trader — FY2025 — Page ${i + 1} of ${count}`],
+      });
     });
     // No page is only a footer.
-    pages.forEach((page, i) => expect({ page: i + 1, empty: page.split("\n").filter((l) => l.trim() && !/Page \d+ of \d+/.test(l)).length === 0 }).toEqual({ page: i + 1, empty: false }));
+    pages.forEach((page, i) =>
+      expect({
+        page: i + 1,
+        empty: page.split("\n").filter((l) => l.trim() && !/Page \d+ of \d+/.test(l)).length === 0,
+      }).toEqual({ page: i + 1, empty: false }),
+    );
 
     expect(pages.join("\n")).toContain(`Disposals (${SALES})`);
     const disposalRow = /^\s*(LOT|MNY|XYZW)\.ASX\s/;
-    const pagesWithDisposals = pages.map((page, i) => ({ page: i + 1, rows: page.split("\n").filter((l) => disposalRow.test(l)) })).filter((p) => p.rows.length > 0);
+    const pagesWithDisposals = pages
+      .map((page, i) => ({ page: i + 1, rows: page.split("\n").filter((l) => disposalRow.test(l)) }))
+      .filter((p) => p.rows.length > 0);
     expect(pagesWithDisposals.length).toBeGreaterThanOrEqual(2);
     for (const { page } of pagesWithDisposals) {
-      const header = pages[page - 1].split("\n").find((l) => /Holding\s+Event\s+Acquired\s+Disposed\s+Units\s+Cost base\s+Proceeds\s+Gain/.test(l));
+      const header = pages[page - 1]
+        .split("\n")
+        .find((l) => /Holding\s+Event\s+Acquired\s+Disposed\s+Units\s+Cost base\s+Proceeds\s+Gain/.test(l));
       expect({ page, header: header !== undefined }).toEqual({ page, header: true });
       // The header comes before the page's first row.
       const lines = pages[page - 1].split("\n");
@@ -420,7 +621,11 @@ describe("a year of 120 sales", () => {
     for (const d of disposals) {
       const matching = rows.filter((r) => r.includes(`${d.symbol}.ASX`) && r.includes(d.disposalDate));
       expect({ sale: d.disposalDate, rows: matching.length }).toEqual({ sale: d.disposalDate, rows: 1 });
-      expect(matching[0]).toMatch(new RegExp(`${escape(printed(d.costBase))}\\s+${escape(printed(d.proceeds))}\\s+${escape(printed(d.capitalGain))}\\s`));
+      expect(matching[0]).toMatch(
+        new RegExp(
+          `${escape(printed(d.costBase))}\\s+${escape(printed(d.proceeds))}\\s+${escape(printed(d.capitalGain))}\\s`,
+        ),
+      );
     }
   });
 });

@@ -25,12 +25,26 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => t.close());
 
-const trade = (symbol: string, tradeType: "Buy" | "Sell", tradeDate: string, price: number) => ({ symbol, exchange: "ASX", tradeType, tradeDate, quantity: 100, price });
+const trade = (symbol: string, tradeType: "Buy" | "Sell", tradeDate: string, price: number) => ({
+  symbol,
+  exchange: "ASX",
+  tradeType,
+  tradeDate,
+  quantity: 100,
+  price,
+});
 
 it("a capital gains report is one moment's ledger: a write between its statements has it read again", async () => {
   const key = await t.newAccount();
   const portfolioId = await newPortfolio(t, key, { name: "One moment" });
-  expect((await importTradesJson(t, key, portfolioId, [trade("AAA", "Buy", "2024-08-01", 10), trade("AAA", "Sell", "2024-09-01", 12)])).status).toBe(201);
+  expect(
+    (
+      await importTradesJson(t, key, portfolioId, [
+        trade("AAA", "Buy", "2024-08-01", 10),
+        trade("AAA", "Sell", "2024-09-01", 12),
+      ])
+    ).status,
+  ).toBe(201);
   const totalOf = (report: { summary: { totalCapitalGains: unknown } }) => String(report.summary.totalCapitalGains);
 
   // The holdings are read, then the write lands, then the ledger is read (it waits for the write).
@@ -56,7 +70,14 @@ it("a capital gains report is one moment's ledger: a write between its statement
             const rows = await target.holding.findMany(args);
             if (!wrote) {
               wrote = true;
-              expect((await importTradesJson(t, key, portfolioId, [trade("BBB", "Buy", "2024-08-01", 10), trade("BBB", "Sell", "2024-09-01", 15)])).status).toBe(201);
+              expect(
+                (
+                  await importTradesJson(t, key, portfolioId, [
+                    trade("BBB", "Buy", "2024-08-01", 10),
+                    trade("BBB", "Sell", "2024-09-01", 15),
+                  ])
+                ).status,
+              ).toBe(201);
               release();
             }
             return rows;
@@ -65,14 +86,21 @@ it("a capital gains report is one moment's ledger: a write between its statement
       });
     },
   });
-  const ctx = buildContext({ db, auth: await authenticateKey(t.db.prisma, key), log: pino({ level: "silent" }) , series: new SeriesCache() });
+  const ctx = buildContext({
+    db,
+    auth: await authenticateKey(t.db.prisma, key),
+    log: pino({ level: "silent" }),
+    series: new SeriesCache(),
+  });
 
   const report = await capitalGainsReport(ctx, portfolioId, { financialYear: "2025" });
   expect(wrote).toBe(true);
   // 200 (AAA) + 500 (BBB): the report after the write, as a fresh one says; the ledger read twice.
   expect(totalOf(report)).toBe("700");
   expect(ledgerReads).toBe(2);
-  const fresh = await t.http.get(`/v1/portfolios/${portfolioId}/reports/capital-gains?financialYear=2025`).set("authorization", key);
+  const fresh = await t.http
+    .get(`/v1/portfolios/${portfolioId}/reports/capital-gains?financialYear=2025`)
+    .set("authorization", key);
   expect(fresh.status).toBe(200);
   expect(totalOf(fresh.body)).toBe("700");
 });
@@ -83,7 +111,11 @@ it("a price written while an unrealised gains report reads has it read again, at
   // 100 CCC bought at 10 on 2024-08-01; closing price 11 on 2024-10-01, then 14 written during the
   // report: unrealised gain 100 × (14 − 10) = 400 (100 before the write).
   expect((await importTradesJson(t, key, portfolioId, [trade("CCC", "Buy", "2024-08-01", 10)])).status).toBe(201);
-  const price = (close: number) => t.http.post("/v1/market-prices/bulk").set("authorization", key).send([{ symbol: "CCC", exchange: "ASX", date: "2024-10-01", close }]);
+  const price = (close: number) =>
+    t.http
+      .post("/v1/market-prices/bulk")
+      .set("authorization", key)
+      .send([{ symbol: "CCC", exchange: "ASX", date: "2024-10-01", close }]);
   expect((await price(11)).status).toBeLessThan(300);
   const seen = { count: 0 };
   const db = hookedClient(t.db.prisma, {
@@ -91,9 +123,16 @@ it("a price written while an unrealised gains report reads has it read again, at
       if (sql.includes(LEDGER_PAGE_SQL) && ++seen.count === 1) expect((await price(14)).status).toBeLessThan(300);
     },
   });
-  const ctx = buildContext({ db, auth: await authenticateKey(t.db.prisma, key), log: pino({ level: "silent" }) , series: new SeriesCache() });
+  const ctx = buildContext({
+    db,
+    auth: await authenticateKey(t.db.prisma, key),
+    log: pino({ level: "silent" }),
+    series: new SeriesCache(),
+  });
   const report = await unrealisedCapitalGainsReport(ctx, portfolioId, { date: "2024-10-01" });
-  const holdings = (JSON.parse(JSON.stringify(report)) as { holdings: { marketValue: string; unrealisedGain: string }[] }).holdings;
+  const holdings = (
+    JSON.parse(JSON.stringify(report)) as { holdings: { marketValue: string; unrealisedGain: string }[] }
+  ).holdings;
   expect(holdings.map((h) => [h.marketValue, h.unrealisedGain])).toEqual([["1400", "400"]]);
   // Read twice; each read folds the ledger twice (the book's, the valuation's).
   expect(seen.count).toBe(4);
@@ -102,8 +141,17 @@ it("a price written while an unrealised gains report reads has it read again, at
 it("a tax settings write changes the portfolio's ledger version, whichever settings it changes", async () => {
   const key = await t.newAccount();
   const portfolioId = await newPortfolio(t, key, { name: "Settings" });
-  const version = async () => (await t.db.prisma.$queryRaw<{ v: bigint | null }[]>`SELECT (SELECT version FROM portfolio_version WHERE portfolio_id = ${portfolioId}) AS v`)[0].v;
-  for (const settings of [{ carriedForwardLosses: [{ financialYear: 2024, amount: 100 }] }, { yearMethods: [{ financialYear: 2025, method: "LIFO" }] }, { defaultMethod: "MinimiseCGT" }]) {
+  const version = async () =>
+    (
+      await t.db.prisma.$queryRaw<
+        { v: bigint | null }[]
+      >`SELECT (SELECT version FROM portfolio_version WHERE portfolio_id = ${portfolioId}) AS v`
+    )[0].v;
+  for (const settings of [
+    { carriedForwardLosses: [{ financialYear: 2024, amount: 100 }] },
+    { yearMethods: [{ financialYear: 2025, method: "LIFO" }] },
+    { defaultMethod: "MinimiseCGT" },
+  ]) {
     const before = await version();
     const res = await t.http.put(`/v1/portfolios/${portfolioId}/tax-settings`).set("authorization", key).send(settings);
     expect([res.status, res.body.detail]).toEqual([200, undefined]);

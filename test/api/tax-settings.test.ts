@@ -1,7 +1,15 @@
 import type request from "supertest";
 import { ledgerSnapshot, startTestApp, type TestApp } from "../support/app";
 import { newPortfolio, newTrade } from "../support/kit";
-import { expectAbsent, expectError, expectInvalid, failureMessage, gqlOutcome, restCall, type Outcome } from "../support/outcomes";
+import {
+  expectAbsent,
+  expectError,
+  expectInvalid,
+  failureMessage,
+  gqlOutcome,
+  restCall,
+  type Outcome,
+} from "../support/outcomes";
 
 /**
  * Tax settings (API.md §2 Tax settings): over REST and over GraphQL on the same scenarios. They
@@ -65,30 +73,62 @@ function normalise(s: Wire | null): TaxSettings | null {
 function toGraphQLInput(input: Record<string, unknown>): Record<string, unknown> {
   const overrides = input.holdingOverrides as Record<string, unknown>[] | undefined;
   if (!Array.isArray(overrides)) return input;
-  return { ...input, holdingOverrides: overrides.map((o) => ({ ...o, holdingId: typeof o.holdingId === "number" ? String(o.holdingId) : o.holdingId })) };
+  return {
+    ...input,
+    holdingOverrides: overrides.map((o) => ({
+      ...o,
+      holdingId: typeof o.holdingId === "number" ? String(o.holdingId) : o.holdingId,
+    })),
+  };
 }
 
 /** A trade over REST: 10 CBA on the ASX at $1 unless `body` says otherwise. */
-const trade = (k: string, body: Record<string, unknown>) => newTrade(t, k, { symbol: "CBA", exchange: "ASX", quantity: 10, price: 1, ...body });
+const trade = (k: string, body: Record<string, unknown>) =>
+  newTrade(t, k, { symbol: "CBA", exchange: "ASX", quantity: 10, price: 1, ...body });
 
 const rest: Transport = {
   name: "REST",
-  list: async (k) => restCall(await t.http.get("/v1/tax-settings").set("authorization", k), 200, (ss: Wire[]) => ss.map((s) => normalise(s)!)),
-  get: async (k, p) => restCall(await t.http.get(`/v1/portfolios/${p}/tax-settings`).set("authorization", k), 200, (s: Wire) => normalise(s)),
-  update: async (k, p, input) => restCall(await t.http.put(`/v1/portfolios/${p}/tax-settings`).set("authorization", k).send(input as object), 200, (s: Wire) => normalise(s)!),
+  list: async (k) =>
+    restCall(await t.http.get("/v1/tax-settings").set("authorization", k), 200, (ss: Wire[]) =>
+      ss.map((s) => normalise(s)!),
+    ),
+  get: async (k, p) =>
+    restCall(await t.http.get(`/v1/portfolios/${p}/tax-settings`).set("authorization", k), 200, (s: Wire) =>
+      normalise(s),
+    ),
+  update: async (k, p, input) =>
+    restCall(
+      await t.http
+        .put(`/v1/portfolios/${p}/tax-settings`)
+        .set("authorization", k)
+        .send(input as object),
+      200,
+      (s: Wire) => normalise(s)!,
+    ),
 };
 
 const graphql: Transport = {
   name: "GraphQL",
-  list: async (k) => gqlOutcome(await t.gql(k, `{ taxSettings { ${FIELDS} } }`), "taxSettings", (ss: Wire[]) => ss.map((s) => normalise(s)!)),
+  list: async (k) =>
+    gqlOutcome(await t.gql(k, `{ taxSettings { ${FIELDS} } }`), "taxSettings", (ss: Wire[]) =>
+      ss.map((s) => normalise(s)!),
+    ),
   get: async (k, p) =>
-    gqlOutcome(await t.gql(k, `query ($p: ID!) { portfolioTaxSettings(portfolioId: $p) { ${FIELDS} } }`, { p: String(p) }), "portfolioTaxSettings", (s: Wire | null) => normalise(s)),
+    gqlOutcome(
+      await t.gql(k, `query ($p: ID!) { portfolioTaxSettings(portfolioId: $p) { ${FIELDS} } }`, { p: String(p) }),
+      "portfolioTaxSettings",
+      (s: Wire | null) => normalise(s),
+    ),
   update: async (k, p, input) =>
     gqlOutcome(
-      await t.gql(k, `mutation ($p: ID!, $input: TaxSettingsInput!) { updateTaxSettings(portfolioId: $p, input: $input) { ${FIELDS} } }`, {
-        p: String(p),
-        input: toGraphQLInput(input as Record<string, unknown>),
-      }),
+      await t.gql(
+        k,
+        `mutation ($p: ID!, $input: TaxSettingsInput!) { updateTaxSettings(portfolioId: $p, input: $input) { ${FIELDS} } }`,
+        {
+          p: String(p),
+          input: toGraphQLInput(input as Record<string, unknown>),
+        },
+      ),
       "updateTaxSettings",
       (s: Wire) => normalise(s)!,
     ),
@@ -112,7 +152,13 @@ async function manualPickScenario(k: string, portfolioId: number) {
   const first = await trade(k, { portfolioId, tradeType: "Buy", tradeDate: "2024-01-10" });
   const second = await trade(k, { portfolioId, tradeType: "Buy", tradeDate: "2024-02-10" });
   await trade(k, { portfolioId, tradeType: "Sell", tradeDate: "2024-03-01", price: 2 });
-  await trade(k, { portfolioId, tradeType: "Sell", tradeDate: "2024-04-01", price: 2, parcels: [{ tradeId: second.id, quantity: 10 }] });
+  await trade(k, {
+    portfolioId,
+    tradeType: "Sell",
+    tradeDate: "2024-04-01",
+    price: 2,
+    parcels: [{ tradeId: second.id, quantity: 10 }],
+  });
   return { holdingId: first.holdingId, secondBuy: second.id };
 }
 
@@ -123,7 +169,14 @@ describe.each([rest, graphql])("tax settings over $name", (tr) => {
     expect(o.code).toBeUndefined();
     expect(o.data).toEqual(defaults(p));
     if (tr.name === "REST") {
-      expect(Object.keys(o.res.body).sort()).toEqual(["carriedForwardLosses", "defaultMethod", "entityType", "holdingOverrides", "portfolioId", "yearMethods"]);
+      expect(Object.keys(o.res.body).sort()).toEqual([
+        "carriedForwardLosses",
+        "defaultMethod",
+        "entityType",
+        "holdingOverrides",
+        "portfolioId",
+        "yearMethods",
+      ]);
     }
     expect((await tr.list(key)).data).toEqual([defaults(p)]);
   });
@@ -132,7 +185,8 @@ describe.each([rest, graphql])("tax settings over $name", (tr) => {
     const p = await newPortfolio(t, key);
     const other = await newPortfolio(t, key, { name: "Other", entityType: "SMSF" });
     const a = (await trade(key, { portfolioId: p, tradeType: "Buy", tradeDate: "2024-01-10" })).holdingId;
-    const b = (await trade(key, { portfolioId: p, symbol: "BHP", tradeType: "Buy", tradeDate: "2024-01-10" })).holdingId;
+    const b = (await trade(key, { portfolioId: p, symbol: "BHP", tradeType: "Buy", tradeDate: "2024-01-10" }))
+      .holdingId;
     const o = await tr.update(key, p, {
       entityType: "Trust",
       defaultMethod: "MinimiseCGT",
@@ -180,52 +234,135 @@ describe.each([rest, graphql])("tax settings over $name", (tr) => {
 
   it("replaces only the lists given; an empty list clears one", async () => {
     const p = await newPortfolio(t, key);
-    await tr.update(key, p, { yearMethods: [{ financialYear: 2025, method: "LIFO" }], carriedForwardLosses: [{ financialYear: 2025, amount: 10 }] });
+    await tr.update(key, p, {
+      yearMethods: [{ financialYear: 2025, method: "LIFO" }],
+      carriedForwardLosses: [{ financialYear: 2025, amount: 10 }],
+    });
     const o = await tr.update(key, p, { carriedForwardLosses: [{ financialYear: 2026, amount: 20 }] });
-    expect(o.data).toEqual({ ...defaults(p), yearMethods: [{ financialYear: 2025, method: "LIFO" }], carriedForwardLosses: [{ financialYear: 2026, amount: "20" }] });
+    expect(o.data).toEqual({
+      ...defaults(p),
+      yearMethods: [{ financialYear: 2025, method: "LIFO" }],
+      carriedForwardLosses: [{ financialYear: 2026, amount: "20" }],
+    });
     const cleared = await tr.update(key, p, { yearMethods: [], defaultMethod: "LIFO" });
-    expect(cleared.data).toEqual({ ...defaults(p), defaultMethod: "LIFO", carriedForwardLosses: [{ financialYear: 2026, amount: "20" }] });
+    expect(cleared.data).toEqual({
+      ...defaults(p),
+      defaultMethod: "LIFO",
+      carriedForwardLosses: [{ financialYear: 2026, amount: "20" }],
+    });
     // An empty change changes nothing.
     expect((await tr.update(key, p, {})).data).toEqual(cleared.data);
   });
 
   it("keeps amounts exact to 4 decimals", async () => {
     const p = await newPortfolio(t, key);
-    const o = await tr.update(key, p, { carriedForwardLosses: [{ financialYear: 2025, amount: "123456789012345.1234" }] });
+    const o = await tr.update(key, p, {
+      carriedForwardLosses: [{ financialYear: 2025, amount: "123456789012345.1234" }],
+    });
     expect(o.code).toBeUndefined();
     if (tr.name === "REST") expect(o.res.text).toContain('"amount":123456789012345.1234');
-    else expect(o.res.body.data.updateTaxSettings.carriedForwardLosses).toEqual([{ financialYear: 2025, amount: "123456789012345.1234" }]);
+    else
+      expect(o.res.body.data.updateTaxSettings.carriedForwardLosses).toEqual([
+        { financialYear: 2025, amount: "123456789012345.1234" },
+      ]);
     const [row] = await t.db.sql<{ amount: string }>("SELECT amount::text AS amount FROM carried_forward_loss");
     expect(row.amount).toBe("123456789012345.1234");
   });
 
   const BAD: [string, Record<string, unknown>, string[], "both" | "REST"][] = [
-    ["financialYear 1989", { yearMethods: [{ financialYear: 1989, method: "FIFO" }] }, ["yearMethods[0].financialYear"], "both"],
-    ["financialYear 2101", { carriedForwardLosses: [{ financialYear: 2101, amount: 1 }] }, ["carriedForwardLosses[0].financialYear"], "both"],
-    ["a year method repeated", { yearMethods: [{ financialYear: 2025, method: "FIFO" }, { financialYear: 2024, method: "LIFO" }, { financialYear: 2025, method: "LIFO" }] }, ["yearMethods[2].financialYear"], "both"],
-    ["a loss year repeated", { carriedForwardLosses: [{ financialYear: 2025, amount: 1 }, { financialYear: 2025, amount: 2 }] }, ["carriedForwardLosses[1].financialYear"], "both"],
-    ["a negative loss", { carriedForwardLosses: [{ financialYear: 2025, amount: -1 }] }, ["carriedForwardLosses[0].amount"], "both"],
-    ["a loss with 5 decimals", { carriedForwardLosses: [{ financialYear: 2025, amount: "1.23456" }] }, ["carriedForwardLosses[0].amount"], "both"],
-    ["a loss that is not a number", { carriedForwardLosses: [{ financialYear: 2025, amount: "12abc" }] }, ["carriedForwardLosses[0].amount"], "both"],
-    ["a loss beyond DECIMAL(19,4)", { carriedForwardLosses: [{ financialYear: 2025, amount: "10000000000000000" }] }, ["carriedForwardLosses[0].amount"], "both"],
-    ["a malformed holdingId", { holdingOverrides: [{ holdingId: "abc", financialYear: 2025, method: "LIFO" }] }, ["holdingOverrides[0].holdingId"], "both"],
-    ["a fractional financialYear", { yearMethods: [{ financialYear: 2025.5, method: "FIFO" }] }, ["yearMethods[0].financialYear"], "REST"],
+    [
+      "financialYear 1989",
+      { yearMethods: [{ financialYear: 1989, method: "FIFO" }] },
+      ["yearMethods[0].financialYear"],
+      "both",
+    ],
+    [
+      "financialYear 2101",
+      { carriedForwardLosses: [{ financialYear: 2101, amount: 1 }] },
+      ["carriedForwardLosses[0].financialYear"],
+      "both",
+    ],
+    [
+      "a year method repeated",
+      {
+        yearMethods: [
+          { financialYear: 2025, method: "FIFO" },
+          { financialYear: 2024, method: "LIFO" },
+          { financialYear: 2025, method: "LIFO" },
+        ],
+      },
+      ["yearMethods[2].financialYear"],
+      "both",
+    ],
+    [
+      "a loss year repeated",
+      {
+        carriedForwardLosses: [
+          { financialYear: 2025, amount: 1 },
+          { financialYear: 2025, amount: 2 },
+        ],
+      },
+      ["carriedForwardLosses[1].financialYear"],
+      "both",
+    ],
+    [
+      "a negative loss",
+      { carriedForwardLosses: [{ financialYear: 2025, amount: -1 }] },
+      ["carriedForwardLosses[0].amount"],
+      "both",
+    ],
+    [
+      "a loss with 5 decimals",
+      { carriedForwardLosses: [{ financialYear: 2025, amount: "1.23456" }] },
+      ["carriedForwardLosses[0].amount"],
+      "both",
+    ],
+    [
+      "a loss that is not a number",
+      { carriedForwardLosses: [{ financialYear: 2025, amount: "12abc" }] },
+      ["carriedForwardLosses[0].amount"],
+      "both",
+    ],
+    [
+      "a loss beyond DECIMAL(19,4)",
+      { carriedForwardLosses: [{ financialYear: 2025, amount: "10000000000000000" }] },
+      ["carriedForwardLosses[0].amount"],
+      "both",
+    ],
+    [
+      "a malformed holdingId",
+      { holdingOverrides: [{ holdingId: "abc", financialYear: 2025, method: "LIFO" }] },
+      ["holdingOverrides[0].holdingId"],
+      "both",
+    ],
+    [
+      "a fractional financialYear",
+      { yearMethods: [{ financialYear: 2025.5, method: "FIFO" }] },
+      ["yearMethods[0].financialYear"],
+      "REST",
+    ],
     ['defaultMethod "HIFO"', { defaultMethod: "HIFO" }, ["defaultMethod"], "REST"],
     ['entityType "Person"', { entityType: "Person" }, ["entityType"], "REST"],
     ["a year method without a method", { yearMethods: [{ financialYear: 2025 }] }, ["yearMethods[0].method"], "REST"],
     ["yearMethods that is not a list", { yearMethods: "FIFO" }, ["yearMethods"], "REST"],
   ];
 
-  it.each(BAD)("rejects %s with VALIDATION_FAILED naming the path, writing nothing", async (_label, input, paths, where) => {
-    const p = await newPortfolio(t, key);
-    await tr.update(key, p, { yearMethods: [{ financialYear: 2020, method: "LIFO" }], carriedForwardLosses: [{ financialYear: 2020, amount: 5 }] });
-    const before = await ledgerSnapshot(t.db);
-    const o = await tr.update(key, p, { entityType: "Company", ...input });
-    // GraphQL's own types (enums, Int, lists) refuse some values before the service sees them.
-    if (where === "both" || tr.name === "REST") expectInvalid(o, ...paths);
-    else expect(["BAD_USER_INPUT", "VALIDATION_FAILED"]).toContain(o.code);
-    expect(await ledgerSnapshot(t.db)).toBe(before);
-  });
+  it.each(BAD)(
+    "rejects %s with VALIDATION_FAILED naming the path, writing nothing",
+    async (_label, input, paths, where) => {
+      const p = await newPortfolio(t, key);
+      await tr.update(key, p, {
+        yearMethods: [{ financialYear: 2020, method: "LIFO" }],
+        carriedForwardLosses: [{ financialYear: 2020, amount: 5 }],
+      });
+      const before = await ledgerSnapshot(t.db);
+      const o = await tr.update(key, p, { entityType: "Company", ...input });
+      // GraphQL's own types (enums, Int, lists) refuse some values before the service sees them.
+      if (where === "both" || tr.name === "REST") expectInvalid(o, ...paths);
+      else expect(["BAD_USER_INPUT", "VALIDATION_FAILED"]).toContain(o.code);
+      expect(await ledgerSnapshot(t.db)).toBe(before);
+    },
+  );
 
   it("rejects a holding override repeated for the same holding and year, writing nothing", async () => {
     const p = await newPortfolio(t, key);
@@ -248,10 +385,18 @@ describe.each([rest, graphql])("tax settings over $name", (tr) => {
     const mine = (await trade(key, { portfolioId: p, tradeType: "Buy", tradeDate: "2024-01-10" })).holdingId;
     const elsewhere = (await trade(key, { portfolioId: q, tradeType: "Buy", tradeDate: "2024-01-10" })).holdingId;
     const other = await t.newAccount();
-    const theirs = (await trade(other, { portfolioId: await newPortfolio(t, other), tradeType: "Buy", tradeDate: "2024-01-10" })).holdingId;
+    const theirs = (
+      await trade(other, { portfolioId: await newPortfolio(t, other), tradeType: "Buy", tradeDate: "2024-01-10" })
+    ).holdingId;
     const before = await ledgerSnapshot(t.db);
     for (const holdingId of [elsewhere, theirs, 999999]) {
-      const o = await tr.update(key, p, { defaultMethod: "LIFO", holdingOverrides: [{ holdingId: mine, financialYear: 2025, method: "LIFO" }, { holdingId, financialYear: 2025, method: "LIFO" }] });
+      const o = await tr.update(key, p, {
+        defaultMethod: "LIFO",
+        holdingOverrides: [
+          { holdingId: mine, financialYear: 2025, method: "LIFO" },
+          { holdingId, financialYear: 2025, method: "LIFO" },
+        ],
+      });
       expectError(o, "NOT_FOUND", 404);
       expect(failureMessage(o)).toContain(`Holding ${holdingId}`);
     }
@@ -263,31 +408,51 @@ describe.each([rest, graphql])("tax settings over $name", (tr) => {
       ["the default method LIFO", { defaultMethod: "LIFO" }],
       ["FY2024's method LIFO", { yearMethods: [{ financialYear: 2024, method: "LIFO" }] }],
       ["a holding override LIFO for FY2024", "override"],
-    ] as const)("refuses %s (BUSINESS_RULE) when an earlier sell would take the parcel a later pick needs; nothing is written", async (_label, change) => {
-      const p = await newPortfolio(t, key);
-      const { holdingId } = await manualPickScenario(key, p);
-      const settings = (await tr.get(key, p)).data;
-      const before = await ledgerSnapshot(t.db);
+    ] as const)(
+      "refuses %s (BUSINESS_RULE) when an earlier sell would take the parcel a later pick needs; nothing is written",
+      async (_label, change) => {
+        const p = await newPortfolio(t, key);
+        const { holdingId } = await manualPickScenario(key, p);
+        const settings = (await tr.get(key, p)).data;
+        const before = await ledgerSnapshot(t.db);
 
-      const input = change === "override" ? { holdingOverrides: [{ holdingId, financialYear: 2024, method: "LIFO" }] } : change;
-      const o = await tr.update(key, p, { entityType: "SMSF", carriedForwardLosses: [{ financialYear: 2025, amount: 100 }], ...input });
-      expectError(o, "BUSINESS_RULE", 422);
-      expect(failureMessage(o)).toContain(`holding ${holdingId}`);
+        const input =
+          change === "override" ? { holdingOverrides: [{ holdingId, financialYear: 2024, method: "LIFO" }] } : change;
+        const o = await tr.update(key, p, {
+          entityType: "SMSF",
+          carriedForwardLosses: [{ financialYear: 2025, amount: 100 }],
+          ...input,
+        });
+        expectError(o, "BUSINESS_RULE", 422);
+        expect(failureMessage(o)).toContain(`holding ${holdingId}`);
 
-      expect(await ledgerSnapshot(t.db)).toBe(before);
-      expect((await tr.get(key, p)).data).toEqual(settings);
-    });
+        expect(await ledgerSnapshot(t.db)).toBe(before);
+        expect((await tr.get(key, p)).data).toEqual(settings);
+      },
+    );
 
     it("accepts methods that leave every pick possible: another year's, or a year's FIFO under a LIFO default", async () => {
       const p = await newPortfolio(t, key);
       const { holdingId } = await manualPickScenario(key, p);
-      expect((await tr.update(key, p, { yearMethods: [{ financialYear: 2025, method: "LIFO" }], holdingOverrides: [{ holdingId, financialYear: 2023, method: "LIFO" }] })).code).toBeUndefined();
+      expect(
+        (
+          await tr.update(key, p, {
+            yearMethods: [{ financialYear: 2025, method: "LIFO" }],
+            holdingOverrides: [{ holdingId, financialYear: 2023, method: "LIFO" }],
+          })
+        ).code,
+      ).toBeUndefined();
       // Precedence (DOMAIN.md §2): the year's FIFO beats the default LIFO, so FY2024's sells are unchanged.
-      const o = await tr.update(key, p, { defaultMethod: "LIFO", yearMethods: [{ financialYear: 2024, method: "FIFO" }] });
+      const o = await tr.update(key, p, {
+        defaultMethod: "LIFO",
+        yearMethods: [{ financialYear: 2024, method: "FIFO" }],
+      });
       expect(o.code).toBeUndefined();
       expect(o.data).toMatchObject({ defaultMethod: "LIFO", yearMethods: [{ financialYear: 2024, method: "FIFO" }] });
       // The holdings still read (the stored ledger folds under the new methods).
-      expect((await t.http.get(`/v1/portfolios/${p}/holdings?includeClosed=true`).set("authorization", key)).status).toBe(200);
+      expect(
+        (await t.http.get(`/v1/portfolios/${p}/holdings?includeClosed=true`).set("authorization", key)).status,
+      ).toBe(200);
     });
   });
 
@@ -349,7 +514,10 @@ describe.each([rest, graphql])("tax settings over $name", (tr) => {
 describe("REST specifics", () => {
   it("bad portfolio ids: abc → 400 naming portfolioId, 999999 → 404, on GET and PUT", async () => {
     const before = await ledgerSnapshot(t.db);
-    for (const [id, status] of [["abc", 400], ["999999", 404]] as const) {
+    for (const [id, status] of [
+      ["abc", 400],
+      ["999999", 404],
+    ] as const) {
       for (const res of [
         await t.http.get(`/v1/portfolios/${id}/tax-settings`).set("authorization", key),
         await t.http.put(`/v1/portfolios/${id}/tax-settings`).set("authorization", key).send({ defaultMethod: "LIFO" }),
@@ -364,7 +532,10 @@ describe("REST specifics", () => {
   it("PUT ignores the read-only portfolioId of a body copied from GET", async () => {
     const p = await newPortfolio(t, key);
     const got = (await t.http.get(`/v1/portfolios/${p}/tax-settings`).set("authorization", key)).body;
-    const res = await t.http.put(`/v1/portfolios/${p}/tax-settings`).set("authorization", key).send({ ...got, defaultMethod: "LIFO" });
+    const res = await t.http
+      .put(`/v1/portfolios/${p}/tax-settings`)
+      .set("authorization", key)
+      .send({ ...got, defaultMethod: "LIFO" });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ...got, defaultMethod: "LIFO" });
   });

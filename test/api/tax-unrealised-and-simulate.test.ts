@@ -1,6 +1,15 @@
 import { startTestApp, type TestApp } from "../support/app";
 import { newPortfolio, newTrade } from "../support/kit";
-import { canonicalAnswer, expectError, expectInvalid, expectOk, gqlOutcome, restCall, type Json, type Outcome } from "../support/outcomes";
+import {
+  canonicalAnswer,
+  expectError,
+  expectInvalid,
+  expectOk,
+  gqlOutcome,
+  restCall,
+  type Json,
+  type Outcome,
+} from "../support/outcomes";
 
 /**
  * Unrealised capital gains (REPORTS.md §5.2) and simulate sell (§5.5) over REST and GraphQL.
@@ -33,22 +42,75 @@ beforeEach(async () => {
 
 async function ledger(k = key) {
   const portfolioId = await newPortfolio(t, k, { name: "Holder" });
-  const first = await newTrade(t, k, { portfolioId, symbol: "AAA", exchange: "ASX", tradeType: "Buy", tradeDate: "2023-05-02", quantity: 100, price: 10 });
-  const second = await newTrade(t, k, { portfolioId, symbol: "AAA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-08-01", quantity: 50, price: 20 });
-  await newTrade(t, k, { portfolioId, symbol: "BBB", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-07-10", quantity: 10, price: 10 });
-  await newTrade(t, k, { portfolioId, symbol: "BBB", exchange: "ASX", tradeType: "Sell", tradeDate: "2024-12-01", quantity: 10, price: 40 });
-  expect((await t.http.post("/v1/market-prices/bulk").set("authorization", k).send([{ symbol: "AAA", exchange: "ASX", date: "2025-02-28", close: 16 }])).status).toBe(200);
+  const first = await newTrade(t, k, {
+    portfolioId,
+    symbol: "AAA",
+    exchange: "ASX",
+    tradeType: "Buy",
+    tradeDate: "2023-05-02",
+    quantity: 100,
+    price: 10,
+  });
+  const second = await newTrade(t, k, {
+    portfolioId,
+    symbol: "AAA",
+    exchange: "ASX",
+    tradeType: "Buy",
+    tradeDate: "2024-08-01",
+    quantity: 50,
+    price: 20,
+  });
+  await newTrade(t, k, {
+    portfolioId,
+    symbol: "BBB",
+    exchange: "ASX",
+    tradeType: "Buy",
+    tradeDate: "2024-07-10",
+    quantity: 10,
+    price: 10,
+  });
+  await newTrade(t, k, {
+    portfolioId,
+    symbol: "BBB",
+    exchange: "ASX",
+    tradeType: "Sell",
+    tradeDate: "2024-12-01",
+    quantity: 10,
+    price: 40,
+  });
+  expect(
+    (
+      await t.http
+        .post("/v1/market-prices/bulk")
+        .set("authorization", k)
+        .send([{ symbol: "AAA", exchange: "ASX", date: "2025-02-28", close: 16 }])
+    ).status,
+  ).toBe(200);
   return { portfolioId, holdingId: first.holdingId, first: first.id, second: second.id };
 }
 
 const SUMMARY = `shortTermGains longTermGains trustCapitalGains capitalLosses lossesAppliedToShortTerm lossesAppliedToLongTerm carriedForwardLossesAvailable carriedForwardLossesApplied discount totalCapitalGains netCapitalGain netCapitalLossesCarriedForward`;
 const PARCEL = `acquisitionTradeId acquisitionDate quantity costBase proceeds capitalGain isDiscountable`;
 
-const transports: { name: string; unrealised(k: string, p: number, query: Json): Promise<Outcome<Json>>; simulate(k: string, p: number, input: Json): Promise<Outcome<Json>> }[] = [
+const transports: {
+  name: string;
+  unrealised(k: string, p: number, query: Json): Promise<Outcome<Json>>;
+  simulate(k: string, p: number, input: Json): Promise<Outcome<Json>>;
+}[] = [
   {
     name: "REST",
-    unrealised: (k, p, query) => restCall(t.http.get(`/v1/portfolios/${p}/reports/unrealised-capital-gains`).query(query).set("authorization", k), 200, (b) => canonicalAnswer(b) as Json),
-    simulate: (k, p, input) => restCall(t.http.post(`/v1/portfolios/${p}/simulate-sell`).set("authorization", k).send(input), 200, (b) => canonicalAnswer(b) as Json),
+    unrealised: (k, p, query) =>
+      restCall(
+        t.http.get(`/v1/portfolios/${p}/reports/unrealised-capital-gains`).query(query).set("authorization", k),
+        200,
+        (b) => canonicalAnswer(b) as Json,
+      ),
+    simulate: (k, p, input) =>
+      restCall(
+        t.http.post(`/v1/portfolios/${p}/simulate-sell`).set("authorization", k).send(input),
+        200,
+        (b) => canonicalAnswer(b) as Json,
+      ),
   },
   {
     name: "GraphQL",
@@ -69,7 +131,14 @@ const transports: { name: string; unrealised(k: string, p: number, query: Json):
           k,
           `query($p: ID!, $input: SimulateSellInput!) { simulateSell(portfolioId: $p, input: $input) { holdingId symbol date quantity method proceeds costBase capitalGain shortTermGain longTermGain capitalLoss discount assessableCapitalGain
             parcels { ${PARCEL} } yearToDate { financialYear netCapitalGainBefore netCapitalGainAfter } } }`,
-          { p: String(p), input: { ...input, holdingId: input.holdingId === undefined ? undefined : String(input.holdingId), parcels: (input.parcels as Json[] | undefined)?.map((x) => ({ ...x, tradeId: String(x.tradeId) })) } },
+          {
+            p: String(p),
+            input: {
+              ...input,
+              holdingId: input.holdingId === undefined ? undefined : String(input.holdingId),
+              parcels: (input.parcels as Json[] | undefined)?.map((x) => ({ ...x, tradeId: String(x.tradeId) })),
+            },
+          },
         ),
         "simulateSell",
         (b) => canonicalAnswer(b) as Json,
@@ -81,7 +150,13 @@ describe.each(transports)("over $name", (tr) => {
   it("unrealised: every open parcel sold at the day's price, with the summary and nextDiscountDate", async () => {
     const s = await ledger();
     const r = expectOk(await tr.unrealised(key, s.portfolioId, { date: "2025-03-01" }));
-    expect(r).toMatchObject({ portfolioId: s.portfolioId, date: "2025-03-01", financialYear: 2025, entityType: "Individual", discountPercent: "50" });
+    expect(r).toMatchObject({
+      portfolioId: s.portfolioId,
+      date: "2025-03-01",
+      financialYear: 2025,
+      entityType: "Individual",
+      discountPercent: "50",
+    });
     expect(r.summary).toEqual({
       shortTermGains: "0",
       longTermGains: "600",
@@ -110,8 +185,26 @@ describe.each(transports)("over $name", (tr) => {
         capitalLoss: "200",
         nextDiscountDate: "2025-08-02",
         parcels: [
-          { acquisitionTradeId: s.first, acquisitionDate: "2023-05-02", disposalDate: "2025-03-01", quantity: "100", costBase: "1000", proceeds: "1600", capitalGain: "600", isDiscountable: true },
-          { acquisitionTradeId: s.second, acquisitionDate: "2024-08-01", disposalDate: "2025-03-01", quantity: "50", costBase: "1000", proceeds: "800", capitalGain: "-200", isDiscountable: false },
+          {
+            acquisitionTradeId: s.first,
+            acquisitionDate: "2023-05-02",
+            disposalDate: "2025-03-01",
+            quantity: "100",
+            costBase: "1000",
+            proceeds: "1600",
+            capitalGain: "600",
+            isDiscountable: true,
+          },
+          {
+            acquisitionTradeId: s.second,
+            acquisitionDate: "2024-08-01",
+            disposalDate: "2025-03-01",
+            quantity: "50",
+            costBase: "1000",
+            proceeds: "800",
+            capitalGain: "-200",
+            isDiscountable: false,
+          },
         ],
       },
     ]);
@@ -122,13 +215,23 @@ describe.each(transports)("over $name", (tr) => {
     const s = await ledger();
     expectInvalid(await tr.unrealised(key, s.portfolioId, { date: "2999-01-01" }), "date");
     expectInvalid(await tr.unrealised(key, s.portfolioId, { date: "2025-02-30" }), "date");
-    expectError(await tr.unrealised(await t.newAccount("intruder"), s.portfolioId, { date: "2025-03-01" }), "NOT_FOUND");
-    expectError(await tr.unrealised(key, await newPortfolio(t, key, { name: "US", baseCurrencyCode: "USD" }), { date: "2025-03-01" }), "BUSINESS_RULE");
+    expectError(
+      await tr.unrealised(await t.newAccount("intruder"), s.portfolioId, { date: "2025-03-01" }),
+      "NOT_FOUND",
+    );
+    expectError(
+      await tr.unrealised(key, await newPortfolio(t, key, { name: "US", baseCurrencyCode: "USD" }), {
+        date: "2025-03-01",
+      }),
+      "BUSINESS_RULE",
+    );
   });
 
   it("simulate sell by the method that applies: the parcels, the sale alone and the year to date", async () => {
     const s = await ledger();
-    const r = expectOk(await tr.simulate(key, s.portfolioId, { holdingId: s.holdingId, quantity: 120, price: 16, date: "2025-03-01" }));
+    const r = expectOk(
+      await tr.simulate(key, s.portfolioId, { holdingId: s.holdingId, quantity: 120, price: 16, date: "2025-03-01" }),
+    );
     expect(r).toEqual({
       holdingId: s.holdingId,
       symbol: "AAA",
@@ -144,8 +247,24 @@ describe.each(transports)("over $name", (tr) => {
       discount: "260",
       assessableCapitalGain: "260",
       parcels: [
-        { acquisitionTradeId: s.first, acquisitionDate: "2023-05-02", quantity: "100", costBase: "1000", proceeds: "1600", capitalGain: "600", isDiscountable: true },
-        { acquisitionTradeId: s.second, acquisitionDate: "2024-08-01", quantity: "20", costBase: "400", proceeds: "320", capitalGain: "-80", isDiscountable: false },
+        {
+          acquisitionTradeId: s.first,
+          acquisitionDate: "2023-05-02",
+          quantity: "100",
+          costBase: "1000",
+          proceeds: "1600",
+          capitalGain: "600",
+          isDiscountable: true,
+        },
+        {
+          acquisitionTradeId: s.second,
+          acquisitionDate: "2024-08-01",
+          quantity: "20",
+          costBase: "400",
+          proceeds: "320",
+          capitalGain: "-80",
+          isDiscountable: false,
+        },
       ],
       yearToDate: { financialYear: 2025, netCapitalGainBefore: "300", netCapitalGainAfter: "520" },
     });
@@ -155,8 +274,23 @@ describe.each(transports)("over $name", (tr) => {
     const s = await ledger();
     // LIFO: all 50 of parcel 2 (cost 1,000, proceeds 800, loss 200), then 70 of parcel 1 (cost
     // 700, proceeds 1,120, gain 420). Alone: 420 − 200 = 220, discount 110, assessable 110.
-    const lifo = expectOk(await tr.simulate(key, s.portfolioId, { holdingId: s.holdingId, quantity: 120, price: 16, date: "2025-03-01", method: "LIFO" }));
-    expect(lifo).toMatchObject({ method: "LIFO", capitalGain: "220", capitalLoss: "200", longTermGain: "420", discount: "110", assessableCapitalGain: "110" });
+    const lifo = expectOk(
+      await tr.simulate(key, s.portfolioId, {
+        holdingId: s.holdingId,
+        quantity: 120,
+        price: 16,
+        date: "2025-03-01",
+        method: "LIFO",
+      }),
+    );
+    expect(lifo).toMatchObject({
+      method: "LIFO",
+      capitalGain: "220",
+      capitalLoss: "200",
+      longTermGain: "420",
+      discount: "110",
+      assessableCapitalGain: "110",
+    });
     const manual = expectOk(
       await tr.simulate(key, s.portfolioId, {
         holdingId: s.holdingId,
@@ -176,19 +310,58 @@ describe.each(transports)("over $name", (tr) => {
     const s = await ledger();
     const before = await t.db.sql<{ n: number }>("SELECT count(*)::int AS n FROM trade");
     const reader = await t.newClientKey(key, "Read", [s.portfolioId]);
-    expect(expectOk(await tr.simulate(reader, s.portfolioId, { holdingId: s.holdingId, quantity: 1, price: 16, date: "2025-03-01" }))).toMatchObject({ quantity: "1" });
+    expect(
+      expectOk(
+        await tr.simulate(reader, s.portfolioId, {
+          holdingId: s.holdingId,
+          quantity: 1,
+          price: 16,
+          date: "2025-03-01",
+        }),
+      ),
+    ).toMatchObject({ quantity: "1" });
     expect(await t.db.sql<{ n: number }>("SELECT count(*)::int AS n FROM trade")).toEqual(before);
   });
 
   it("simulate sell refuses more units than held (422), a bad method, quantity or holding", async () => {
     const s = await ledger();
-    expectError(await tr.simulate(key, s.portfolioId, { holdingId: s.holdingId, quantity: 151, price: 16, date: "2025-03-01" }), "BUSINESS_RULE");
+    expectError(
+      await tr.simulate(key, s.portfolioId, { holdingId: s.holdingId, quantity: 151, price: 16, date: "2025-03-01" }),
+      "BUSINESS_RULE",
+    );
     // Before the second buy only 100 are held.
-    expectError(await tr.simulate(key, s.portfolioId, { holdingId: s.holdingId, quantity: 120, price: 16, date: "2024-07-31" }), "BUSINESS_RULE");
-    expectInvalid(await tr.simulate(key, s.portfolioId, { holdingId: s.holdingId, quantity: 0, price: 16, date: "2025-03-01" }), "quantity");
-    if (tr.name === "REST") expectInvalid(await tr.simulate(key, s.portfolioId, { holdingId: s.holdingId, quantity: 1, price: 16, date: "2025-03-01", method: "Random" }), "method");
-    expectError(await tr.simulate(key, s.portfolioId, { holdingId: 999_999, quantity: 1, price: 16, date: "2025-03-01" }), "NOT_FOUND");
+    expectError(
+      await tr.simulate(key, s.portfolioId, { holdingId: s.holdingId, quantity: 120, price: 16, date: "2024-07-31" }),
+      "BUSINESS_RULE",
+    );
+    expectInvalid(
+      await tr.simulate(key, s.portfolioId, { holdingId: s.holdingId, quantity: 0, price: 16, date: "2025-03-01" }),
+      "quantity",
+    );
+    if (tr.name === "REST")
+      expectInvalid(
+        await tr.simulate(key, s.portfolioId, {
+          holdingId: s.holdingId,
+          quantity: 1,
+          price: 16,
+          date: "2025-03-01",
+          method: "Random",
+        }),
+        "method",
+      );
+    expectError(
+      await tr.simulate(key, s.portfolioId, { holdingId: 999_999, quantity: 1, price: 16, date: "2025-03-01" }),
+      "NOT_FOUND",
+    );
     const intruder = await t.newAccount("intruder");
-    expectError(await tr.simulate(intruder, s.portfolioId, { holdingId: s.holdingId, quantity: 1, price: 16, date: "2025-03-01" }), "NOT_FOUND");
+    expectError(
+      await tr.simulate(intruder, s.portfolioId, {
+        holdingId: s.holdingId,
+        quantity: 1,
+        price: 16,
+        date: "2025-03-01",
+      }),
+      "NOT_FOUND",
+    );
   });
 });

@@ -1,7 +1,14 @@
 import { isWrite } from "../../src/http/endpoint";
 import { endpoints } from "../../src/http/router";
 import { ledgerSnapshot, startTestApp, type TestApp } from "../support/app";
-import { ATTACHMENT_PDF, BODYLESS_WRITES, fixtureUrl, seedWriteFixture, writeBodies, type FixtureIds } from "../support/write-fixture";
+import {
+  ATTACHMENT_PDF,
+  BODYLESS_WRITES,
+  fixtureUrl,
+  seedWriteFixture,
+  writeBodies,
+  type FixtureIds,
+} from "../support/write-fixture";
 
 /**
  * API.md §1 tenancy, for every REST route at once: another account's ids answer 404, exactly as
@@ -27,7 +34,12 @@ afterAll(() => t.close());
 const bodies = () => writeBodies(ids);
 
 /** Writes without ids in the path name their target in the body: answered 404 to a stranger. */
-const STRANGER_404_WITHOUT_PARAMS = new Set(["createTrade", "createIncome", "createCashAccount", "createCashTransaction"]);
+const STRANGER_404_WITHOUT_PARAMS = new Set([
+  "createTrade",
+  "createIncome",
+  "createCashAccount",
+  "createCashTransaction",
+]);
 
 const url = (path: string) => fixtureUrl(path, ids, "the tenancy table");
 
@@ -56,7 +68,9 @@ it("another account's ids answer 404 on every route, and nothing is written", as
   const outcomes: string[] = [];
   for (const e of [...withParams(), ...endpoints.filter((x) => STRANGER_404_WITHOUT_PARAMS.has(x.operationId))]) {
     const res = await send(otherKey, e);
-    outcomes.push(`${e.method.toUpperCase()} ${e.path} → ${res.status}${res.status === 404 ? "" : " " + res.text.slice(0, 160)}`);
+    outcomes.push(
+      `${e.method.toUpperCase()} ${e.path} → ${res.status}${res.status === 404 ? "" : " " + res.text.slice(0, 160)}`,
+    );
     if (res.status === 404) expect(res.body.code).toBe("NOT_FOUND");
   }
   expect(outcomes.length).toBeGreaterThanOrEqual(45);
@@ -69,7 +83,9 @@ it("a client key with Read permission gets 403 on every write, and nothing is wr
   const outcomes: string[] = [];
   for (const e of writes()) {
     const res = await send(readKey, e);
-    outcomes.push(`${e.method.toUpperCase()} ${e.path} → ${res.status}${res.status === 403 ? "" : " " + res.text.slice(0, 160)}`);
+    outcomes.push(
+      `${e.method.toUpperCase()} ${e.path} → ${res.status}${res.status === 403 ? "" : " " + res.text.slice(0, 160)}`,
+    );
     if (res.status === 403) expect(res.body.code).toBe("FORBIDDEN");
   }
   expect(outcomes.length).toBeGreaterThanOrEqual(40);

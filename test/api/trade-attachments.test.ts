@@ -54,12 +54,23 @@ interface Attachment {
 /** A portfolio with one CBA buy; answers the trade's ids. */
 async function newTrade(k = key, portfolioId?: number): Promise<{ portfolioId: number; tradeId: number }> {
   const p = portfolioId ?? (await newPortfolio(t, k));
-  const trade = await kitTrade(t, k, { portfolioId: p, symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 10, price: 100 });
+  const trade = await kitTrade(t, k, {
+    portfolioId: p,
+    symbol: "CBA",
+    exchange: "ASX",
+    tradeType: "Buy",
+    tradeDate: "2024-01-10",
+    quantity: 10,
+    price: 100,
+  });
   return { portfolioId: p, tradeId: trade.id };
 }
 
 const upload = (tradeId: number | string, data: Buffer, filename: string, contentType: string, k = key) =>
-  t.http.put(`/v1/trades/${tradeId}/attachment`).set("authorization", k).attach("file", data, { filename, contentType });
+  t.http
+    .put(`/v1/trades/${tradeId}/attachment`)
+    .set("authorization", k)
+    .attach("file", data, { filename, contentType });
 
 /** GET the attachment, keeping the body as raw bytes whatever its type. */
 function download(tradeId: number | string, k = key): Test {
@@ -95,7 +106,13 @@ describe("upload and download", () => {
     const res = await upload(tradeId, data, filename, contentType);
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toMatch(/^application\/json/);
-    expect(res.body).toEqual({ tradeId, fileName: filename, contentType, size: data.length, createdAt: expect.stringMatching(ISO_UTC) });
+    expect(res.body).toEqual({
+      tradeId,
+      fileName: filename,
+      contentType,
+      size: data.length,
+      createdAt: expect.stringMatching(ISO_UTC),
+    });
 
     const got = await download(tradeId);
     expect(got.status).toBe(200);
@@ -176,11 +193,20 @@ describe("files that are refused, writing nothing", () => {
   it("a request without the file field, or with the file in another field, is 400; a JSON body is 415", async () => {
     const { tradeId } = await newTrade();
     await unchanged(async () => {
-      const none = await t.http.put(`/v1/trades/${tradeId}/attachment`).set("authorization", key).field("note", "no file");
+      const none = await t.http
+        .put(`/v1/trades/${tradeId}/attachment`)
+        .set("authorization", key)
+        .field("note", "no file");
       expect(expectProblem(none, 400, "VALIDATION_FAILED")).toEqual([{ path: "file", message: expect.any(String) }]);
-      const json = await t.http.put(`/v1/trades/${tradeId}/attachment`).set("authorization", key).send({ file: PDF.toString("base64") });
+      const json = await t.http
+        .put(`/v1/trades/${tradeId}/attachment`)
+        .set("authorization", key)
+        .send({ file: PDF.toString("base64") });
       expectProblem(json, 415, "UNSUPPORTED_MEDIA_TYPE");
-      const wrongField = await t.http.put(`/v1/trades/${tradeId}/attachment`).set("authorization", key).attach("document", PDF, { filename: "n.pdf", contentType: "application/pdf" });
+      const wrongField = await t.http
+        .put(`/v1/trades/${tradeId}/attachment`)
+        .set("authorization", key)
+        .attach("document", PDF, { filename: "n.pdf", contentType: "application/pdf" });
       expectProblem(wrongField, 400, "VALIDATION_FAILED");
     });
   });
@@ -195,7 +221,9 @@ describe("absent attachments and deletion", () => {
   it("GET and PUT are 404 for a trade that does not exist; a bad id is 400 naming tradeId", async () => {
     expectProblem(await download(999999), 404, "NOT_FOUND");
     expectProblem(await upload(999999, PDF, "n.pdf", "application/pdf"), 404, "NOT_FOUND");
-    expect(expectProblem(await download("abc"), 400, "VALIDATION_FAILED")).toEqual([{ path: "tradeId", message: expect.any(String) }]);
+    expect(expectProblem(await download("abc"), 400, "VALIDATION_FAILED")).toEqual([
+      { path: "tradeId", message: expect.any(String) },
+    ]);
   });
 
   it("DELETE removes the attachment (204), then GET and a second DELETE are 404", async () => {
@@ -227,7 +255,11 @@ describe("tenancy and permissions", () => {
     await unchanged(async () => {
       expectProblem(await upload(tradeId, PNG, "theirs.png", "image/png", other), 404, "NOT_FOUND");
       expectProblem(await download(tradeId, other), 404, "NOT_FOUND");
-      expectProblem(await t.http.delete(`/v1/trades/${tradeId}/attachment`).set("authorization", other), 404, "NOT_FOUND");
+      expectProblem(
+        await t.http.delete(`/v1/trades/${tradeId}/attachment`).set("authorization", other),
+        404,
+        "NOT_FOUND",
+      );
     });
     const gql = await t.gql(other, `query($id: ID!) { trade(id: $id) { hasAttachment } }`, { id: String(tradeId) });
     expect(gql.body).toEqual({ data: { trade: null } });
@@ -240,7 +272,11 @@ describe("tenancy and permissions", () => {
     const reader = await t.newClientKey(key, "Read", [portfolioId]);
     await unchanged(async () => {
       expectProblem(await upload(tradeId, PNG, "x.png", "image/png", reader), 403, "FORBIDDEN");
-      expectProblem(await t.http.delete(`/v1/trades/${tradeId}/attachment`).set("authorization", reader), 403, "FORBIDDEN");
+      expectProblem(
+        await t.http.delete(`/v1/trades/${tradeId}/attachment`).set("authorization", reader),
+        403,
+        "FORBIDDEN",
+      );
     });
     const got = await download(tradeId, reader);
     expect(got.status).toBe(200);

@@ -15,7 +15,18 @@ it("ten first trades of one new symbol at once make one holding and ten trades",
   const { body: p } = await t.http.post("/v1/portfolios").set("authorization", key).send({ name: "Race" }).expect(201);
   const results = await Promise.all(
     Array.from({ length: 10 }, (_, i) =>
-      t.http.post("/v1/trades").set("authorization", key).send({ portfolioId: p.id, symbol: "NEWCO", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: i + 1, price: 1 }),
+      t.http
+        .post("/v1/trades")
+        .set("authorization", key)
+        .send({
+          portfolioId: p.id,
+          symbol: "NEWCO",
+          exchange: "ASX",
+          tradeType: "Buy",
+          tradeDate: "2024-01-10",
+          quantity: i + 1,
+          price: 1,
+        }),
     ),
   );
   expect(results.map((r) => r.status)).toEqual(Array(10).fill(201));
@@ -30,10 +41,30 @@ it("ten first trades of one new symbol at once make one holding and ten trades",
 it("concurrent sells of the last units: exactly the ones the units allow succeed", async () => {
   const key = await t.newAccount();
   const { body: p } = await t.http.post("/v1/portfolios").set("authorization", key).send({ name: "Sells" }).expect(201);
-  await t.http.post("/v1/trades").set("authorization", key).send({ portfolioId: p.id, symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 10, price: 1 }).expect(201);
+  await t.http
+    .post("/v1/trades")
+    .set("authorization", key)
+    .send({
+      portfolioId: p.id,
+      symbol: "CBA",
+      exchange: "ASX",
+      tradeType: "Buy",
+      tradeDate: "2024-01-10",
+      quantity: 10,
+      price: 1,
+    })
+    .expect(201);
   const results = await Promise.all(
     Array.from({ length: 8 }, () =>
-      t.http.post("/v1/trades").set("authorization", key).send({ portfolioId: p.id, symbol: "CBA", exchange: "ASX", tradeType: "Sell", tradeDate: "2024-02-10", quantity: 3, price: 2 }),
+      t.http.post("/v1/trades").set("authorization", key).send({
+        portfolioId: p.id,
+        symbol: "CBA",
+        exchange: "ASX",
+        tradeType: "Sell",
+        tradeDate: "2024-02-10",
+        quantity: 3,
+        price: 2,
+      }),
     ),
   );
   expect(results.filter((r) => r.status === 201)).toHaveLength(3);

@@ -8,7 +8,16 @@ import { expectError, expectOk, type Json } from "../support/outcomes";
 import { t, unchanged, key, TRANSPORTS, fxRate } from "./trades.shared";
 
 describe.each(TRANSPORTS)("the one FX rule over $name", (tr) => {
-  const aapl = (p: number, tradeDate: string, extra: Json = {}) => ({ portfolioId: p, symbol: "AAPL", exchange: "NASDAQ", tradeType: "Buy", tradeDate, quantity: 5, price: 170, ...extra });
+  const aapl = (p: number, tradeDate: string, extra: Json = {}) => ({
+    portfolioId: p,
+    symbol: "AAPL",
+    exchange: "NASDAQ",
+    tradeType: "Buy",
+    tradeDate,
+    quantity: 5,
+    price: 170,
+    ...extra,
+  });
 
   it("no 10-day window: a rate 40 days old is the rate", async () => {
     const p = await newPortfolio(t, key);
@@ -35,7 +44,10 @@ describe.each(TRANSPORTS)("the one FX rule over $name", (tr) => {
   it("an update without a rate does not take its own old rate", async () => {
     const p = await newPortfolio(t, key);
     const only = expectOk(await tr.createTrade(key, aapl(p, "2024-03-08", { exchangeRate: "1.52" })));
-    const res = await t.http.put(`/v1/trades/${only.id}`).set("authorization", key).send(aapl(p, "2024-03-09", { holdingId: only.holdingId, symbol: undefined, exchange: undefined }));
+    const res = await t.http
+      .put(`/v1/trades/${only.id}`)
+      .set("authorization", key)
+      .send(aapl(p, "2024-03-09", { holdingId: only.holdingId, symbol: undefined, exchange: undefined }));
     expect(res.status).toBe(422);
     expect(res.body.detail).toMatch(/No exchange rate for USD → AUD on or before 2024-03-09/);
     expect(res.body.detail).not.toMatch(/10 days/);

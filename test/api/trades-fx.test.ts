@@ -10,7 +10,16 @@ import { t, unchanged, count, key, TRANSPORTS, trade, fxRate } from "./trades.sh
 
 describe.each(TRANSPORTS)("trades over $name", (tr) => {
   describe("foreign-currency trades carry an exchange rate into the base currency", () => {
-    const aapl = (p: number, tradeDate: string, extra: Json = {}) => ({ portfolioId: p, symbol: "AAPL", exchange: "NASDAQ", tradeType: "Buy", tradeDate, quantity: 5, price: 170, ...extra });
+    const aapl = (p: number, tradeDate: string, extra: Json = {}) => ({
+      portfolioId: p,
+      symbol: "AAPL",
+      exchange: "NASDAQ",
+      tradeType: "Buy",
+      tradeDate,
+      quantity: 5,
+      price: 170,
+      ...extra,
+    });
 
     it("without exchangeRate and without an FX rate: 422 BUSINESS_RULE, no holding created", async () => {
       const p = await newPortfolio(t, key);
@@ -22,7 +31,11 @@ describe.each(TRANSPORTS)("trades over $name", (tr) => {
       const p = await newPortfolio(t, key);
       const created = expectOk(await tr.createTrade(key, aapl(p, "2024-03-08", { exchangeRate: "1.52" })));
       expect(created).toMatchObject({ currencyCode: "USD", exchangeRate: "1.52", value: "850" });
-      expect(expectOk(await tr.getHolding(key, created.holdingId))).toMatchObject({ currencyCode: "USD", quantity: "5", costBase: "1292" });
+      expect(expectOk(await tr.getHolding(key, created.holdingId))).toMatchObject({
+        currencyCode: "USD",
+        quantity: "5",
+        costBase: "1292",
+      });
     });
 
     it("uses the FX table's latest rate on or before the trade date, whatever its age (DOMAIN §3)", async () => {
@@ -76,10 +89,34 @@ describe.each(TRANSPORTS)("trades over $name", (tr) => {
     it("a base-currency trade with exchangeRate other than 1 is VALIDATION_FAILED on exchangeRate; 1 is accepted", async () => {
       const p = await newPortfolio(t, key);
       await unchanged(async () => {
-        expectInvalid(await tr.createTrade(key, { portfolioId: p, symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 1, price: 100, exchangeRate: "1.1" }), ["exchangeRate"]);
+        expectInvalid(
+          await tr.createTrade(key, {
+            portfolioId: p,
+            symbol: "CBA",
+            exchange: "ASX",
+            tradeType: "Buy",
+            tradeDate: "2024-01-10",
+            quantity: 1,
+            price: 100,
+            exchangeRate: "1.1",
+          }),
+          ["exchangeRate"],
+        );
       });
-      expect(expectOk(await tr.createTrade(key, { portfolioId: p, symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 1, price: 100, exchangeRate: 1 })).exchangeRate).toBe("1");
+      expect(
+        expectOk(
+          await tr.createTrade(key, {
+            portfolioId: p,
+            symbol: "CBA",
+            exchange: "ASX",
+            tradeType: "Buy",
+            tradeDate: "2024-01-10",
+            quantity: 1,
+            price: 100,
+            exchangeRate: 1,
+          }),
+        ).exchangeRate,
+      ).toBe("1");
     });
   });
-
 });

@@ -4,7 +4,6 @@ import { importTradesCsv, importTradesJson, newPortfolio, TRADE_CSV_HEADER, trad
 
 import { expectRejected, withApp, type FieldError } from "../support/outcomes";
 
-
 /**
  * Bulk trade import (API.md §2 Trades: POST /v1/portfolios/{p}/trades/import), REST only (GraphQL
  * has no import). A JSON array of trade bodies or text/csv with the header
@@ -36,7 +35,11 @@ const COMMSEC = "212ff1a3-1ef4-4922-8231-42d910fa54ff";
 /** Every error names a line (`line N` or `line N.field`, with `line: N`); answers the lines named. */
 function linesOf(errors: FieldError[]): number[] {
   for (const e of errors) {
-    expect(e).toEqual({ path: expect.stringMatching(/^line \d+(\.[\w.[\]]+)?$/), message: expect.any(String), line: expect.any(Number) });
+    expect(e).toEqual({
+      path: expect.stringMatching(/^line \d+(\.[\w.[\]]+)?$/),
+      message: expect.any(String),
+      line: expect.any(Number),
+    });
     expect(e.path.startsWith(`line ${e.line}`)).toBe(true);
   }
   return [...new Set(errors.map((e) => e.line!))].sort((a, b) => a - b);
@@ -66,7 +69,13 @@ async function portfolioContents(p: number): Promise<(Json & { trades: Json[] })
   );
 }
 
-const buyRow = (symbol: string, tradeDate: string, quantity: number | string, price: number | string, extra: Json = {}) => ({ symbol, exchange: "ASX", tradeType: "Buy", tradeDate, quantity, price, ...extra });
+const buyRow = (
+  symbol: string,
+  tradeDate: string,
+  quantity: number | string,
+  price: number | string,
+  extra: Json = {},
+) => ({ symbol, exchange: "ASX", tradeType: "Buy", tradeDate, quantity, price, ...extra });
 
 // =============================================================================================
 
@@ -77,14 +86,30 @@ const importCsv = (p: number, csv: string, query = "", k = key) => importTradesC
 describe("JSON import", () => {
   it("imports every row, creating holdings, and answers 201 with the new trade ids in file order", async () => {
     const p = await newPortfolio(t, key);
-    const res = await importJson(p, [buyRow("CBA", "2024-01-10", 10, 100), buyRow("nab", "2024-01-11", 20, 30, { sourceId: COMMSEC }), buyRow("CBA", "2024-01-12", 5, 101)]);
+    const res = await importJson(p, [
+      buyRow("CBA", "2024-01-10", 10, 100),
+      buyRow("nab", "2024-01-11", 20, 30, { sourceId: COMMSEC }),
+      buyRow("CBA", "2024-01-12", 5, 101),
+    ]);
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ dryRun: false, imported: 3, valid: 3, newHoldings: [{ symbol: "CBA", exchange: "ASX" }, { symbol: "NAB", exchange: "ASX" }], tradeIds: expect.any(Array), skipped: [] });
+    expect(res.body).toEqual({
+      dryRun: false,
+      imported: 3,
+      valid: 3,
+      newHoldings: [
+        { symbol: "CBA", exchange: "ASX" },
+        { symbol: "NAB", exchange: "ASX" },
+      ],
+      tradeIds: expect.any(Array),
+      skipped: [],
+    });
     const ids = res.body.tradeIds as number[];
     expect(ids).toHaveLength(3);
     expect([...ids].sort((a, b) => a - b)).toEqual(ids);
 
-    const trades = await Promise.all(ids.map(async (id) => (await t.http.get(`/v1/trades/${id}`).set("authorization", key)).body));
+    const trades = await Promise.all(
+      ids.map(async (id) => (await t.http.get(`/v1/trades/${id}`).set("authorization", key)).body),
+    );
     expect(trades.map((x) => [x.symbol, x.tradeDate, x.quantity, x.price, x.sourceId])).toEqual([
       ["CBA", "2024-01-10", 10, 100, null],
       ["NAB", "2024-01-11", 20, 30, COMMSEC],
@@ -111,13 +136,22 @@ describe("JSON import", () => {
   it("a sell may use units the portfolio already held", async () => {
     const p = await newPortfolio(t, key);
     expect((await importJson(p, [buyRow("CBA", "2024-01-01", 10, 1)])).status).toBe(201);
-    expect((await importJson(p, [{ symbol: "CBA", exchange: "ASX", tradeType: "Sell", tradeDate: "2024-02-01", quantity: 10, price: 2 }])).status).toBe(201);
+    expect(
+      (
+        await importJson(p, [
+          { symbol: "CBA", exchange: "ASX", tradeType: "Sell", tradeDate: "2024-02-01", quantity: 10, price: 2 },
+        ])
+      ).status,
+    ).toBe(201);
     expect((await holdings(p)).map((h) => [h.quantity, h.costBase])).toEqual([[0, 0]]);
   });
 
   it("same-day rows keep file order: a sell before the same day's buy has no units (422)", async () => {
     const p = await newPortfolio(t, key);
-    const sellFirst = [{ symbol: "CBA", exchange: "ASX", tradeType: "Sell", tradeDate: "2024-01-10", quantity: 5, price: 2 }, buyRow("CBA", "2024-01-10", 10, 1)];
+    const sellFirst = [
+      { symbol: "CBA", exchange: "ASX", tradeType: "Sell", tradeDate: "2024-01-10", quantity: 5, price: 2 },
+      buyRow("CBA", "2024-01-10", 10, 1),
+    ];
     await unchanged(async () => {
       const errors = expectRejected(await importJson(p, sellFirst), 422, "BUSINESS_RULE");
       expect(linesOf(errors)).toEqual([1]);
@@ -135,21 +169,84 @@ describe("JSON import", () => {
     const rows: Json[] = [
       buyRow("CBA", "2024-01-10", 100, 10, { brokerage: 10 }),
       buyRow("CBA", "2024-02-10", 50, 12, { brokerage: 5, notes: "top-up" }),
-      { symbol: "CBA", exchange: "ASX", tradeType: "Sell", tradeDate: "2024-03-10", quantity: 70, price: 13, brokerage: 10 },
+      {
+        symbol: "CBA",
+        exchange: "ASX",
+        tradeType: "Sell",
+        tradeDate: "2024-03-10",
+        quantity: 70,
+        price: 13,
+        brokerage: 10,
+      },
       { symbol: "CBA", exchange: "ASX", tradeType: "Split", tradeDate: "2024-04-10", quantity: 80 },
-      { symbol: "CBA", exchange: "ASX", tradeType: "ReturnOfCapital", tradeDate: "2024-05-10", quantity: 160, price: "0.25" },
+      {
+        symbol: "CBA",
+        exchange: "ASX",
+        tradeType: "ReturnOfCapital",
+        tradeDate: "2024-05-10",
+        quantity: 160,
+        price: "0.25",
+      },
       { symbol: "CBA", exchange: "ASX", tradeType: "Bonus", tradeDate: "2024-06-10", quantity: 16 },
-      { symbol: "NAB", exchange: "ASX", tradeType: "OpeningBalance", tradeDate: "2024-01-01", quantity: 200, price: 25, acquisitionDate: "2019-07-01" },
+      {
+        symbol: "NAB",
+        exchange: "ASX",
+        tradeType: "OpeningBalance",
+        tradeDate: "2024-01-01",
+        quantity: 200,
+        price: 25,
+        acquisitionDate: "2019-07-01",
+      },
       { symbol: "NAB", exchange: "ASX", tradeType: "TransferOut", tradeDate: "2024-02-01", quantity: 50 },
-      { symbol: "NAB", exchange: "ASX", tradeType: "CostBaseIncrease", tradeDate: "2024-03-01", quantity: 150, price: "0.1" },
+      {
+        symbol: "NAB",
+        exchange: "ASX",
+        tradeType: "CostBaseIncrease",
+        tradeDate: "2024-03-01",
+        quantity: 150,
+        price: "0.1",
+      },
       { symbol: "NAB", exchange: "ASX", tradeType: "Consolidation", tradeDate: "2024-04-01", quantity: 50 },
-      { symbol: "NAB", exchange: "ASX", tradeType: "CostBaseDecrease", tradeDate: "2024-05-01", quantity: 100, price: "0.3" },
+      {
+        symbol: "NAB",
+        exchange: "ASX",
+        tradeType: "CostBaseDecrease",
+        tradeDate: "2024-05-01",
+        quantity: 100,
+        price: "0.3",
+      },
       buyRow("WBC", "2024-01-05", 10, 20),
       { symbol: "WBC", exchange: "ASX", tradeType: "Cancellation", tradeDate: "2024-06-30" },
       { symbol: "VAS", exchange: "ASX", tradeType: "TransferIn", tradeDate: "2024-01-15", quantity: 30, price: 90 },
-      { symbol: "AAPL", exchange: "NASDAQ", tradeType: "Buy", tradeDate: "2024-03-08", quantity: 5, price: 170, currencyCode: "USD", exchangeRate: "1.52" },
-      { symbol: "AAPL", exchange: "NASDAQ", tradeType: "Sell", tradeDate: "2024-04-08", quantity: -2, price: 180, exchangeRate: "1.55" },
-      { symbol: "ZQIMP", exchange: "ASX", name: "Imported Unknown", holdingType: "Fund", tradeType: "Buy", tradeDate: "2024-01-02", quantity: 3, price: "1.5" },
+      {
+        symbol: "AAPL",
+        exchange: "NASDAQ",
+        tradeType: "Buy",
+        tradeDate: "2024-03-08",
+        quantity: 5,
+        price: 170,
+        currencyCode: "USD",
+        exchangeRate: "1.52",
+      },
+      {
+        symbol: "AAPL",
+        exchange: "NASDAQ",
+        tradeType: "Sell",
+        tradeDate: "2024-04-08",
+        quantity: -2,
+        price: 180,
+        exchangeRate: "1.55",
+      },
+      {
+        symbol: "ZQIMP",
+        exchange: "ASX",
+        name: "Imported Unknown",
+        holdingType: "Fund",
+        tradeType: "Buy",
+        tradeDate: "2024-01-02",
+        quantity: 3,
+        price: "1.5",
+      },
     ];
     const imported = await newPortfolio(t, key);
     const res = await importJson(imported, rows);
@@ -158,7 +255,10 @@ describe("JSON import", () => {
 
     const oneByOne = await newPortfolio(t, key);
     for (const row of rows) {
-      const r = await t.http.post("/v1/trades").set("authorization", key).send({ portfolioId: oneByOne, ...row });
+      const r = await t.http
+        .post("/v1/trades")
+        .set("authorization", key)
+        .send({ portfolioId: oneByOne, ...row });
       expect({ row, status: r.status }).toEqual({ row, status: 201 });
     }
 
@@ -179,9 +279,14 @@ describe("JSON import", () => {
     const p = await newPortfolio(t, key);
     const q = await newPortfolio(t, key);
     const before = await ledgerSnapshot(t.db);
-    const res = await importJson(p, [buyRow("CBA", "2024-01-10", 1, 1), { ...buyRow("CBA", "2024-01-11", 1, 1), portfolioId: q }]);
+    const res = await importJson(p, [
+      buyRow("CBA", "2024-01-10", 1, 1),
+      { ...buyRow("CBA", "2024-01-11", 1, 1), portfolioId: q },
+    ]);
     expect(res.status).toBe(400);
-    expect(res.body.errors).toEqual([{ path: "line 2.portfolioId", message: `must be ${p}, the portfolio of the path, or absent`, line: 2 }]);
+    expect(res.body.errors).toEqual([
+      { path: "line 2.portfolioId", message: `must be ${p}, the portfolio of the path, or absent`, line: 2 },
+    ]);
     expect(await ledgerSnapshot(t.db)).toBe(before);
     expect((await importJson(p, [{ ...buyRow("CBA", "2024-01-10", 1, 1), portfolioId: p }])).status).toBe(201);
     expect(await holdings(q)).toEqual([]);
@@ -203,10 +308,29 @@ describe("CSV import", () => {
     );
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ dryRun: false, imported: 4, valid: 4 });
-    const [cbaBuy, nab, aapl, cbaSell] = await Promise.all((res.body.tradeIds as number[]).map(async (id) => (await t.http.get(`/v1/trades/${id}`).set("authorization", key)).body));
-    expect(cbaBuy).toMatchObject({ symbol: "CBA", tradeType: "Buy", quantity: 10, price: 100, brokerage: 9.95, sourceId: COMMSEC, notes: "first buy", currencyCode: "AUD", exchangeRate: 1 });
+    const [cbaBuy, nab, aapl, cbaSell] = await Promise.all(
+      (res.body.tradeIds as number[]).map(
+        async (id) => (await t.http.get(`/v1/trades/${id}`).set("authorization", key)).body,
+      ),
+    );
+    expect(cbaBuy).toMatchObject({
+      symbol: "CBA",
+      tradeType: "Buy",
+      quantity: 10,
+      price: 100,
+      brokerage: 9.95,
+      sourceId: COMMSEC,
+      notes: "first buy",
+      currencyCode: "AUD",
+      exchangeRate: 1,
+    });
     expect(nab).toMatchObject({ symbol: "NAB", exchange: "ASX", sourceId: COMMSEC, brokerage: 0, notes: "" });
-    expect(aapl).toMatchObject({ currencyCode: "USD", exchangeRate: 1.52, notes: "note, with a comma", sourceId: null });
+    expect(aapl).toMatchObject({
+      currencyCode: "USD",
+      exchangeRate: 1.52,
+      notes: "note, with a comma",
+      sourceId: null,
+    });
     expect(cbaSell).toMatchObject({ tradeType: "Sell", quantity: -4, sourceId: COMMSEC });
     expect((await holdings(p)).map((h) => [h.symbol, h.quantity, h.costBase])).toEqual([
       ["AAPL", 5, 1292],
@@ -218,7 +342,14 @@ describe("CSV import", () => {
   it("refuses rows with more cells than the header has columns (an unquoted comma), naming each line, writing nothing", async () => {
     const p = await newPortfolio(t, key);
     await unchanged(async () => {
-      const res = await importCsv(p, tradeCsv("2024-01-10,Buy,CBA,ASX,10,100,9.95,,,CommSec,first buy", "2024-01-11,Buy,NAB,ASX,20,30,,,,,note, with a comma", "2024-01-12,Buy,WBC,ASX,1,1,,,,,a,b,c"));
+      const res = await importCsv(
+        p,
+        tradeCsv(
+          "2024-01-10,Buy,CBA,ASX,10,100,9.95,,,CommSec,first buy",
+          "2024-01-11,Buy,NAB,ASX,20,30,,,,,note, with a comma",
+          "2024-01-12,Buy,WBC,ASX,1,1,,,,,a,b,c",
+        ),
+      );
       const errors = expectRejected(res, 400, "VALIDATION_FAILED");
       expect(linesOf(errors)).toEqual([3, 4]);
       expect(errors[0].message).toBe("has 12 cells for the header's 11 columns (quote a cell that holds a comma)");
@@ -235,8 +366,16 @@ describe("CSV import", () => {
   it("rejects a header with unknown or missing columns, and a file without rows, writing nothing", async () => {
     const p = await newPortfolio(t, key);
     await unchanged(async () => {
-      expectRejected(await importCsv(p, "date,type,ticker,exchange,quantity,price\n2024-01-10,Buy,CBA,ASX,1,1\n"), 400, "VALIDATION_FAILED");
-      expectRejected(await importCsv(p, "date,symbol,exchange,quantity,price\n2024-01-10,CBA,ASX,1,1\n"), 400, "VALIDATION_FAILED");
+      expectRejected(
+        await importCsv(p, "date,type,ticker,exchange,quantity,price\n2024-01-10,Buy,CBA,ASX,1,1\n"),
+        400,
+        "VALIDATION_FAILED",
+      );
+      expectRejected(
+        await importCsv(p, "date,symbol,exchange,quantity,price\n2024-01-10,CBA,ASX,1,1\n"),
+        400,
+        "VALIDATION_FAILED",
+      );
       expectRejected(await importCsv(p, TRADE_CSV_HEADER + "\n"), 400, "VALIDATION_FAILED");
       expectRejected(await importCsv(p, ""), 400, "VALIDATION_FAILED");
     });
@@ -277,7 +416,14 @@ describe("all or nothing: every bad row is listed with its line, nothing is writ
   it("CSV line numbers are the file's own lines, blank lines included", async () => {
     const p = await newPortfolio(t, key);
     await unchanged(async () => {
-      const errors = expectRejected(await importCsv(p, `${TRADE_CSV_HEADER}\n2024-01-10,Buy,CBA,ASX,10,100,,,,,\n\n2024-02-30,Buy,CBA,ASX,10,100,,,,,\n`), 400, "VALIDATION_FAILED");
+      const errors = expectRejected(
+        await importCsv(
+          p,
+          `${TRADE_CSV_HEADER}\n2024-01-10,Buy,CBA,ASX,10,100,,,,,\n\n2024-02-30,Buy,CBA,ASX,10,100,,,,,\n`,
+        ),
+        400,
+        "VALIDATION_FAILED",
+      );
       expect(linesOf(errors)).toEqual([4]);
     });
   });
@@ -285,7 +431,14 @@ describe("all or nothing: every bad row is listed with its line, nothing is writ
   it("CSV line numbers count the lines of a quoted multi-line note", async () => {
     const p = await newPortfolio(t, key);
     await unchanged(async () => {
-      const errors = expectRejected(await importCsv(p, `${TRADE_CSV_HEADER}\n2024-01-10,Buy,CBA,ASX,10,100,,,,,"two\nlines"\n2024-02-30,Buy,CBA,ASX,10,100,,,,,\n`), 400, "VALIDATION_FAILED");
+      const errors = expectRejected(
+        await importCsv(
+          p,
+          `${TRADE_CSV_HEADER}\n2024-01-10,Buy,CBA,ASX,10,100,,,,,"two\nlines"\n2024-02-30,Buy,CBA,ASX,10,100,,,,,\n`,
+        ),
+        400,
+        "VALIDATION_FAILED",
+      );
       expect(linesOf(errors)).toEqual([4]);
     });
   });
@@ -294,7 +447,13 @@ describe("all or nothing: every bad row is listed with its line, nothing is writ
     const p = await newPortfolio(t, key);
     await unchanged(async () => {
       const errors = expectRejected(
-        await importJson(p, [buyRow("CBA", "2024-01-10", 10, 100), buyRow("CBA", "2024-01-10", -1, 100), 42, { tradeType: "Buy", tradeDate: "2024-01-10", quantity: 1, price: 1 }, buyRow("CBA", "2024-01-10", 1, 100, { parcels: [{ tradeId: 1, quantity: 1 }] })]),
+        await importJson(p, [
+          buyRow("CBA", "2024-01-10", 10, 100),
+          buyRow("CBA", "2024-01-10", -1, 100),
+          42,
+          { tradeType: "Buy", tradeDate: "2024-01-10", quantity: 1, price: 1 },
+          buyRow("CBA", "2024-01-10", 1, 100, { parcels: [{ tradeId: 1, quantity: 1 }] }),
+        ]),
         400,
         "VALIDATION_FAILED",
       );
@@ -311,7 +470,14 @@ describe("all or nothing: every bad row is listed with its line, nothing is writ
     const elsewhere = (await importJson(q, [buyRow("CBA", "2024-01-10", 1, 1)])).body.tradeIds[0];
     const holdingId = (await t.http.get(`/v1/trades/${elsewhere}`).set("authorization", key)).body.holdingId;
     await unchanged(async () => {
-      const errors = expectRejected(await importJson(p, [buyRow("NAB", "2024-01-10", 1, 1), { holdingId, tradeType: "Buy", tradeDate: "2024-01-10", quantity: 1, price: 1 }]), 400, "VALIDATION_FAILED");
+      const errors = expectRejected(
+        await importJson(p, [
+          buyRow("NAB", "2024-01-10", 1, 1),
+          { holdingId, tradeType: "Buy", tradeDate: "2024-01-10", quantity: 1, price: 1 },
+        ]),
+        400,
+        "VALIDATION_FAILED",
+      );
       expect(errors).toEqual([{ path: "line 2.holdingId", message: expect.any(String), line: 2 }]);
     });
   });
@@ -336,7 +502,9 @@ describe("all or nothing: every bad row is listed with its line, nothing is writ
       expect(linesOf(errors)).toEqual([5]);
     });
     expect(await count("holding")).toBe(0);
-    expect(await count("security")).toBe(Number((await t.db.sql<{ n: unknown }>("SELECT count(*) AS n FROM security WHERE account_id IS NULL"))[0].n));
+    expect(await count("security")).toBe(
+      Number((await t.db.sql<{ n: unknown }>("SELECT count(*) AS n FROM security WHERE account_id IS NULL"))[0].n),
+    );
   });
 
   it("short sells in two holdings are both listed", async () => {
@@ -359,7 +527,14 @@ describe("all or nothing: every bad row is listed with its line, nothing is writ
     const p = await newPortfolio(t, key);
     await unchanged(async () => {
       const errors = expectRejected(
-        await importCsv(p, tradeCsv("2024-03-08,Buy,CBA,ASX,1,100,,,,,", "2024-03-08,Buy,AAPL,NASDAQ,5,170,,,,,", "2024-03-08,Buy,MSFT,NASDAQ,1,400,,USD,1.5,,")),
+        await importCsv(
+          p,
+          tradeCsv(
+            "2024-03-08,Buy,CBA,ASX,1,100,,,,,",
+            "2024-03-08,Buy,AAPL,NASDAQ,5,170,,,,,",
+            "2024-03-08,Buy,MSFT,NASDAQ,1,400,,USD,1.5,,",
+          ),
+        ),
         422,
         "BUSINESS_RULE",
       );
@@ -369,15 +544,48 @@ describe("all or nothing: every bad row is listed with its line, nothing is writ
 
   it("a foreign row takes the FX table's latest rate on or before its date, the inverse too; none before it: 422", async () => {
     const p = await newPortfolio(t, key);
-    const [{ account_id }] = await t.db.sql<{ account_id: number }>("SELECT account_id FROM portfolio WHERE id = $1", [p]);
-    await t.db.prisma.fxRate.create({ data: { accountId: Number(account_id), base: "USD", quote: "AUD", date: new Date("2024-03-08T00:00:00Z"), rate: "1.5" } });
-    await t.db.prisma.fxRate.create({ data: { accountId: Number(account_id), base: "AUD", quote: "GBP", date: new Date("2024-03-08T00:00:00Z"), rate: "0.5" } });
-    const res = await importCsv(p, tradeCsv("2024-03-10,Buy,AAPL,NASDAQ,5,170,,,,,", "2024-03-18,Buy,AAPL,NASDAQ,5,170,,,,,", "2024-03-11,Buy,VOD,LSE,10,1,,,,,"));
+    const [{ account_id }] = await t.db.sql<{ account_id: number }>("SELECT account_id FROM portfolio WHERE id = $1", [
+      p,
+    ]);
+    await t.db.prisma.fxRate.create({
+      data: {
+        accountId: Number(account_id),
+        base: "USD",
+        quote: "AUD",
+        date: new Date("2024-03-08T00:00:00Z"),
+        rate: "1.5",
+      },
+    });
+    await t.db.prisma.fxRate.create({
+      data: {
+        accountId: Number(account_id),
+        base: "AUD",
+        quote: "GBP",
+        date: new Date("2024-03-08T00:00:00Z"),
+        rate: "0.5",
+      },
+    });
+    const res = await importCsv(
+      p,
+      tradeCsv(
+        "2024-03-10,Buy,AAPL,NASDAQ,5,170,,,,,",
+        "2024-03-18,Buy,AAPL,NASDAQ,5,170,,,,,",
+        "2024-03-11,Buy,VOD,LSE,10,1,,,,,",
+      ),
+    );
     expect(res.status).toBe(201);
-    const rates = await Promise.all((res.body.tradeIds as number[]).map(async (id) => (await t.http.get(`/v1/trades/${id}`).set("authorization", key)).body.exchangeRate));
+    const rates = await Promise.all(
+      (res.body.tradeIds as number[]).map(
+        async (id) => (await t.http.get(`/v1/trades/${id}`).set("authorization", key)).body.exchangeRate,
+      ),
+    );
     expect(rates).toEqual([1.5, 1.5, 2]);
     await unchanged(async () => {
-      const errors = expectRejected(await importCsv(p, tradeCsv("2024-03-07,Buy,AAPL,NASDAQ,5,170,,,,,")), 422, "BUSINESS_RULE");
+      const errors = expectRejected(
+        await importCsv(p, tradeCsv("2024-03-07,Buy,AAPL,NASDAQ,5,170,,,,,")),
+        422,
+        "BUSINESS_RULE",
+      );
       expect(errors).toEqual([{ path: "line 2.exchangeRate", message: expect.any(String), line: 2 }]);
     });
   });
@@ -385,7 +593,11 @@ describe("all or nothing: every bad row is listed with its line, nothing is writ
   it("a base-currency row with an exchange rate other than 1 is refused like POST /v1/trades refuses it (400, line N.exchangeRate)", async () => {
     const p = await newPortfolio(t, key);
     await unchanged(async () => {
-      const errors = expectRejected(await importCsv(p, tradeCsv("2024-03-08,Buy,CBA,ASX,1,100,,,1.5,,")), 400, "VALIDATION_FAILED");
+      const errors = expectRejected(
+        await importCsv(p, tradeCsv("2024-03-08,Buy,CBA,ASX,1,100,,,1.5,,")),
+        400,
+        "VALIDATION_FAILED",
+      );
       expect(errors).toEqual([{ path: "line 2.exchangeRate", message: expect.any(String), line: 2 }]);
     });
   });
@@ -393,8 +605,12 @@ describe("all or nothing: every bad row is listed with its line, nothing is writ
   it("a body that is neither a JSON array nor CSV, or an empty array, is 400", async () => {
     const p = await newPortfolio(t, key);
     await unchanged(async () => {
-      expect(expectRejected(await importJson(p, buyRow("CBA", "2024-01-10", 1, 1)), 400, "VALIDATION_FAILED")).toEqual([{ path: "(body)", message: expect.any(String) }]);
-      expect(expectRejected(await importJson(p, []), 400, "VALIDATION_FAILED")).toEqual([{ path: "(body)", message: expect.any(String) }]);
+      expect(expectRejected(await importJson(p, buyRow("CBA", "2024-01-10", 1, 1)), 400, "VALIDATION_FAILED")).toEqual([
+        { path: "(body)", message: expect.any(String) },
+      ]);
+      expect(expectRejected(await importJson(p, []), 400, "VALIDATION_FAILED")).toEqual([
+        { path: "(body)", message: expect.any(String) },
+      ]);
     });
   });
 });
@@ -404,9 +620,27 @@ describe("dryRun=true validates and writes nothing", () => {
     const p = await newPortfolio(t, key);
     await importJson(p, [buyRow("CBA", "2024-01-01", 1, 1)]);
     await unchanged(async () => {
-      const res = await importCsv(p, tradeCsv("2024-01-10,Buy,CBA,ASX,10,100,,,,,", "2024-01-11,Buy,NAB,ASX,10,30,,,,,", "2024-01-12,Buy,ZQDRY,ASX,1,1,,,,,"), "?dryRun=true");
+      const res = await importCsv(
+        p,
+        tradeCsv(
+          "2024-01-10,Buy,CBA,ASX,10,100,,,,,",
+          "2024-01-11,Buy,NAB,ASX,10,30,,,,,",
+          "2024-01-12,Buy,ZQDRY,ASX,1,1,,,,,",
+        ),
+        "?dryRun=true",
+      );
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ dryRun: true, imported: 0, valid: 3, newHoldings: [{ symbol: "NAB", exchange: "ASX" }, { symbol: "ZQDRY", exchange: "ASX" }], tradeIds: [], skipped: [] });
+      expect(res.body).toEqual({
+        dryRun: true,
+        imported: 0,
+        valid: 3,
+        newHoldings: [
+          { symbol: "NAB", exchange: "ASX" },
+          { symbol: "ZQDRY", exchange: "ASX" },
+        ],
+        tradeIds: [],
+        skipped: [],
+      });
     });
     expect((await holdings(p)).map((h) => h.symbol)).toEqual(["CBA"]);
     expect((await t.http.get("/v1/securities/search?q=ZQDRY").set("authorization", key)).body).toEqual([]);
@@ -414,7 +648,10 @@ describe("dryRun=true validates and writes nothing", () => {
 
   it("reports bad rows exactly as a real import would", async () => {
     const p = await newPortfolio(t, key);
-    const rows = [buyRow("CBA", "2024-01-10", 1, 1), { symbol: "CBA", exchange: "ASX", tradeType: "Sell", tradeDate: "2024-01-11", quantity: 2, price: 1 }];
+    const rows = [
+      buyRow("CBA", "2024-01-10", 1, 1),
+      { symbol: "CBA", exchange: "ASX", tradeType: "Sell", tradeDate: "2024-01-11", quantity: 2, price: 1 },
+    ];
     await unchanged(async () => {
       const dry = expectRejected(await importJson(p, rows, "?dryRun=true"), 422, "BUSINESS_RULE");
       const real = expectRejected(await importJson(p, rows), 422, "BUSINESS_RULE");
@@ -429,7 +666,10 @@ describe("dryRun=true validates and writes nothing", () => {
       const res = await importJson(p, [buyRow("CBA", "2024-01-10", 1, 1)], "?dryRun=yes");
       expect(expectRejected(res, 400, "VALIDATION_FAILED").map((e) => e.path)).toEqual(["dryRun"]);
     });
-    expect((await importJson(p, [buyRow("CBA", "2024-01-10", 1, 1)], "?dryRun=false")).body).toMatchObject({ dryRun: false, imported: 1 });
+    expect((await importJson(p, [buyRow("CBA", "2024-01-10", 1, 1)], "?dryRun=false")).body).toMatchObject({
+      dryRun: false,
+      imported: 1,
+    });
   });
 });
 
@@ -440,7 +680,17 @@ describe("set-based insert", () => {
       const date = new Date(Date.UTC(2020, 0, 1 + Math.floor(i / 2))).toISOString().slice(0, 10);
       return i % 10 === 9
         ? { symbol, exchange: "ASX", tradeType: "Sell", tradeDate: date, quantity: 1, price: 2 }
-        : { symbol, exchange: "ASX", tradeType: "Buy", tradeDate: date, quantity: 1, price: 1, brokerage: "0.5", sourceId: COMMSEC, notes: `row ${i}` };
+        : {
+            symbol,
+            exchange: "ASX",
+            tradeType: "Buy",
+            tradeDate: date,
+            quantity: 1,
+            price: 1,
+            brokerage: "0.5",
+            sourceId: COMMSEC,
+            notes: `row ${i}`,
+          };
     });
   }
 

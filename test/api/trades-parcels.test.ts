@@ -14,7 +14,19 @@ describe.each(TRANSPORTS)("trades over $name", (tr) => {
       const p = await newPortfolio(t, key);
       const b1 = await buy(p, "CBA", 10, 1, "2024-01-01");
       await buy(p, "CBA", 10, 2, "2024-02-01");
-      const sell = expectOk(await tr.createTrade(key, { portfolioId: p, symbol: "CBA", exchange: "ASX", tradeType: "Sell", tradeDate: "2024-03-01", quantity: 7, price: 3, notes: "Navexa" }), 201);
+      const sell = expectOk(
+        await tr.createTrade(key, {
+          portfolioId: p,
+          symbol: "CBA",
+          exchange: "ASX",
+          tradeType: "Sell",
+          tradeDate: "2024-03-01",
+          quantity: 7,
+          price: 3,
+          notes: "Navexa",
+        }),
+        201,
+      );
       expect(sell).toEqual({
         id: expect.any(Number),
         holdingId: b1.holdingId,
@@ -41,7 +53,18 @@ describe.each(TRANSPORTS)("trades over $name", (tr) => {
 
     it("value is |quantity| × price in the trade currency, brokerage apart", async () => {
       const p = await newPortfolio(t, key);
-      const b = expectOk(await tr.createTrade(key, { portfolioId: p, symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-01", quantity: "3.5", price: "152.39", brokerage: "9.95" }));
+      const b = expectOk(
+        await tr.createTrade(key, {
+          portfolioId: p,
+          symbol: "CBA",
+          exchange: "ASX",
+          tradeType: "Buy",
+          tradeDate: "2024-01-01",
+          quantity: "3.5",
+          price: "152.39",
+          brokerage: "9.95",
+        }),
+      );
       expect(b).toMatchObject({ quantity: "3.5", price: "152.39", brokerage: "9.95", value: "533.365" });
       expect(expectOk(await tr.getHolding(key, b.holdingId))!.costBase).toBe("543.315");
     });
@@ -54,7 +77,16 @@ describe.each(TRANSPORTS)("trades over $name", (tr) => {
       const b2 = await buy(p, "CBA", 10, 2, "2024-02-01");
       return { p, h: b1.holdingId, b1, b2 };
     }
-    const sell7 = (p: number, h: number, parcels: unknown, extra: Json = {}) => ({ portfolioId: p, holdingId: h, tradeType: "Sell", tradeDate: "2024-03-01", quantity: 7, price: 3, parcels, ...extra });
+    const sell7 = (p: number, h: number, parcels: unknown, extra: Json = {}) => ({
+      portfolioId: p,
+      holdingId: h,
+      tradeType: "Sell",
+      tradeDate: "2024-03-01",
+      quantity: 7,
+      price: 3,
+      parcels,
+      ...extra,
+    });
 
     it("selling 7 from the $2 parcel leaves 10 @ 1 and 3 @ 2 (cost base 16), and the pick is recorded", async () => {
       const { p, h, b2 } = await navexa();
@@ -66,8 +98,19 @@ describe.each(TRANSPORTS)("trades over $name", (tr) => {
 
     it("picks across parcels: 3 from the first and 4 from the second leave cost base 19", async () => {
       const { p, h, b1, b2 } = await navexa();
-      const sell = expectOk(await tr.createTrade(key, sell7(p, h, [{ tradeId: b1.id, quantity: 3 }, { tradeId: b2.id, quantity: 4 }])));
-      expect(sell.parcels).toEqual([{ tradeId: b1.id, quantity: "3" }, { tradeId: b2.id, quantity: "4" }]);
+      const sell = expectOk(
+        await tr.createTrade(
+          key,
+          sell7(p, h, [
+            { tradeId: b1.id, quantity: 3 },
+            { tradeId: b2.id, quantity: 4 },
+          ]),
+        ),
+      );
+      expect(sell.parcels).toEqual([
+        { tradeId: b1.id, quantity: "3" },
+        { tradeId: b2.id, quantity: "4" },
+      ]);
       expect(expectOk(await tr.getHolding(key, h))).toMatchObject({ quantity: "13", costBase: "19" });
     });
 
@@ -88,16 +131,25 @@ describe.each(TRANSPORTS)("trades over $name", (tr) => {
       await unchanged(async () => {
         for (const picks of [
           [{ tradeId: b1.id, quantity: 5 }], // 5 picked for a sell of 7
-          [{ tradeId: b1.id, quantity: 5 }, { tradeId: b2.id, quantity: 5 }], // 10 picked for 7
+          [
+            { tradeId: b1.id, quantity: 5 },
+            { tradeId: b2.id, quantity: 5 },
+          ], // 10 picked for 7
           [{ tradeId: nab.id, quantity: 7 }], // another holding's parcel
           [{ tradeId: later.id, quantity: 7 }], // a parcel bought after the sell
           [{ tradeId: 999999, quantity: 7 }], // no such trade
-          [{ tradeId: b1.id, quantity: 0 }, { tradeId: b2.id, quantity: 7 }], // a pick of nothing
+          [
+            { tradeId: b1.id, quantity: 0 },
+            { tradeId: b2.id, quantity: 7 },
+          ], // a pick of nothing
         ]) {
           expectError(await tr.createTrade(key, sell7(p, h, picks)), "BUSINESS_RULE");
         }
         // More units than the parcel holds (the total matches the sell).
-        expectError(await tr.createTrade(key, sell7(p, h, [{ tradeId: b1.id, quantity: 11 }], { quantity: 11 })), "BUSINESS_RULE");
+        expectError(
+          await tr.createTrade(key, sell7(p, h, [{ tradeId: b1.id, quantity: 11 }], { quantity: 11 })),
+          "BUSINESS_RULE",
+        );
       });
     });
 
@@ -106,7 +158,17 @@ describe.each(TRANSPORTS)("trades over $name", (tr) => {
       await trade(p, sell7(p, h, [{ tradeId: b2.id, quantity: 7 }]));
       await unchanged(async () => {
         expectError(await tr.deleteTrade(key, b2.id), "BUSINESS_RULE");
-        expectError(await tr.updateTrade(key, b2.id, { portfolioId: p, holdingId: h, tradeType: "Buy", tradeDate: "2024-02-01", quantity: 5, price: 2 }), "BUSINESS_RULE");
+        expectError(
+          await tr.updateTrade(key, b2.id, {
+            portfolioId: p,
+            holdingId: h,
+            tradeType: "Buy",
+            tradeDate: "2024-02-01",
+            quantity: 5,
+            price: 2,
+          }),
+          "BUSINESS_RULE",
+        );
       });
     });
   });
@@ -118,25 +180,92 @@ describe.each(TRANSPORTS)("trades over $name", (tr) => {
       await buy(p, "CBA", 10, 100, "2024-03-01");
       const h = b.holdingId;
       await unchanged(async () => {
-        expectError(await tr.createTrade(key, { portfolioId: p, holdingId: h, tradeType: "Sell", tradeDate: "2024-02-01", quantity: 11, price: 100 }), "BUSINESS_RULE");
-        expectError(await tr.createTrade(key, { portfolioId: p, holdingId: h, tradeType: "Sell", tradeDate: "2024-01-09", quantity: 1, price: 100 }), "BUSINESS_RULE");
-        expectError(await tr.createTrade(key, { portfolioId: p, holdingId: h, tradeType: "Sell", tradeDate: "2024-03-01", quantity: 21, price: 100 }), "BUSINESS_RULE");
-        expectError(await tr.createTrade(key, { portfolioId: p, holdingId: h, tradeType: "TransferOut", tradeDate: "2024-03-02", quantity: 21 }), "BUSINESS_RULE");
-        expectError(await tr.createTrade(key, { portfolioId: p, holdingId: h, tradeType: "Consolidation", tradeDate: "2024-03-02", quantity: 20 }), "BUSINESS_RULE");
+        expectError(
+          await tr.createTrade(key, {
+            portfolioId: p,
+            holdingId: h,
+            tradeType: "Sell",
+            tradeDate: "2024-02-01",
+            quantity: 11,
+            price: 100,
+          }),
+          "BUSINESS_RULE",
+        );
+        expectError(
+          await tr.createTrade(key, {
+            portfolioId: p,
+            holdingId: h,
+            tradeType: "Sell",
+            tradeDate: "2024-01-09",
+            quantity: 1,
+            price: 100,
+          }),
+          "BUSINESS_RULE",
+        );
+        expectError(
+          await tr.createTrade(key, {
+            portfolioId: p,
+            holdingId: h,
+            tradeType: "Sell",
+            tradeDate: "2024-03-01",
+            quantity: 21,
+            price: 100,
+          }),
+          "BUSINESS_RULE",
+        );
+        expectError(
+          await tr.createTrade(key, {
+            portfolioId: p,
+            holdingId: h,
+            tradeType: "TransferOut",
+            tradeDate: "2024-03-02",
+            quantity: 21,
+          }),
+          "BUSINESS_RULE",
+        );
+        expectError(
+          await tr.createTrade(key, {
+            portfolioId: p,
+            holdingId: h,
+            tradeType: "Consolidation",
+            tradeDate: "2024-03-02",
+            quantity: 20,
+          }),
+          "BUSINESS_RULE",
+        );
       });
       expect(expectOk(await tr.getHolding(key, h))).toMatchObject({ quantity: "20", costBase: "2000" });
       // Exactly the units held is fine.
-      expectOk(await tr.createTrade(key, { portfolioId: p, holdingId: h, tradeType: "Sell", tradeDate: "2024-03-02", quantity: 20, price: 100 }));
+      expectOk(
+        await tr.createTrade(key, {
+          portfolioId: p,
+          holdingId: h,
+          tradeType: "Sell",
+          tradeDate: "2024-03-02",
+          quantity: 20,
+          price: 100,
+        }),
+      );
       expect(expectOk(await tr.getHolding(key, h))).toMatchObject({ quantity: "0", costBase: "0" });
     });
 
     it("selling a symbol never held is 422 and creates no holding", async () => {
       const p = await newPortfolio(t, key);
       await unchanged(async () => {
-        expectError(await tr.createTrade(key, { portfolioId: p, symbol: "WBC", exchange: "ASX", tradeType: "Sell", tradeDate: "2024-02-01", quantity: 1, price: 30 }), "BUSINESS_RULE");
+        expectError(
+          await tr.createTrade(key, {
+            portfolioId: p,
+            symbol: "WBC",
+            exchange: "ASX",
+            tradeType: "Sell",
+            tradeDate: "2024-02-01",
+            quantity: 1,
+            price: 30,
+          }),
+          "BUSINESS_RULE",
+        );
       });
       expect(expectOk(await tr.listHoldings(key, p))).toEqual([]);
     });
   });
-
 });

@@ -8,23 +8,31 @@ import { expectHidden, GRAPHQL_ROUTES, key, REST_ROUTES, unchanged, world } from
  */
 
 describe("tenancy and permissions", () => {
-  describe.each([...REST_ROUTES.map((r) => ({ transport: "REST", ...r })), ...GRAPHQL_ROUTES.map((r) => ({ transport: "GraphQL", ...r }))])("$transport $name", (route) => {
+  describe.each([
+    ...REST_ROUTES.map((r) => ({ transport: "REST", ...r })),
+    ...GRAPHQL_ROUTES.map((r) => ({ transport: "GraphQL", ...r })),
+  ])("$transport $name", (route) => {
     it("hides another account's ids (404 / null / NOT_FOUND) and changes nothing", async () => {
       const w = await world();
       await unchanged(async () => expectHidden(route, await route.call(w.other, w.writable)));
     });
 
-    it(route.write ? "refuses a Read client key with 403 FORBIDDEN, writing nothing" : "lets a Read client key read its own portfolio", async () => {
-      const w = await world();
-      if (route.write) {
-        await unchanged(async () => expectError(await route.call(w.readKey, w.readable), "FORBIDDEN"));
-      } else {
-        const o = await route.call(w.readKey, w.readable);
-        expect(expectOk(o, route.ok)).not.toBeNull();
-        // ...but not a portfolio of the account that is not assigned to it.
-        expectHidden(route, await route.call(w.readKey, w.unassigned));
-      }
-    });
+    it(
+      route.write
+        ? "refuses a Read client key with 403 FORBIDDEN, writing nothing"
+        : "lets a Read client key read its own portfolio",
+      async () => {
+        const w = await world();
+        if (route.write) {
+          await unchanged(async () => expectError(await route.call(w.readKey, w.readable), "FORBIDDEN"));
+        } else {
+          const o = await route.call(w.readKey, w.readable);
+          expect(expectOk(o, route.ok)).not.toBeNull();
+          // ...but not a portfolio of the account that is not assigned to it.
+          expectHidden(route, await route.call(w.readKey, w.unassigned));
+        }
+      },
+    );
 
     it("lets a ReadWrite client key act on its own portfolio, and answers 404 on one not assigned to it", async () => {
       const w = await world();

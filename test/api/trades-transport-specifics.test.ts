@@ -15,7 +15,26 @@ describe("REST specifics", () => {
     const res = await t.http.get(`/v1/trades/${b.id}`).set("authorization", key);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(
-      ["acquisitionDate", "brokerage", "currencyCode", "exchange", "exchangeRate", "hasAttachment", "holdingId", "id", "notes", "parcels", "portfolioId", "price", "quantity", "sourceId", "symbol", "tradeDate", "tradeType", "value"].sort(),
+      [
+        "acquisitionDate",
+        "brokerage",
+        "currencyCode",
+        "exchange",
+        "exchangeRate",
+        "hasAttachment",
+        "holdingId",
+        "id",
+        "notes",
+        "parcels",
+        "portfolioId",
+        "price",
+        "quantity",
+        "sourceId",
+        "symbol",
+        "tradeDate",
+        "tradeType",
+        "value",
+      ].sort(),
     );
     // Exact digits on the wire: 10.5 × 152.39 = 1600.095.
     expect(res.text).toContain('"quantity":10.5');
@@ -39,7 +58,13 @@ describe("REST specifics", () => {
     expect(await page("limit=2&offset=2")).toEqual(ids.slice(2, 4));
     expect(await page("offset=4")).toEqual(ids.slice(4));
     expect(await page("offset=5")).toEqual([]);
-    for (const [q, path] of [["limit=0", "limit"], ["limit=5001", "limit"], ["limit=abc", "limit"], ["offset=-1", "offset"], ["limit=1.5", "limit"]]) {
+    for (const [q, path] of [
+      ["limit=0", "limit"],
+      ["limit=5001", "limit"],
+      ["limit=abc", "limit"],
+      ["offset=-1", "offset"],
+      ["limit=1.5", "limit"],
+    ]) {
       const res = await t.http.get(`/v1/holdings/${h}/trades?${q}`).set("authorization", key);
       expect({ q, status: res.status, code: res.body.code }).toEqual({ q, status: 400, code: "VALIDATION_FAILED" });
       expect(res.body.errors.map((e: FieldError) => e.path)).toContain(path);
@@ -47,7 +72,11 @@ describe("REST specifics", () => {
   });
 
   it("bad trade ids: abc and 0 → 400 naming tradeId, 999999 → 404", async () => {
-    for (const [id, status] of [["abc", 400], ["0", 400], ["999999", 404]] as const) {
+    for (const [id, status] of [
+      ["abc", 400],
+      ["0", 400],
+      ["999999", 404],
+    ] as const) {
       for (const req of [t.http.get(`/v1/trades/${id}`), t.http.delete(`/v1/trades/${id}`)]) {
         const res = await req.set("authorization", key);
         expect({ id, status: res.status }).toEqual({ id, status });
@@ -58,11 +87,23 @@ describe("REST specifics", () => {
 
   it("POST /v1/trades answers 201 with the trade; a body that is not JSON is 415 naming JSON", async () => {
     const p = await newPortfolio(t, key);
-    const res = await t.http.post("/v1/trades").set("authorization", key).send({ portfolioId: p, symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 1, price: 1 });
+    const res = await t.http.post("/v1/trades").set("authorization", key).send({
+      portfolioId: p,
+      symbol: "CBA",
+      exchange: "ASX",
+      tradeType: "Buy",
+      tradeDate: "2024-01-10",
+      quantity: 1,
+      price: 1,
+    });
     expect(res.status).toBe(201);
     expect(res.headers["content-type"]).toMatch(/^application\/json/);
     await unchanged(async () => {
-      const bad = await t.http.post("/v1/trades").set("authorization", key).set("content-type", "text/plain").send("Buy CBA");
+      const bad = await t.http
+        .post("/v1/trades")
+        .set("authorization", key)
+        .set("content-type", "text/plain")
+        .send("Buy CBA");
       expect(bad.status).toBe(415);
       expect(bad.body.code).toBe("UNSUPPORTED_MEDIA_TYPE");
       expect(bad.body.detail).toContain("application/json");
@@ -84,13 +125,27 @@ describe("GraphQL specifics", () => {
   it("a service validation failure carries VALIDATION_FAILED with the paths in extensions.errors", async () => {
     const p = await newPortfolio(t, key);
     const res = await t.gql(key, `mutation($input: TradeInput!) { createTrade(input: $input) { id } }`, {
-      input: { portfolioId: String(p), symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-02-30", quantity: "0", price: "1" },
+      input: {
+        portfolioId: String(p),
+        symbol: "CBA",
+        exchange: "ASX",
+        tradeType: "Buy",
+        tradeDate: "2024-02-30",
+        quantity: "0",
+        price: "1",
+      },
     });
     expect(res.body.data).toBeNull();
     expect(res.body.errors).toHaveLength(1);
     expect(res.body.errors[0]).toMatchObject({
       path: ["createTrade"],
-      extensions: { code: "VALIDATION_FAILED", errors: expect.arrayContaining([{ path: "tradeDate", message: expect.any(String) }, { path: "quantity", message: expect.any(String) }]) },
+      extensions: {
+        code: "VALIDATION_FAILED",
+        errors: expect.arrayContaining([
+          { path: "tradeDate", message: expect.any(String) },
+          { path: "quantity", message: expect.any(String) },
+        ]),
+      },
     });
   });
 
@@ -99,12 +154,23 @@ describe("GraphQL specifics", () => {
     const c2 = await buy(p, "CBA", 2, 100, "2024-02-01");
     const c1 = await buy(p, "CBA", 1, 100, "2024-01-01");
     const n1 = await buy(p, "NAB", 3, 30, "2024-01-05");
-    const res = await t.gql(key, `query($id: ID!) { portfolio(id: $id) { holdings { symbol quantity trades { id tradeDate quantity } } } }`, { id: String(p) });
+    const res = await t.gql(
+      key,
+      `query($id: ID!) { portfolio(id: $id) { holdings { symbol quantity trades { id tradeDate quantity } } } }`,
+      { id: String(p) },
+    );
     expect(res.body).toEqual({
       data: {
         portfolio: {
           holdings: [
-            { symbol: "CBA", quantity: "3", trades: [{ id: String(c1.id), tradeDate: "2024-01-01", quantity: "1" }, { id: String(c2.id), tradeDate: "2024-02-01", quantity: "2" }] },
+            {
+              symbol: "CBA",
+              quantity: "3",
+              trades: [
+                { id: String(c1.id), tradeDate: "2024-01-01", quantity: "1" },
+                { id: String(c2.id), tradeDate: "2024-02-01", quantity: "2" },
+              ],
+            },
             { symbol: "NAB", quantity: "3", trades: [{ id: String(n1.id), tradeDate: "2024-01-05", quantity: "3" }] },
           ],
         },

@@ -5,7 +5,19 @@
 import type { Test } from "supertest";
 import { startTestApp, type TestApp } from "../support/app";
 import { newPortfolio, newTrade, PNG } from "../support/kit";
-import { expectError, expectOk, gqlDecimal, gqlId, restCall, restDecimal, restId, withApp, type Json, type Outcome, type TransportName } from "../support/outcomes";
+import {
+  expectError,
+  expectOk,
+  gqlDecimal,
+  gqlId,
+  restCall,
+  restDecimal,
+  restId,
+  withApp,
+  type Json,
+  type Outcome,
+  type TransportName,
+} from "../support/outcomes";
 
 /**
  * Trades (API.md §2 Trades and Holdings, DOMAIN.md §1–2): recording, reading, changing and
@@ -33,8 +45,6 @@ beforeEach(async () => {
 // ---------------------------------------------------------------------------------------------
 // Trades and holdings as both transports show them: decimals as their exact digits, ids numbers.
 // ---------------------------------------------------------------------------------------------
-
-
 
 export interface Trade {
   id: number;
@@ -70,8 +80,6 @@ export interface Holding {
   marketValue: string | null;
   unrealisedGain: string | null;
 }
-
-
 
 export function toTrade(raw: Json, transport: TransportName): Trade {
   const dec = transport === "REST" ? restDecimal : gqlDecimal;
@@ -132,19 +140,21 @@ export interface Transport {
 
 // REST ------------------------------------------------------------------------------------------
 
-
 export const restTrade = (b: unknown) => toTrade(b as Json, "REST");
 export const restHolding = (b: unknown) => toHolding(b as Json, "REST");
 
 export const rest: Transport = {
   name: "REST",
   createTrade: (k, input) => restCall(t.http.post("/v1/trades").set("authorization", k).send(input), restTrade),
-  updateTrade: (k, id, input) => restCall(t.http.put(`/v1/trades/${id}`).set("authorization", k).send(input), restTrade),
+  updateTrade: (k, id, input) =>
+    restCall(t.http.put(`/v1/trades/${id}`).set("authorization", k).send(input), restTrade),
   deleteTrade: (k, id) => restCall(t.http.delete(`/v1/trades/${id}`).set("authorization", k), () => true),
   getTrade: (k, id) => restCall(t.http.get(`/v1/trades/${id}`).set("authorization", k), restTrade),
   getHolding: (k, id) => restCall(t.http.get(`/v1/holdings/${id}`).set("authorization", k), restHolding),
-  holdingTrades: (k, id) => restCall(t.http.get(`/v1/holdings/${id}/trades`).set("authorization", k), (b) => (b as Json[]).map(restTrade)),
-  listHoldings: (k, p) => restCall(t.http.get(`/v1/portfolios/${p}/holdings`).set("authorization", k), (b) => (b as Json[]).map(restHolding)),
+  holdingTrades: (k, id) =>
+    restCall(t.http.get(`/v1/holdings/${id}/trades`).set("authorization", k), (b) => (b as Json[]).map(restTrade)),
+  listHoldings: (k, p) =>
+    restCall(t.http.get(`/v1/portfolios/${p}/holdings`).set("authorization", k), (b) => (b as Json[]).map(restHolding)),
 };
 
 // GraphQL ---------------------------------------------------------------------------------------
@@ -155,7 +165,6 @@ export const TRADE = `fragment T on Trade {
 }`;
 export const HOLDING = `fragment H on Holding { id portfolioId symbol exchange name currencyCode holdingType quantity costBase marketValue unrealisedGain }`;
 
-
 export const gqlTrade = (d: unknown) => toTrade(d as Json, "GraphQL");
 export const gqlHolding = (d: unknown) => toHolding(d as Json, "GraphQL");
 export const orNull =
@@ -165,31 +174,55 @@ export const orNull =
 
 export const graphql: Transport = {
   name: "GraphQL",
-  createTrade: (k, input) => gqlCall(k, `mutation($input: TradeInput!) { createTrade(input: $input) { ...T } } ${TRADE}`, { input }, "createTrade", gqlTrade),
+  createTrade: (k, input) =>
+    gqlCall(
+      k,
+      `mutation($input: TradeInput!) { createTrade(input: $input) { ...T } } ${TRADE}`,
+      { input },
+      "createTrade",
+      gqlTrade,
+    ),
   updateTrade: (k, id, input) =>
-    gqlCall(k, `mutation($id: ID!, $input: TradeInput!) { updateTrade(id: $id, input: $input) { ...T } } ${TRADE}`, { id: String(id), input }, "updateTrade", gqlTrade),
-  deleteTrade: (k, id) => gqlCall(k, `mutation($id: ID!) { deleteTrade(id: $id) }`, { id: String(id) }, "deleteTrade", (d) => d as boolean),
-  getTrade: (k, id) => gqlCall(k, `query($id: ID!) { trade(id: $id) { ...T } } ${TRADE}`, { id: String(id) }, "trade", orNull(gqlTrade)),
-  getHolding: (k, id) => gqlCall(k, `query($id: ID!) { holding(id: $id) { ...H } } ${HOLDING}`, { id: String(id) }, "holding", orNull(gqlHolding)),
+    gqlCall(
+      k,
+      `mutation($id: ID!, $input: TradeInput!) { updateTrade(id: $id, input: $input) { ...T } } ${TRADE}`,
+      { id: String(id), input },
+      "updateTrade",
+      gqlTrade,
+    ),
+  deleteTrade: (k, id) =>
+    gqlCall(k, `mutation($id: ID!) { deleteTrade(id: $id) }`, { id: String(id) }, "deleteTrade", (d) => d as boolean),
+  getTrade: (k, id) =>
+    gqlCall(k, `query($id: ID!) { trade(id: $id) { ...T } } ${TRADE}`, { id: String(id) }, "trade", orNull(gqlTrade)),
+  getHolding: (k, id) =>
+    gqlCall(
+      k,
+      `query($id: ID!) { holding(id: $id) { ...H } } ${HOLDING}`,
+      { id: String(id) },
+      "holding",
+      orNull(gqlHolding),
+    ),
   holdingTrades: (k, id) =>
-    gqlCall(k, `query($id: ID!) { holding(id: $id) { trades { ...T } } } ${TRADE}`, { id: String(id) }, "holding", (d) =>
-      d === null ? null : ((d as Json).trades as Json[]).map(gqlTrade),
+    gqlCall(
+      k,
+      `query($id: ID!) { holding(id: $id) { trades { ...T } } } ${TRADE}`,
+      { id: String(id) },
+      "holding",
+      (d) => (d === null ? null : ((d as Json).trades as Json[]).map(gqlTrade)),
     ),
   listHoldings: (k, p) =>
-    gqlCall(k, `query($id: ID!) { portfolio(id: $id) { holdings { ...H } } } ${HOLDING}`, { id: String(p) }, "portfolio", (d) =>
-      d === null ? null : ((d as Json).holdings as Json[]).map(gqlHolding),
+    gqlCall(
+      k,
+      `query($id: ID!) { portfolio(id: $id) { holdings { ...H } } } ${HOLDING}`,
+      { id: String(p) },
+      "portfolio",
+      (d) => (d === null ? null : ((d as Json).holdings as Json[]).map(gqlHolding)),
     ),
 };
 
 export const TRANSPORTS: Transport[] = [rest, graphql];
 
 // Assertions ------------------------------------------------------------------------------------
-
-
-
-
-
-
 
 // Setup helpers (REST) --------------------------------------------------------------------------
 
@@ -198,8 +231,15 @@ export async function trade(portfolioId: number, input: Json, k = key): Promise<
   return toTrade(await newTrade(t, k, { portfolioId, ...input }), "REST");
 }
 
-export const buy = (portfolioId: number, symbol: string, quantity: number | string, price: number | string, tradeDate: string, extra: Json = {}, k = key) =>
-  trade(portfolioId, { symbol, exchange: "ASX", tradeType: "Buy", quantity, price, tradeDate, ...extra }, k);
+export const buy = (
+  portfolioId: number,
+  symbol: string,
+  quantity: number | string,
+  price: number | string,
+  tradeDate: string,
+  extra: Json = {},
+  k = key,
+) => trade(portfolioId, { symbol, exchange: "ASX", tradeType: "Buy", quantity, price, tradeDate, ...extra }, k);
 
 export async function restHoldingOf(holdingId: number, k = key): Promise<Json> {
   const res = await t.http.get(`/v1/holdings/${holdingId}`).set("authorization", k);
@@ -207,18 +247,22 @@ export async function restHoldingOf(holdingId: number, k = key): Promise<Json> {
   return res.body;
 }
 
-
-export async function fxRate(portfolioId: number, base: string, quote: string, date: string, rate: string): Promise<void> {
-  await t.db.prisma.fxRate.create({ data: { accountId: await accountIdOf(portfolioId), base, quote, date: new Date(`${date}T00:00:00Z`), rate } });
+export async function fxRate(
+  portfolioId: number,
+  base: string,
+  quote: string,
+  date: string,
+  rate: string,
+): Promise<void> {
+  await t.db.prisma.fxRate.create({
+    data: { accountId: await accountIdOf(portfolioId), base, quote, date: new Date(`${date}T00:00:00Z`), rate },
+  });
 }
 
-
-export const search = (k: string, q: string) => t.http.get("/v1/securities/search").query({ q }).set("authorization", k);
+export const search = (k: string, q: string) =>
+  t.http.get("/v1/securities/search").query({ q }).set("authorization", k);
 
 // =============================================================================================
-
-
-
 
 // =============================================================================================
 // Tenancy and permissions over every route of holdings, trades, import and attachments.
@@ -247,7 +291,10 @@ export interface World {
 export async function seedPortfolio(k: string): Promise<Ids> {
   const portfolioId = await newPortfolio(t, k);
   const b = await buy(portfolioId, "CBA", 10, 100, "2024-01-10", {}, k);
-  const up = await t.http.put(`/v1/trades/${b.id}/attachment`).set("authorization", k).attach("file", PNG, { filename: "note.png", contentType: "image/png" });
+  const up = await t.http
+    .put(`/v1/trades/${b.id}/attachment`)
+    .set("authorization", k)
+    .attach("file", PNG, { filename: "note.png", contentType: "image/png" });
   expect(up.status).toBe(200);
   return { portfolioId, holdingId: b.holdingId, tradeId: b.id };
 }
@@ -288,91 +335,278 @@ export async function restFile(req: Test): Promise<Outcome<Buffer>> {
   if (res.status >= 400) {
     expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
     const problem = JSON.parse(bytes.toString("utf8"));
-    return { ok: false, transport: "REST", status: res.status, code: problem.code, errors: problem.errors, message: problem.detail, raw: bytes.toString("utf8"), res };
+    return {
+      ok: false,
+      transport: "REST",
+      status: res.status,
+      code: problem.code,
+      errors: problem.errors,
+      message: problem.detail,
+      raw: bytes.toString("utf8"),
+      res,
+    };
   }
   return { ok: true, transport: "REST", status: res.status, value: bytes, data: bytes, raw: "", res };
 }
-export const tradeBody = (ids: Ids, extra: Json = {}) => ({ portfolioId: ids.portfolioId, holdingId: ids.holdingId, tradeType: "Buy", tradeDate: "2024-02-01", quantity: 1, price: 101, ...extra });
+export const tradeBody = (ids: Ids, extra: Json = {}) => ({
+  portfolioId: ids.portfolioId,
+  holdingId: ids.holdingId,
+  tradeType: "Buy",
+  tradeDate: "2024-02-01",
+  quantity: 1,
+  price: 101,
+  ...extra,
+});
 
 export const REST_ROUTES: Route[] = [
-  { name: "GET /v1/portfolios/{p}/holdings", write: false, ok: 200, call: (k, i) => restRaw(t.http.get(`/v1/portfolios/${i.portfolioId}/holdings`).set("authorization", k)) },
+  {
+    name: "GET /v1/portfolios/{p}/holdings",
+    write: false,
+    ok: 200,
+    call: (k, i) => restRaw(t.http.get(`/v1/portfolios/${i.portfolioId}/holdings`).set("authorization", k)),
+  },
   {
     name: "POST /v1/portfolios/{p}/holdings",
     write: true,
     ok: 201,
-    call: (k, i) => restRaw(t.http.post(`/v1/portfolios/${i.portfolioId}/holdings`).set("authorization", k).send({ symbol: "MYFUND", name: "My fund" })),
+    call: (k, i) =>
+      restRaw(
+        t.http
+          .post(`/v1/portfolios/${i.portfolioId}/holdings`)
+          .set("authorization", k)
+          .send({ symbol: "MYFUND", name: "My fund" }),
+      ),
   },
-  { name: "GET /v1/holdings/{h}", write: false, ok: 200, call: (k, i) => restRaw(t.http.get(`/v1/holdings/${i.holdingId}`).set("authorization", k)) },
-  { name: "PUT /v1/holdings/{h}", write: true, ok: 200, call: (k, i) => restRaw(t.http.put(`/v1/holdings/${i.holdingId}`).set("authorization", k).send({ notes: "changed" })) },
-  { name: "DELETE /v1/holdings/{h}", write: true, ok: 204, call: (k, i) => restRaw(t.http.delete(`/v1/holdings/${i.holdingId}`).set("authorization", k)) },
+  {
+    name: "GET /v1/holdings/{h}",
+    write: false,
+    ok: 200,
+    call: (k, i) => restRaw(t.http.get(`/v1/holdings/${i.holdingId}`).set("authorization", k)),
+  },
+  {
+    name: "PUT /v1/holdings/{h}",
+    write: true,
+    ok: 200,
+    call: (k, i) =>
+      restRaw(t.http.put(`/v1/holdings/${i.holdingId}`).set("authorization", k).send({ notes: "changed" })),
+  },
+  {
+    name: "DELETE /v1/holdings/{h}",
+    write: true,
+    ok: 204,
+    call: (k, i) => restRaw(t.http.delete(`/v1/holdings/${i.holdingId}`).set("authorization", k)),
+  },
   {
     name: "PUT /v1/holdings/{h}/symbol",
     write: true,
     ok: 200,
-    call: (k, i) => restRaw(t.http.put(`/v1/holdings/${i.holdingId}/symbol`).set("authorization", k).send({ symbol: "CBAX", exchange: "ASX" })),
+    call: (k, i) =>
+      restRaw(
+        t.http
+          .put(`/v1/holdings/${i.holdingId}/symbol`)
+          .set("authorization", k)
+          .send({ symbol: "CBAX", exchange: "ASX" }),
+      ),
   },
-  { name: "GET /v1/holdings/{h}/symbol-changes", write: false, ok: 200, call: (k, i) => restRaw(t.http.get(`/v1/holdings/${i.holdingId}/symbol-changes`).set("authorization", k)) },
-  { name: "GET /v1/holdings/{h}/trades", write: false, ok: 200, call: (k, i) => restRaw(t.http.get(`/v1/holdings/${i.holdingId}/trades`).set("authorization", k)) },
-  { name: "POST /v1/trades (holdingId)", write: true, ok: 201, call: (k, i) => restRaw(t.http.post("/v1/trades").set("authorization", k).send(tradeBody(i))) },
+  {
+    name: "GET /v1/holdings/{h}/symbol-changes",
+    write: false,
+    ok: 200,
+    call: (k, i) => restRaw(t.http.get(`/v1/holdings/${i.holdingId}/symbol-changes`).set("authorization", k)),
+  },
+  {
+    name: "GET /v1/holdings/{h}/trades",
+    write: false,
+    ok: 200,
+    call: (k, i) => restRaw(t.http.get(`/v1/holdings/${i.holdingId}/trades`).set("authorization", k)),
+  },
+  {
+    name: "POST /v1/trades (holdingId)",
+    write: true,
+    ok: 201,
+    call: (k, i) => restRaw(t.http.post("/v1/trades").set("authorization", k).send(tradeBody(i))),
+  },
   {
     name: "POST /v1/trades (symbol)",
     write: true,
     ok: 201,
-    call: (k, i) => restRaw(t.http.post("/v1/trades").set("authorization", k).send(tradeBody(i, { holdingId: undefined, symbol: "NAB", exchange: "ASX" }))),
+    call: (k, i) =>
+      restRaw(
+        t.http
+          .post("/v1/trades")
+          .set("authorization", k)
+          .send(tradeBody(i, { holdingId: undefined, symbol: "NAB", exchange: "ASX" })),
+      ),
   },
-  { name: "GET /v1/trades/{t}", write: false, ok: 200, call: (k, i) => restRaw(t.http.get(`/v1/trades/${i.tradeId}`).set("authorization", k)) },
-  { name: "PUT /v1/trades/{t}", write: true, ok: 200, call: (k, i) => restRaw(t.http.put(`/v1/trades/${i.tradeId}`).set("authorization", k).send(tradeBody(i, { tradeDate: "2024-01-10" }))) },
-  { name: "DELETE /v1/trades/{t}", write: true, ok: 204, call: (k, i) => restRaw(t.http.delete(`/v1/trades/${i.tradeId}`).set("authorization", k)) },
+  {
+    name: "GET /v1/trades/{t}",
+    write: false,
+    ok: 200,
+    call: (k, i) => restRaw(t.http.get(`/v1/trades/${i.tradeId}`).set("authorization", k)),
+  },
+  {
+    name: "PUT /v1/trades/{t}",
+    write: true,
+    ok: 200,
+    call: (k, i) =>
+      restRaw(
+        t.http
+          .put(`/v1/trades/${i.tradeId}`)
+          .set("authorization", k)
+          .send(tradeBody(i, { tradeDate: "2024-01-10" })),
+      ),
+  },
+  {
+    name: "DELETE /v1/trades/{t}",
+    write: true,
+    ok: 204,
+    call: (k, i) => restRaw(t.http.delete(`/v1/trades/${i.tradeId}`).set("authorization", k)),
+  },
   {
     name: "POST /v1/portfolios/{p}/trades/import",
     write: true,
     ok: 201,
-    call: (k, i) => restRaw(t.http.post(`/v1/portfolios/${i.portfolioId}/trades/import`).set("authorization", k).send([{ symbol: "WBC", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 1, price: 30 }])),
+    call: (k, i) =>
+      restRaw(
+        t.http
+          .post(`/v1/portfolios/${i.portfolioId}/trades/import`)
+          .set("authorization", k)
+          .send([
+            { symbol: "WBC", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 1, price: 30 },
+          ]),
+      ),
   },
   {
     name: "POST /v1/portfolios/{p}/trades/import?dryRun=true",
     write: true,
     ok: 200,
     call: (k, i) =>
-      restRaw(t.http.post(`/v1/portfolios/${i.portfolioId}/trades/import?dryRun=true`).set("authorization", k).send([{ symbol: "WBC", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 1, price: 30 }])),
+      restRaw(
+        t.http
+          .post(`/v1/portfolios/${i.portfolioId}/trades/import?dryRun=true`)
+          .set("authorization", k)
+          .send([
+            { symbol: "WBC", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 1, price: 30 },
+          ]),
+      ),
   },
   {
     name: "PUT /v1/trades/{t}/attachment",
     write: true,
     ok: 200,
-    call: (k, i) => restRaw(t.http.put(`/v1/trades/${i.tradeId}/attachment`).set("authorization", k).attach("file", PNG, { filename: "new.png", contentType: "image/png" })),
+    call: (k, i) =>
+      restRaw(
+        t.http
+          .put(`/v1/trades/${i.tradeId}/attachment`)
+          .set("authorization", k)
+          .attach("file", PNG, { filename: "new.png", contentType: "image/png" }),
+      ),
   },
-  { name: "GET /v1/trades/{t}/attachment", write: false, ok: 200, call: (k, i) => restFile(t.http.get(`/v1/trades/${i.tradeId}/attachment`).set("authorization", k)) },
-  { name: "DELETE /v1/trades/{t}/attachment", write: true, ok: 204, call: (k, i) => restRaw(t.http.delete(`/v1/trades/${i.tradeId}/attachment`).set("authorization", k)) },
+  {
+    name: "GET /v1/trades/{t}/attachment",
+    write: false,
+    ok: 200,
+    call: (k, i) => restFile(t.http.get(`/v1/trades/${i.tradeId}/attachment`).set("authorization", k)),
+  },
+  {
+    name: "DELETE /v1/trades/{t}/attachment",
+    write: true,
+    ok: 204,
+    call: (k, i) => restRaw(t.http.delete(`/v1/trades/${i.tradeId}/attachment`).set("authorization", k)),
+  },
 ];
 
-export const gqlRaw = (field: string, query: string, variables: (i: Ids) => Json): Route["call"] => (k, i) => gqlCall(k, query, variables(i), field, (d) => d);
+export const gqlRaw =
+  (field: string, query: string, variables: (i: Ids) => Json): Route["call"] =>
+  (k, i) =>
+    gqlCall(k, query, variables(i), field, (d) => d);
 
 export const GRAPHQL_ROUTES: Route[] = [
-  { name: "portfolio { holdings }", write: false, ok: 200, call: gqlRaw("portfolio", `query($id: ID!) { portfolio(id: $id) { holdings { id trades { id } } } }`, (i) => ({ id: String(i.portfolioId) })) },
-  { name: "holding(id)", write: false, ok: 200, call: gqlRaw("holding", `query($id: ID!) { holding(id: $id) { id quantity trades { id } } }`, (i) => ({ id: String(i.holdingId) })) },
-  { name: "trade(id)", write: false, ok: 200, call: gqlRaw("trade", `query($id: ID!) { trade(id: $id) { id hasAttachment } }`, (i) => ({ id: String(i.tradeId) })) },
-  { name: "createTrade", write: true, ok: 200, call: gqlRaw("createTrade", `mutation($input: TradeInput!) { createTrade(input: $input) { id } }`, (i) => ({ input: tradeBody(i) })) },
+  {
+    name: "portfolio { holdings }",
+    write: false,
+    ok: 200,
+    call: gqlRaw("portfolio", `query($id: ID!) { portfolio(id: $id) { holdings { id trades { id } } } }`, (i) => ({
+      id: String(i.portfolioId),
+    })),
+  },
+  {
+    name: "holding(id)",
+    write: false,
+    ok: 200,
+    call: gqlRaw("holding", `query($id: ID!) { holding(id: $id) { id quantity trades { id } } }`, (i) => ({
+      id: String(i.holdingId),
+    })),
+  },
+  {
+    name: "trade(id)",
+    write: false,
+    ok: 200,
+    call: gqlRaw("trade", `query($id: ID!) { trade(id: $id) { id hasAttachment } }`, (i) => ({
+      id: String(i.tradeId),
+    })),
+  },
+  {
+    name: "createTrade",
+    write: true,
+    ok: 200,
+    call: gqlRaw("createTrade", `mutation($input: TradeInput!) { createTrade(input: $input) { id } }`, (i) => ({
+      input: tradeBody(i),
+    })),
+  },
   {
     name: "updateTrade",
     write: true,
     ok: 200,
-    call: gqlRaw("updateTrade", `mutation($id: ID!, $input: TradeInput!) { updateTrade(id: $id, input: $input) { id } }`, (i) => ({ id: String(i.tradeId), input: tradeBody(i, { tradeDate: "2024-01-10" }) })),
+    call: gqlRaw(
+      "updateTrade",
+      `mutation($id: ID!, $input: TradeInput!) { updateTrade(id: $id, input: $input) { id } }`,
+      (i) => ({ id: String(i.tradeId), input: tradeBody(i, { tradeDate: "2024-01-10" }) }),
+    ),
   },
-  { name: "deleteTrade", write: true, ok: 200, call: gqlRaw("deleteTrade", `mutation($id: ID!) { deleteTrade(id: $id) }`, (i) => ({ id: String(i.tradeId) })) },
+  {
+    name: "deleteTrade",
+    write: true,
+    ok: 200,
+    call: gqlRaw("deleteTrade", `mutation($id: ID!) { deleteTrade(id: $id) }`, (i) => ({ id: String(i.tradeId) })),
+  },
   {
     name: "createHolding",
     write: true,
     ok: 200,
-    call: gqlRaw("createHolding", `mutation($p: ID!) { createHolding(portfolioId: $p, input: { symbol: "MYFUND", name: "My fund" }) { id } }`, (i) => ({ p: String(i.portfolioId) })),
+    call: gqlRaw(
+      "createHolding",
+      `mutation($p: ID!) { createHolding(portfolioId: $p, input: { symbol: "MYFUND", name: "My fund" }) { id } }`,
+      (i) => ({ p: String(i.portfolioId) }),
+    ),
   },
-  { name: "updateHolding", write: true, ok: 200, call: gqlRaw("updateHolding", `mutation($id: ID!) { updateHolding(id: $id, input: { notes: "changed" }) { id } }`, (i) => ({ id: String(i.holdingId) })) },
-  { name: "deleteHolding", write: true, ok: 200, call: gqlRaw("deleteHolding", `mutation($id: ID!) { deleteHolding(id: $id) }`, (i) => ({ id: String(i.holdingId) })) },
+  {
+    name: "updateHolding",
+    write: true,
+    ok: 200,
+    call: gqlRaw(
+      "updateHolding",
+      `mutation($id: ID!) { updateHolding(id: $id, input: { notes: "changed" }) { id } }`,
+      (i) => ({ id: String(i.holdingId) }),
+    ),
+  },
+  {
+    name: "deleteHolding",
+    write: true,
+    ok: 200,
+    call: gqlRaw("deleteHolding", `mutation($id: ID!) { deleteHolding(id: $id) }`, (i) => ({
+      id: String(i.holdingId),
+    })),
+  },
   {
     name: "changeHoldingSymbol",
     write: true,
     ok: 200,
-    call: gqlRaw("changeHoldingSymbol", `mutation($id: ID!) { changeHoldingSymbol(id: $id, symbol: "CBAX", exchange: "ASX") { id symbol } }`, (i) => ({ id: String(i.holdingId) })),
+    call: gqlRaw(
+      "changeHoldingSymbol",
+      `mutation($id: ID!) { changeHoldingSymbol(id: $id, symbol: "CBAX", exchange: "ASX") { id symbol } }`,
+      (i) => ({ id: String(i.holdingId) }),
+    ),
   },
 ];
 
@@ -381,4 +615,3 @@ export function expectHidden(route: Route, o: Outcome<unknown>): void {
   if (o.transport === "GraphQL" && !route.write) expect(expectOk(o)).toBeNull();
   else expectError(o, "NOT_FOUND");
 }
-

@@ -29,8 +29,11 @@ let allowedPages: http.Server;
 let otherPages: http.Server;
 
 const listen = (server: http.Server) =>
-  new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
-const close = (server: http.Server | undefined) => new Promise<void>((resolve) => (server?.listening ? server.close(() => resolve()) : resolve()));
+  new Promise<string>((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
+const close = (server: http.Server | undefined) =>
+  new Promise<void>((resolve) => (server?.listening ? server.close(() => resolve()) : resolve()));
 
 /** A third-party web page whose own script calls the API's /graphql with a key. */
 function corsPage(req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -78,7 +81,11 @@ const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHO
 
 async function newKeyWithPortfolio(portfolioName: string): Promise<string> {
   const { key } = await createAccountKey(db.prisma, { accountName: `browser ${portfolioName}` });
-  const res = await fetch(`${api}/v1/portfolios`, { method: "POST", headers: { "content-type": "application/json", authorization: key }, body: JSON.stringify({ name: portfolioName }) });
+  const res = await fetch(`${api}/v1/portfolios`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: key },
+    body: JSON.stringify({ name: portfolioName }),
+  });
   expect(res.status).toBe(201);
   return key;
 }
@@ -104,7 +111,16 @@ beforeAll(async () => {
 
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
 });
 
@@ -152,7 +168,11 @@ describe("the service's browser pages without internet", () => {
 
       // Run as it opens: the placeholder is not sent as a key, and the answer says what to send.
       await page.locator(".graphiql-execute-button").click();
-      await page.waitForFunction(() => document.querySelector(".result-window")?.textContent?.includes("UNAUTHENTICATED"), undefined, WAIT);
+      await page.waitForFunction(
+        () => document.querySelector(".result-window")?.textContent?.includes("UNAUTHENTICATED"),
+        undefined,
+        WAIT,
+      );
       expect(await page.locator(".result-window").innerText()).toContain("A valid API key is required");
       // Headers are never persisted, and the settings offer no switch to persist them.
       await page.getByRole("button", { name: /open settings dialog/i }).click();
@@ -171,7 +191,11 @@ describe("the service's browser pages without internet", () => {
       await page.locator(".graphiql-execute-button").click();
 
       const result = page.locator(".graphiql-response .CodeMirror, .result-window .CodeMirror").first();
-      await page.waitForFunction((text) => document.querySelector(".result-window")?.textContent?.includes(text), "Offline IDE Fund", WAIT);
+      await page.waitForFunction(
+        (text) => document.querySelector(".result-window")?.textContent?.includes(text),
+        "Offline IDE Fund",
+        WAIT,
+      );
       const shown = await result.innerText();
       expect(shown).toContain('"name": "Offline IDE Fund"');
       expect(shown).not.toContain("errors");
@@ -197,7 +221,11 @@ describe("the service's browser pages without internet", () => {
       const link = page.getByRole("link", { name: /open GraphiQL at \/graphiql/ });
       await link.waitFor({ state: "visible", ...WAIT });
       // Apollo's fallback fades in; wait for it, for a screenshot a person could read.
-      await page.waitForFunction(() => getComputedStyle(document.querySelector(".fallback")!).opacity === "1", undefined, WAIT);
+      await page.waitForFunction(
+        () => getComputedStyle(document.querySelector(".fallback")!).opacity === "1",
+        undefined,
+        WAIT,
+      );
       await shot(page, "graphql-offline.png");
       // The page did try Apollo's CDN: this is the offline case, not a page that needs nothing.
       expect(blocked.some((u) => u.includes("apollographql.com"))).toBe(true);

@@ -22,20 +22,28 @@ async function codeOf(run: () => Promise<unknown>): Promise<string> {
 }
 
 it.each([
-  ["22021 (NUL in text), through a model query", () => db.prisma.allocationModel.findFirst({ where: { publicId: "a\u0000b" } })],
+  [
+    "22021 (NUL in text), through a model query",
+    () => db.prisma.allocationModel.findFirst({ where: { publicId: "a\u0000b" } }),
+  ],
   ["22021 (NUL in text), through a raw query", () => db.prisma.$queryRaw`SELECT ${"a\u0000b"}::text`],
   ["22P02 (not a number)", () => db.prisma.$queryRaw`SELECT ${"abc"}::int`],
   ["22003 (numeric overflow)", () => db.prisma.$queryRaw`SELECT ${"1e30"}::numeric(19, 4)`],
   ["22008 (no such date)", () => db.prisma.$queryRaw`SELECT ${"2024-02-30"}::date`],
   ["22025 (bad LIKE escape)", () => db.prisma.$queryRaw`SELECT ${"x"} LIKE ${"\\"}`],
   ["2201B (bad regular expression)", () => db.prisma.$queryRaw`SELECT 'a' ~ ${"("}`],
-  ["P2020 (out of range for the column)", () => db.prisma.customPrice.create({ data: { holdingId: 1, date: new Date("2024-01-01"), price: "1e30" } })],
+  [
+    "P2020 (out of range for the column)",
+    () => db.prisma.customPrice.create({ data: { holdingId: 1, date: new Date("2024-01-01"), price: "1e30" } }),
+  ],
 ])("%s is VALIDATION_FAILED", async (_what, run) => {
   expect(await codeOf(run)).toBe("VALIDATION_FAILED");
 });
 
 it("a lone surrogate that breaks Prisma's own encoding is VALIDATION_FAILED", async () => {
-  expect(await codeOf(() => db.prisma.customGroup.create({ data: { accountId: 1, name: "g", labels: ["\ud800"] } }))).toBe("VALIDATION_FAILED");
+  expect(
+    await codeOf(() => db.prisma.customGroup.create({ data: { accountId: 1, name: "g", labels: ["\ud800"] } })),
+  ).toBe("VALIDATION_FAILED");
 });
 
 it("the server's own faults stay INTERNAL: division by zero, a missing table", async () => {

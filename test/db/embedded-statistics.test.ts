@@ -15,13 +15,19 @@ const describePglite = onPglite ? describe : describe.skip;
 describePglite("planner statistics on the embedded database", () => {
   let pglite: PGlite;
   let db: Database;
-  const reltuples = async (table: string) => Number((await pglite.query<{ n: number }>(`SELECT reltuples AS n FROM pg_class WHERE relname = $1`, [table])).rows[0].n);
-  const analyzedColumns = async (table: string) => (await pglite.query(`SELECT attname FROM pg_stats WHERE tablename = $1`, [table])).rows.length;
+  const reltuples = async (table: string) =>
+    Number(
+      (await pglite.query<{ n: number }>(`SELECT reltuples AS n FROM pg_class WHERE relname = $1`, [table])).rows[0].n,
+    );
+  const analyzedColumns = async (table: string) =>
+    (await pglite.query(`SELECT attname FROM pg_stats WHERE tablename = $1`, [table])).rows.length;
 
   beforeAll(async () => {
     pglite = await PGlite.create({ loadDataDir: new Blob([fs.readFileSync(process.env.TEST_PGLITE_SNAPSHOT!)]) });
     // A table no analysis has seen (a migration's new table): reltuples is -1 until one does.
-    await pglite.exec(`CREATE TABLE fresh_table (id int PRIMARY KEY); INSERT INTO fresh_table SELECT generate_series(1, 20)`);
+    await pglite.exec(
+      `CREATE TABLE fresh_table (id int PRIMARY KEY); INSERT INTO fresh_table SELECT generate_series(1, 20)`,
+    );
     expect(await reltuples("fresh_table")).toBe(-1);
     db = await openDatabase({ pglite, migrate: false });
   });
@@ -50,12 +56,16 @@ describePglite("planner statistics on the embedded database", () => {
   });
 
   it("vacuums and analyzes a table whose updates and deletes pass 50 + 20 % of its size", async () => {
-    const before = await pglite.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_user_tables WHERE relname = 'account' AND last_vacuum IS NOT NULL`);
+    const before = await pglite.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_stat_user_tables WHERE relname = 'account' AND last_vacuum IS NOT NULL`,
+    );
     expect(before.rows[0].n).toBe(0);
     await db.prisma.$executeRaw`DELETE FROM account WHERE name LIKE 'stats %'`;
     await db.settleStatistics();
     expect(await reltuples("account")).toBe(70);
-    const after = await pglite.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_user_tables WHERE relname = 'account' AND last_vacuum IS NOT NULL`);
+    const after = await pglite.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_stat_user_tables WHERE relname = 'account' AND last_vacuum IS NOT NULL`,
+    );
     expect(after.rows[0].n).toBe(1);
   });
 

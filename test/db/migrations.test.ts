@@ -18,7 +18,11 @@ function pgliteSession(db: PGlite): SqlSession {
 
 describe("migrations", () => {
   it("prisma/schema.prisma and prisma/migrations agree (no change left unmigrated)", async () => {
-    const { stdout } = await run(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), "prisma/migrate-tool.ts", "check"], { cwd: root });
+    const { stdout } = await run(
+      process.execPath,
+      [path.join(root, "node_modules/tsx/dist/cli.mjs"), "prisma/migrate-tool.ts", "check"],
+      { cwd: root },
+    );
     expect(stdout).toContain("agree");
   });
 
@@ -58,11 +62,19 @@ describe("migrations", () => {
   it("roll a failing migration back entirely and do not record it", async () => {
     const db = await PGlite.create();
     try {
-      const broken: Migration = { name: "99990101000000_broken", sql: "CREATE TABLE half_done (id int);\nSELECT * FROM no_such_table;", checksum: "x" };
-      await expect(applyMigrations(pgliteSession(db), [...readMigrations(), broken])).rejects.toThrow(/99990101000000_broken failed/);
+      const broken: Migration = {
+        name: "99990101000000_broken",
+        sql: "CREATE TABLE half_done (id int);\nSELECT * FROM no_such_table;",
+        checksum: "x",
+      };
+      await expect(applyMigrations(pgliteSession(db), [...readMigrations(), broken])).rejects.toThrow(
+        /99990101000000_broken failed/,
+      );
       const tables = await db.query(`SELECT 1 FROM pg_tables WHERE tablename = 'half_done'`);
       expect(tables.rows).toHaveLength(0);
-      const recorded = await db.query(`SELECT 1 FROM "_prisma_migrations" WHERE migration_name = '99990101000000_broken'`);
+      const recorded = await db.query(
+        `SELECT 1 FROM "_prisma_migrations" WHERE migration_name = '99990101000000_broken'`,
+      );
       expect(recorded.rows).toHaveLength(0);
       // Everything before it stays applied, and a fixed history carries on from there.
       expect(await applyMigrations(pgliteSession(db))).toEqual([]);
@@ -72,26 +84,34 @@ describe("migrations", () => {
   });
 
   const serverUrl = process.env.TEST_DATABASE_URL;
-  (serverUrl ? it : it.skip)("are applied exactly once when several processes start at once (PostgreSQL advisory lock)", async () => {
-    const name = `mig_${crypto.randomBytes(4).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name}"`);
-    const clients = Array.from({ length: 4 }, () => new pg.Client({ connectionString: withDatabase(serverUrl!, name) }));
-    try {
-      await Promise.all(clients.map((c) => c.connect()));
-      const results = await Promise.all(
-        clients.map((c) => applyMigrations({ query: (s, p) => c.query(s, p) as never, exec: async (s) => void (await c.query(s)) })),
+  (serverUrl ? it : it.skip)(
+    "are applied exactly once when several processes start at once (PostgreSQL advisory lock)",
+    async () => {
+      const name = `mig_${crypto.randomBytes(4).toString("hex")}`;
+      const admin = new pg.Client({ connectionString: serverUrl });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE "${name}"`);
+      const clients = Array.from(
+        { length: 4 },
+        () => new pg.Client({ connectionString: withDatabase(serverUrl!, name) }),
       );
-      expect(results.flat().sort()).toEqual(readMigrations().map((m) => m.name));
-      const { rows } = await clients[0].query(`SELECT count(*)::int AS n FROM "_prisma_migrations"`);
-      expect(rows[0].n).toBe(readMigrations().length);
-    } finally {
-      await Promise.all(clients.map((c) => c.end().catch(() => undefined)));
-      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await admin.end();
-    }
-  });
+      try {
+        await Promise.all(clients.map((c) => c.connect()));
+        const results = await Promise.all(
+          clients.map((c) =>
+            applyMigrations({ query: (s, p) => c.query(s, p) as never, exec: async (s) => void (await c.query(s)) }),
+          ),
+        );
+        expect(results.flat().sort()).toEqual(readMigrations().map((m) => m.name));
+        const { rows } = await clients[0].query(`SELECT count(*)::int AS n FROM "_prisma_migrations"`);
+        expect(rows[0].n).toBe(readMigrations().length);
+      } finally {
+        await Promise.all(clients.map((c) => c.end().catch(() => undefined)));
+        await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+        await admin.end();
+      }
+    },
+  );
 });
 
 describe("the embedded database directory", () => {

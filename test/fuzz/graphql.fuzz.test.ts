@@ -15,7 +15,18 @@ import { buildSchema } from "../../src/graphql/schema";
 import { unstorableText } from "../../src/lib/validation";
 import { ledgerFingerprint, startTestApp, type TestApp } from "../support/app";
 import { seedWriteFixture, writeBodies, type FixtureIds } from "../support/write-fixture";
-import { anyText, DEEP_JSON_TEXTS, FUZZ_OPTIONS, HOSTILE_JSON_TEXTS, HOSTILE_NUMBERS, HOSTILE_STRINGS, mutatedBody, RawJson, RawNumber, toJsonText } from "./hostile";
+import {
+  anyText,
+  DEEP_JSON_TEXTS,
+  FUZZ_OPTIONS,
+  HOSTILE_JSON_TEXTS,
+  HOSTILE_NUMBERS,
+  HOSTILE_STRINGS,
+  mutatedBody,
+  RawJson,
+  RawNumber,
+  toJsonText,
+} from "./hostile";
 
 /**
  * Property-based fuzzing of every GraphQL mutation and every query with arguments, straight from
@@ -60,9 +71,26 @@ function validArgs(): Record<string, Record<string, unknown>> {
     myTaxReport: { portfolioId: id("portfolioId"), financialYear: 2025 },
     portfolioTimeseries: { portfolioId: id("portfolioId"), from: "2024-01-01", to: "2024-02-01" },
     holdingTimeseries: { holdingId: id("holdingId"), from: "2024-01-01", to: "2024-02-01" },
-    performance: { portfolioId: id("portfolioId"), from: "2024-01-01", to: "2024-12-31", groupBy: "sector", showLocalCurrency: true, includeClosed: false, annualise: false },
-    benchmark: { portfolioId: id("portfolioId"), benchmarkPortfolioId: id("portfolioId"), from: "2024-01-01", to: "2024-06-30", interval: "month" },
-    simulateSell: { portfolioId: id("portfolioId"), input: { ...(b.simulateSell as object), holdingId: id("holdingId") } },
+    performance: {
+      portfolioId: id("portfolioId"),
+      from: "2024-01-01",
+      to: "2024-12-31",
+      groupBy: "sector",
+      showLocalCurrency: true,
+      includeClosed: false,
+      annualise: false,
+    },
+    benchmark: {
+      portfolioId: id("portfolioId"),
+      benchmarkPortfolioId: id("portfolioId"),
+      from: "2024-01-01",
+      to: "2024-06-30",
+      interval: "month",
+    },
+    simulateSell: {
+      portfolioId: id("portfolioId"),
+      input: { ...(b.simulateSell as object), holdingId: id("holdingId") },
+    },
     createTrade: { input: b.createTrade },
     updateTrade: { id: id("tradeId"), input: b.updateTrade },
     importTrades: { portfolioId: id("portfolioId"), input: { rows: b.importTrades } },
@@ -72,7 +100,11 @@ function validArgs(): Record<string, Record<string, unknown>> {
     createIncome: { input: b.createIncome },
     updateIncome: { id: id("incomeId"), input: b.updateIncome },
     confirmIncome: { id: id("incomeId") },
-    updateProRataDistributions: { holdingId: id("holdingId"), financialYear: 2025, components: { nonPrimaryProductionIncome: "10" } },
+    updateProRataDistributions: {
+      holdingId: id("holdingId"),
+      financialYear: 2025,
+      components: { nonPrimaryProductionIncome: "10" },
+    },
     createCashAccount: { input: b.createCashAccount },
     updateCashAccount: { id: id("cashAccountId"), input: b.updateCashAccount },
     createCashTransaction: { input: b.createCashTransaction },
@@ -116,7 +148,10 @@ function validArgs(): Record<string, Record<string, unknown>> {
 
 /** A delete with a valid id would succeed and take the fixture with it: only hostile ids are sent. */
 const isDelete = (field: GraphQLField<unknown, unknown>) => field.name.startsWith("delete");
-const hostileId: fc.Arbitrary<unknown> = fc.constantFrom(...HOSTILE_STRINGS.filter((s) => !/^\d+$/.test(s)), ...HOSTILE_NUMBERS.filter((n) => !(Number.isInteger(n) && (n as number) > 0 && (n as number) < 2 ** 31)));
+const hostileId: fc.Arbitrary<unknown> = fc.constantFrom(
+  ...HOSTILE_STRINGS.filter((s) => !/^\d+$/.test(s)),
+  ...HOSTILE_NUMBERS.filter((n) => !(Number.isInteger(n) && (n as number) > 0 && (n as number) < 2 ** 31)),
+);
 
 /** Every input field name reachable from the field's arguments. */
 function inputKeys(field: GraphQLField<unknown, unknown>): string[] {
@@ -138,10 +173,13 @@ function inputKeys(field: GraphQLField<unknown, unknown>): string[] {
 function literal(value: unknown, type?: GraphQLInputType): string {
   const inner = type && isNonNullType(type) ? type.ofType : type;
   if (value instanceof RawNumber) return value.text;
-  if (Array.isArray(value)) return `[${value.map((v) => literal(v, inner && isListType(inner) ? inner.ofType : undefined)).join(", ")}]`;
+  if (Array.isArray(value))
+    return `[${value.map((v) => literal(v, inner && isListType(inner) ? inner.ofType : undefined)).join(", ")}]`;
   if (value && typeof value === "object") {
     const fields = inner && isInputObjectType(inner) ? inner.getFields() : {};
-    return `{${Object.entries(value).map(([k, v]) => `${k}: ${literal(v, fields[k]?.type)}`).join(", ")}}`;
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${k}: ${literal(v, fields[k]?.type)}`)
+      .join(", ")}}`;
   }
   if (inner && isListType(inner)) return literal(value, inner.ofType);
   if (typeof value === "string" && inner && isEnumType(inner) && /^[_A-Za-z][_0-9A-Za-z]*$/.test(value)) return value;
@@ -157,14 +195,18 @@ const INT32 = [0, -1, 1, 1899, 1900, 2025, 2201, 9999, 2147483647, -2147483648];
  */
 function typedHostile(type: GraphQLInputType, depth = 0): fc.Arbitrary<unknown> {
   if (isNonNullType(type)) return typedHostile(type.ofType, depth);
-  const nullable = (arb: fc.Arbitrary<unknown>) => fc.oneof({ weight: 9, arbitrary: arb }, { weight: 1, arbitrary: fc.constant(null) });
-  if (isListType(type)) return nullable(fc.array(typedHostile(type.ofType, depth + 1), { maxLength: depth > 1 ? 1 : 3 }));
+  const nullable = (arb: fc.Arbitrary<unknown>) =>
+    fc.oneof({ weight: 9, arbitrary: arb }, { weight: 1, arbitrary: fc.constant(null) });
+  if (isListType(type))
+    return nullable(fc.array(typedHostile(type.ofType, depth + 1), { maxLength: depth > 1 ? 1 : 3 }));
   if (isEnumType(type)) return nullable(fc.constantFrom(...type.getValues().map((v) => v.name)));
   if (isInputObjectType(type)) {
     const fields = Object.values(type.getFields());
     if (depth > 2) return fc.constant(null);
     const record = Object.fromEntries(fields.map((f) => [f.name, typedHostile(f.type, depth + 1)]));
-    return nullable(fc.record(record, { requiredKeys: fields.filter((f) => isNonNullType(f.type)).map((f) => f.name) }));
+    return nullable(
+      fc.record(record, { requiredKeys: fields.filter((f) => isNonNullType(f.type)).map((f) => f.name) }),
+    );
   }
   const text = fc.oneof(fc.constantFrom(...HOSTILE_STRINGS), anyText(10));
   switch (type.name) {
@@ -186,7 +228,10 @@ function typedHostile(type: GraphQLInputType, depth = 0): fc.Arbitrary<unknown> 
 type Path = (string | number)[];
 
 /** Every place in the valid arguments, and every optional field they leave out, with its type. */
-function typedPositions(field: GraphQLField<unknown, unknown>, valid: Record<string, unknown>): { path: Path; type: GraphQLInputType }[] {
+function typedPositions(
+  field: GraphQLField<unknown, unknown>,
+  valid: Record<string, unknown>,
+): { path: Path; type: GraphQLInputType }[] {
   const out: { path: Path; type: GraphQLInputType }[] = [];
   const visit = (value: unknown, type: GraphQLInputType, path: Path) => {
     out.push({ path, type });
@@ -214,11 +259,19 @@ function setAt(root: Record<string, unknown>, path: Path, value: unknown): Recor
 }
 
 /** The valid arguments with one to three places replaced by values their type admits. */
-function typedMutations(field: GraphQLField<unknown, unknown>, valid: Record<string, unknown>): fc.Arbitrary<{ body: unknown }> {
+function typedMutations(
+  field: GraphQLField<unknown, unknown>,
+  valid: Record<string, unknown>,
+): fc.Arbitrary<{ body: unknown }> {
   const positions = typedPositions(field, valid);
-  const one = fc.constantFrom(...positions).chain(({ path, type }) => typedHostile(type).map((value) => ({ path, value })));
+  const one = fc
+    .constantFrom(...positions)
+    .chain(({ path, type }) => typedHostile(type).map((value) => ({ path, value })));
   return fc.array(one, { minLength: 1, maxLength: 3 }).map((changes) => ({
-    body: changes.reduce((args, c) => setAt(args, c.path, c.value), JSON.parse(JSON.stringify(valid)) as Record<string, unknown>),
+    body: changes.reduce(
+      (args, c) => setAt(args, c.path, c.value),
+      JSON.parse(JSON.stringify(valid)) as Record<string, unknown>,
+    ),
   }));
 }
 
@@ -233,14 +286,22 @@ interface GqlRequest {
 /** Idempotency-Keys of the deep requests: each one new, so none is ever a replay. */
 let deepKeys = 0;
 
-function operation(kind: "mutation" | "query", field: GraphQLField<unknown, unknown>, args: Record<string, unknown>, inline: boolean): GqlRequest {
-  const mustRefuse = unstorableText(field.args.map((a) => args[a.name])).length > 0 ? "text no column can store" : undefined;
+function operation(
+  kind: "mutation" | "query",
+  field: GraphQLField<unknown, unknown>,
+  args: Record<string, unknown>,
+  inline: boolean,
+): GqlRequest {
+  const mustRefuse =
+    unstorableText(field.args.map((a) => args[a.name])).length > 0 ? "text no column can store" : undefined;
   const selection = isObjectType(getNamedType(field.type)) ? " { __typename }" : "";
   const given = field.args.filter((a) => a.name in args);
   if (inline) {
     const list = given.map((a) => `${a.name}: ${literal(args[a.name], a.type)}`).join(", ");
     // Unknown argument names are written too: the schema must refuse them with a code.
-    const extra = Object.keys(args).filter((k) => !field.args.some((a) => a.name === k)).map((k) => `${/^[_A-Za-z][_0-9A-Za-z]*$/.test(k) ? k : "x"}: ${literal(args[k])}`);
+    const extra = Object.keys(args)
+      .filter((k) => !field.args.some((a) => a.name === k))
+      .map((k) => `${/^[_A-Za-z][_0-9A-Za-z]*$/.test(k) ? k : "x"}: ${literal(args[k])}`);
     const all = [list, ...extra].filter(Boolean).join(", ");
     const query = `${kind} { ${field.name}${all ? `(${all})` : ""}${selection} }`;
     return { what: `inline ${query.slice(0, 400)}`, body: toJsonText({ query }), mustRefuse };
@@ -257,8 +318,20 @@ function requests(kind: "mutation" | "query", field: GraphQLField<unknown, unkno
   const valid = validArgs()[field.name] ?? {};
   const base = isDelete(field)
     ? fc.record(Object.fromEntries(field.args.map((a) => [a.name, hostileId]))).map((args) => ({ body: args }))
-    : fc.oneof({ weight: 3, arbitrary: typedMutations(field, valid) }, { weight: 1, arbitrary: mutatedBody(valid, keys) });
-  const shaped = fc.tuple(base, fc.boolean()).map(([{ body }, inline]) => operation(kind, field, (body && typeof body === "object" && !Array.isArray(body) ? body : { value: body }) as Record<string, unknown>, inline));
+    : fc.oneof(
+        { weight: 3, arbitrary: typedMutations(field, valid) },
+        { weight: 1, arbitrary: mutatedBody(valid, keys) },
+      );
+  const shaped = fc
+    .tuple(base, fc.boolean())
+    .map(([{ body }, inline]) =>
+      operation(
+        kind,
+        field,
+        (body && typeof body === "object" && !Array.isArray(body) ? body : { value: body }) as Record<string, unknown>,
+        inline,
+      ),
+    );
   const good = operation(kind, field, valid, false);
   const broken = fc.constantFrom(
     ...HOSTILE_JSON_TEXTS.map((text) => ({ what: `raw ${JSON.stringify(text.slice(0, 60))}`, body: text })),
@@ -278,8 +351,17 @@ function requests(kind: "mutation" | "query", field: GraphQLField<unknown, unkno
     headers: keyed ? { "idempotency-key": `gql-deep-${++deepKeys}` } : undefined,
     mustRefuse: "variables nested past the depth limit",
   }));
-  const subscription = fc.constant({ what: "a subscription", body: JSON.stringify({ query: `subscription { ${field.name} }` }), mustRefuse: "a subscription" });
-  return fc.oneof({ weight: 8, arbitrary: shaped }, { weight: 1, arbitrary: broken }, { weight: 1, arbitrary: deep }, { weight: 1, arbitrary: subscription });
+  const subscription = fc.constant({
+    what: "a subscription",
+    body: JSON.stringify({ query: `subscription { ${field.name} }` }),
+    mustRefuse: "a subscription",
+  });
+  return fc.oneof(
+    { weight: 8, arbitrary: shaped },
+    { weight: 1, arbitrary: broken },
+    { weight: 1, arbitrary: deep },
+    { weight: 1, arbitrary: subscription },
+  );
 }
 
 /**
@@ -287,7 +369,12 @@ function requests(kind: "mutation" | "query", field: GraphQLField<unknown, unkno
  * it is fingerprinted after each answer; queries and deletes of hostile ids are checked once, at
  * the end of the field's run.
  */
-async function breach(kind: "mutation" | "query", field: GraphQLField<unknown, unknown>, r: GqlRequest, res: Response): Promise<string | undefined> {
+async function breach(
+  kind: "mutation" | "query",
+  field: GraphQLField<unknown, unknown>,
+  r: GqlRequest,
+  res: Response,
+): Promise<string | undefined> {
   if (res.status >= 500) return `answered ${res.status}`;
   let refused = res.status >= 400;
   if (/^application\/problem\+json/.test(res.headers["content-type"] ?? "")) {
@@ -296,8 +383,10 @@ async function breach(kind: "mutation" | "query", field: GraphQLField<unknown, u
     const errors = res.body?.errors as { extensions?: { code?: unknown } }[] | undefined;
     if (errors?.length) {
       const codes = errors.map((e) => e.extensions?.code);
-      if (codes.some((c) => typeof c !== "string")) return `an error without extensions.code: ${JSON.stringify(errors).slice(0, 300)}`;
-      if (codes.some((c) => c === "INTERNAL" || c === "INTERNAL_SERVER_ERROR")) return `an internal error: ${JSON.stringify(errors).slice(0, 300)}`;
+      if (codes.some((c) => typeof c !== "string"))
+        return `an error without extensions.code: ${JSON.stringify(errors).slice(0, 300)}`;
+      if (codes.some((c) => c === "INTERNAL" || c === "INTERNAL_SERVER_ERROR"))
+        return `an internal error: ${JSON.stringify(errors).slice(0, 300)}`;
       refused ||= (res.body?.data?.[field.name] ?? null) === null;
     }
   }
@@ -313,7 +402,8 @@ async function breach(kind: "mutation" | "query", field: GraphQLField<unknown, u
 /** FUZZ_STATS=1 prints the codes each field answered with. */
 const stats = new Map<string, Map<string, number>>();
 afterAll(() => {
-  if (process.env.FUZZ_STATS) console.log([...stats].map(([name, s]) => `${name}: ${[...s].map(([k, n]) => `${k}×${n}`).join(" ")}`).join("\n"));
+  if (process.env.FUZZ_STATS)
+    console.log([...stats].map(([name, s]) => `${name}: ${[...s].map(([k, n]) => `${k}×${n}`).join(" ")}`).join("\n"));
 });
 
 it("has valid arguments for every field that is not a delete, so the fuzz reaches deep validation", () => {

@@ -61,7 +61,19 @@ interface HostileRequest {
 
 const BULK = new Set(["importTrades", "addCustomPrices", "upsertMarketPrices", "upsertFxRates"]);
 const CSV_HEADERS: Record<string, string[]> = {
-  importTrades: ["date", "type", "symbol", "exchange", "quantity", "price", "brokerage", "currency", "exchangeRate", "source", "notes"],
+  importTrades: [
+    "date",
+    "type",
+    "symbol",
+    "exchange",
+    "quantity",
+    "price",
+    "brokerage",
+    "currency",
+    "exchangeRate",
+    "source",
+    "notes",
+  ],
   addCustomPrices: ["date", "price"],
   upsertMarketPrices: ["symbol", "exchange", "date", "close"],
   upsertFxRates: ["base", "quote", "date", "rate"],
@@ -110,8 +122,13 @@ function queryVariants(e: Endpoint): fc.Arbitrary<HostileRequest> {
     badInteger: suffix === "" && integers.has(k) && badQueryInteger(decoded(v)),
   }));
   return fc.array(pair, { minLength: 1, maxLength: 4 }).map((pairs) => ({
-    what: `query ?${pairs.map((p) => p.text).join("&").slice(0, 200)}`,
-    mustRefuse: pairs.some((p) => p.badInteger) ? "a query integer that is not decimal digits within bounds" : undefined,
+    what: `query ?${pairs
+      .map((p) => p.text)
+      .join("&")
+      .slice(0, 200)}`,
+    mustRefuse: pairs.some((p) => p.badInteger)
+      ? "a query integer that is not decimal digits within bounds"
+      : undefined,
     method: e.method,
     url: `${validUrl(e)}?${pairs.map((p) => p.text).join("&")}`,
     headers: json,
@@ -130,18 +147,35 @@ function bodyVariants(e: Endpoint): fc.Arbitrary<HostileRequest> {
     body: toJsonText(body),
     mustRefuse: unstorableText(body).length > 0 ? "text no column can store" : undefined,
   }));
-  const raw = fc.constantFrom(...HOSTILE_JSON_TEXTS).map((text) => ({ ...base, what: `raw JSON ${JSON.stringify(text.slice(0, 60))} (${text.length} chars)`, headers: json, body: text }));
-  const contentType = fc.constantFrom(...HOSTILE_CONTENT_TYPES).map((type) => ({ ...base, what: `content-type ${type}`, headers: { "content-type": type }, body: toJsonText(valid) }));
-  const encoding = fc.constantFrom(...HOSTILE_ENCODINGS).map((enc) => ({ ...base, what: `content-encoding ${enc}`, headers: { ...json, "content-encoding": enc }, body: toJsonText(valid) }));
+  const raw = fc.constantFrom(...HOSTILE_JSON_TEXTS).map((text) => ({
+    ...base,
+    what: `raw JSON ${JSON.stringify(text.slice(0, 60))} (${text.length} chars)`,
+    headers: json,
+    body: text,
+  }));
+  const contentType = fc.constantFrom(...HOSTILE_CONTENT_TYPES).map((type) => ({
+    ...base,
+    what: `content-type ${type}`,
+    headers: { "content-type": type },
+    body: toJsonText(valid),
+  }));
+  const encoding = fc.constantFrom(...HOSTILE_ENCODINGS).map((enc) => ({
+    ...base,
+    what: `content-encoding ${enc}`,
+    headers: { ...json, "content-encoding": enc },
+    body: toJsonText(valid),
+  }));
   // Deep bodies and deep values inside a valid body, with an Idempotency-Key (whose fingerprint
   // walked the body recursively: a 500) and without.
-  const deep = fc.tuple(fc.constantFrom(...DEEP_JSON_TEXTS), fc.boolean(), fc.boolean()).map(([text, planted, keyed]) => ({
-    ...base,
-    what: `${planted ? "a valid body holding" : "a body of"} JSON nested past the limit (${text.length} chars), ${keyed ? "with" : "without"} an Idempotency-Key`,
-    headers: keyed ? { ...json, "idempotency-key": `deep-${++deepKeys}` } : json,
-    body: planted ? toJsonText(withDeepValue(valid, text)) : text,
-    mustRefuse: "nesting past the depth limit",
-  }));
+  const deep = fc
+    .tuple(fc.constantFrom(...DEEP_JSON_TEXTS), fc.boolean(), fc.boolean())
+    .map(([text, planted, keyed]) => ({
+      ...base,
+      what: `${planted ? "a valid body holding" : "a body of"} JSON nested past the limit (${text.length} chars), ${keyed ? "with" : "without"} an Idempotency-Key`,
+      headers: keyed ? { ...json, "idempotency-key": `deep-${++deepKeys}` } : json,
+      body: planted ? toJsonText(withDeepValue(valid, text)) : text,
+      mustRefuse: "nesting past the depth limit",
+    }));
   const variants: fc.WeightedArbitrary<HostileRequest>[] = [
     { weight: 6, arbitrary: mutated },
     { weight: 1, arbitrary: raw },
@@ -156,14 +190,30 @@ function bodyVariants(e: Endpoint): fc.Arbitrary<HostileRequest> {
 /** A header (the right one, most of the time) and rows of hostile cells, quoted or not. */
 function csvVariants(e: Endpoint, base: Pick<HostileRequest, "method" | "url">): fc.Arbitrary<HostileRequest> {
   const columns = CSV_HEADERS[e.operationId];
-  const cell = fc.oneof(fc.constantFrom(...HOSTILE_STRINGS.filter((s) => s.length < 1000), "2024-02-01", "Buy", "CBA", "ASX", "1", "10.5"), anyText(6));
+  const cell = fc.oneof(
+    fc.constantFrom(...HOSTILE_STRINGS.filter((s) => s.length < 1000), "2024-02-01", "Buy", "CBA", "ASX", "1", "10.5"),
+    anyText(6),
+  );
   const quoted = cell.chain((c) => fc.constantFrom(c, `"${c.replace(/"/g, '""')}"`, `"${c}`));
-  const header = fc.oneof({ weight: 4, arbitrary: fc.constant(columns.join(",")) }, { weight: 1, arbitrary: fc.array(fc.constantFrom(...columns, "extra", ""), { maxLength: 12 }).map((h) => h.join(",")) });
+  const header = fc.oneof(
+    { weight: 4, arbitrary: fc.constant(columns.join(",")) },
+    {
+      weight: 1,
+      arbitrary: fc.array(fc.constantFrom(...columns, "extra", ""), { maxLength: 12 }).map((h) => h.join(",")),
+    },
+  );
   const row = fc.array(quoted, { minLength: 0, maxLength: columns.length + 2 }).map((cells) => cells.join(","));
-  return fc.tuple(header, fc.array(row, { maxLength: 4 }), fc.constantFrom("\n", "\r\n", "\r")).map(([h, rows, eol]) => {
-    const text = [h, ...rows].join(eol);
-    return { ...base, what: `CSV ${JSON.stringify(text.slice(0, 300))}`, headers: { "content-type": "text/csv" }, body: text };
-  });
+  return fc
+    .tuple(header, fc.array(row, { maxLength: 4 }), fc.constantFrom("\n", "\r\n", "\r"))
+    .map(([h, rows, eol]) => {
+      const text = [h, ...rows].join(eol);
+      return {
+        ...base,
+        what: `CSV ${JSON.stringify(text.slice(0, 300))}`,
+        headers: { "content-type": "text/csv" },
+        body: text,
+      };
+    });
 }
 
 /**
@@ -171,24 +221,90 @@ function csvVariants(e: Endpoint, base: Pick<HostileRequest, "method" | "url">):
  * goes as raw UTF-8 bytes in `filename` (as browsers send it) or RFC 5987 `filename*`.
  */
 function uploadVariants(e: Endpoint): fc.Arbitrary<HostileRequest> {
-  const disposition = (filename: string, extended: boolean) => (extended ? `filename*=UTF-8''${percentEncode(filename)}` : `filename="${Buffer.from(filename, "utf8").toString("latin1")}"`);
+  const disposition = (filename: string, extended: boolean) =>
+    extended
+      ? `filename*=UTF-8''${percentEncode(filename)}`
+      : `filename="${Buffer.from(filename, "utf8").toString("latin1")}"`;
   const part = (name: string, filename: string, extended: boolean, type: string, data: Buffer) =>
-    Buffer.concat([Buffer.from(`--B\r\nContent-Disposition: form-data; name="${name}"; ${disposition(filename, extended)}\r\nContent-Type: ${type}\r\n\r\n`, "latin1"), data, Buffer.from("\r\n")]);
+    Buffer.concat([
+      Buffer.from(
+        `--B\r\nContent-Disposition: form-data; name="${name}"; ${disposition(filename, extended)}\r\nContent-Type: ${type}\r\n\r\n`,
+        "latin1",
+      ),
+      data,
+      Buffer.from("\r\n"),
+    ]);
   const filename = fc.oneof(
-    fc.constantFrom("note.pdf", "a\u0000b.pdf", "x".repeat(10_000), "..\\..\\etc\\passwd", "\u00ff\u00fe.pdf", 'q"uote.pdf', ""),
-    fc.constantFrom("报告.pdf", "📈 gains.pdf", "rapport-é-报告.pdf", "отчёт.pdf", "\u202eevil.pdf", "a".repeat(254) + "📈.pdf", "x\u0085y.pdf", "(draft)*'.pdf"),
+    fc.constantFrom(
+      "note.pdf",
+      "a\u0000b.pdf",
+      "x".repeat(10_000),
+      "..\\..\\etc\\passwd",
+      "\u00ff\u00fe.pdf",
+      'q"uote.pdf',
+      "",
+    ),
+    fc.constantFrom(
+      "报告.pdf",
+      "📈 gains.pdf",
+      "rapport-é-报告.pdf",
+      "отчёт.pdf",
+      "\u202eevil.pdf",
+      "a".repeat(254) + "📈.pdf",
+      "x\u0085y.pdf",
+      "(draft)*'.pdf",
+    ),
     anyText(10),
   );
-  const type = fc.constantFrom("application/pdf", "image/png", "text/csv", "application/vnd.ms-excel", "text/html", "", "application/pdf; charset=\u0000");
-  const data = fc.oneof(fc.constant(ATTACHMENT_PDF), fc.uint8Array({ maxLength: 64 }).map((a) => Buffer.from(a)), fc.constant(Buffer.alloc(0)));
-  const body = fc.tuple(fc.constantFrom("file", "files", "", "file[]"), filename, fc.boolean(), type, data, fc.nat(3), fc.integer({ min: -1, max: 400 })).map(([name, fn, extended, ct, bytes, extraParts, cut]) => {
-    const parts = [part(name, fn, extended, ct, bytes)];
-    for (let i = 0; i < extraParts; i++) parts.push(part("file", "more.pdf", false, "application/pdf", ATTACHMENT_PDF));
-    const whole = Buffer.concat([...parts, Buffer.from("--B--\r\n")]);
-    return { whole: cut >= 0 && cut < whole.length ? whole.subarray(0, cut) : whole, what: `multipart ${name} ${extended ? "filename*" : "filename"} ${JSON.stringify(fn.slice(0, 40))} ${ct} ${bytes.length}B +${extraParts} cut ${cut}` };
-  });
-  const boundary = fc.constantFrom("multipart/form-data; boundary=B", "multipart/form-data; boundary=C", "multipart/form-data", "multipart/mixed; boundary=B", "multipart/form-data; boundary=", "multipart/form-data; boundary=\"B\"");
-  return fc.tuple(body, boundary).map(([b, type]) => ({ what: `${b.what} as ${type}`, method: e.method, url: validUrl(e), headers: { "content-type": type }, body: b.whole }));
+  const type = fc.constantFrom(
+    "application/pdf",
+    "image/png",
+    "text/csv",
+    "application/vnd.ms-excel",
+    "text/html",
+    "",
+    "application/pdf; charset=\u0000",
+  );
+  const data = fc.oneof(
+    fc.constant(ATTACHMENT_PDF),
+    fc.uint8Array({ maxLength: 64 }).map((a) => Buffer.from(a)),
+    fc.constant(Buffer.alloc(0)),
+  );
+  const body = fc
+    .tuple(
+      fc.constantFrom("file", "files", "", "file[]"),
+      filename,
+      fc.boolean(),
+      type,
+      data,
+      fc.nat(3),
+      fc.integer({ min: -1, max: 400 }),
+    )
+    .map(([name, fn, extended, ct, bytes, extraParts, cut]) => {
+      const parts = [part(name, fn, extended, ct, bytes)];
+      for (let i = 0; i < extraParts; i++)
+        parts.push(part("file", "more.pdf", false, "application/pdf", ATTACHMENT_PDF));
+      const whole = Buffer.concat([...parts, Buffer.from("--B--\r\n")]);
+      return {
+        whole: cut >= 0 && cut < whole.length ? whole.subarray(0, cut) : whole,
+        what: `multipart ${name} ${extended ? "filename*" : "filename"} ${JSON.stringify(fn.slice(0, 40))} ${ct} ${bytes.length}B +${extraParts} cut ${cut}`,
+      };
+    });
+  const boundary = fc.constantFrom(
+    "multipart/form-data; boundary=B",
+    "multipart/form-data; boundary=C",
+    "multipart/form-data",
+    "multipart/mixed; boundary=B",
+    "multipart/form-data; boundary=",
+    'multipart/form-data; boundary="B"',
+  );
+  return fc.tuple(body, boundary).map(([b, type]) => ({
+    what: `${b.what} as ${type}`,
+    method: e.method,
+    url: validUrl(e),
+    headers: { "content-type": type },
+    body: b.whole,
+  }));
 }
 
 function requests(e: Endpoint): fc.Arbitrary<HostileRequest> {
@@ -220,7 +336,8 @@ async function breach(e: Endpoint, r: HostileRequest, res: Response): Promise<st
   if (r.mustRefuse && res.status < 400) return `accepted ${r.mustRefuse} (answered ${res.status})`;
   if (e.method === "delete" && res.status < 400) return `a DELETE of a hostile id answered ${res.status}`;
   if (res.status >= 400) {
-    if (!/^application\/problem\+json/.test(res.headers["content-type"] ?? "")) return `a ${res.status} that is not problem+json (${res.headers["content-type"]})`;
+    if (!/^application\/problem\+json/.test(res.headers["content-type"] ?? ""))
+      return `a ${res.status} that is not problem+json (${res.headers["content-type"]})`;
     if (typeof res.body?.code !== "string") return `a ${res.status} problem without a code`;
   }
   if (e.method !== "post" && e.method !== "put") return undefined;
@@ -231,7 +348,8 @@ async function breach(e: Endpoint, r: HostileRequest, res: Response): Promise<st
     const header = String(got.headers["content-disposition"]);
     const extended = /filename\*=UTF-8''([^;\s]+)/.exec(header)?.[1];
     const name = extended ? decodeURIComponent(extended) : /filename="([^"]*)"/.exec(header)?.[1];
-    if (name !== res.body.fileName) return `an attachment stored as ${JSON.stringify(res.body.fileName)} downloads as ${JSON.stringify(name)} (${header})`;
+    if (name !== res.body.fileName)
+      return `an attachment stored as ${JSON.stringify(res.body.fileName)} downloads as ${JSON.stringify(name)} (${header})`;
   }
   const now = await ledgerFingerprint(t.db);
   const wrote = now !== fingerprint;
@@ -250,7 +368,10 @@ it("covers every route", () => {
  */
 const stats = new Map<string, Map<string, number>>();
 afterAll(() => {
-  if (process.env.FUZZ_STATS) console.log([...stats].map(([route, s]) => `${route}: ${[...s].map(([k, n]) => `${k}×${n}`).join(" ")}`).join("\n"));
+  if (process.env.FUZZ_STATS)
+    console.log(
+      [...stats].map(([route, s]) => `${route}: ${[...s].map(([k, n]) => `${k}×${n}`).join(" ")}`).join("\n"),
+    );
 });
 
 describe.each(endpoints.map((e) => [`${e.method.toUpperCase()} ${e.path}`, e] as const))("%s", (name, e) => {
@@ -265,7 +386,10 @@ describe.each(endpoints.map((e) => [`${e.method.toUpperCase()} ${e.path}`, e] as
         const outcome = `${res.status}${res.body?.code ? " " + res.body.code : ""}${detail}`;
         seen.set(outcome, (seen.get(outcome) ?? 0) + 1);
         const problem = await breach(e, r, res);
-        if (problem) throw new Error(`${problem}\n  request: ${r.method.toUpperCase()} ${r.url.slice(0, 300)}\n  ${r.what}\n  response: ${res.text?.slice(0, 300)}`);
+        if (problem)
+          throw new Error(
+            `${problem}\n  request: ${r.method.toUpperCase()} ${r.url.slice(0, 300)}\n  ${r.what}\n  response: ${res.text?.slice(0, 300)}`,
+          );
       }),
       FUZZ_OPTIONS,
     );

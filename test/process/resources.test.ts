@@ -41,17 +41,31 @@ describe("bounded work: the requests that once exhausted the process", () => {
     const server = await startServer({ ...env, BOOTSTRAP_API_KEY: key });
     try {
       const post = (p: string, body: unknown) =>
-        fetch(server.base + p, { method: "POST", headers: { authorization: key, "content-type": "application/json" }, body: JSON.stringify(body) }).then(async (r) => {
+        fetch(server.base + p, {
+          method: "POST",
+          headers: { authorization: key, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        }).then(async (r) => {
           expect(r.status).toBe(201);
           return (await r.json()) as { id: number };
         });
       const { id: portfolioId } = await post("/v1/portfolios", { name: "Resources" });
-      await post("/v1/trades", { portfolioId, symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 10, price: 100 });
+      await post("/v1/trades", {
+        portfolioId,
+        symbol: "CBA",
+        exchange: "ASX",
+        tradeType: "Buy",
+        tradeDate: "2024-01-10",
+        quantity: 10,
+        price: 100,
+      });
 
       const before = memoryOf(server.child.pid!);
       const { results, health } = await runAbuses(server.base, { key, portfolioId }, abuses(0.25));
       const after = memoryOf(server.child.pid!);
-      process.stdout.write(`resources: ${JSON.stringify({ database: serverUrl ? "postgresql" : "pglite", health, memory: { before, after }, results })}\n`);
+      process.stdout.write(
+        `resources: ${JSON.stringify({ database: serverUrl ? "postgresql" : "pglite", health, memory: { before, after }, results })}\n`,
+      );
 
       for (const r of results) {
         for (const status of r.statuses) {
@@ -64,7 +78,9 @@ describe("bounded work: the requests that once exhausted the process", () => {
       }
       expect(server.child.exitCode).toBeNull();
       expect((await fetch(server.base + "/health")).status).toBe(200);
-      expect((await fetch(server.base + `/v1/portfolios/${portfolioId}`, { headers: { authorization: key } })).status).toBe(200);
+      expect(
+        (await fetch(server.base + `/v1/portfolios/${portfolioId}`, { headers: { authorization: key } })).status,
+      ).toBe(200);
     } finally {
       server.child.kill("SIGKILL");
       await server.exited;

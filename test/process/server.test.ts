@@ -10,7 +10,10 @@ import { start, startServer } from "./spawn";
  * The service as a process, the way the README starts it: first-start key, BOOTSTRAP_API_KEY, the
  * keys CLI, the data-directory lock, and a clean SIGTERM. Runs src/ through tsx (./spawn.ts).
  */
-async function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string; lastLine: string }> {
+async function runCli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string; lastLine: string }> {
   const proc = start("src/cli/keys.ts", args, env);
   const code = await proc.exited;
   const stdout = proc.output().trim().split("\n");
@@ -84,7 +87,10 @@ const serverUrl = process.env.TEST_DATABASE_URL;
     const admin = new pg.Client({ connectionString: serverUrl });
     await admin.connect();
     await admin.query(`CREATE DATABASE "${name}"`);
-    const env = { DATABASE_URL: withDatabase(serverUrl!, name), BOOTSTRAP_API_KEY: "shared-" + crypto.randomBytes(12).toString("hex") };
+    const env = {
+      DATABASE_URL: withDatabase(serverUrl!, name),
+      BOOTSTRAP_API_KEY: "shared-" + crypto.randomBytes(12).toString("hex"),
+    };
     const servers = await Promise.all([startServer(env), startServer(env)]);
     try {
       const created = await fetch(servers[0].base + "/v1/portfolios", {

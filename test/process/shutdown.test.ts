@@ -21,7 +21,11 @@ type Created = number | "refused";
 async function createPortfolio(base: string, name: string): Promise<Created> {
   let res: Response;
   try {
-    res = await fetch(base + "/v1/portfolios", { method: "POST", headers: { authorization: KEY, "content-type": "application/json" }, body: JSON.stringify({ name }) });
+    res = await fetch(base + "/v1/portfolios", {
+      method: "POST",
+      headers: { authorization: KEY, "content-type": "application/json" },
+      body: JSON.stringify({ name }),
+    });
   } catch {
     return "refused";
   }
@@ -93,7 +97,9 @@ describe("shutdown on the embedded database", () => {
       expect(ids).toEqual([...answered].sort((a, b) => a - b));
       // Clean stops lose no sequence value. A kill -9 may skip up to 32: PostgreSQL WAL-logs
       // sequences 32 values ahead and recovery resumes after the logged value (ids stay unique).
-      const gaps = ids.slice(1).flatMap((id, i) => (id === ids[i] + 1 ? [] : [{ after: ids[i], skipped: id - ids[i] - 1 }]));
+      const gaps = ids
+        .slice(1)
+        .flatMap((id, i) => (id === ids[i] + 1 ? [] : [{ after: ids[i], skipped: id - ids[i] - 1 }]));
       expect(ids[0]).toBe(1);
       expect(gaps.length).toBeLessThanOrEqual(1);
       for (const gap of gaps) {
@@ -139,7 +145,11 @@ const serverUrl = process.env.TEST_DATABASE_URL;
   });
 
   it("stops at once when idle, with open keep-alive and pool connections, and drains in-flight requests", async () => {
-    const env = { DATABASE_URL: withDatabase(serverUrl!, name), BOOTSTRAP_API_KEY: KEY, SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS) };
+    const env = {
+      DATABASE_URL: withDatabase(serverUrl!, name),
+      BOOTSTRAP_API_KEY: KEY,
+      SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
+    };
     let server = await startServer(env);
     try {
       for (let i = 0; i < 3; i++) expect(await createPortfolio(server.base, `idle ${i}`)).not.toBe("refused");

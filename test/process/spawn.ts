@@ -19,7 +19,15 @@ export interface Proc {
 export function start(script: string, args: string[], env: Record<string, string>): Proc {
   const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: "production", NODE_OPTIONS: "", LOG_LEVEL: "info", PORT: "0", RATE_LIMIT_PER_SECOND: "0", ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      NODE_OPTIONS: "",
+      LOG_LEVEL: "info",
+      PORT: "0",
+      RATE_LIMIT_PER_SECOND: "0",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
@@ -67,7 +75,14 @@ export function heldPost(base: string, p: string, key: string, body: unknown) {
   const url = new URL(p, base);
   // A keep-alive client: the server, not the client, must be the one to ask for the close.
   const agent = new http.Agent({ keepAlive: true });
-  const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", agent, headers: { authorization: key, "content-type": "application/json", "content-length": Buffer.byteLength(text) } });
+  const req = http.request({
+    host: url.hostname,
+    port: url.port,
+    path: url.pathname,
+    method: "POST",
+    agent,
+    headers: { authorization: key, "content-type": "application/json", "content-length": Buffer.byteLength(text) },
+  });
   const response = new Promise<{ status: number; connection?: string; body: string }>((resolve, reject) => {
     req.on("response", (res) => {
       let data = "";

@@ -42,7 +42,9 @@ describe("start-up with an unusable DATA_DIR", () => {
   });
 
   it("names a directory that cannot be created (and does not spin: Node's recursive mkdir does under /proc)", async () => {
-    expect(await refusal("/proc/pf-service-data")).toMatch(/: cannot create \/proc\/pf-service-data: the file system does not allow it\.$/);
+    expect(await refusal("/proc/pf-service-data")).toMatch(
+      /: cannot create \/proc\/pf-service-data: the file system does not allow it\.$/,
+    );
   });
 
   (refusesRootWrites("/sys/kernel") ? it : it.skip)("names a directory that refuses writes", async () => {
@@ -65,11 +67,18 @@ describe("start-up on a port already taken", () => {
   });
 
   it("exits 1 with one line on stderr naming the address, no stack", async () => {
-    const proc = start("src/index.ts", [], { DATA_DIR: path.join(tmp, "data"), HOST: "127.0.0.1", PORT: String(port), BOOTSTRAP_API_KEY: "port-test-key-0123456789" });
+    const proc = start("src/index.ts", [], {
+      DATA_DIR: path.join(tmp, "data"),
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      BOOTSTRAP_API_KEY: "port-test-key-0123456789",
+    });
     let stderr = "";
     proc.child.stderr!.on("data", (d) => (stderr += d));
     expect(await proc.exited).toBe(1);
-    expect(stderr.trim().split("\n")).toEqual([`Cannot listen on 127.0.0.1:${port}: the port is already in use by another process; stop it or set PORT to a free port.`]);
+    expect(stderr.trim().split("\n")).toEqual([
+      `Cannot listen on 127.0.0.1:${port}: the port is already in use by another process; stop it or set PORT to a free port.`,
+    ]);
     // It had opened the database, and closed it before going: no error, no stack, anywhere.
     expect(proc.output()).not.toMatch(/\n\s+at |EADDRINUSE|Error:/);
   });

@@ -25,26 +25,40 @@ let accounts = 0;
  * The real application over a real database (PGlite, or PostgreSQL with TEST_DATABASE_URL),
  * driven over HTTP with supertest. One per test file; call `db.reset()` between tests.
  */
-export async function startTestApp(config: { rateLimitPerSecond?: number; rateLimitBurst?: number; corsOrigins?: string[] } = {}): Promise<TestApp> {
+export async function startTestApp(
+  config: { rateLimitPerSecond?: number; rateLimitBurst?: number; corsOrigins?: string[] } = {},
+): Promise<TestApp> {
   const db = await openTestDatabase();
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
   const { app, stop } = await createApp({
     db,
     log,
-    config: { rateLimitPerSecond: config.rateLimitPerSecond ?? 0, rateLimitBurst: config.rateLimitBurst ?? 50, corsOrigins: config.corsOrigins ?? [] },
+    config: {
+      rateLimitPerSecond: config.rateLimitPerSecond ?? 0,
+      rateLimitBurst: config.rateLimitBurst ?? 50,
+      corsOrigins: config.corsOrigins ?? [],
+    },
   });
   const http = request(app);
   return {
     db,
     http,
-    newAccount: async (name) => (await createAccountKey(db.prisma, { accountName: name ?? `account ${++accounts}` })).key,
+    newAccount: async (name) =>
+      (await createAccountKey(db.prisma, { accountName: name ?? `account ${++accounts}` })).key,
     newClientKey: async (accountKey, permission, portfolioIds) => {
       const auth = await authenticateKey(db.prisma, accountKey);
       if (!auth) throw new Error("unknown account key");
-      const client = await db.prisma.client.create({ data: { accountId: auth.account.id, firstName: "Test", lastName: `Client ${++accounts}`, permission } });
-      await db.prisma.portfolio.updateMany({ where: { id: { in: portfolioIds }, accountId: auth.account.id }, data: { clientId: client.id } });
+      const client = await db.prisma.client.create({
+        data: { accountId: auth.account.id, firstName: "Test", lastName: `Client ${++accounts}`, permission },
+      });
+      await db.prisma.portfolio.updateMany({
+        where: { id: { in: portfolioIds }, accountId: auth.account.id },
+        data: { clientId: client.id },
+      });
       const key = generateKey();
-      await db.prisma.apiKey.create({ data: { accountId: auth.account.id, clientId: client.id, keyHash: hashKey(key), label: "test client" } });
+      await db.prisma.apiKey.create({
+        data: { accountId: auth.account.id, clientId: client.id, keyHash: hashKey(key), label: "test client" },
+      });
       return key;
     },
     gql: (key, query, variables) => {
@@ -61,7 +75,11 @@ export async function startTestApp(config: { rateLimitPerSecond?: number; rateLi
 
 /** A snapshot of every table a test may touch, to prove a rejected request wrote nothing. */
 export async function ledgerSnapshot(db: TestDatabase): Promise<string> {
-  const tables = (await db.sql<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations' ORDER BY tablename`)).map((r) => r.tablename);
+  const tables = (
+    await db.sql<{ tablename: string }>(
+      `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations' ORDER BY tablename`,
+    )
+  ).map((r) => r.tablename);
   const parts: string[] = [];
   for (const t of tables) parts.push(t + ":" + JSON.stringify(await db.sql(`SELECT * FROM "${t}" ORDER BY 1, 2`)));
   return parts.join("\n");
@@ -74,7 +92,11 @@ export async function ledgerSnapshot(db: TestDatabase): Promise<string> {
 export async function ledgerFingerprint(db: TestDatabase): Promise<string> {
   let query = fingerprintQueries.get(db);
   if (!query) {
-    const tables = (await db.sql<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations' ORDER BY tablename`)).map((r) => r.tablename);
+    const tables = (
+      await db.sql<{ tablename: string }>(
+        `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations' ORDER BY tablename`,
+      )
+    ).map((r) => r.tablename);
     // A sum of row hashes needs no sort: order-independent, and a changed row changes the sum.
     const rows = tables.map((t, i) => `SELECT hashtextextended(${i} || ':' || x::text, 0)::numeric AS h FROM "${t}" x`);
     query = `SELECT count(*) || ':' || coalesce(sum(h), 0) AS h FROM (${rows.join(" UNION ALL ")}) r`;

@@ -61,9 +61,7 @@ export async function openTestDatabase(): Promise<TestDatabase> {
     sql = async (text, params) => (await pglite.query(text, params)).rows as never;
     exec = async (script) => void (await pglite.exec(script));
   }
-  const tables = (
-    await sql<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = 'public'`)
-  )
+  const tables = (await sql<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = 'public'`))
     .map((r) => r.tablename)
     .filter((t) => !KEEP.has(t));
   return Object.assign(Object.create(db) as Database, {

@@ -21,7 +21,10 @@ export default async function globalSetup(): Promise<void> {
     await admin.end();
     const client = new pg.Client({ connectionString: withDatabase(url, template) });
     await client.connect();
-    await applyMigrations({ query: (s, p) => client.query(s, p) as never, exec: async (s) => void (await client.query(s)) });
+    await applyMigrations({
+      query: (s, p) => client.query(s, p) as never,
+      exec: async (s) => void (await client.query(s)),
+    });
     await client.end();
     process.env.TEST_TEMPLATE_DATABASE = template;
     return;

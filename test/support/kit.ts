@@ -7,9 +7,19 @@ import type { Json } from "./outcomes";
  */
 
 /** POSTs `body` to `path` with the key and returns the body of the expected status (201 unless given). */
-export async function postCreated<T = Json>(t: TestApp, key: string, path: string, body: unknown, status = 201): Promise<T> {
-  const res = await t.http.post(path).set("authorization", key).send(body as object);
-  if (res.status !== status) throw new Error(`setup POST ${path} failed: expected ${status}, got ${res.status} ${res.text}`);
+export async function postCreated<T = Json>(
+  t: TestApp,
+  key: string,
+  path: string,
+  body: unknown,
+  status = 201,
+): Promise<T> {
+  const res = await t.http
+    .post(path)
+    .set("authorization", key)
+    .send(body as object);
+  if (res.status !== status)
+    throw new Error(`setup POST ${path} failed: expected ${status}, got ${res.status} ${res.text}`);
   return res.body as T;
 }
 
@@ -19,19 +29,32 @@ export async function newPortfolio(t: TestApp, key: string, overrides: Json = {}
 }
 
 /** newPortfolio, returning the whole REST portfolio rather than its id. */
-export async function newPortfolioBody<T extends { id: number } = { id: number } & Json>(t: TestApp, key: string, overrides: Json = {}): Promise<T> {
+export async function newPortfolioBody<T extends { id: number } = { id: number } & Json>(
+  t: TestApp,
+  key: string,
+  overrides: Json = {},
+): Promise<T> {
   const body = await postCreated<T>(t, key, "/v1/portfolios", { name: "Portfolio", ...overrides });
   expect(Number.isInteger(body.id)).toBe(true);
   return body;
 }
 
 /** A trade recorded over POST /v1/trades exactly as `body` says; returns the REST trade (id, holdingId, …). */
-export async function newTrade<T extends { id: number; holdingId: number } = { id: number; holdingId: number } & Json>(t: TestApp, key: string, body: Json): Promise<T> {
+export async function newTrade<T extends { id: number; holdingId: number } = { id: number; holdingId: number } & Json>(
+  t: TestApp,
+  key: string,
+  body: Json,
+): Promise<T> {
   return postCreated<T>(t, key, "/v1/trades", body);
 }
 
 /** A custom investment (a holding without market prices) in the portfolio; returns its id. */
-export async function newCustomHolding(t: TestApp, key: string, portfolioId: number, body: Json = { symbol: "HOUSE", name: "Beach house" }): Promise<number> {
+export async function newCustomHolding(
+  t: TestApp,
+  key: string,
+  portfolioId: number,
+  body: Json = { symbol: "HOUSE", name: "Beach house" },
+): Promise<number> {
   return (await postCreated<{ id: number }>(t, key, `/v1/portfolios/${portfolioId}/holdings`, body)).id;
 }
 
@@ -40,12 +63,18 @@ export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 /** A lower-case RFC 9562 UUID. */
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** A valid 1×1 PNG, for attachment uploads. */
-export const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010802000000907753de0000000c49444154789c63f8cfc0000003010100c9fe92ef0000000049454e44ae426082", "hex");
+export const PNG = Buffer.from(
+  "89504e470d0a1a0a0000000d4948445200000001000000010802000000907753de0000000c49444154789c63f8cfc0000003010100c9fe92ef0000000049454e44ae426082",
+  "hex",
+);
 /** Midnight UTC of a YYYY-MM-DD date, for rows written straight to the database. */
 export const utcDate = (d: string): Date => new Date(`${d}T00:00:00.000Z`);
 
 /** Sends a request and counts the SQL statements the database ran for it. */
-export async function measured<R>(db: TestApp["db"], send: () => PromiseLike<R>): Promise<{ res: R; statements: number }> {
+export async function measured<R>(
+  db: TestApp["db"],
+  send: () => PromiseLike<R>,
+): Promise<{ res: R; statements: number }> {
   const before = db.statementCount;
   const res = await send();
   return { res, statements: db.statementCount - before };
@@ -57,10 +86,17 @@ export const TRADE_CSV_HEADER = "date,type,symbol,exchange,quantity,price,broker
 export const tradeCsv = (...lines: string[]): string => [TRADE_CSV_HEADER, ...lines].join("\n") + "\n";
 /** POST /v1/portfolios/{p}/trades/import with JSON rows (a supertest request). */
 export const importTradesJson = (t: TestApp, key: string, portfolioId: number, rows: unknown, query = "") =>
-  t.http.post(`/v1/portfolios/${portfolioId}/trades/import${query}`).set("authorization", key).send(rows as object);
+  t.http
+    .post(`/v1/portfolios/${portfolioId}/trades/import${query}`)
+    .set("authorization", key)
+    .send(rows as object);
 /** POST /v1/portfolios/{p}/trades/import with a CSV body (a supertest request). */
 export const importTradesCsv = (t: TestApp, key: string, portfolioId: number, csv: string, query = "") =>
-  t.http.post(`/v1/portfolios/${portfolioId}/trades/import${query}`).set("authorization", key).set("content-type", "text/csv").send(csv);
+  t.http
+    .post(`/v1/portfolios/${portfolioId}/trades/import${query}`)
+    .set("authorization", key)
+    .set("content-type", "text/csv")
+    .send(csv);
 
 type TestPrisma = TestApp["db"]["prisma"];
 
@@ -72,7 +108,10 @@ export const LEDGER_PAGE_SQL = "string_agg(concat_ws";
  * statement is sent, `after(sql)` once it has answered and before its caller sees the answer (a
  * write there lands between two statements of one read). Everything else is the client itself.
  */
-export function hookedClient(prisma: TestPrisma, hooks: { before?: (sql: string) => Promise<void>; after?: (sql: string) => Promise<void> }): TestPrisma {
+export function hookedClient(
+  prisma: TestPrisma,
+  hooks: { before?: (sql: string) => Promise<void>; after?: (sql: string) => Promise<void> },
+): TestPrisma {
   return new Proxy(prisma, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver);

@@ -12,7 +12,13 @@ export interface OpenApiDocument {
   openapi: string;
   info: { title: string; version: string };
   paths: Record<string, Record<string, Json>>;
-  components: { schemas: Record<string, Json>; responses?: Record<string, Json>; headers?: Record<string, Json>; parameters?: Record<string, Json>; securitySchemes?: Record<string, Json> };
+  components: {
+    schemas: Record<string, Json>;
+    responses?: Record<string, Json>;
+    headers?: Record<string, Json>;
+    parameters?: Record<string, Json>;
+    securitySchemes?: Record<string, Json>;
+  };
   [key: string]: unknown;
 }
 
@@ -67,7 +73,10 @@ export class OpenApiContract {
       v = ref
         .slice(2)
         .split("/")
-        .reduce<unknown>((node, part) => (node as Json | undefined)?.[part.replace(/~1/g, "/").replace(/~0/g, "~")], this.doc) as Json;
+        .reduce<unknown>(
+          (node, part) => (node as Json | undefined)?.[part.replace(/~1/g, "/").replace(/~0/g, "~")],
+          this.doc,
+        ) as Json;
       if (v === undefined) throw new Error(`unresolved reference ${ref}`);
     }
     return v as T;
@@ -80,7 +89,9 @@ export class OpenApiContract {
 
   /** Query parameters a URL sends that the operation does not document, or required ones it leaves out. */
   queryViolations(op: Json, url: string): string[] {
-    const params = ((op.parameters ?? []) as unknown[]).map((p) => this.resolve<{ name: string; in: string; required?: boolean; schema?: Json }>(p)).filter((p) => p.in === "query");
+    const params = ((op.parameters ?? []) as unknown[])
+      .map((p) => this.resolve<{ name: string; in: string; required?: boolean; schema?: Json }>(p))
+      .filter((p) => p.in === "query");
     const sent = new URL(url, "http://x").searchParams;
     const out: string[] = [];
     for (const name of new Set(sent.keys())) {
@@ -89,26 +100,40 @@ export class OpenApiContract {
       else if (p.schema) {
         const raw = sent.get(name)!;
         // A query value is text; a documented number or boolean is its JSON reading.
-        const value = /^(-?\d+(\.\d+)?|true|false)$/.test(raw) && JSON.stringify(p.schema).match(/"type":"(integer|number|boolean)"/) ? JSON.parse(raw) : raw;
+        const value =
+          /^(-?\d+(\.\d+)?|true|false)$/.test(raw) &&
+          JSON.stringify(p.schema).match(/"type":"(integer|number|boolean)"/)
+            ? JSON.parse(raw)
+            : raw;
         const v = this.validator(p.schema);
-        if (!v(value)) out.push(`query parameter ${name}=${raw} does not match its documented schema: ${this.ajv.errorsText(v.errors)}`);
+        if (!v(value))
+          out.push(
+            `query parameter ${name}=${raw} does not match its documented schema: ${this.ajv.errorsText(v.errors)}`,
+          );
       }
     }
-    for (const p of params) if (p.required && !sent.has(p.name)) out.push(`required query parameter ${p.name} is not sent`);
+    for (const p of params)
+      if (p.required && !sent.has(p.name)) out.push(`required query parameter ${p.name} is not sent`);
     return out;
   }
 
   /** How a request's body disagrees with the operation's documented request body. */
   requestViolations(op: Json, contentType: string | undefined, body: unknown): string[] {
-    const requestBody = op.requestBody ? this.resolve<{ content: Record<string, { schema?: unknown }> }>(op.requestBody) : undefined;
+    const requestBody = op.requestBody
+      ? this.resolve<{ content: Record<string, { schema?: unknown }> }>(op.requestBody)
+      : undefined;
     const type = mediaType(contentType);
     if (!type) return requestBody ? ["sends no body though one is documented"] : [];
     if (!requestBody) return [`sends a ${type} body, but the operation documents none`];
     const media = requestBody.content[type];
-    if (!media) return [`request content type ${type} is not documented (documented: ${Object.keys(requestBody.content).join(", ")})`];
+    if (!media)
+      return [
+        `request content type ${type} is not documented (documented: ${Object.keys(requestBody.content).join(", ")})`,
+      ];
     if (isJson(type) && media.schema) {
       const v = this.validator(media.schema);
-      if (!v(typeof body === "string" ? JSON.parse(body) : body)) return [`request body does not match its documented schema: ${this.ajv.errorsText(v.errors)}`];
+      if (!v(typeof body === "string" ? JSON.parse(body) : body))
+        return [`request body does not match its documented schema: ${this.ajv.errorsText(v.errors)}`];
     }
     return [];
   }
@@ -117,8 +142,14 @@ export class OpenApiContract {
   responseViolations(op: Json, answer: Answer): string[] {
     const responses = op.responses as Record<string, unknown>;
     const documented = responses[String(answer.status)];
-    if (!documented) return [`status ${answer.status} is not documented (documented: ${Object.keys(responses).join(", ")}); body ${JSON.stringify(answer.body)?.slice(0, 300)}`];
-    const response = this.resolve<{ content?: Record<string, { schema?: unknown }>; headers?: Record<string, unknown> }>(documented);
+    if (!documented)
+      return [
+        `status ${answer.status} is not documented (documented: ${Object.keys(responses).join(", ")}); body ${JSON.stringify(answer.body)?.slice(0, 300)}`,
+      ];
+    const response = this.resolve<{
+      content?: Record<string, { schema?: unknown }>;
+      headers?: Record<string, unknown>;
+    }>(documented);
     const out: string[] = [];
     const header = (name: string) => {
       const v = answer.headers[name.toLowerCase()];
@@ -127,18 +158,31 @@ export class OpenApiContract {
 
     const type = mediaType(header("content-type"));
     if (!response.content) {
-      if (type || (answer.text ?? "") !== "") out.push(`${answer.status} is documented without a body, but the answer has one (${type ?? "no content type"})`);
+      if (type || (answer.text ?? "") !== "")
+        out.push(
+          `${answer.status} is documented without a body, but the answer has one (${type ?? "no content type"})`,
+        );
     } else if (!type || !response.content[type]) {
-      out.push(`content type ${type ?? "(none)"} is not documented for ${answer.status} (documented: ${Object.keys(response.content).join(", ")})`);
+      out.push(
+        `content type ${type ?? "(none)"} is not documented for ${answer.status} (documented: ${Object.keys(response.content).join(", ")})`,
+      );
     } else if (isJson(type)) {
       const schema = response.content[type].schema;
       if (schema) {
         const v = this.validator(schema);
-        if (!v(answer.body)) out.push(`${answer.status} body does not match its documented schema: ${this.ajv.errorsText(v.errors)}; body ${JSON.stringify(answer.body).slice(0, 300)}`);
+        if (!v(answer.body))
+          out.push(
+            `${answer.status} body does not match its documented schema: ${this.ajv.errorsText(v.errors)}; body ${JSON.stringify(answer.body).slice(0, 300)}`,
+          );
       }
     }
 
-    const headers = Object.fromEntries(Object.entries(response.headers ?? {}).map(([name, h]) => [name.toLowerCase(), this.resolve<{ required?: boolean; schema?: Json }>(h)]));
+    const headers = Object.fromEntries(
+      Object.entries(response.headers ?? {}).map(([name, h]) => [
+        name.toLowerCase(),
+        this.resolve<{ required?: boolean; schema?: Json }>(h),
+      ]),
+    );
     for (const [name, h] of Object.entries(headers)) {
       const value = header(name);
       if (value === undefined) {
@@ -148,11 +192,15 @@ export class OpenApiContract {
       if (h.schema) {
         const typed = h.schema.type === "integer" && /^-?\d+$/.test(value) ? Number(value) : value;
         const v = this.validator(h.schema);
-        if (!v(typed)) out.push(`header ${name}: ${JSON.stringify(value)} does not match its documented schema: ${this.ajv.errorsText(v.errors)}`);
+        if (!v(typed))
+          out.push(
+            `header ${name}: ${JSON.stringify(value)} does not match its documented schema: ${this.ajv.errorsText(v.errors)}`,
+          );
       }
     }
     for (const name of Object.keys(answer.headers)) {
-      if (CONTRACT_HEADERS.test(name) && !headers[name.toLowerCase()]) out.push(`header ${name} is sent on ${answer.status} but not documented there`);
+      if (CONTRACT_HEADERS.test(name) && !headers[name.toLowerCase()])
+        out.push(`header ${name} is sent on ${answer.status} but not documented there`);
     }
     return out;
   }
@@ -168,20 +216,88 @@ export class OpenApiContract {
       }
     }
     yield* walk(this.doc.paths, "paths");
-    yield* walk({ responses: this.doc.components.responses, headers: this.doc.components.headers, parameters: this.doc.components.parameters }, "components");
+    yield* walk(
+      {
+        responses: this.doc.components.responses,
+        headers: this.doc.components.headers,
+        parameters: this.doc.components.parameters,
+      },
+      "components",
+    );
   }
 }
 
 /** The fields each OpenAPI 3.1 object may have (its schema's `unevaluatedProperties: false`); `x-` extensions aside. */
 const FIELDS: Record<string, string[]> = {
-  document: ["openapi", "info", "jsonSchemaDialect", "servers", "paths", "webhooks", "components", "security", "tags", "externalDocs"],
-  components: ["schemas", "responses", "parameters", "examples", "requestBodies", "headers", "securitySchemes", "links", "callbacks", "pathItems"],
-  operation: ["tags", "summary", "description", "externalDocs", "operationId", "parameters", "requestBody", "responses", "callbacks", "deprecated", "security", "servers"],
-  parameter: ["name", "in", "description", "required", "deprecated", "allowEmptyValue", "schema", "content", "style", "explode", "allowReserved", "example", "examples"],
+  document: [
+    "openapi",
+    "info",
+    "jsonSchemaDialect",
+    "servers",
+    "paths",
+    "webhooks",
+    "components",
+    "security",
+    "tags",
+    "externalDocs",
+  ],
+  components: [
+    "schemas",
+    "responses",
+    "parameters",
+    "examples",
+    "requestBodies",
+    "headers",
+    "securitySchemes",
+    "links",
+    "callbacks",
+    "pathItems",
+  ],
+  operation: [
+    "tags",
+    "summary",
+    "description",
+    "externalDocs",
+    "operationId",
+    "parameters",
+    "requestBody",
+    "responses",
+    "callbacks",
+    "deprecated",
+    "security",
+    "servers",
+  ],
+  parameter: [
+    "name",
+    "in",
+    "description",
+    "required",
+    "deprecated",
+    "allowEmptyValue",
+    "schema",
+    "content",
+    "style",
+    "explode",
+    "allowReserved",
+    "example",
+    "examples",
+  ],
   requestBody: ["description", "content", "required"],
   mediaType: ["schema", "encoding", "example", "examples"],
   response: ["description", "headers", "content", "links"],
-  header: ["description", "required", "deprecated", "allowEmptyValue", "schema", "content", "style", "explode", "allowReserved", "example", "examples"],
+  header: [
+    "description",
+    "required",
+    "deprecated",
+    "allowEmptyValue",
+    "schema",
+    "content",
+    "style",
+    "explode",
+    "allowReserved",
+    "example",
+    "examples",
+  ],
   reference: ["$ref", "summary", "description"],
 };
 
@@ -213,7 +329,8 @@ export function structuralProblems(doc: OpenApiDocument): string[] {
   const fields = (object: unknown, kind: string, at: string) => {
     if (!object || typeof object !== "object") return problems.push(`${at}: not an object`);
     const allowed = typeof (object as Json).$ref === "string" ? FIELDS.reference : FIELDS[kind];
-    for (const k of Object.keys(object)) if (!allowed.includes(k) && !k.startsWith("x-")) problems.push(`${at}: ${kind} has no field ${k}`);
+    for (const k of Object.keys(object))
+      if (!allowed.includes(k) && !k.startsWith("x-")) problems.push(`${at}: ${kind} has no field ${k}`);
   };
   const content = (value: unknown, at: string) => {
     for (const [type, media] of Object.entries((value ?? {}) as Json)) {
@@ -224,18 +341,23 @@ export function structuralProblems(doc: OpenApiDocument): string[] {
   fields(doc, "document", "#");
   fields(doc.components, "components", "#/components");
   for (const [kind, entries] of Object.entries(doc.components)) {
-    for (const name of Object.keys(entries ?? {})) if (!/^[a-zA-Z0-9._-]+$/.test(name)) problems.push(`components.${kind}: name ${name} is not [a-zA-Z0-9._-]+`);
+    for (const name of Object.keys(entries ?? {}))
+      if (!/^[a-zA-Z0-9._-]+$/.test(name)) problems.push(`components.${kind}: name ${name} is not [a-zA-Z0-9._-]+`);
   }
   for (const [name, r] of Object.entries(doc.components.responses ?? {})) {
     fields(r, "response", `components.responses.${name}`);
     content(r.content, `components.responses.${name}`);
   }
-  for (const [name, h] of Object.entries(doc.components.headers ?? {})) fields(h, "header", `components.headers.${name}`);
-  for (const [name, p] of Object.entries(doc.components.parameters ?? {})) fields(p, "parameter", `components.parameters.${name}`);
+  for (const [name, h] of Object.entries(doc.components.headers ?? {}))
+    fields(h, "header", `components.headers.${name}`);
+  for (const [name, p] of Object.entries(doc.components.parameters ?? {}))
+    fields(p, "parameter", `components.parameters.${name}`);
 
   const operationIds = new Set<string>();
   const schemes = doc.components.securitySchemes ?? {};
-  for (const requirement of (doc.security ?? []) as Json[]) for (const name of Object.keys(requirement)) if (!schemes[name]) problems.push(`security names unknown scheme ${name}`);
+  for (const requirement of (doc.security ?? []) as Json[])
+    for (const name of Object.keys(requirement))
+      if (!schemes[name]) problems.push(`security names unknown scheme ${name}`);
   for (const [path, item] of Object.entries(doc.paths)) {
     if (!path.startsWith("/")) problems.push(`path ${path} does not start with /`);
     const templated = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
@@ -254,28 +376,38 @@ export function structuralProblems(doc: OpenApiDocument): string[] {
       for (const [status, r] of Object.entries((op.responses ?? {}) as Json)) {
         fields(r, "response", `${at} ${status}`);
         content((r as Json).content, `${at} ${status}`);
-        for (const [name, h] of Object.entries(((r as Json).headers ?? {}) as Json)) fields(h, "header", `${at} ${status} header ${name}`);
+        for (const [name, h] of Object.entries(((r as Json).headers ?? {}) as Json))
+          fields(h, "header", `${at} ${status} header ${name}`);
       }
       const id = op.operationId as string | undefined;
       if (!id) problems.push(`${at}: no operationId`);
       else if (operationIds.has(id)) problems.push(`${at}: operationId ${id} is used twice`);
       else operationIds.add(id);
 
-      const params = ((op.parameters ?? []) as unknown[]).map((p) => contract.resolve<{ name: string; in: string; required?: boolean; schema?: unknown; content?: unknown }>(p));
+      const params = ((op.parameters ?? []) as unknown[]).map((p) =>
+        contract.resolve<{ name: string; in: string; required?: boolean; schema?: unknown; content?: unknown }>(p),
+      );
       const seen = new Set<string>();
       for (const p of params) {
-        if (!p.name || !["path", "query", "header", "cookie"].includes(p.in)) problems.push(`${at}: parameter ${JSON.stringify(p)} needs a name and a valid "in"`);
+        if (!p.name || !["path", "query", "header", "cookie"].includes(p.in))
+          problems.push(`${at}: parameter ${JSON.stringify(p)} needs a name and a valid "in"`);
         if (seen.has(`${p.in}:${p.name}`)) problems.push(`${at}: parameter ${p.in} ${p.name} listed twice`);
         seen.add(`${p.in}:${p.name}`);
-        if (!p.schema === !p.content) problems.push(`${at}: parameter ${p.name} needs exactly one of schema and content`);
-        if (p.in === "path" && (p.required !== true || !templated.includes(p.name))) problems.push(`${at}: path parameter ${p.name} must be required and in the template`);
-        if (p.in === "header" && ["accept", "content-type", "authorization"].includes(p.name.toLowerCase())) problems.push(`${at}: header parameter ${p.name} is ignored by OpenAPI`);
+        if (!p.schema === !p.content)
+          problems.push(`${at}: parameter ${p.name} needs exactly one of schema and content`);
+        if (p.in === "path" && (p.required !== true || !templated.includes(p.name)))
+          problems.push(`${at}: path parameter ${p.name} must be required and in the template`);
+        if (p.in === "header" && ["accept", "content-type", "authorization"].includes(p.name.toLowerCase()))
+          problems.push(`${at}: header parameter ${p.name} is ignored by OpenAPI`);
       }
-      for (const name of templated) if (!params.some((p) => p.in === "path" && p.name === name)) problems.push(`${at}: {${name}} has no path parameter`);
+      for (const name of templated)
+        if (!params.some((p) => p.in === "path" && p.name === name))
+          problems.push(`${at}: {${name}} has no path parameter`);
 
       if (op.requestBody) {
         const body = contract.resolve<{ content?: Json }>(op.requestBody);
-        if (!body.content || Object.keys(body.content).length === 0) problems.push(`${at}: requestBody without content`);
+        if (!body.content || Object.keys(body.content).length === 0)
+          problems.push(`${at}: requestBody without content`);
       }
       const responses = (op.responses ?? {}) as Json;
       if (Object.keys(responses).length === 0) problems.push(`${at}: no responses`);
@@ -285,9 +417,12 @@ export function structuralProblems(doc: OpenApiDocument): string[] {
         if (typeof response.description !== "string") problems.push(`${at} ${status}: response needs a description`);
         for (const [name, h] of Object.entries(response.headers ?? {})) {
           const header = contract.resolve<Json>(h);
-          if ("name" in header || "in" in header) problems.push(`${at} ${status}: header ${name} must not have name or in`);
-          if (name.toLowerCase() === "content-type") problems.push(`${at} ${status}: a Content-Type header is ignored by OpenAPI`);
-          if (!header.schema === !header.content) problems.push(`${at} ${status}: header ${name} needs exactly one of schema and content`);
+          if ("name" in header || "in" in header)
+            problems.push(`${at} ${status}: header ${name} must not have name or in`);
+          if (name.toLowerCase() === "content-type")
+            problems.push(`${at} ${status}: a Content-Type header is ignored by OpenAPI`);
+          if (!header.schema === !header.content)
+            problems.push(`${at} ${status}: header ${name} needs exactly one of schema and content`);
         }
       }
     }

@@ -21,17 +21,45 @@ export interface FieldError {
  * `detail` or the GraphQL error's message. `res` is the raw response, for wire-level checks.
  */
 export type Outcome<T> =
-  | { ok: true; transport: TransportName; status: number; value: T; data: T; raw: string; res: Response; code?: undefined; errors?: undefined; message?: undefined }
-  | { ok: false; transport: TransportName; status: number; code: string; errors?: FieldError[]; message?: string; raw: string; res: Response; value?: undefined; data?: undefined };
+  | {
+      ok: true;
+      transport: TransportName;
+      status: number;
+      value: T;
+      data: T;
+      raw: string;
+      res: Response;
+      code?: undefined;
+      errors?: undefined;
+      message?: undefined;
+    }
+  | {
+      ok: false;
+      transport: TransportName;
+      status: number;
+      code: string;
+      errors?: FieldError[];
+      message?: string;
+      raw: string;
+      res: Response;
+      value?: undefined;
+      data?: undefined;
+    };
 
 /** REST decimals are JSON numbers written from the stored digits; anything else never matches. */
-export const restDecimal = (v: unknown): string => (typeof v === "number" ? new Decimal(v).toFixed() : `<REST decimal must be a JSON number, got ${JSON.stringify(v)}>`);
+export const restDecimal = (v: unknown): string =>
+  typeof v === "number" ? new Decimal(v).toFixed() : `<REST decimal must be a JSON number, got ${JSON.stringify(v)}>`;
 /** GraphQL decimals are strings. */
-export const gqlDecimal = (v: unknown): string => (typeof v === "string" ? v : `<GraphQL Decimal must be a string, got ${JSON.stringify(v)}>`);
+export const gqlDecimal = (v: unknown): string =>
+  typeof v === "string" ? v : `<GraphQL Decimal must be a string, got ${JSON.stringify(v)}>`;
 /** A REST id is a JSON integer; anything else becomes a marker that equals nothing. */
-export const restId = (v: unknown): number => (Number.isInteger(v) ? (v as number) : (`<REST id must be an integer, got ${JSON.stringify(v)}>` as never));
+export const restId = (v: unknown): number =>
+  Number.isInteger(v) ? (v as number) : (`<REST id must be an integer, got ${JSON.stringify(v)}>` as never);
 /** A GraphQL ID is a digit string, read as its number; anything else becomes a marker. */
-export const gqlId = (v: unknown): number => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : (`<GraphQL ID must be a digit string, got ${JSON.stringify(v)}>` as never));
+export const gqlId = (v: unknown): number =>
+  typeof v === "string" && /^\d+$/.test(v)
+    ? Number(v)
+    : (`<GraphQL ID must be a digit string, got ${JSON.stringify(v)}>` as never);
 
 /** A body mapper; `never` lets callers type their parameter as the wire shape they expect. */
 type Mapper<T> = (body: never) => T;
@@ -44,8 +72,16 @@ const identity = <T>(b: never): T => b as T;
  * a 204 reads as `true`).
  */
 export async function restCall<T>(req: PromiseLike<Response> | Response, map: Mapper<T>): Promise<Outcome<T>>;
-export async function restCall<T = unknown>(req: PromiseLike<Response> | Response, success?: number, map?: Mapper<T>): Promise<Outcome<T>>;
-export async function restCall<T>(req: PromiseLike<Response> | Response, successOrMap?: number | Mapper<T>, mapArg?: Mapper<T>): Promise<Outcome<T>> {
+export async function restCall<T = unknown>(
+  req: PromiseLike<Response> | Response,
+  success?: number,
+  map?: Mapper<T>,
+): Promise<Outcome<T>>;
+export async function restCall<T>(
+  req: PromiseLike<Response> | Response,
+  successOrMap?: number | Mapper<T>,
+  mapArg?: Mapper<T>,
+): Promise<Outcome<T>> {
   const success = typeof successOrMap === "number" ? successOrMap : undefined;
   const res = await req;
   const given = typeof successOrMap === "function" ? successOrMap : mapArg;
@@ -53,8 +89,23 @@ export async function restCall<T>(req: PromiseLike<Response> | Response, success
   const map: Mapper<T> = given ?? ((b: never) => (res.status === 204 ? (true as T) : identity<T>(b)));
   if (res.status >= 400) {
     expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
-    expect(res.body).toMatchObject({ type: expect.any(String), status: res.status, code: expect.any(String), title: expect.any(String), detail: expect.any(String) });
-    return { ok: false, transport: "REST", status: res.status, code: res.body.code, errors: res.body.errors, message: res.body.detail, raw: res.text, res };
+    expect(res.body).toMatchObject({
+      type: expect.any(String),
+      status: res.status,
+      code: expect.any(String),
+      title: expect.any(String),
+      detail: expect.any(String),
+    });
+    return {
+      ok: false,
+      transport: "REST",
+      status: res.status,
+      code: res.body.code,
+      errors: res.body.errors,
+      message: res.body.detail,
+      raw: res.text,
+      res,
+    };
   }
   if (success !== undefined) expect(res.status).toBe(success);
   if (res.status === 204) {
@@ -73,11 +124,21 @@ export async function restCall<T>(req: PromiseLike<Response> | Response, success
  */
 export function gqlOutcome<T>(res: Response, field: string, map: Mapper<T> = identity): Outcome<T> {
   expect(res.headers["content-type"]).toMatch(/^application\/(graphql-response\+)?json/);
-  const errors = res.body.errors as { message: string; extensions?: { code?: string; errors?: FieldError[] } }[] | undefined;
+  const errors = res.body.errors as
+    { message: string; extensions?: { code?: string; errors?: FieldError[] } }[] | undefined;
   if (errors?.length) {
     expect(errors).toHaveLength(1);
     expect(res.body.data?.[field] ?? null).toBeNull();
-    return { ok: false, transport: "GraphQL", status: res.status, code: errors[0].extensions?.code ?? "<no code>", errors: errors[0].extensions?.errors, message: errors[0].message, raw: res.text, res };
+    return {
+      ok: false,
+      transport: "GraphQL",
+      status: res.status,
+      code: errors[0].extensions?.code ?? "<no code>",
+      errors: errors[0].extensions?.errors,
+      message: errors[0].message,
+      raw: res.text,
+      res,
+    };
   }
   expect(res.status).toBe(200);
   const value = map(res.body.data[field] as never);
@@ -85,7 +146,14 @@ export function gqlOutcome<T>(res: Response, field: string, map: Mapper<T> = ide
 }
 
 /** The HTTP status each stable error code answers over REST. */
-export const HTTP_STATUS: Record<string, number> = { VALIDATION_FAILED: 400, UNAUTHENTICATED: 401, FORBIDDEN: 403, NOT_FOUND: 404, CONFLICT: 409, BUSINESS_RULE: 422 };
+export const HTTP_STATUS: Record<string, number> = {
+  VALIDATION_FAILED: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  BUSINESS_RULE: 422,
+};
 
 /** A success (over REST with this status when given); returns its value. */
 export function expectOk<T>(o: Outcome<T>, status?: number): T {
@@ -97,7 +165,10 @@ export function expectOk<T>(o: Outcome<T>, status?: number): T {
 /** A failure with this code; over REST also its HTTP status (HTTP_STATUS[code] unless given). */
 export function expectError(o: Outcome<unknown>, code: string, status: number | undefined = HTTP_STATUS[code]): void {
   if (o.ok) throw new Error(`expected ${code} over ${o.transport}, got success: ${o.raw}`);
-  expect({ code: o.code, status: o.transport === "REST" ? o.status : undefined }).toEqual({ code, status: o.transport === "REST" ? status : undefined });
+  expect({ code: o.code, status: o.transport === "REST" ? o.status : undefined }).toEqual({
+    code,
+    status: o.transport === "REST" ? status : undefined,
+  });
 }
 
 /**
@@ -142,7 +213,13 @@ export function failureMessage(o: Outcome<unknown>): string {
 export function withApp(app: () => TestApp) {
   return {
     /** A GraphQL call answering `field` (see gqlOutcome). */
-    async gqlCall<T>(k: string, query: string, variables: Json, field: string, map: Mapper<T> = identity): Promise<Outcome<T>> {
+    async gqlCall<T>(
+      k: string,
+      query: string,
+      variables: Json,
+      field: string,
+      map: Mapper<T> = identity,
+    ): Promise<Outcome<T>> {
       return gqlOutcome(await app().gql(k, query, variables), field, map);
     },
     /** Runs `action` and proves it wrote nothing at all. */
@@ -153,7 +230,9 @@ export function withApp(app: () => TestApp) {
     },
     /** The account that owns the portfolio. */
     async accountIdOf(portfolioId: number): Promise<number> {
-      const [row] = await app().db.sql<{ account_id: number }>("SELECT account_id FROM portfolio WHERE id = $1", [portfolioId]);
+      const [row] = await app().db.sql<{ account_id: number }>("SELECT account_id FROM portfolio WHERE id = $1", [
+        portfolioId,
+      ]);
       return Number(row.account_id);
     },
     /** The number of rows in a table. */
@@ -183,7 +262,13 @@ export function expectProblem(res: Response, status: number, code: string): Fiel
   const problem = problemOf(res);
   expect({ status: res.status, code: problem.code }).toEqual({ status, code });
   expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
-  expect(problem).toMatchObject({ type: expect.any(String), title: expect.any(String), status, detail: expect.any(String), code });
+  expect(problem).toMatchObject({
+    type: expect.any(String),
+    title: expect.any(String),
+    status,
+    detail: expect.any(String),
+    code,
+  });
   return problem.errors as FieldError[] | undefined;
 }
 
@@ -199,9 +284,11 @@ export function expectRejected(res: Response, status: number, code: string): Fie
  */
 export function canonicalAnswer(value: unknown, key = ""): unknown {
   if (Array.isArray(value)) return value.map((v) => canonicalAnswer(v));
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, canonicalAnswer(v, k)]));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, canonicalAnswer(v, k)]));
   if (/Id$/.test(key) && value !== null) return Number(value);
   if (key === "financialYear") return Number(value);
-  if (typeof value === "number" || (typeof value === "string" && /^-?\d+(\.\d+)?$/.test(value))) return new Decimal(value).toFixed();
+  if (typeof value === "number" || (typeof value === "string" && /^-?\d+(\.\d+)?$/.test(value)))
+    return new Decimal(value).toFixed();
   return value;
 }

@@ -12,25 +12,59 @@ export const ATTACHMENT_PDF = Buffer.from("%PDF-1.4\n1 0 obj <<>> endobj\ntraile
 
 export async function seedWriteFixture(t: TestApp, key: string): Promise<FixtureIds> {
   const post = async (path: string, body: unknown) => {
-    const res = await t.http.post(path).set("authorization", key).send(body as object);
+    const res = await t.http
+      .post(path)
+      .set("authorization", key)
+      .send(body as object);
     if (res.status >= 300) throw new Error(`${path}: ${res.status} ${res.text}`);
     return res.body;
   };
   const portfolio = await post("/v1/portfolios", { name: "Owner's" });
-  const buy = await post("/v1/trades", { portfolioId: portfolio.id, symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-01-10", quantity: 100, price: 100 });
-  const upload = await t.http.put(`/v1/trades/${buy.id}/attachment`).set("authorization", key).attach("file", ATTACHMENT_PDF, { filename: "note.pdf", contentType: "application/pdf" });
-  if (upload.status !== 200) throw new Error(`attachment: ${upload.status} ${upload.text}`);
-  const account = (await t.db.sql<{ account_id: number }>("SELECT account_id FROM portfolio WHERE id = $1", [portfolio.id]))[0].account_id;
-  const income = await t.db.prisma.income.create({
-    data: { portfolioId: portfolio.id, holdingId: buy.holdingId, exDividendDate: new Date("2024-08-14"), paidDate: new Date("2024-09-26"), frankedAmount: "215", frankingCredits: "92.1429", currencyCode: "AUD" },
+  const buy = await post("/v1/trades", {
+    portfolioId: portfolio.id,
+    symbol: "CBA",
+    exchange: "ASX",
+    tradeType: "Buy",
+    tradeDate: "2024-01-10",
+    quantity: 100,
+    price: 100,
   });
-  const cashAccount = await t.db.prisma.cashAccount.create({ data: { portfolioId: portfolio.id, name: "Cash", currencyCode: "AUD" } });
-  const cashTransaction = await t.db.prisma.cashTransaction.create({ data: { cashAccountId: cashAccount.id, type: "Deposit", date: new Date("2024-01-02"), amount: "1000" } });
+  const upload = await t.http
+    .put(`/v1/trades/${buy.id}/attachment`)
+    .set("authorization", key)
+    .attach("file", ATTACHMENT_PDF, { filename: "note.pdf", contentType: "application/pdf" });
+  if (upload.status !== 200) throw new Error(`attachment: ${upload.status} ${upload.text}`);
+  const account = (
+    await t.db.sql<{ account_id: number }>("SELECT account_id FROM portfolio WHERE id = $1", [portfolio.id])
+  )[0].account_id;
+  const income = await t.db.prisma.income.create({
+    data: {
+      portfolioId: portfolio.id,
+      holdingId: buy.holdingId,
+      exDividendDate: new Date("2024-08-14"),
+      paidDate: new Date("2024-09-26"),
+      frankedAmount: "215",
+      frankingCredits: "92.1429",
+      currencyCode: "AUD",
+    },
+  });
+  const cashAccount = await t.db.prisma.cashAccount.create({
+    data: { portfolioId: portfolio.id, name: "Cash", currencyCode: "AUD" },
+  });
+  const cashTransaction = await t.db.prisma.cashTransaction.create({
+    data: { cashAccountId: cashAccount.id, type: "Deposit", date: new Date("2024-01-02"), amount: "1000" },
+  });
   const custom = await post(`/v1/portfolios/${portfolio.id}/holdings`, { symbol: "FARM", name: "The farm" });
-  const price = await t.db.prisma.customPrice.create({ data: { holdingId: custom.id, date: new Date("2024-06-30"), price: "250000" } });
+  const price = await t.db.prisma.customPrice.create({
+    data: { holdingId: custom.id, date: new Date("2024-06-30"), price: "250000" },
+  });
   const client = await post("/v1/clients", { firstName: "Jo", lastName: "Citizen", permission: "Read" });
   const group = await post("/v1/custom-groups", { name: "Strategy", labels: ["Core", "Satellite"] });
-  const model = await post(`/v1/portfolios/${portfolio.id}/allocation-models`, { name: "Growth", dimension: "assetClass", buckets: [{ label: "Shares", targetPct: 100 }] });
+  const model = await post(`/v1/portfolios/${portfolio.id}/allocation-models`, {
+    name: "Growth",
+    dimension: "assetClass",
+    buckets: [{ label: "Shares", targetPct: 100 }],
+  });
   return {
     portfolioId: portfolio.id,
     holdingId: buy.holdingId,
@@ -55,8 +89,22 @@ export const writeBodies = (ids: FixtureIds): Record<string, unknown> => ({
   createHolding: { symbol: "ART", name: "A painting" },
   updateHolding: { notes: "noted" },
   changeHoldingSymbol: { symbol: "CBA2", exchange: "ASX" },
-  createTrade: { portfolioId: ids.portfolioId, holdingId: ids.holdingId, tradeType: "Buy", tradeDate: "2024-02-01", quantity: 1, price: 1 },
-  updateTrade: { portfolioId: ids.portfolioId, holdingId: ids.holdingId, tradeType: "Buy", tradeDate: "2024-01-10", quantity: 100, price: 101 },
+  createTrade: {
+    portfolioId: ids.portfolioId,
+    holdingId: ids.holdingId,
+    tradeType: "Buy",
+    tradeDate: "2024-02-01",
+    quantity: 1,
+    price: 1,
+  },
+  updateTrade: {
+    portfolioId: ids.portfolioId,
+    holdingId: ids.holdingId,
+    tradeType: "Buy",
+    tradeDate: "2024-01-10",
+    quantity: 100,
+    price: 101,
+  },
   // A day after createTrade's trade, so the import is never a duplicate of it.
   importTrades: [{ symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-02-02", quantity: 1, price: 1 }],
   createIncome: { holdingId: ids.holdingId, exDividendDate: "2024-02-14", paidDate: "2024-03-26", frankedAmount: 100 },

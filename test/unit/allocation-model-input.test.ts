@@ -31,16 +31,29 @@ describe("allocation model input rules", () => {
   });
 
   it("targets must add up to 100 within ±0.01", () => {
-    const withTargets = (a: string, b: string) => ({ ...valid, buckets: [{ label: "A", targetPct: a }, { label: "B", targetPct: b }] });
+    const withTargets = (a: string, b: string) => ({
+      ...valid,
+      buckets: [
+        { label: "A", targetPct: a },
+        { label: "B", targetPct: b },
+      ],
+    });
     expect(() => parseInput(SaveAllocationModelInput, withTargets("60.005", "40"))).not.toThrow();
     expect(() => parseInput(SaveAllocationModelInput, withTargets("59.995", "40"))).not.toThrow();
     expect(() => parseInput(SaveAllocationModelInput, withTargets("60.01", "40"))).not.toThrow();
-    expect(errorsOf(withTargets("60.0101", "40"))).toEqual([{ path: "buckets", message: expect.stringContaining("100.0101") }]);
-    expect(errorsOf(withTargets("59.98", "40"))).toEqual([{ path: "buckets", message: expect.stringContaining("99.98") }]);
+    expect(errorsOf(withTargets("60.0101", "40"))).toEqual([
+      { path: "buckets", message: expect.stringContaining("100.0101") },
+    ]);
+    expect(errorsOf(withTargets("59.98", "40"))).toEqual([
+      { path: "buckets", message: expect.stringContaining("99.98") },
+    ]);
   });
 
   it("percentages are in [0, 100] with at most 4 decimals; strings must be plain decimals", () => {
-    const bucket = (targetPct: unknown, tolerancePct?: unknown) => ({ ...valid, buckets: [{ label: "A", targetPct, tolerancePct }] });
+    const bucket = (targetPct: unknown, tolerancePct?: unknown) => ({
+      ...valid,
+      buckets: [{ label: "A", targetPct, tolerancePct }],
+    });
     expect(errorsOf(bucket(-1)).map((e) => e.path)).toEqual(["buckets[0].targetPct"]);
     expect(errorsOf(bucket(100.5)).map((e) => e.path)).toEqual(["buckets[0].targetPct"]);
     expect(errorsOf(bucket("99.99999")).map((e) => e.message)).toEqual(["must have at most 4 decimal places"]);
@@ -50,16 +63,31 @@ describe("allocation model input rules", () => {
   });
 
   it("labels are non-empty and unique in the model, ignoring case", () => {
-    const errors = errorsOf({ ...valid, buckets: [{ label: "Cash", targetPct: 50 }, { label: "cash", targetPct: 25 }, { label: " ", targetPct: 25 }] });
+    const errors = errorsOf({
+      ...valid,
+      buckets: [
+        { label: "Cash", targetPct: 50 },
+        { label: "cash", targetPct: 25 },
+        { label: " ", targetPct: 25 },
+      ],
+    });
     expect(errors.map((e) => e.path).sort()).toEqual(["buckets[1].label", "buckets[2].label"]);
-    const dup = errorsOf({ ...valid, buckets: [{ label: "Cash", targetPct: 50 }, { label: "cash", targetPct: 50 }] });
+    const dup = errorsOf({
+      ...valid,
+      buckets: [
+        { label: "Cash", targetPct: 50 },
+        { label: "cash", targetPct: 50 },
+      ],
+    });
     expect(dup).toEqual([{ path: "buckets[1].label", message: expect.stringContaining("buckets[0]") }]);
   });
 
   it("a holding model labels its buckets SYMBOL.EXCHANGE, or Cash", () => {
     const holding = (label: string) => ({ ...valid, dimension: "holding", buckets: [{ label, targetPct: 100 }] });
-    for (const ok of ["CBA.ASX", "BRK.B.NYSE", "Cash"]) expect(() => parseInput(SaveAllocationModelInput, holding(ok))).not.toThrow();
-    for (const bad of ["CBA", "CBA.", "Commonwealth Bank"]) expect(errorsOf(holding(bad)).map((e) => e.path)).toEqual(["buckets[0].label"]);
+    for (const ok of ["CBA.ASX", "BRK.B.NYSE", "Cash"])
+      expect(() => parseInput(SaveAllocationModelInput, holding(ok))).not.toThrow();
+    for (const bad of ["CBA", "CBA.", "Commonwealth Bank"])
+      expect(errorsOf(holding(bad)).map((e) => e.path)).toEqual(["buckets[0].label"]);
   });
 
   it("dimension is one of the documented set or customGroup:{id}", () => {
@@ -83,17 +111,45 @@ describe("allocation model input rules", () => {
 
   it("lists every bad path at once", () => {
     const errors = errorsOf({ name: "", dimension: "nope", buckets: [{ label: "", targetPct: 200, sortOrder: 1.5 }] });
-    expect(errors.map((e) => e.path).sort()).toEqual(["buckets[0].label", "buckets[0].sortOrder", "buckets[0].targetPct", "dimension", "name"]);
+    expect(errors.map((e) => e.path).sort()).toEqual([
+      "buckets[0].label",
+      "buckets[0].sortOrder",
+      "buckets[0].targetPct",
+      "dimension",
+      "name",
+    ]);
   });
 
   it("runs the rules between buckets in the same pass as the fields' own checks (issue 7)", () => {
-    const errors = errorsOf({ ...valid, name: "", buckets: [{ label: "Cash", targetPct: 50, tolerancePct: 101 }, { label: "cash", targetPct: 30 }] });
-    expect(errors.map((e) => e.path).sort()).toEqual(["buckets", "buckets[0].tolerancePct", "buckets[1].label", "name"]);
+    const errors = errorsOf({
+      ...valid,
+      name: "",
+      buckets: [
+        { label: "Cash", targetPct: 50, tolerancePct: 101 },
+        { label: "cash", targetPct: 30 },
+      ],
+    });
+    expect(errors.map((e) => e.path).sort()).toEqual([
+      "buckets",
+      "buckets[0].tolerancePct",
+      "buckets[1].label",
+      "name",
+    ]);
     // A target already refused leaves the sum out: it would only repeat that error.
-    const badTarget = errorsOf({ ...valid, buckets: [{ label: "A", targetPct: "abc" }, { label: "a", targetPct: 30 }] });
+    const badTarget = errorsOf({
+      ...valid,
+      buckets: [
+        { label: "A", targetPct: "abc" },
+        { label: "a", targetPct: 30 },
+      ],
+    });
     expect(badTarget.map((e) => e.path).sort()).toEqual(["buckets[0].targetPct", "buckets[1].label"]);
     // A holding model checks its labels even when another field failed.
-    expect(errorsOf({ ...valid, name: "", dimension: "holding", buckets: [{ label: "CBA", targetPct: 100 }] }).map((e) => e.path).sort()).toEqual(["buckets[0].label", "name"]);
+    expect(
+      errorsOf({ ...valid, name: "", dimension: "holding", buckets: [{ label: "CBA", targetPct: 100 }] })
+        .map((e) => e.path)
+        .sort(),
+    ).toEqual(["buckets[0].label", "name"]);
   });
 
   it("refuses unknown fields at their full path, suggesting the field meant", () => {

@@ -44,5 +44,8 @@ test("Modified Dietz over the same days: gain 150 over the capital invested (1,0
 });
 
 test("Modified Dietz with nothing invested has no return (null), not 0 or infinity", () => {
-  expect(modifiedDietz({ openingValue: 0, closingValue: 0, from: "2024-01-01", to: "2024-12-31", flows: [] }).cumulativePercent).toBeNull();
+  expect(
+    modifiedDietz({ openingValue: 0, closingValue: 0, from: "2024-01-01", to: "2024-12-31", flows: [] })
+      .cumulativePercent,
+  ).toBeNull();
 });

@@ -37,7 +37,11 @@ test("TWR: the only non-zero days are 2018-12-31 (4,400 / (2,000 + 2,200) − 1)
   for (let i = 0; i < 730; i++) {
     const date = new Date(Date.UTC(2018, 0, 1 + i)).toISOString().slice(0, 10);
     const value = date < "2018-12-31" ? 2000 : date < "2019-12-31" ? 4400 : 0;
-    days.push({ value, inflow: date === "2018-01-01" ? 2000 : date === "2018-12-31" ? 2200 : 0, outflow: date === "2019-12-31" ? 4600 : 0 });
+    days.push({
+      value,
+      inflow: date === "2018-01-01" ? 2000 : date === "2018-12-31" ? 2200 : 0,
+      outflow: date === "2019-12-31" ? 4600 : 0,
+    });
   }
   const r = timeWeightedReturn(0, days);
   // (4,400 / 4,200) × (4,600 / 4,400) = 4,600 / 4,200 = 1.0952380952…

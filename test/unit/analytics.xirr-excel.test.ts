@@ -38,11 +38,21 @@ test("order of payments does not matter; a total loss is −100 % only in the li
   ])!;
   expect(Math.abs(r - 0.412128788)).toBeLessThan(1e-8);
   // −1,000 then +1 a year later: (1 + r) = 1 / 1,000.
-  expect(xirr([{ date: "2020-01-01", amount: -1000 }, { date: "2020-12-31", amount: 1 }])!).toBeCloseTo(Math.pow(0.001, 365 / 365) - 1, 6);
+  expect(
+    xirr([
+      { date: "2020-01-01", amount: -1000 },
+      { date: "2020-12-31", amount: 1 },
+    ])!,
+  ).toBeCloseTo(Math.pow(0.001, 365 / 365) - 1, 6);
 });
 
 test("no sign change, no rate: null, never a wrong number", () => {
-  expect(xirr([{ date: "2020-01-01", amount: -100 }, { date: "2021-01-01", amount: -50 }])).toBeNull();
+  expect(
+    xirr([
+      { date: "2020-01-01", amount: -100 },
+      { date: "2021-01-01", amount: -50 },
+    ]),
+  ).toBeNull();
   expect(xirr([{ date: "2020-01-01", amount: 100 }])).toBeNull();
   expect(xirr([])).toBeNull();
 });
@@ -65,6 +75,18 @@ test("payments on one day count as their sum: the 0.412128788 example with each 
 });
 
 test("payments that cancel on every day: every rate solves, so null (not −100 %)", () => {
-  expect(xirr([{ date: "2020-01-01", amount: -100 }, { date: "2020-01-01", amount: 100 }])).toBeNull();
-  expect(xirr([{ date: "2020-01-01", amount: -100 }, { date: "2020-01-01", amount: 100 }, { date: "2021-01-01", amount: 5 }, { date: "2021-01-01", amount: -5 }])).toBeNull();
+  expect(
+    xirr([
+      { date: "2020-01-01", amount: -100 },
+      { date: "2020-01-01", amount: 100 },
+    ]),
+  ).toBeNull();
+  expect(
+    xirr([
+      { date: "2020-01-01", amount: -100 },
+      { date: "2020-01-01", amount: 100 },
+      { date: "2021-01-01", amount: 5 },
+      { date: "2021-01-01", amount: -5 },
+    ]),
+  ).toBeNull();
 });

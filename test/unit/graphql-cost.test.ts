@@ -34,20 +34,37 @@ describe("operation cost: objects an operation may load, from the SDL", () => {
     expect(cost("{ portfolios { ...P } } fragment P on Portfolio { holdings { id } }").cost).toBe(direct);
     expect(cost("{ portfolios { ... on Portfolio { holdings { id } } } }").cost).toBe(direct);
     // Ten levels, each spreading the next twice: 2^10 paths, but each fragment is costed once.
-    const levels = Array.from({ length: 10 }, (_, i) => `fragment F${i} on Query { a${i}: sources { id } ...F${i + 1} ...F${i + 1} }`);
+    const levels = Array.from(
+      { length: 10 },
+      (_, i) => `fragment F${i} on Query { a${i}: sources { id } ...F${i + 1} ...F${i + 1} }`,
+    );
     const bomb = `{ ...F0 } ${levels.join(" ")} fragment F10 on Query { __typename }`;
     expect(cost(bomb).cost).toBe(10 * (2 ** 10 - 1));
   });
 
   it("the abusive queries are far over the limit; the full introspection query is not", () => {
     expect(cost(aliasedNestedLists(1_000)).cost).toBe(1_000 * 50_110);
-    expect(cost(getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true })).cost).toBeLessThan(DEFAULT_GRAPHQL_LIMITS.maxCost / 10);
+    expect(
+      cost(
+        getIntrospectionQuery({
+          descriptions: true,
+          specifiedByUrl: true,
+          directiveIsRepeatable: true,
+          schemaDescription: true,
+          inputValueDeprecation: true,
+        }),
+      ).cost,
+    ).toBeLessThan(DEFAULT_GRAPHQL_LIMITS.maxCost / 10);
   });
 
   it("counts the writes of a mutation by response name, through fragments", () => {
     expect(cost(aliasedCreates(1_000)).mutationFields).toBe(1_000);
     expect(cost('mutation { deletePortfolio(id: "1") }').mutationFields).toBe(1);
-    expect(cost('mutation { ...W __typename } fragment W on Mutation { a: deletePortfolio(id: "1") b: deletePortfolio(id: "2") }').mutationFields).toBe(2);
+    expect(
+      cost(
+        'mutation { ...W __typename } fragment W on Mutation { a: deletePortfolio(id: "1") b: deletePortfolio(id: "2") }',
+      ).mutationFields,
+    ).toBe(2);
     expect(cost("{ portfolios { id } }").mutationFields).toBe(0);
   });
 });

@@ -36,7 +36,13 @@ const refusal = async (p: Promise<unknown>) => {
 };
 
 const tick = () => new Promise((r) => setImmediate(r));
-const limits = (l: Partial<HeavyWorkLimits> = {}): HeavyWorkLimits => ({ maxRunning: 4, maxRunningPerKey: 2, maxQueued: 8, maxQueuedPerKey: 2, ...l });
+const limits = (l: Partial<HeavyWorkLimits> = {}): HeavyWorkLimits => ({
+  maxRunning: 4,
+  maxRunningPerKey: 2,
+  maxQueued: 8,
+  maxQueuedPerKey: 2,
+  ...l,
+});
 
 describe("HeavyWork", () => {
   it("runs a key's share at once, queues its next ones, and refuses beyond its queue with 429 and Retry-After", async () => {
@@ -97,7 +103,14 @@ describe("HeavyWork", () => {
     expect(gate.stats()).toEqual({ running: 0, waiting: 0 });
 
     const running = new AbortController();
-    const a = gate.run("k1", running.signal, () => new Promise<string>((_resolve, reject) => running.signal.addEventListener("abort", () => reject(new DomainError("CLIENT_CLOSED", "gone")))));
+    const a = gate.run(
+      "k1",
+      running.signal,
+      () =>
+        new Promise<string>((_resolve, reject) =>
+          running.signal.addEventListener("abort", () => reject(new DomainError("CLIENT_CLOSED", "gone"))),
+        ),
+    );
     const leaving = new AbortController();
     const waiting = held(gate, "k2", leaving.signal);
     const after = held(gate, "k3");
@@ -121,7 +134,10 @@ describe("HeavyWork", () => {
     const gone = new AbortController();
     gone.abort();
     let ran = false;
-    expect(await refusal(gate.run("k1", gone.signal, async () => void (ran = true)))).toMatchObject({ code: "CLIENT_CLOSED", status: 499 });
+    expect(await refusal(gate.run("k1", gone.signal, async () => void (ran = true)))).toMatchObject({
+      code: "CLIENT_CLOSED",
+      status: 499,
+    });
     expect(ran).toBe(false);
     expect(gate.stats()).toEqual({ running: 0, waiting: 0 });
   });
@@ -167,7 +183,8 @@ describe("pointCount", () => {
     ["2024-06-02", "2024-06-30"],
     ["1950-03-05", "1957-11-17"],
   ])("gives as many points as pointDates lists, %s to %s", (from, to) => {
-    for (const interval of ["day", "week", "month"] as const) expect(pointCount(from, to, interval)).toBe(pointDates(from, to, interval).length);
+    for (const interval of ["day", "week", "month"] as const)
+      expect(pointCount(from, to, interval)).toBe(pointDates(from, to, interval).length);
   });
 });
 

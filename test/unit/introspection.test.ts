@@ -31,7 +31,9 @@ describe("key-less GraphQL is limited to introspection", () => {
 
   it("ends on a fragment cycle (which validation refuses anyway)", () => {
     expect(only("query Q { ...A } fragment A on Query { ...B __typename } fragment B on Query { ...A }")).toBe(true);
-    expect(only("query Q { ...A } fragment A on Query { ...B } fragment B on Query { ...A sources { id } }")).toBe(false);
+    expect(only("query Q { ...A } fragment A on Query { ...B } fragment B on Query { ...A sources { id } }")).toBe(
+      false,
+    );
   });
 });
 

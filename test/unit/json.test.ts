@@ -18,7 +18,16 @@ describe("stringify writes decimals exactly (API.md §1 money)", () => {
   });
 
   it("matches JSON.stringify for everything else", () => {
-    const value = { s: 'a"b\n', n: 1.5, t: true, f: false, z: null, d: new Date("2026-01-02T03:04:05.000Z"), a: [1, "x", null], o: { u: undefined, k: 1 } };
+    const value = {
+      s: 'a"b\n',
+      n: 1.5,
+      t: true,
+      f: false,
+      z: null,
+      d: new Date("2026-01-02T03:04:05.000Z"),
+      a: [1, "x", null],
+      o: { u: undefined, k: 1 },
+    };
     expect(JSON.parse(stringify(value))).toEqual(JSON.parse(JSON.stringify(value)));
     expect(stringify(value)).toBe(JSON.stringify(value));
   });
@@ -42,7 +51,7 @@ describe("no non-finite number is ever written (issue 20, row 5)", () => {
     expect(thrown).toMatchObject({ value: spelled, path: at });
   });
 
-  it("the GraphQL Decimal scalar refuses them too (was the strings \"Infinity\" and \"NaN\")", () => {
+  it('the GraphQL Decimal scalar refuses them too (was the strings "Infinity" and "NaN")', () => {
     expect(() => DecimalScalar.serialize(new Decimal(1).div(0))).toThrow(NonFiniteNumberError);
     expect(() => DecimalScalar.serialize(Number.NaN)).toThrow(NonFiniteNumberError);
     expect(() => DecimalScalar.serialize("Infinity")).toThrow(NonFiniteNumberError);
@@ -56,7 +65,9 @@ describe("decimal inputs (API.md §1 money)", () => {
     expect(positivePriceInput().safeParse(0).error?.issues[0].message).toBe("must be greater than 0");
     expect(positivePriceInput().safeParse("0.00000001").success).toBe(true);
     expect(positiveRateInput().safeParse("-1").error?.issues[0].message).toBe("must be greater than 0");
-    expect(positiveRateInput().safeParse(1e10).error?.issues[0].message).toBe("must be between 0 (excluded) and 1000000000");
+    expect(positiveRateInput().safeParse(1e10).error?.issues[0].message).toBe(
+      "must be between 0 (excluded) and 1000000000",
+    );
   });
 
   const price = decimalInput({ scale: 8, min: 0, max: 1e15 });

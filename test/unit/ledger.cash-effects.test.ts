@@ -1,5 +1,12 @@
 import { Decimal } from "../../src/lib/money";
-import { CASH_TRADE_TYPES, incomeAmounts, incomeCashEffect, movesCash, roundMoney, tradeCashEffect } from "../../src/modules/ledger/cash-effects";
+import {
+  CASH_TRADE_TYPES,
+  incomeAmounts,
+  incomeCashEffect,
+  movesCash,
+  roundMoney,
+  tradeCashEffect,
+} from "../../src/modules/ledger/cash-effects";
 import { TRADE_TYPES } from "../../src/modules/ledger";
 
 /**
@@ -8,18 +15,61 @@ import { TRADE_TYPES } from "../../src/modules/ledger";
  * rounded to 4 decimals half-up (money columns are DECIMAL(19,4)) before brokerage is applied.
  */
 
-const cash = (tradeType: string, quantity: string, price: string, brokerage = "0") => tradeCashEffect({ tradeType, quantity, price, brokerage }).toFixed();
+const cash = (tradeType: string, quantity: string, price: string, brokerage = "0") =>
+  tradeCashEffect({ tradeType, quantity, price, brokerage }).toFixed();
 
 describe("tradeCashEffect over every trade type", () => {
   // [type, quantity, price, brokerage, expected, how the figure is derived and its source]
   const table: [string, string, string, string, string, string][] = [
-    ["Buy", "100", "2.5", "9.95", "-259.95", "−(100 × 2.5 + 9.95): DOMAIN §3 Buy in (units × price + brokerage), paid out of cash"],
+    [
+      "Buy",
+      "100",
+      "2.5",
+      "9.95",
+      "-259.95",
+      "−(100 × 2.5 + 9.95): DOMAIN §3 Buy in (units × price + brokerage), paid out of cash",
+    ],
     ["Sell", "100", "3", "9.95", "290.05", "100 × 3 − 9.95: DOMAIN §3 Sell (units × price − brokerage), received"],
-    ["Sell", "-100", "3", "9.95", "290.05", "a Sell entered with negative units means the same (trades.schemas OUTGOING)"],
-    ["ReturnOfCapital", "1000", "0.125", "0", "125", "1000 × 0.125 paid back: DOMAIN §3 ReturnOfCapital (the cash paid)"],
-    ["ReturnOfCapital", "1000", "0.125", "5", "125", "brokerage is no part of a capital return (the parcel fold ignores it too)"],
-    ["OpeningBalance", "500", "10", "0", "0", "units arrive, not money: DOMAIN §3 counts it a flow at units × price because no cash moves"],
-    ["TransferIn", "500", "10", "0", "0", "units arrive from another portfolio or broker, not money (DOMAIN §3 flow in at units × price)"],
+    [
+      "Sell",
+      "-100",
+      "3",
+      "9.95",
+      "290.05",
+      "a Sell entered with negative units means the same (trades.schemas OUTGOING)",
+    ],
+    [
+      "ReturnOfCapital",
+      "1000",
+      "0.125",
+      "0",
+      "125",
+      "1000 × 0.125 paid back: DOMAIN §3 ReturnOfCapital (the cash paid)",
+    ],
+    [
+      "ReturnOfCapital",
+      "1000",
+      "0.125",
+      "5",
+      "125",
+      "brokerage is no part of a capital return (the parcel fold ignores it too)",
+    ],
+    [
+      "OpeningBalance",
+      "500",
+      "10",
+      "0",
+      "0",
+      "units arrive, not money: DOMAIN §3 counts it a flow at units × price because no cash moves",
+    ],
+    [
+      "TransferIn",
+      "500",
+      "10",
+      "0",
+      "0",
+      "units arrive from another portfolio or broker, not money (DOMAIN §3 flow in at units × price)",
+    ],
     ["TransferOut", "500", "10", "0", "0", "units leave, not money (DOMAIN §3 flow out at units × price)"],
     ["Split", "100", "0", "0", "0", "units change by a ratio, cost base stays (DOMAIN §1); §3: not a flow"],
     ["Consolidation", "50", "0", "0", "0", "units change by a ratio (DOMAIN §1); §3: not a flow"],
@@ -80,13 +130,22 @@ describe("rounding: the value is rounded to 4 dp half-up before brokerage", () =
 });
 
 describe("income: net = gross − withholding − foreign tax paid, on the paid date (DOMAIN §1)", () => {
-  const zero = { frankedAmount: "0", unfrankedAmount: "0", foreignIncome: "0", withholdingTax: "0", foreignTaxPaid: "0" };
+  const zero = {
+    frankedAmount: "0",
+    unfrankedAmount: "0",
+    foreignIncome: "0",
+    withholdingTax: "0",
+    foreignTaxPaid: "0",
+  };
 
   test("DOMAIN §1 example: 700 franked → gross 700, net 700 (the 300 franking credit is not cash)", () => {
     const i = { ...zero, frankedAmount: "700" };
     const { grossAmount, netAmount } = incomeAmounts(i);
     expect([grossAmount.toFixed(), netAmount.toFixed()]).toEqual(["700", "700"]);
-    expect(incomeCashEffect({ ...i, paidDate: "2025-03-20", isReinvested: false })).toEqual({ date: "2025-03-20", amount: new Decimal(700) });
+    expect(incomeCashEffect({ ...i, paidDate: "2025-03-20", isReinvested: false })).toEqual({
+      date: "2025-03-20",
+      amount: new Decimal(700),
+    });
   });
 
   test("USD 1.5 gross foreign income with 0.225 foreign tax paid → 1.275 arrives", () => {
@@ -102,7 +161,10 @@ describe("income: net = gross − withholding − foreign tax paid, on the paid 
 
   test("reinvested (DRP) income moves no cash: the units replace the receivable (DOMAIN §1, §3)", () => {
     const i = { ...zero, frankedAmount: "700" };
-    expect(incomeCashEffect({ ...i, paidDate: "2025-03-20", isReinvested: true })).toEqual({ date: "2025-03-20", amount: new Decimal(0) });
+    expect(incomeCashEffect({ ...i, paidDate: "2025-03-20", isReinvested: true })).toEqual({
+      date: "2025-03-20",
+      amount: new Decimal(0),
+    });
     // its gross and net are still what the tax figures read
     expect(incomeAmounts(i).netAmount.toFixed()).toBe("700");
   });

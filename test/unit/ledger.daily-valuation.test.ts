@@ -1,5 +1,12 @@
 import { Decimal } from "../../src/lib/money";
-import { dailyValuation, foldParcels, FxTable, HoldingPrices, tradeEvent, type ValuationInput } from "../../src/modules/ledger";
+import {
+  dailyValuation,
+  foldParcels,
+  FxTable,
+  HoldingPrices,
+  tradeEvent,
+  type ValuationInput,
+} from "../../src/modules/ledger";
 
 /**
  * The daily valuation engine (DOMAIN.md §3) on one small portfolio whose every figure is derived
@@ -15,11 +22,50 @@ import { dailyValuation, foldParcels, FxTable, HoldingPrices, tradeEvent, type V
  *   USD/AUD: 1.5 from 01-01, 1.6 from 01-04.
  */
 const trades = [
-  { id: 1, holdingId: 1, tradeType: "Buy" as const, tradeDate: "2024-01-02", quantity: "100", price: "100", brokerage: "10", exchangeRate: "1", acquisitionDate: null, currencyCode: "AUD" },
-  { id: 2, holdingId: 2, tradeType: "Buy" as const, tradeDate: "2024-01-03", quantity: "10", price: "150", brokerage: "0", exchangeRate: "1.5", acquisitionDate: null, currencyCode: "USD" },
+  {
+    id: 1,
+    holdingId: 1,
+    tradeType: "Buy" as const,
+    tradeDate: "2024-01-02",
+    quantity: "100",
+    price: "100",
+    brokerage: "10",
+    exchangeRate: "1",
+    acquisitionDate: null,
+    currencyCode: "AUD",
+  },
+  {
+    id: 2,
+    holdingId: 2,
+    tradeType: "Buy" as const,
+    tradeDate: "2024-01-03",
+    quantity: "10",
+    price: "150",
+    brokerage: "0",
+    exchangeRate: "1.5",
+    acquisitionDate: null,
+    currencyCode: "USD",
+  },
 ];
-const flowTrade = (t: (typeof trades)[number]) => ({ holdingId: t.holdingId, tradeType: t.tradeType, date: t.tradeDate, quantity: t.quantity, price: t.price, brokerage: t.brokerage, currencyCode: t.currencyCode });
-const priceTrades = (holdingId: number) => trades.filter((t) => t.holdingId === holdingId).map((t) => ({ date: t.tradeDate, seq: t.id, tradeType: t.tradeType, price: t.price, currencyCode: t.currencyCode }));
+const flowTrade = (t: (typeof trades)[number]) => ({
+  holdingId: t.holdingId,
+  tradeType: t.tradeType,
+  date: t.tradeDate,
+  quantity: t.quantity,
+  price: t.price,
+  brokerage: t.brokerage,
+  currencyCode: t.currencyCode,
+});
+const priceTrades = (holdingId: number) =>
+  trades
+    .filter((t) => t.holdingId === holdingId)
+    .map((t) => ({
+      date: t.tradeDate,
+      seq: t.id,
+      tradeType: t.tradeType,
+      price: t.price,
+      currencyCode: t.currencyCode,
+    }));
 
 const input: ValuationInput = {
   from: "2024-01-01",
@@ -30,15 +76,47 @@ const input: ValuationInput = {
       id: 1,
       currencyCode: "AUD",
       timeline: foldParcels([tradeEvent(trades[0])]).timeline,
-      prices: new HoldingPrices({ currencyCode: "AUD", custom: [], market: [{ date: "2024-01-03", price: "101" }, { date: "2024-01-05", price: "102" }], trades: priceTrades(1) }),
+      prices: new HoldingPrices({
+        currencyCode: "AUD",
+        custom: [],
+        market: [
+          { date: "2024-01-03", price: "101" },
+          { date: "2024-01-05", price: "102" },
+        ],
+        trades: priceTrades(1),
+      }),
     },
-    { id: 2, currencyCode: "USD", timeline: foldParcels([tradeEvent(trades[1])]).timeline, prices: new HoldingPrices({ currencyCode: "USD", custom: [], market: [], trades: priceTrades(2) }) },
+    {
+      id: 2,
+      currencyCode: "USD",
+      timeline: foldParcels([tradeEvent(trades[1])]).timeline,
+      prices: new HoldingPrices({ currencyCode: "USD", custom: [], market: [], trades: priceTrades(2) }),
+    },
   ],
   trades: trades.map(flowTrade),
   income: [
-    { holdingId: 1, exDividendDate: "2024-01-03", paidDate: "2024-01-05", frankedAmount: "70", unfrankedAmount: "30", foreignIncome: "0", withholdingTax: "0", foreignTaxPaid: "0", isReinvested: false, currencyCode: "AUD" },
+    {
+      holdingId: 1,
+      exDividendDate: "2024-01-03",
+      paidDate: "2024-01-05",
+      frankedAmount: "70",
+      unfrankedAmount: "30",
+      foreignIncome: "0",
+      withholdingTax: "0",
+      foreignTaxPaid: "0",
+      isReinvested: false,
+      currencyCode: "AUD",
+    },
   ],
-  cashAccounts: [{ id: 9, currencyCode: "AUD", syncTrades: true, syncIncome: true, transactions: [{ type: "Deposit", date: "2024-01-01", amount: "10000", currencyCode: "AUD" }] }],
+  cashAccounts: [
+    {
+      id: 9,
+      currencyCode: "AUD",
+      syncTrades: true,
+      syncIncome: true,
+      transactions: [{ type: "Deposit", date: "2024-01-01", amount: "10000", currencyCode: "AUD" }],
+    },
+  ],
   fx: new FxTable([
     { base: "USD", quote: "AUD", date: "2024-01-01", rate: "1.5" },
     { base: "USD", quote: "AUD", date: "2024-01-04", rate: "1.6" },
@@ -95,7 +173,15 @@ describe("the daily valuation of a small portfolio", () => {
   });
 
   it("a holding with units and no price is unvalued, not zero", () => {
-    const none = dailyValuation({ ...input, holdings: [{ ...input.holdings[1], prices: new HoldingPrices({ currencyCode: "USD", custom: [], market: [], trades: [] }) }] });
+    const none = dailyValuation({
+      ...input,
+      holdings: [
+        {
+          ...input.holdings[1],
+          prices: new HoldingPrices({ currencyCode: "USD", custom: [], market: [], trades: [] }),
+        },
+      ],
+    });
     expect(Number.isNaN(none.holdings[0].value[3])).toBe(true);
     expect(none.exactOn("2024-01-04").unvalued).toEqual([2]);
     // Only the cash (−10) and the receivable (100) count: 90.

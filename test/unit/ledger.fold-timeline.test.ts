@@ -24,14 +24,22 @@ const ev = (type: LedgerEvent["type"], date: string, units: string, price = "0")
 });
 
 describe("the fold's timeline", () => {
-  const fold = foldParcels([ev("Buy", "2024-01-02", "10", "1"), ev("Buy", "2024-01-03", "10", "2"), ev("Sell", "2024-01-03", "7", "3"), ev("Split", "2024-01-05", "13"), ev("ReturnOfCapital", "2024-01-08", "26", "0.1")]);
+  const fold = foldParcels([
+    ev("Buy", "2024-01-02", "10", "1"),
+    ev("Buy", "2024-01-03", "10", "2"),
+    ev("Sell", "2024-01-03", "7", "3"),
+    ev("Split", "2024-01-05", "13"),
+    ev("ReturnOfCapital", "2024-01-08", "26", "0.1"),
+  ]);
   const on = (date: string) => {
     const p = fold.timeline.on(date);
     return [p.units.toFixed(), p.costBaseInBaseCurrency.toFixed()];
   };
 
   it("after every event, in ledger order", () => {
-    expect(fold.timeline.afterEvent.map((p) => [p.date, p.units.toFixed(), p.costBaseInBaseCurrency.toFixed()])).toEqual([
+    expect(
+      fold.timeline.afterEvent.map((p) => [p.date, p.units.toFixed(), p.costBaseInBaseCurrency.toFixed()]),
+    ).toEqual([
       ["2024-01-02", "10", "10"],
       ["2024-01-03", "20", "30"],
       ["2024-01-03", "13", "23"],
@@ -56,6 +64,9 @@ describe("the fold's timeline", () => {
 
   it("a return of capital beyond the cost base floors the running total at zero, like the parcels", () => {
     const f = foldParcels([ev("Buy", "2024-01-02", "10", "1"), ev("ReturnOfCapital", "2024-02-01", "10", "1.5")]);
-    expect([f.timeline.on("2024-02-01").costBaseInBaseCurrency.toFixed(), f.disposals[0].gainInBaseCurrency.toFixed()]).toEqual(["0", "5"]);
+    expect([
+      f.timeline.on("2024-02-01").costBaseInBaseCurrency.toFixed(),
+      f.disposals[0].gainInBaseCurrency.toFixed(),
+    ]).toEqual(["0", "5"]);
   });
 });

@@ -13,7 +13,10 @@ describe("the FX rate on a date", () => {
     { base: "AUD", quote: "GBP", date: "2024-01-03", rate: "0.5" },
     { base: "EUR", quote: "USD", date: "2024-01-04", rate: "1.1" },
   ];
-  const table = new FxTable(rows, { base: "AUD", rates: [{ currencyCode: "JPY", date: "2024-01-01", exchangeRate: "0.0101" }] });
+  const table = new FxTable(rows, {
+    base: "AUD",
+    rates: [{ currencyCode: "JPY", date: "2024-01-01", exchangeRate: "0.0101" }],
+  });
   const rate = (from: string, to: string, date: string) => {
     const r = table.rateOn(from, to, date);
     return r && { rate: r.rate.toFixed(), date: r.date, via: r.via };

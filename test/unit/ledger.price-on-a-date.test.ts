@@ -5,7 +5,13 @@ import { HoldingPrices } from "../../src/modules/ledger/prices";
  * else the imported market price, else the price of the last trade in the holding's currency.
  */
 describe("a holding's price on a date", () => {
-  const trade = (date: string, seq: number, tradeType: string, price: string, currencyCode = "AUD") => ({ date, seq, tradeType, price, currencyCode });
+  const trade = (date: string, seq: number, tradeType: string, price: string, currencyCode = "AUD") => ({
+    date,
+    seq,
+    tradeType,
+    price,
+    currencyCode,
+  });
   const on = (p: HoldingPrices, date: string) => {
     const r = p.priceOn(date);
     return { price: r.price?.toFixed() ?? null, date: r.date, source: r.source };
@@ -29,7 +35,12 @@ describe("a holding's price on a date", () => {
   });
 
   it("a custom price comes first whatever the market says", () => {
-    const p = new HoldingPrices({ currencyCode: "AUD", custom: [{ date: "2024-01-01", price: "5" }], market: [{ date: "2024-06-01", price: "7" }], trades: [] });
+    const p = new HoldingPrices({
+      currencyCode: "AUD",
+      custom: [{ date: "2024-01-01", price: "5" }],
+      market: [{ date: "2024-06-01", price: "7" }],
+      trades: [],
+    });
     expect(on(p, "2024-07-01")).toEqual({ price: "5", date: "2024-01-01", source: "Custom" });
     expect(on(p, "2023-12-31")).toEqual({ price: null, date: null, source: "None" });
   });

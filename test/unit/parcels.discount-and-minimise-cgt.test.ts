@@ -43,7 +43,11 @@ test("a 20,000-trade holding folds with FIFO, every sell served from the oldest 
 });
 
 test("MinimiseCGT for a company (no discount) takes the smallest gain, not the oldest parcel", () => {
-  const events = [t(1, "Buy", "2020-01-02", 100, 1), t(2, "Buy", "2024-05-01", 100, "9.90"), t(3, "Sell", "2024-06-03", 100, 10)];
+  const events = [
+    t(1, "Buy", "2020-01-02", 100, 1),
+    t(2, "Buy", "2024-05-01", 100, "9.90"),
+    t(3, "Sell", "2024-06-03", 100, 10),
+  ];
   const company = foldParcels(events, { methodFor: () => "MinimiseCGT", discountRate: d(0) });
   expect(company.disposals.map((x) => [x.parcelTradeId, s(x.gainInBaseCurrency)])).toEqual([[2, "10"]]);
   // With a discount, DOMAIN.md §2's order takes discount-eligible gains before other gains.

@@ -10,7 +10,10 @@ export function t(
   date: string,
   units: number | string,
   price: number | string = 0,
-  extra: Partial<Omit<LedgerEvent, "units" | "price" | "brokerage" | "exchangeRate">> & { brokerage?: number | string; exchangeRate?: number | string } = {},
+  extra: Partial<Omit<LedgerEvent, "units" | "price" | "brokerage" | "exchangeRate">> & {
+    brokerage?: number | string;
+    exchangeRate?: number | string;
+  } = {},
 ): LedgerEvent {
   const { brokerage, exchangeRate, ...rest } = extra;
   return {

@@ -8,9 +8,16 @@ test("a return of capital beyond a parcel's cost base takes it to zero and the e
     t(3, "ReturnOfCapital", "2024-06-30", 200, "1.5"), // 150 per parcel
   ]);
   expect(r.parcels.map((p) => s(p.costBaseInBaseCurrency))).toEqual(["0", "150"]);
-  expect(r.disposals.map((x) => [x.kind, x.parcelTradeId, x.acquisitionDate, s(x.units), s(x.gainInBaseCurrency), x.isCgtEvent])).toEqual([
-    ["ReturnOfCapitalExcess", 1, "2020-01-02", "0", "50", true],
-  ]);
+  expect(
+    r.disposals.map((x) => [
+      x.kind,
+      x.parcelTradeId,
+      x.acquisitionDate,
+      s(x.units),
+      s(x.gainInBaseCurrency),
+      x.isCgtEvent,
+    ]),
+  ).toEqual([["ReturnOfCapitalExcess", 1, "2020-01-02", "0", "50", true]]);
   // A later return of capital on the zero-cost parcel is all gain.
   const later = foldParcels([
     t(1, "Buy", "2020-01-02", 100, 1),

@@ -4,12 +4,25 @@ import { s, t } from "./parcels.helpers";
 describe("each trade type's effect on parcels (DOMAIN.md §1)", () => {
   test("Buy: cost base is price × units + brokerage", () => {
     const r = foldParcels([t(1, "Buy", "2024-01-02", 100, "12.34", { brokerage: "9.95" })]);
-    expect(r.parcels.map((p) => [p.tradeId, p.acquisitionDate, s(p.units), s(p.costBaseInBaseCurrency)])).toEqual([[1, "2024-01-02", "100", "1243.95"]]);
+    expect(r.parcels.map((p) => [p.tradeId, p.acquisitionDate, s(p.units), s(p.costBaseInBaseCurrency)])).toEqual([
+      [1, "2024-01-02", "100", "1243.95"],
+    ]);
   });
 
   test("Sell: proceeds are price × units − brokerage; partial parcel cost base pro rata", () => {
-    const r = foldParcels([t(1, "Buy", "2024-01-02", 100, 10, { brokerage: 10 }), t(2, "Sell", "2024-06-01", 40, 12, { brokerage: 8 })]);
-    expect(r.disposals.map((x) => [s(x.units), s(x.costBaseInBaseCurrency), s(x.proceedsInBaseCurrency), s(x.gainInBaseCurrency), x.isCgtEvent])).toEqual([["40", "404", "472", "68", true]]);
+    const r = foldParcels([
+      t(1, "Buy", "2024-01-02", 100, 10, { brokerage: 10 }),
+      t(2, "Sell", "2024-06-01", 40, 12, { brokerage: 8 }),
+    ]);
+    expect(
+      r.disposals.map((x) => [
+        s(x.units),
+        s(x.costBaseInBaseCurrency),
+        s(x.proceedsInBaseCurrency),
+        s(x.gainInBaseCurrency),
+        x.isCgtEvent,
+      ]),
+    ).toEqual([["40", "404", "472", "68", true]]);
     expect(r.parcels.map((p) => [s(p.units), s(p.costBaseInBaseCurrency)])).toEqual([["60", "606"]]);
   });
 
@@ -42,12 +55,20 @@ describe("each trade type's effect on parcels (DOMAIN.md §1)", () => {
   });
 
   test("Split and Consolidation scale every open parcel's units; cost base and dates stay", () => {
-    const split = foldParcels([t(1, "Buy", "2024-01-02", 100, 3), t(2, "Buy", "2024-02-02", 50, 4), t(3, "Split", "2024-03-01", 150)]);
+    const split = foldParcels([
+      t(1, "Buy", "2024-01-02", 100, 3),
+      t(2, "Buy", "2024-02-02", 50, 4),
+      t(3, "Split", "2024-03-01", 150),
+    ]);
     expect(split.parcels.map((p) => [p.acquisitionDate, s(p.units), s(p.costBaseInBaseCurrency)])).toEqual([
       ["2024-01-02", "200", "300"],
       ["2024-02-02", "100", "200"],
     ]);
-    const consolidation = foldParcels([t(1, "Buy", "2024-01-02", 100, 3), t(2, "Buy", "2024-02-02", 50, 4), t(3, "Consolidation", "2024-03-01", 135)]);
+    const consolidation = foldParcels([
+      t(1, "Buy", "2024-01-02", 100, 3),
+      t(2, "Buy", "2024-02-02", 50, 4),
+      t(3, "Consolidation", "2024-03-01", 135),
+    ]);
     expect(consolidation.parcels.map((p) => [s(p.units), s(p.costBaseInBaseCurrency)])).toEqual([
       ["10", "300"],
       ["5", "200"],
@@ -55,13 +76,22 @@ describe("each trade type's effect on parcels (DOMAIN.md §1)", () => {
   });
 
   test("an uneven split gives its rounding remainder to the last parcel so units add up exactly", () => {
-    const r = foldParcels([t(1, "Buy", "2024-01-02", 1, 1), t(2, "Buy", "2024-01-03", 1, 1), t(3, "Buy", "2024-01-04", 1, 1), t(4, "Split", "2024-03-01", 1)]);
+    const r = foldParcels([
+      t(1, "Buy", "2024-01-02", 1, 1),
+      t(2, "Buy", "2024-01-03", 1, 1),
+      t(3, "Buy", "2024-01-04", 1, 1),
+      t(4, "Split", "2024-03-01", 1),
+    ]);
     expect(r.parcels.map((p) => s(p.units))).toEqual(["1.33333333", "1.33333333", "1.33333334"]);
     expect(s(r.units)).toBe("4");
   });
 
   test("ReturnOfCapital and CostBaseDecrease reduce cost base pro rata by units; CostBaseIncrease raises it", () => {
-    const events = [t(1, "Buy", "2024-01-02", 100, 10), t(2, "Buy", "2024-02-02", 300, 20), t(3, "ReturnOfCapital", "2024-06-30", 400, "0.5")];
+    const events = [
+      t(1, "Buy", "2024-01-02", 100, 10),
+      t(2, "Buy", "2024-02-02", 300, 20),
+      t(3, "ReturnOfCapital", "2024-06-30", 400, "0.5"),
+    ];
     const r = foldParcels(events);
     expect(r.parcels.map((p) => s(p.costBaseInBaseCurrency))).toEqual(["950", "5850"]);
     expect(r.disposals).toEqual([]);
@@ -72,8 +102,20 @@ describe("each trade type's effect on parcels (DOMAIN.md §1)", () => {
   });
 
   test("Cancellation disposes of every unit for nothing: a capital loss", () => {
-    const r = foldParcels([t(1, "Buy", "2023-01-02", 100, 1, { brokerage: 10 }), t(2, "Buy", "2024-01-02", 50, 2), t(3, "Cancellation", "2024-09-01", 0)]);
-    expect(r.disposals.map((x) => [x.kind, x.parcelTradeId, s(x.units), s(x.proceedsInBaseCurrency), s(x.gainInBaseCurrency)])).toEqual([
+    const r = foldParcels([
+      t(1, "Buy", "2023-01-02", 100, 1, { brokerage: 10 }),
+      t(2, "Buy", "2024-01-02", 50, 2),
+      t(3, "Cancellation", "2024-09-01", 0),
+    ]);
+    expect(
+      r.disposals.map((x) => [
+        x.kind,
+        x.parcelTradeId,
+        s(x.units),
+        s(x.proceedsInBaseCurrency),
+        s(x.gainInBaseCurrency),
+      ]),
+    ).toEqual([
       ["Cancellation", 1, "100", "0", "-110"],
       ["Cancellation", 2, "50", "0", "-100"],
     ]);
@@ -83,12 +125,16 @@ describe("each trade type's effect on parcels (DOMAIN.md §1)", () => {
 
   test("TransferOut removes parcels without a CGT event", () => {
     const r = foldParcels([t(1, "Buy", "2024-01-02", 100, 1), t(2, "TransferOut", "2024-09-01", 60)]);
-    expect(r.disposals.map((x) => [x.kind, s(x.units), s(x.costBaseInBaseCurrency), s(x.gainInBaseCurrency), x.isCgtEvent])).toEqual([["TransferOut", "60", "60", "0", false]]);
+    expect(
+      r.disposals.map((x) => [x.kind, s(x.units), s(x.costBaseInBaseCurrency), s(x.gainInBaseCurrency), x.isCgtEvent]),
+    ).toEqual([["TransferOut", "60", "60", "0", false]]);
     expect(s(r.units)).toBe("40");
   });
 
   test("a sell beyond the units held is refused, naming the trade", () => {
-    expect(() => foldParcels([t(1, "Buy", "2024-01-02", 10, 1), t(2, "Sell", "2024-01-03", 11, 1)])).toThrow(ParcelError);
+    expect(() => foldParcels([t(1, "Buy", "2024-01-02", 10, 1), t(2, "Sell", "2024-01-03", 11, 1)])).toThrow(
+      ParcelError,
+    );
     try {
       foldParcels([t(1, "Buy", "2024-01-02", 10, 1), t(2, "Sell", "2024-01-03", 11, 1)]);
     } catch (error) {
@@ -101,6 +147,8 @@ describe("each trade type's effect on parcels (DOMAIN.md §1)", () => {
     for (const type of ["Split", "Consolidation", "ReturnOfCapital", "CostBaseIncrease"] as const) {
       expect(() => foldParcels([t(1, type, "2024-01-02", 10, 1)])).toThrow(ParcelError);
     }
-    expect(() => foldParcels([t(1, "Buy", "2024-01-02", 10, 1), t(2, "Consolidation", "2024-01-03", 10)])).toThrow(/would remove all/);
+    expect(() => foldParcels([t(1, "Buy", "2024-01-02", 10, 1), t(2, "Consolidation", "2024-01-03", 10)])).toThrow(
+      /would remove all/,
+    );
   });
 });

@@ -10,7 +10,8 @@ import { frankingCredit, spreadProRata } from "../../src/modules/income/pro-rata
 
 const d = (v: number | string) => new Decimal(v);
 /** The spread as plain strings, in the order of the map (the distributions' order). */
-const plain = (m: Map<number, Record<string, Decimal>>) => [...m].map(([id, parts]) => [id, Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, v.toFixed()]))]);
+const plain = (m: Map<number, Record<string, Decimal>>) =>
+  [...m].map(([id, parts]) => [id, Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, v.toFixed()]))]);
 const dist = (...gross: (number | string)[]) => gross.map((g, i) => ({ id: i + 1, grossAmount: d(g) }));
 
 /** Σ parts of one component over every distribution. */
@@ -61,7 +62,9 @@ describe("spreadProRata: the year's totals over its distributions by gross amoun
       [3, { discountedCapitalGains: "50", otherIncome: "16.6666", netExemptIncome: "5" }],
     ]);
     for (const key of ["discountedCapitalGains", "otherIncome", "netExemptIncome"]) {
-      expect(partsSum(spread, key).toFixed()).toBe({ discountedCapitalGains: "100", otherIncome: "33.3333", netExemptIncome: "10" }[key]);
+      expect(partsSum(spread, key).toFixed()).toBe(
+        { discountedCapitalGains: "100", otherIncome: "33.3333", netExemptIncome: "10" }[key],
+      );
     }
   });
 
@@ -76,7 +79,9 @@ describe("spreadProRata: the year's totals over its distributions by gross amoun
         const part = spread.get(x.id)![key];
         expect(part.decimalPlaces()).toBeLessThanOrEqual(4);
         if (i < distributions.length - 1) {
-          expect(part.toFixed()).toBe(total.times(x.grossAmount).div(weight).toDecimalPlaces(4, Decimal.ROUND_HALF_UP).toFixed());
+          expect(part.toFixed()).toBe(
+            total.times(x.grossAmount).div(weight).toDecimalPlaces(4, Decimal.ROUND_HALF_UP).toFixed(),
+          );
         }
       });
     }
@@ -89,7 +94,18 @@ describe("spreadProRata: the year's totals over its distributions by gross amoun
       [3, { x: "33.3334" }],
     ]);
     // The remainder follows the order given, whatever the sizes.
-    expect(plain(spreadProRata([{ id: 9, grossAmount: d(1) }, { id: 4, grossAmount: d(1) }, { id: 7, grossAmount: d(1) }], { x: d(200) }))).toEqual([
+    expect(
+      plain(
+        spreadProRata(
+          [
+            { id: 9, grossAmount: d(1) },
+            { id: 4, grossAmount: d(1) },
+            { id: 7, grossAmount: d(1) },
+          ],
+          { x: d(200) },
+        ),
+      ),
+    ).toEqual([
       [9, { x: "66.6667" }],
       [4, { x: "66.6667" }],
       [7, { x: "66.6666" }],

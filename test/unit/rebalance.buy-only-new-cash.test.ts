@@ -23,7 +23,13 @@ describe("BuyOnly spends new cash on the most underweight bucket first", () => {
     // A: 100 units at 30 (3,000), B: 3,000 units at 1; 1,000 to invest → 7,000, targets 3,500 each,
     // both 500 short (a tie: A's sortOrder first). A: 500 / 30 = 16.7 → 16 units = 480; B: 500.
     // 1,000 − 480 − 500 = 20 stays.
-    const r = plan({ buckets: [bucket("A", 50, 0, 1), bucket("B", 50, 0, 2)], holdings: [holding(1, "A", 100, 30), holding(2, "B", 3000)], mode: "BuyOnly", band: "ExactTarget", cashToInvest: new Decimal(1000) });
+    const r = plan({
+      buckets: [bucket("A", 50, 0, 1), bucket("B", 50, 0, 2)],
+      holdings: [holding(1, "A", 100, 30), holding(2, "B", 3000)],
+      mode: "BuyOnly",
+      band: "ExactTarget",
+      cashToInvest: new Decimal(1000),
+    });
     expect(legsOf(r)).toEqual(["Buy 16 H1 = 480", "Buy 500 H2 = 500"]);
     expect(r.cashRemaining.toFixed()).toBe("20");
     expect(r.warnings.map((w) => w.code)).toEqual(["WHOLE_UNITS_CASH"]);

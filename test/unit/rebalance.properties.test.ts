@@ -12,7 +12,14 @@ const LABELS = ["A", "B", "C", "D", "E"];
 const scenario = fc.record({
   targets: fc.array(fc.integer({ min: 0, max: 100 }), { minLength: 1, maxLength: 5 }),
   tolerance: fc.integer({ min: 0, max: 10 }),
-  holdings: fc.array(fc.record({ label: fc.constantFrom(...LABELS, "Other"), units: fc.integer({ min: 0, max: 5000 }), price: fc.integer({ min: 1, max: 20000 }) }), { maxLength: 12 }),
+  holdings: fc.array(
+    fc.record({
+      label: fc.constantFrom(...LABELS, "Other"),
+      units: fc.integer({ min: 0, max: 5000 }),
+      price: fc.integer({ min: 1, max: 20000 }),
+    }),
+    { maxLength: 12 },
+  ),
   cashToInvest: fc.integer({ min: 0, max: 100_000 }),
   mode: fc.constantFrom("BuyOnly" as const, "BuyAndSell" as const),
   band: fc.constantFrom("Tolerance" as const, "ExactTarget" as const),
@@ -29,7 +36,15 @@ it("holds for random portfolios and models", () => {
       pcts[pcts.length - 1] = Math.round((100 - pcts.slice(0, -1).reduce((a, b) => a + b, 0)) * 100) / 100;
       const buckets = pcts.map((p, i) => bucket(LABELS[i], p, s.tolerance, i));
       const holdings = s.holdings.map((h, i) => holding(i + 1, h.label, h.units, (h.price / 100).toFixed(2)));
-      const r = plan({ buckets, holdings, cashToInvest: new Decimal(s.cashToInvest), mode: s.mode, band: s.band, wholeUnits: s.wholeUnits, minTradeValue: new Decimal(s.minTradeValue) });
+      const r = plan({
+        buckets,
+        holdings,
+        cashToInvest: new Decimal(s.cashToInvest),
+        mode: s.mode,
+        band: s.band,
+        wholeUnits: s.wholeUnits,
+        minTradeValue: new Decimal(s.minTradeValue),
+      });
 
       if (s.mode === "BuyOnly") expect(r.legs.filter((l) => l.side === "Sell")).toEqual([]);
       expect(r.cashRemaining.gte(0)).toBe(true);

@@ -5,7 +5,10 @@ import { bucket, driftOf, holding, legsOf, plan } from "./rebalance.helpers";
  * drifts +10 and −10, both out of band; moving 1,000 from the first to the second fixes both.
  */
 describe("the 60/40 example", () => {
-  const r = plan({ buckets: [bucket("Growth", 60, 5, 1), bucket("Defensive", 40, 5, 2)], holdings: [holding(1, "Growth", 7000), holding(2, "Defensive", 3000)] });
+  const r = plan({
+    buckets: [bucket("Growth", 60, 5, 1), bucket("Defensive", 40, 5, 2)],
+    holdings: [holding(1, "Growth", 7000), holding(2, "Defensive", 3000)],
+  });
 
   it("drift: +10 and −10, both out of band", () => {
     expect(r.totalValue.toFixed()).toBe("10000");
@@ -26,7 +29,10 @@ describe("the 60/40 example", () => {
   });
 
   it("the same input twice gives byte-identical JSON", () => {
-    const again = plan({ buckets: [bucket("Growth", 60, 5, 1), bucket("Defensive", 40, 5, 2)], holdings: [holding(1, "Growth", 7000), holding(2, "Defensive", 3000)] });
+    const again = plan({
+      buckets: [bucket("Growth", 60, 5, 1), bucket("Defensive", 40, 5, 2)],
+      holdings: [holding(1, "Growth", 7000), holding(2, "Defensive", 3000)],
+    });
     expect(JSON.stringify(again)).toBe(JSON.stringify(r));
   });
 });

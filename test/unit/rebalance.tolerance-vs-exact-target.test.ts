@@ -2,7 +2,10 @@ import { bucket, driftOf, holding, legsOf, plan } from "./rebalance.helpers";
 
 /** 6,200 / 3,800 against 60/40 ± 5: drifts +2 / −2, in band. Tolerance trades nothing; ExactTarget moves 200. */
 describe("in band: Tolerance trades nothing, ExactTarget trades to target", () => {
-  const input = { buckets: [bucket("Growth", 60, 5, 1), bucket("Defensive", 40, 5, 2)], holdings: [holding(1, "Growth", 6200), holding(2, "Defensive", 3800)] };
+  const input = {
+    buckets: [bucket("Growth", 60, 5, 1), bucket("Defensive", 40, 5, 2)],
+    holdings: [holding(1, "Growth", 6200), holding(2, "Defensive", 3800)],
+  };
 
   it("Tolerance", () => {
     const r = plan({ ...input, band: "Tolerance" });

@@ -8,7 +8,10 @@ import { bucket, driftOf, holding, legsOf, plan } from "./rebalance.helpers";
  * band and, under Tolerance, not traded: 400 stays in cash.
  */
 describe("an untargeted holding", () => {
-  const r = plan({ buckets: [bucket("Growth", 60, 5, 1), bucket("Defensive", 40, 5, 2)], holdings: [holding(1, "Growth", 5400), holding(2, "Defensive", 3600), holding(3, "Resources", 1000)] });
+  const r = plan({
+    buckets: [bucket("Growth", 60, 5, 1), bucket("Defensive", 40, 5, 2)],
+    holdings: [holding(1, "Growth", 5400), holding(2, "Defensive", 3600), holding(3, "Resources", 1000)],
+  });
 
   it("is reported with target 0 and counts in the band figures", () => {
     expect(driftOf(r.driftReport)).toEqual([

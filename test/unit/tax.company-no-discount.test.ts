@@ -22,7 +22,15 @@ test("a share held four years: gain 1,000, no discount, 18A 1,000", () => {
   const gains = gainsOf(r.disposals, COMPANY);
   expect(gains.map((g) => [s(g.capitalGain), g.isDiscountable])).toEqual([["1000", false]]);
   const summary = netCapitalGain({ gains, trustGains: [], carriedForwardLossesAvailable: d(0), discountRate: COMPANY });
-  expect([summary.shortTermGains, summary.longTermGains, summary.discount, summary.totalCapitalGains, summary.netCapitalGain].map(s)).toEqual(["1000", "0", "0", "1000", "1000"]);
+  expect(
+    [
+      summary.shortTermGains,
+      summary.longTermGains,
+      summary.discount,
+      summary.totalCapitalGains,
+      summary.netCapitalGain,
+    ].map(s),
+  ).toEqual(["1000", "0", "0", "1000", "1000"]);
 });
 
 test("even a gain flagged discountable gets nothing off at rate 0: 18A = all gains", () => {
@@ -42,24 +50,51 @@ test("losses and carried losses come off the whole gain: 1,250.55 − 300 − 20
     { capitalGain: d("-300"), isDiscountable: false },
   ];
   const r = netCapitalGain({ gains, trustGains: [], carriedForwardLossesAvailable: d(200), discountRate: COMPANY });
-  expect([r.capitalLosses, r.carriedForwardLossesApplied, r.discount, r.netCapitalGain, r.netCapitalLossesCarriedForward].map(s)).toEqual(["300", "200", "0", "750.55", "0"]);
+  expect(
+    [
+      r.capitalLosses,
+      r.carriedForwardLossesApplied,
+      r.discount,
+      r.netCapitalGain,
+      r.netCapitalLossesCarriedForward,
+    ].map(s),
+  ).toEqual(["300", "200", "0", "750.55", "0"]);
 });
 
 test("a trust's discounted gain distributed to a company: grossed up ×2 and kept whole", () => {
   // Statement: discounted 150 (→ 300), non-discounted 40. 18H 340; 18A 340 (no discount).
   const trustGains = [{ discountedCapitalGains: d(150), nonDiscountedCapitalGains: d(40) }];
   const r = netCapitalGain({ gains: [], trustGains, carriedForwardLossesAvailable: d(0), discountRate: COMPANY });
-  expect([r.trustCapitalGains, r.totalCapitalGains, r.discount, r.netCapitalGain].map(s)).toEqual(["340", "340", "0", "340"]);
+  expect([r.trustCapitalGains, r.totalCapitalGains, r.discount, r.netCapitalGain].map(s)).toEqual([
+    "340",
+    "340",
+    "0",
+    "340",
+  ]);
   // With a 100 loss and 50 carried: 340 − 100 − 50 = 190.
-  const withLosses = netCapitalGain({ gains: [{ capitalGain: d(-100), isDiscountable: false }], trustGains, carriedForwardLossesAvailable: d(50), discountRate: COMPANY });
+  const withLosses = netCapitalGain({
+    gains: [{ capitalGain: d(-100), isDiscountable: false }],
+    trustGains,
+    carriedForwardLossesAvailable: d(50),
+    discountRate: COMPANY,
+  });
   expect(s(withLosses.netCapitalGain)).toBe("190");
 });
 
 test("MinimiseCGT for a company ranks gains by size alone (no discount to prefer)", () => {
   // Old parcel 100 @ $1 (gain 9/unit) vs recent 100 @ $9.90 (gain 0.10/unit); sell 100 @ $10.
-  const events = [t(1, "Buy", "2020-01-02", 100, 1), t(2, "Buy", "2024-05-01", 100, "9.9"), t(3, "Sell", "2024-06-03", 100, 10)];
+  const events = [
+    t(1, "Buy", "2020-01-02", 100, 1),
+    t(2, "Buy", "2024-05-01", 100, "9.9"),
+    t(3, "Sell", "2024-06-03", 100, 10),
+  ];
   const r = foldParcels(events, { methodFor: () => "MinimiseCGT", discountRate: COMPANY });
   // Recent parcel: cost 990, proceeds 1,000, gain 10 → 18A 10 (the old parcel would give 900).
-  const summary = netCapitalGain({ gains: gainsOf(r.disposals, COMPANY), trustGains: [], carriedForwardLossesAvailable: d(0), discountRate: COMPANY });
+  const summary = netCapitalGain({
+    gains: gainsOf(r.disposals, COMPANY),
+    trustGains: [],
+    carriedForwardLossesAvailable: d(0),
+    discountRate: COMPANY,
+  });
   expect([r.disposals.map((x) => x.parcelTradeId), s(summary.netCapitalGain)]).toEqual([[2], "10"]);
 });

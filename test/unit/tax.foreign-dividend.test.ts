@@ -21,7 +21,11 @@ test("USD 100 with USD 15 US withholding at 1.5 AUD/USD: 20E 150, 20M 150, 20O 2
 });
 
 test("an AUD-denominated foreign amount (rate 1) is taken as is", () => {
-  expect(text(labelsOf(dividend({ foreignIncome: d("80.25"), foreignTaxPaid: d("12.04") })))).toEqual({ "20E": "80.25", "20M": "80.25", "20O": "12.04" });
+  expect(text(labelsOf(dividend({ foreignIncome: d("80.25"), foreignTaxPaid: d("12.04") })))).toEqual({
+    "20E": "80.25",
+    "20M": "80.25",
+    "20O": "12.04",
+  });
 });
 
 test("each amount converted then rounded to 4 dp (half up); myTax rounds to cents", () => {
@@ -35,12 +39,20 @@ test("each amount converted then rounded to 4 dp (half up); myTax rounds to cent
 
 test("two foreign dividends at different rates add in AUD", () => {
   // USD 100 @ 1.5 = 150 (tax 15 @ 1.5 = 22.5) + USD 200 @ 1.6 = 320 (tax 30 @ 1.6 = 48): 20E 470, 20O 70.5.
-  const total = addLabels({}, labelsOf(dividend({ foreignIncome: d(100), foreignTaxPaid: d(15), exchangeRate: d("1.5") })));
+  const total = addLabels(
+    {},
+    labelsOf(dividend({ foreignIncome: d(100), foreignTaxPaid: d(15), exchangeRate: d("1.5") })),
+  );
   addLabels(total, labelsOf(dividend({ foreignIncome: d(200), foreignTaxPaid: d(30), exchangeRate: d("1.6") })));
   expect(text(total)).toEqual({ "20E": "470", "20M": "470", "20O": "70.5" });
 });
 
 test("a dual-listed dividend with a domestic unfranked part and foreign income: 11S and 20E/20M/20O side by side", () => {
   // AUD 40 unfranked (11S) + AUD 60 foreign income with AUD 9 foreign tax.
-  expect(text(labelsOf(dividend({ unfrankedAmount: d(40), foreignIncome: d(60), foreignTaxPaid: d(9) })))).toEqual({ "11S": "40", "20E": "60", "20M": "60", "20O": "9" });
+  expect(text(labelsOf(dividend({ unfrankedAmount: d(40), foreignIncome: d(60), foreignTaxPaid: d(9) })))).toEqual({
+    "11S": "40",
+    "20E": "60",
+    "20M": "60",
+    "20O": "9",
+  });
 });

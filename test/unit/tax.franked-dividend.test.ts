@@ -22,16 +22,36 @@ test("ATO's example: $700 fully franked at 30 % → 11T 700, 11U 300, nothing el
 test("the myTax lines of that dividend: 11T 700.00, 11U 300.00, every other label 0.00", () => {
   const lines = amounts(labelsOf(dividend({ frankedAmount: d(700), frankingCredits: d(300) })));
   expect(lines).toEqual({
-    "10L": "0.00", "10M": "0.00", "11S": "0.00", "11T": "700.00", "11U": "300.00", "11V": "0.00",
-    "13U": "0.00", "13C": "0.00", "13Q": "0.00", "13R": "0.00",
-    "18H": "0.00", "18A": "0.00", "18V": "0.00", "20E": "0.00", "20M": "0.00", "20O": "0.00",
+    "10L": "0.00",
+    "10M": "0.00",
+    "11S": "0.00",
+    "11T": "700.00",
+    "11U": "300.00",
+    "11V": "0.00",
+    "13U": "0.00",
+    "13C": "0.00",
+    "13Q": "0.00",
+    "13R": "0.00",
+    "18H": "0.00",
+    "18A": "0.00",
+    "18V": "0.00",
+    "20E": "0.00",
+    "20M": "0.00",
+    "20O": "0.00",
   });
 });
 
 test("a partly franked dividend with TFN withholding: 11S, 11T, 11U (4 dp kept), 11V", () => {
   // $1,000 cash dividend: 600 franked, 400 unfranked. Credit 600 × 30/70 = 257.142857… stored at 4 dp
   // → 257.1429. No TFN quoted: 47 % of the unfranked 400 = 188 withheld (11V).
-  const labels = labelsOf(dividend({ frankedAmount: d(600), unfrankedAmount: d(400), frankingCredits: d("257.1429"), withholdingTax: d(188) }));
+  const labels = labelsOf(
+    dividend({
+      frankedAmount: d(600),
+      unfrankedAmount: d(400),
+      frankingCredits: d("257.1429"),
+      withholdingTax: d(188),
+    }),
+  );
   expect(text(labels)).toEqual({ "11S": "400", "11T": "600", "11U": "257.1429", "11V": "188" });
   // myTax: 257.1429 → 257.14 (cents).
   const lines = amounts(labels);
@@ -40,7 +60,10 @@ test("a partly franked dividend with TFN withholding: 11S, 11T, 11U (4 dp kept),
 
 test("two dividends add label by label (addLabels), then round once on the myTax line", () => {
   const total = addLabels({}, labelsOf(dividend({ frankedAmount: d(700), frankingCredits: d(300) })));
-  addLabels(total, labelsOf(dividend({ frankedAmount: d(600), unfrankedAmount: d(400), frankingCredits: d("257.1429") })));
+  addLabels(
+    total,
+    labelsOf(dividend({ frankedAmount: d(600), unfrankedAmount: d(400), frankingCredits: d("257.1429") })),
+  );
   // 11T 700 + 600 = 1300; 11S 400; 11U 300 + 257.1429 = 557.1429 → 557.14 on myTax.
   expect(text(total)).toEqual({ "11T": "1300", "11S": "400", "11U": "557.1429" });
   const lines = amounts(total);

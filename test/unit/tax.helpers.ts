@@ -31,23 +31,33 @@ export function dividend(over: Partial<TaxIncome>): TaxIncome {
 }
 
 /** A trust distribution for 30 June 2025 (paid in August), every amount 0 unless given. */
-export const distribution = (over: Partial<TaxIncome>): TaxIncome => dividend({ exDividendDate: "2025-06-30", paidDate: "2025-08-14", isTrustIncome: true, ...over });
+export const distribution = (over: Partial<TaxIncome>): TaxIncome =>
+  dividend({ exDividendDate: "2025-06-30", paidDate: "2025-08-14", isTrustIncome: true, ...over });
 
 /** Labels → decimal text, for readable expectations: `{ "11T": "700" }`. */
-export const text = (labels: Labels): Partial<Record<IncomeLabel, string>> => Object.fromEntries(Object.entries(labels).map(([k, v]) => [k, s(v as Decimal)]));
+export const text = (labels: Labels): Partial<Record<IncomeLabel, string>> =>
+  Object.fromEntries(Object.entries(labels).map(([k, v]) => [k, s(v as Decimal)]));
 
 /** A CGT summary → decimal text, figure by figure. */
-export const figures = (summary: CgtSummary): Record<keyof CgtSummary, string> => Object.fromEntries(Object.entries(summary).map(([k, v]) => [k, s(v as Decimal)])) as Record<keyof CgtSummary, string>;
+export const figures = (summary: CgtSummary): Record<keyof CgtSummary, string> =>
+  Object.fromEntries(Object.entries(summary).map(([k, v]) => [k, s(v as Decimal)])) as Record<keyof CgtSummary, string>;
 
 /** The CGT summary of a year without CGT events (an individual's). */
-export const noCgt = (): CgtSummary => netCapitalGain({ gains: [], trustGains: [], carriedForwardLossesAvailable: d(0), discountRate: HALF });
+export const noCgt = (): CgtSummary =>
+  netCapitalGain({ gains: [], trustGains: [], carriedForwardLossesAvailable: d(0), discountRate: HALF });
 
 /** Every myTax line's amount as text in cents (`"700.00"`), from income labels and a CGT summary (none by default). */
-export const amounts = (labels: Labels, cgt: CgtSummary = noCgt()): Record<string, string> => Object.fromEntries(myTaxLines(allLabels(labels), cgt).map((l) => [l.label, l.amount.toFixed(2)]));
+export const amounts = (labels: Labels, cgt: CgtSummary = noCgt()): Record<string, string> =>
+  Object.fromEntries(myTaxLines(allLabels(labels), cgt).map((l) => [l.label, l.amount.toFixed(2)]));
 
 /** A fold's CGT events as the capital gains report feeds them to netCapitalGain (tax-book.ts disposalRow). */
 export function gainsOf(disposals: Disposal[], discountRate: Decimal): CgtGain[] {
-  return disposals.filter((x) => x.isCgtEvent).map((x) => ({ capitalGain: x.gainInBaseCurrency, isDiscountable: discountRate.gt(0) && isDiscountEligible(x.acquisitionDate, x.date) }));
+  return disposals
+    .filter((x) => x.isCgtEvent)
+    .map((x) => ({
+      capitalGain: x.gainInBaseCurrency,
+      isDiscountable: discountRate.gt(0) && isDiscountEligible(x.acquisitionDate, x.date),
+    }));
 }
 
 /** A discountable (held 12 months or more) gain, or loss when negative. */

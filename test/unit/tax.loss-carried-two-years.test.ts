@@ -14,7 +14,10 @@ import { amounts, COMPANY, HALF } from "./tax.helpers";
  */
 
 type Year = { gains: CgtGain[]; trustGains: TrustCapitalGain[] };
-const year = (...gains: [number | string, boolean][]): Year => ({ gains: gains.map(([g, disc]) => ({ capitalGain: d(g), isDiscountable: disc })), trustGains: [] });
+const year = (...gains: [number | string, boolean][]): Year => ({
+  gains: gains.map(([g, disc]) => ({ capitalGain: d(g), isDiscountable: disc })),
+  trustGains: [],
+});
 
 // FY2023: a 1,000 capital loss. FY2024: no CGT events. FY2025: 300 non-discount + 1,000 discount gains.
 const records = () =>
@@ -108,7 +111,9 @@ test("a ledger stopped at FY2024 ignores later years' events and entries", () =>
 });
 
 test("no events and no entries: one year of zeros", () => {
-  expect(view(lossLedger(new Map(), new Map(), HALF, 2025))).toEqual([{ fy: 2025, broughtForward: "0", entered: "0", available: "0", applied: "0", net: "0", v18: "0" }]);
+  expect(view(lossLedger(new Map(), new Map(), HALF, 2025))).toEqual([
+    { fy: 2025, broughtForward: "0", entered: "0", available: "0", applied: "0", net: "0", v18: "0" },
+  ]);
 });
 
 test("a company (no discount): the carried loss comes off the whole later gain", () => {

@@ -12,17 +12,36 @@ import { figures, gainsOf, HALF } from "./tax.helpers";
  * excluded), s100-50 (losses against non-discount gains first, discount on what remains).
  */
 
-function summaryOf(events: LedgerEvent[], method: "FIFO" | "LIFO" | "MinimiseGain" | "MinimiseCGT", carried = 0): { rows: unknown[]; summary: Record<keyof CgtSummary, string> } {
+function summaryOf(
+  events: LedgerEvent[],
+  method: "FIFO" | "LIFO" | "MinimiseGain" | "MinimiseCGT",
+  carried = 0,
+): { rows: unknown[]; summary: Record<keyof CgtSummary, string> } {
   const r = foldParcels(events, { methodFor: () => method, discountRate: HALF });
-  const summary = netCapitalGain({ gains: gainsOf(r.disposals, HALF), trustGains: [], carriedForwardLossesAvailable: d(carried), discountRate: HALF });
+  const summary = netCapitalGain({
+    gains: gainsOf(r.disposals, HALF),
+    trustGains: [],
+    carriedForwardLossesAvailable: d(carried),
+    discountRate: HALF,
+  });
   return {
-    rows: r.disposals.map((x) => [x.parcelTradeId, s(x.units), s(x.costBaseInBaseCurrency), s(x.proceedsInBaseCurrency), s(x.gainInBaseCurrency)]),
+    rows: r.disposals.map((x) => [
+      x.parcelTradeId,
+      s(x.units),
+      s(x.costBaseInBaseCurrency),
+      s(x.proceedsInBaseCurrency),
+      s(x.gainInBaseCurrency),
+    ]),
     summary: figures(summary),
   };
 }
 
 // DOMAIN.md §2 Navexa setup: parcel 1 = 10 @ $1 (cost $10), parcel 2 = 10 @ $2 (cost $20).
-const navexa = () => [t(1, "Buy", "2024-01-10", 10, 1), t(2, "Buy", "2024-02-10", 10, 2), t(3, "Sell", "2024-03-10", 7, 3)];
+const navexa = () => [
+  t(1, "Buy", "2024-01-10", 10, 1),
+  t(2, "Buy", "2024-02-10", 10, 2),
+  t(3, "Sell", "2024-03-10", 7, 3),
+];
 
 describe("Navexa's example, sell 7 @ $3 on 2024-03-10 (FY2024, held under 12 months)", () => {
   test("MinimiseGain takes the dearest parcel (2 @ $2/unit): gain $7; 18H 7, 18A 7", () => {
@@ -32,10 +51,18 @@ describe("Navexa's example, sell 7 @ $3 on 2024-03-10 (FY2024, held under 12 mon
     // Bought 2024-02-10, sold 2024-03-10: not 12 months → a non-discount (short-term) gain.
     // s100-50: no losses, no discount gains → net capital gain = 7.
     expect(summary).toEqual({
-      shortTermGains: "7", longTermGains: "0", trustCapitalGains: "0", capitalLosses: "0",
-      lossesAppliedToShortTerm: "0", lossesAppliedToLongTerm: "0",
-      carriedForwardLossesAvailable: "0", carriedForwardLossesApplied: "0",
-      discount: "0", totalCapitalGains: "7", netCapitalGain: "7", netCapitalLossesCarriedForward: "0",
+      shortTermGains: "7",
+      longTermGains: "0",
+      trustCapitalGains: "0",
+      capitalLosses: "0",
+      lossesAppliedToShortTerm: "0",
+      lossesAppliedToLongTerm: "0",
+      carriedForwardLossesAvailable: "0",
+      carriedForwardLossesApplied: "0",
+      discount: "0",
+      totalCapitalGains: "7",
+      netCapitalGain: "7",
+      netCapitalLossesCarriedForward: "0",
     });
   });
 
@@ -63,11 +90,20 @@ describe("Navexa's example, sell 7 @ $3 on 2024-03-10 (FY2024, held under 12 mon
   });
 
   test("sold 2025-03-10 (12 months after parcel 2's 2024-02-10): the $7 gain is discounted to $3.50", () => {
-    const events = [t(1, "Buy", "2024-01-10", 10, 1), t(2, "Buy", "2024-02-10", 10, 2), t(3, "Sell", "2025-03-10", 7, 3)];
+    const events = [
+      t(1, "Buy", "2024-01-10", 10, 1),
+      t(2, "Buy", "2024-02-10", 10, 2),
+      t(3, "Sell", "2025-03-10", 7, 3),
+    ];
     const { rows, summary } = summaryOf(events, "MinimiseGain");
     expect(rows).toEqual([[2, "7", "14", "21", "7"]]);
     // s115-25: eligible from 2025-02-11 → discountable; discount 50 % × 7 = 3.5; 18A = 7 − 3.5.
-    expect([summary.longTermGains, summary.discount, summary.totalCapitalGains, summary.netCapitalGain]).toEqual(["7", "3.5", "7", "3.5"]);
+    expect([summary.longTermGains, summary.discount, summary.totalCapitalGains, summary.netCapitalGain]).toEqual([
+      "7",
+      "3.5",
+      "7",
+      "3.5",
+    ]);
   });
 });
 
@@ -95,10 +131,18 @@ describe("MinimiseCGT: a loss parcel goes first, then a discount-eligible gain b
     // s100-50: loss 1 → no non-discount gains, so against the discount gain: 10.5 − 1 = 9.5;
     // discount 50 % × 9.5 = 4.75; net capital gain 4.75; 18H = 10.5 (before losses).
     expect(summary).toEqual({
-      shortTermGains: "0", longTermGains: "10.5", trustCapitalGains: "0", capitalLosses: "1",
-      lossesAppliedToShortTerm: "0", lossesAppliedToLongTerm: "1",
-      carriedForwardLossesAvailable: "0", carriedForwardLossesApplied: "0",
-      discount: "4.75", totalCapitalGains: "10.5", netCapitalGain: "4.75", netCapitalLossesCarriedForward: "0",
+      shortTermGains: "0",
+      longTermGains: "10.5",
+      trustCapitalGains: "0",
+      capitalLosses: "1",
+      lossesAppliedToShortTerm: "0",
+      lossesAppliedToLongTerm: "1",
+      carriedForwardLossesAvailable: "0",
+      carriedForwardLossesApplied: "0",
+      discount: "4.75",
+      totalCapitalGains: "10.5",
+      netCapitalGain: "4.75",
+      netCapitalLossesCarriedForward: "0",
     });
   });
 
@@ -110,12 +154,24 @@ describe("MinimiseCGT: a loss parcel goes first, then a discount-eligible gain b
       [2, "7", "14", "21", "7"],
     ]);
     // s100-50: loss 1 against the non-discount gain first: 7 − 1 = 6; no discount gains → 18A 6 (> MinimiseCGT's 4.75).
-    expect([summary.shortTermGains, summary.capitalLosses, summary.lossesAppliedToShortTerm, summary.discount, summary.totalCapitalGains, summary.netCapitalGain]).toEqual(["7", "1", "1", "0", "7", "6"]);
+    expect([
+      summary.shortTermGains,
+      summary.capitalLosses,
+      summary.lossesAppliedToShortTerm,
+      summary.discount,
+      summary.totalCapitalGains,
+      summary.netCapitalGain,
+    ]).toEqual(["7", "1", "1", "0", "7", "6"]);
   });
 
   test("carried-forward losses come off the MinimiseCGT result the same way: $3 carried → 18A $3.25", () => {
     const { summary } = summaryOf(events(), "MinimiseCGT", 3);
     // After the current-year loss: 9.5 of discount gains; carried 3 → 6.5; discount 3.25; 18A 3.25; 18V 0.
-    expect([summary.carriedForwardLossesApplied, summary.discount, summary.netCapitalGain, summary.netCapitalLossesCarriedForward]).toEqual(["3", "3.25", "3.25", "0"]);
+    expect([
+      summary.carriedForwardLossesApplied,
+      summary.discount,
+      summary.netCapitalGain,
+      summary.netCapitalLossesCarriedForward,
+    ]).toEqual(["3", "3.25", "3.25", "0"]);
   });
 });

@@ -32,24 +32,56 @@ describe("bought 2024-07-01", () => {
   // Buy 100 @ $10 + $9.95 brokerage: cost base 1,009.95. Sell 100 @ $12 − $9.95: proceeds 1,190.05.
   // Gain 1,190.05 − 1,009.95 = 180.10.
   test("sold on 2025-07-01: not discountable, 18A = the whole 180.10", () => {
-    const { disposals, gains, summary } = run([t(1, "Buy", "2024-07-01", 100, 10, { brokerage: "9.95" }), t(2, "Sell", "2025-07-01", 100, 12, { brokerage: "9.95" })]);
-    expect(disposals.map((x) => [s(x.costBaseInBaseCurrency), s(x.proceedsInBaseCurrency), s(x.gainInBaseCurrency)])).toEqual([["1009.95", "1190.05", "180.1"]]);
+    const { disposals, gains, summary } = run([
+      t(1, "Buy", "2024-07-01", 100, 10, { brokerage: "9.95" }),
+      t(2, "Sell", "2025-07-01", 100, 12, { brokerage: "9.95" }),
+    ]);
+    expect(
+      disposals.map((x) => [s(x.costBaseInBaseCurrency), s(x.proceedsInBaseCurrency), s(x.gainInBaseCurrency)]),
+    ).toEqual([["1009.95", "1190.05", "180.1"]]);
     expect(gains.map((g) => g.isDiscountable)).toEqual([false]);
-    expect([s(summary.shortTermGains), s(summary.longTermGains), s(summary.discount), s(summary.netCapitalGain)]).toEqual(["180.1", "0", "0", "180.1"]);
+    expect([
+      s(summary.shortTermGains),
+      s(summary.longTermGains),
+      s(summary.discount),
+      s(summary.netCapitalGain),
+    ]).toEqual(["180.1", "0", "0", "180.1"]);
   });
 
   test("sold on 2025-07-02: discountable, discount 90.05, 18A 90.05", () => {
-    const { gains, summary } = run([t(1, "Buy", "2024-07-01", 100, 10, { brokerage: "9.95" }), t(2, "Sell", "2025-07-02", 100, 12, { brokerage: "9.95" })]);
+    const { gains, summary } = run([
+      t(1, "Buy", "2024-07-01", 100, 10, { brokerage: "9.95" }),
+      t(2, "Sell", "2025-07-02", 100, 12, { brokerage: "9.95" }),
+    ]);
     expect(gains.map((g) => [s(g.capitalGain), g.isDiscountable])).toEqual([["180.1", true]]);
     // 50 % × 180.10 = 90.05.
-    expect([s(summary.shortTermGains), s(summary.longTermGains), s(summary.discount), s(summary.totalCapitalGains), s(summary.netCapitalGain)]).toEqual(["0", "180.1", "90.05", "180.1", "90.05"]);
+    expect([
+      s(summary.shortTermGains),
+      s(summary.longTermGains),
+      s(summary.discount),
+      s(summary.totalCapitalGains),
+      s(summary.netCapitalGain),
+    ]).toEqual(["0", "180.1", "90.05", "180.1", "90.05"]);
   });
 
   test("half sold each day (both FY2026): 100 short-term + 100 long-term → discount 50, 18A 150, 18H 200", () => {
     // Buy 100 @ $10 = 1,000; each sell of 50 @ $12 = 600 against a cost of 500: gain 100.
-    const { gains, summary } = run([t(1, "Buy", "2024-07-01", 100, 10), t(2, "Sell", "2025-07-01", 50, 12), t(3, "Sell", "2025-07-02", 50, 12)]);
-    expect(gains.map((g) => [s(g.capitalGain), g.isDiscountable])).toEqual([["100", false], ["100", true]]);
-    expect([s(summary.shortTermGains), s(summary.longTermGains), s(summary.discount), s(summary.totalCapitalGains), s(summary.netCapitalGain)]).toEqual(["100", "100", "50", "200", "150"]);
+    const { gains, summary } = run([
+      t(1, "Buy", "2024-07-01", 100, 10),
+      t(2, "Sell", "2025-07-01", 50, 12),
+      t(3, "Sell", "2025-07-02", 50, 12),
+    ]);
+    expect(gains.map((g) => [s(g.capitalGain), g.isDiscountable])).toEqual([
+      ["100", false],
+      ["100", true],
+    ]);
+    expect([
+      s(summary.shortTermGains),
+      s(summary.longTermGains),
+      s(summary.discount),
+      s(summary.totalCapitalGains),
+      s(summary.netCapitalGain),
+    ]).toEqual(["100", "100", "50", "200", "150"]);
   });
 });
 
@@ -65,17 +97,32 @@ describe("acquired on 29 February 2024", () => {
   test("through the fold: sold 2025-02-28 → 18A 500; sold 2025-03-01 → 18A 250", () => {
     // Buy 50 @ $20 = 1,000; sell 50 @ $30 = 1,500; gain 500.
     const before = run([t(1, "Buy", "2024-02-29", 50, 20), t(2, "Sell", "2025-02-28", 50, 30)]);
-    expect([s(before.summary.shortTermGains), s(before.summary.discount), s(before.summary.netCapitalGain)]).toEqual(["500", "0", "500"]);
+    expect([s(before.summary.shortTermGains), s(before.summary.discount), s(before.summary.netCapitalGain)]).toEqual([
+      "500",
+      "0",
+      "500",
+    ]);
     const after = run([t(1, "Buy", "2024-02-29", 50, 20), t(2, "Sell", "2025-03-01", 50, 30)]);
-    expect([s(after.summary.longTermGains), s(after.summary.discount), s(after.summary.netCapitalGain)]).toEqual(["500", "250", "250"]);
+    expect([s(after.summary.longTermGains), s(after.summary.discount), s(after.summary.netCapitalGain)]).toEqual([
+      "500",
+      "250",
+      "250",
+    ]);
   });
 
   test("a bonus parcel keeping a 29 February acquisition date counts from that date", () => {
     // DOMAIN.md §1: a Bonus may keep the original acquisition date. Bonus units cost 0 → gain = proceeds.
-    const events = [t(1, "Buy", "2024-02-29", 10, 5), t(2, "Bonus", "2024-06-03", 10, 0, { acquisitionDate: "2024-02-29" }), t(3, "Sell", "2025-03-01", 20, 6)];
+    const events = [
+      t(1, "Buy", "2024-02-29", 10, 5),
+      t(2, "Bonus", "2024-06-03", 10, 0, { acquisitionDate: "2024-02-29" }),
+      t(3, "Sell", "2025-03-01", 20, 6),
+    ];
     const { gains, summary } = run(events);
     // FIFO: parcel 1 (10 units, cost 50, proceeds 60, gain 10), bonus (cost 0, proceeds 60, gain 60); both eligible.
-    expect(gains.map((g) => [s(g.capitalGain), g.isDiscountable])).toEqual([["10", true], ["60", true]]);
+    expect(gains.map((g) => [s(g.capitalGain), g.isDiscountable])).toEqual([
+      ["10", true],
+      ["60", true],
+    ]);
     expect([s(summary.longTermGains), s(summary.discount), s(summary.netCapitalGain)]).toEqual(["70", "35", "35"]);
   });
 });

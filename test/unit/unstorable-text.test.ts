@@ -11,8 +11,14 @@ describe("unstorable text", () => {
   });
 
   it("names every bad string and field name by its path, in document order", () => {
-    const input = JSON.parse('{"name":"ok","buckets":[{"label":"\\ud800"},{"label":"fine","notes":["a","\\u0000"]}],"bad\\u0000key":1}');
-    expect(unstorableText(input).map((e) => e.path)).toEqual(["buckets[0].label", "buckets[1].notes[1]", "bad\u0000key"]);
+    const input = JSON.parse(
+      '{"name":"ok","buckets":[{"label":"\\ud800"},{"label":"fine","notes":["a","\\u0000"]}],"bad\\u0000key":1}',
+    );
+    expect(unstorableText(input).map((e) => e.path)).toEqual([
+      "buckets[0].label",
+      "buckets[1].notes[1]",
+      "bad\u0000key",
+    ]);
   });
 
   it("walks a body nested 200,000 deep without overflowing the stack, and stops at 20 errors", () => {

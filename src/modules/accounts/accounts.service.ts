@@ -29,10 +29,18 @@ export async function createAccountKey(
 ): Promise<{ account: { id: number; name: string }; key: string }> {
   const name = input.accountName.trim();
   if (!ACCOUNT_NAME.test(name)) {
-    throw new DomainError("VALIDATION_FAILED", "An account name is 1 to 200 letters, digits, spaces or . _ @ & ' -, starting with a letter or digit.");
+    throw new DomainError(
+      "VALIDATION_FAILED",
+      "An account name is 1 to 200 letters, digits, spaces or . _ @ & ' -, starting with a letter or digit.",
+    );
   }
   const key = generateKey();
-  const account = await db.account.upsert({ where: { name }, create: { name }, update: {}, select: { id: true, name: true } });
+  const account = await db.account.upsert({
+    where: { name },
+    create: { name },
+    update: {},
+    select: { id: true, name: true },
+  });
   await db.apiKey.create({ data: { accountId: account.id, keyHash: hashKey(key), label: input.label ?? null } });
   return { account, key };
 }
@@ -47,7 +55,13 @@ export async function listAccounts(db: PrismaClient) {
 /** Resolves a presented key to its account, or null when no such key exists. One statement. */
 export async function authenticateKey(db: PrismaClient, presentedKey: string): Promise<AuthenticatedKey | null> {
   const rows = await db.$queryRaw<
-    { key_id: number; account_id: number; account_name: string; client_id: number | null; permission: "Read" | "ReadWrite" | null }[]
+    {
+      key_id: number;
+      account_id: number;
+      account_name: string;
+      client_id: number | null;
+      permission: "Read" | "ReadWrite" | null;
+    }[]
   >`
     SELECT k.id AS key_id, a.id AS account_id, a.name AS account_name, c.id AS client_id, c.permission::text AS permission
     FROM api_key k

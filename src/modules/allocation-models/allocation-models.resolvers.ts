@@ -15,7 +15,8 @@ export const allocationModelResolvers: Resolvers = {
     allocationModel: (_parent, args, ctx) => findAllocationModel(ctx, args.publicId),
   },
   Mutation: {
-    saveAllocationModel: async (_parent, args, ctx) => (await saveAllocationModel(ctx, args.portfolioId, args.input)).model,
+    saveAllocationModel: async (_parent, args, ctx) =>
+      (await saveAllocationModel(ctx, args.portfolioId, args.input)).model,
     deleteAllocationModel: (_parent, args, ctx) => deleteAllocationModel(ctx, args.publicId),
     activateAllocationModel: (_parent, args, ctx) => activateAllocationModel(ctx, args.publicId),
   },

@@ -1,6 +1,10 @@
 import { z } from "zod";
 import { WithStatus, type Endpoint } from "../../http/endpoint";
-import { AllocationModelResponse, SaveAllocationModelInput, SaveAllocationModelBody } from "./allocation-models.schemas";
+import {
+  AllocationModelResponse,
+  SaveAllocationModelInput,
+  SaveAllocationModelBody,
+} from "./allocation-models.schemas";
 import {
   activateAllocationModel,
   deleteAllocationModel,
@@ -77,7 +81,8 @@ export const allocationModelRoutes: Endpoint[] = [
     operationId: "activateAllocationModel",
     tag,
     summary: "Make an allocation model the active one",
-    description: "Sets the model active and clears the flag on every other model of its portfolio, in one transaction. A model along a custom group that no longer exists answers 404.",
+    description:
+      "Sets the model active and clears the flag on every other model of its portfolio, in one transaction. A model along a custom group that no longer exists answers 404.",
     stringParams: ["publicId"],
     response: AllocationModelResponse,
     handler: (ctx, req) => activateAllocationModel(ctx, req.params.publicId),

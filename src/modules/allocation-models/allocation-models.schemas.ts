@@ -38,17 +38,30 @@ export const BucketInput = z
     label: text({ min: 1, max: 200 }),
     targetPct: percent.describe("Target weight in percent, 0 to 100, up to 4 decimals"),
     tolerancePct: percent.optional().describe("Allowed drift either side of the target, in percent; default 0"),
-    sortOrder: z.number().int("must be an integer").min(-2147483648).max(2147483647).optional().describe("Display order; default: position in the list"),
+    sortOrder: z
+      .number()
+      .int("must be an integer")
+      .min(-2147483648)
+      .max(2147483647)
+      .optional()
+      .describe("Display order; default: position in the list"),
   })
   .meta({ id: "BucketInput" });
 
 export const SaveAllocationModelInput = z
   .strictObject({
-    publicId: z.string().max(36, "must be at most 36 characters").nullish().describe("Absent or empty inserts a model; present updates that model"),
+    publicId: z
+      .string()
+      .max(36, "must be at most 36 characters")
+      .nullish()
+      .describe("Absent or empty inserts a model; present updates that model"),
     name: text({ min: 1, max: 200 }),
     notes: text({ max: 10_000, trim: false }).nullish(),
     dimension,
-    isActive: z.boolean().optional().describe("true makes this the portfolio's active model; absent leaves the flag as it is"),
+    isActive: z
+      .boolean()
+      .optional()
+      .describe("true makes this the portfolio's active model; absent leaves the flag as it is"),
     buckets: z.array(BucketInput).min(1, "must hold at least 1 bucket").max(500, "must hold at most 500 buckets"),
   })
   .check(
@@ -62,19 +75,33 @@ export const SaveAllocationModelInput = z
         const key = label.toLowerCase();
         const first = seen.get(key);
         if (first !== undefined) {
-          ctx.addIssue({ code: "custom", path: ["buckets", i, "label"], message: `duplicates the label of buckets[${first}] (labels are unique in a model, ignoring case)` });
+          ctx.addIssue({
+            code: "custom",
+            path: ["buckets", i, "label"],
+            message: `duplicates the label of buckets[${first}] (labels are unique in a model, ignoring case)`,
+          });
         } else seen.set(key, i);
         if (valid("dimension") && model.dimension === "holding" && label !== "Cash" && !HOLDING_LABEL.test(label)) {
-          ctx.addIssue({ code: "custom", path: ["buckets", i, "label"], message: "must be SYMBOL.EXCHANGE (such as CBA.ASX) or Cash in a holding model" });
+          ctx.addIssue({
+            code: "custom",
+            path: ["buckets", i, "label"],
+            message: "must be SYMBOL.EXCHANGE (such as CBA.ASX) or Cash in a holding model",
+          });
         }
       });
       // With a bucket count out of range, or a target already refused, a sum error would only repeat that problem.
       if (buckets.length === 0 || buckets.length > 500) return;
-      const targets = buckets.map((b, i) => (valid("buckets", i, "targetPct") ? (b as { targetPct?: unknown }).targetPct : undefined));
+      const targets = buckets.map((b, i) =>
+        valid("buckets", i, "targetPct") ? (b as { targetPct?: unknown }).targetPct : undefined,
+      );
       if (!targets.every(isDecimal)) return;
       const total = sum(targets);
       if (total.minus(100).abs().gt(TARGET_SUM_TOLERANCE)) {
-        ctx.addIssue({ code: "custom", path: ["buckets"], message: `targetPct values must add up to 100 (±0.01); they add up to ${total.toFixed()}` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["buckets"],
+          message: `targetPct values must add up to 100 (±0.01); they add up to ${total.toFixed()}`,
+        });
       }
     }),
   )

@@ -7,7 +7,12 @@ import type { Decimal } from "../../lib/money";
 import { parseId, parseInput } from "../../lib/validation";
 import { assertCanWrite, portfolioScope } from "../portfolios/access";
 import { getPortfolio } from "../portfolios/portfolios.service";
-import { customGroupIdOf, publicIdInput, SaveAllocationModelInput, SaveAllocationModelBody } from "./allocation-models.schemas";
+import {
+  customGroupIdOf,
+  publicIdInput,
+  SaveAllocationModelInput,
+  SaveAllocationModelBody,
+} from "./allocation-models.schemas";
 import { TX_OPTIONS } from "../../db";
 
 export interface BucketView {
@@ -65,16 +70,25 @@ function parsePublicId(value: unknown): string {
 async function assertDimensionGroup(tx: Prisma.TransactionClient, ctx: Context, dimension: string): Promise<void> {
   const groupId = customGroupIdOf(dimension);
   if (groupId === undefined) return;
-  const group = await tx.customGroup.findFirst({ where: { id: groupId, accountId: ctx.account.id }, select: { id: true } });
+  const group = await tx.customGroup.findFirst({
+    where: { id: groupId, accountId: ctx.account.id },
+    select: { id: true },
+  });
   if (!group) {
-    throw new DomainError("NOT_FOUND", `Custom group ${groupId} of dimension ${dimension} was not found.`, [{ path: "dimension", message: `names custom group ${groupId}, which this account does not have` }]);
+    throw new DomainError("NOT_FOUND", `Custom group ${groupId} of dimension ${dimension} was not found.`, [
+      { path: "dimension", message: `names custom group ${groupId}, which this account does not have` },
+    ]);
   }
 }
 
 /** Seed 4.2: every model of the portfolio that is not soft-deleted, each with its buckets. */
 export async function listAllocationModels(ctx: Context, portfolioId: unknown): Promise<AllocationModelView[]> {
   const portfolio = await getPortfolio(ctx, portfolioId);
-  return ctx.db.allocationModel.findMany({ where: { portfolioId: portfolio.id, deletedAt: null }, select, orderBy: MODEL_ORDER });
+  return ctx.db.allocationModel.findMany({
+    where: { portfolioId: portfolio.id, deletedAt: null },
+    select,
+    orderBy: MODEL_ORDER,
+  });
 }
 
 /** The live models of several portfolios of the caller's account, for a DataLoader. */
@@ -93,9 +107,15 @@ export async function allocationModelsByPortfolioIds(
 }
 
 /** The active model of the portfolio, or null when it has none. */
-export async function getActiveAllocationModel(ctx: Context, portfolioId: unknown): Promise<AllocationModelView | null> {
+export async function getActiveAllocationModel(
+  ctx: Context,
+  portfolioId: unknown,
+): Promise<AllocationModelView | null> {
   const portfolio = await getPortfolio(ctx, portfolioId);
-  return ctx.db.allocationModel.findFirst({ where: { portfolioId: portfolio.id, isActive: true, deletedAt: null }, select });
+  return ctx.db.allocationModel.findFirst({
+    where: { portfolioId: portfolio.id, isActive: true, deletedAt: null },
+    select,
+  });
 }
 
 export async function findAllocationModel(ctx: Context, publicId: unknown): Promise<AllocationModelView | null> {
@@ -145,7 +165,10 @@ export async function saveAllocationModel(
     await assertDimensionGroup(tx, ctx, data.dimension);
     let modelId: number;
     if (publicId) {
-      const existing = await tx.allocationModel.findFirst({ where: { ...liveModel(ctx, publicId), portfolioId: portfolio.id }, select: { id: true } });
+      const existing = await tx.allocationModel.findFirst({
+        where: { ...liveModel(ctx, publicId), portfolioId: portfolio.id },
+        select: { id: true },
+      });
       if (!existing) throw notFound(`Allocation model ${publicId} of portfolio ${portfolio.id}`);
       modelId = existing.id;
       if (data.isActive) await clearActive(tx, portfolio.id);
@@ -190,14 +213,23 @@ export async function activateAllocationModel(ctx: Context, publicId: unknown): 
   const pid = parsePublicId(publicId);
   assertCanWrite(ctx);
   return ctx.db.$transaction(async (tx) => {
-    const target = await tx.allocationModel.findFirst({ where: liveModel(ctx, pid), select: { id: true, portfolioId: true } });
+    const target = await tx.allocationModel.findFirst({
+      where: liveModel(ctx, pid),
+      select: { id: true, portfolioId: true },
+    });
     if (!target) throw notFound(`Allocation model ${pid}`);
     await lockPortfolio(tx, target.portfolioId);
     // Re-read under the lock: a concurrent soft delete or save may have won the race.
-    const still = await tx.allocationModel.findFirst({ where: { id: target.id, deletedAt: null }, select: { id: true, dimension: true } });
+    const still = await tx.allocationModel.findFirst({
+      where: { id: target.id, deletedAt: null },
+      select: { id: true, dimension: true },
+    });
     if (!still) throw notFound(`Allocation model ${pid}`);
     await assertDimensionGroup(tx, ctx, still.dimension);
-    await tx.allocationModel.updateMany({ where: { portfolioId: target.portfolioId, isActive: true, NOT: { id: target.id } }, data: { isActive: false } });
+    await tx.allocationModel.updateMany({
+      where: { portfolioId: target.portfolioId, isActive: true, NOT: { id: target.id } },
+      data: { isActive: false },
+    });
     return tx.allocationModel.update({ where: { id: target.id }, data: { isActive: true }, select });
   }, TX_OPTIONS);
 }
@@ -210,7 +242,10 @@ export async function deleteAllocationModel(ctx: Context, publicId: unknown): Pr
   const pid = parsePublicId(publicId);
   assertCanWrite(ctx);
   return ctx.db.$transaction(async (tx) => {
-    const target = await tx.allocationModel.findFirst({ where: liveModel(ctx, pid), select: { id: true, portfolioId: true } });
+    const target = await tx.allocationModel.findFirst({
+      where: liveModel(ctx, pid),
+      select: { id: true, portfolioId: true },
+    });
     if (!target) throw notFound(`Allocation model ${pid}`);
     // Under the portfolio lock, so an activation or save in flight cannot revive the model.
     await lockPortfolio(tx, target.portfolioId);

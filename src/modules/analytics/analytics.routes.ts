@@ -1,5 +1,13 @@
 import type { Endpoint } from "../../http/endpoint";
-import { BenchmarkQuery, BenchmarkResponse, HoldingTimeseriesResponse, PerformanceQuery, PerformanceResponse, PortfolioTimeseriesResponse, TimeseriesQuery } from "./analytics.schemas";
+import {
+  BenchmarkQuery,
+  BenchmarkResponse,
+  HoldingTimeseriesResponse,
+  PerformanceQuery,
+  PerformanceResponse,
+  PortfolioTimeseriesResponse,
+  TimeseriesQuery,
+} from "./analytics.schemas";
 import { getBenchmark } from "./benchmark.service";
 import { getPerformance } from "./performance.service";
 import { getHoldingTimeseries, getPortfolioTimeseries } from "./timeseries.service";

@@ -10,7 +10,12 @@ export const TimeseriesQuery = z
   .strictObject({
     from: dateInput.optional().describe("First day (inclusive); default the portfolio's first event"),
     to: dateInput.optional().describe("Last day (inclusive); default today (UTC)"),
-    interval: z.enum(INTERVALS).optional().describe("day (default up to 400 days), week (Sundays) or month (month ends; default beyond 400 days); from and to are always points"),
+    interval: z
+      .enum(INTERVALS)
+      .optional()
+      .describe(
+        "day (default up to 400 days), week (Sundays) or month (month ends; default beyond 400 days); from and to are always points",
+      ),
   })
   .meta({ id: "TimeseriesQuery" });
 export type TimeseriesQuery = z.infer<typeof TimeseriesQuery>;
@@ -40,11 +45,18 @@ export const HoldingTimeseriesResponse = z
         date: dateOutput,
         quantity: z.number().describe("Units held at the close"),
         price: z.number().nullable().describe("The valuation price, in the holding's currency; null before it has one"),
-        exchangeRate: z.number().nullable().describe("Base-currency units per unit of the holding's currency; null without one"),
+        exchangeRate: z
+          .number()
+          .nullable()
+          .describe("Base-currency units per unit of the holding's currency; null without one"),
         marketValue: money.describe("Base currency; 0 without a price or rate"),
         costBase: money.describe("The open parcels' cost base, base currency"),
-        netInvested: money.describe("The holding's inflows − outflows (buys in; sales, capital returns and income out) up to this date"),
-        cumulativeReturnPercent: z.number().describe("The holding's time-weighted return from `from` to this date, percent"),
+        netInvested: money.describe(
+          "The holding's inflows − outflows (buys in; sales, capital returns and income out) up to this date",
+        ),
+        cumulativeReturnPercent: z
+          .number()
+          .describe("The holding's time-weighted return from `from` to this date, percent"),
       })
       .meta({ id: "HoldingTimeseriesPoint" }),
   )
@@ -54,17 +66,29 @@ export const HoldingTimeseriesResponse = z
 export const GROUP_BY = ["holding", "assetClass", "sector", "industry", "currency", "exchange", "holdingType"] as const;
 const groupBy = z
   .string()
-  .refine((g) => (GROUP_BY as readonly string[]).includes(g) || (customGroupIdOf(g) ?? Infinity) <= 2147483647, `must be one of ${GROUP_BY.join(", ")} or customGroup:{id}`);
-
+  .refine(
+    (g) => (GROUP_BY as readonly string[]).includes(g) || (customGroupIdOf(g) ?? Infinity) <= 2147483647,
+    `must be one of ${GROUP_BY.join(", ")} or customGroup:{id}`,
+  );
 
 export const PerformanceQuery = z
   .strictObject({
     from: dateInput.optional().describe("First day (inclusive); default the portfolio's first event"),
     to: dateInput.optional().describe("Last day (inclusive); default today (UTC)"),
-    groupBy: groupBy.default("holding").describe(`How holdings are grouped: ${GROUP_BY.join(", ")} or customGroup:{id}; groups are listed unless holding`),
-    showLocalCurrency: booleanFlag.default(false).describe("Each holding's values in its own currency (portfolio totals stay in the base currency)"),
-    includeClosed: booleanFlag.default(true).describe("List holdings sold out by `to` (their return always counts in the portfolio's)"),
-    annualise: booleanFlag.default(true).describe("totalReturn as annualised Modified Dietz when the period has 365 days or more"),
+    groupBy: groupBy
+      .default("holding")
+      .describe(
+        `How holdings are grouped: ${GROUP_BY.join(", ")} or customGroup:{id}; groups are listed unless holding`,
+      ),
+    showLocalCurrency: booleanFlag
+      .default(false)
+      .describe("Each holding's values in its own currency (portfolio totals stay in the base currency)"),
+    includeClosed: booleanFlag
+      .default(true)
+      .describe("List holdings sold out by `to` (their return always counts in the portfolio's)"),
+    annualise: booleanFlag
+      .default(true)
+      .describe("totalReturn as annualised Modified Dietz when the period has 365 days or more"),
   })
   .meta({ id: "PerformanceQuery" });
 export type PerformanceQuery = z.infer<typeof PerformanceQuery>;
@@ -81,7 +105,9 @@ export const ReturnSummary = z
     dividendReturnPercent: percent,
     currencyGainValue: money,
     currencyGainPercent: percent,
-    isAnnualized: z.boolean().describe("annualise and the period has 365 days or more: the percentages are annualised (× 365 / days)"),
+    isAnnualized: z
+      .boolean()
+      .describe("annualise and the period has 365 days or more: the percentages are annualised (× 365 / days)"),
   })
   .meta({ id: "ReturnSummary" });
 
@@ -89,9 +115,14 @@ const returnMethods = {
   timeWeightedReturn: z
     .object({ cumulativePercent: z.number(), annualisedPercent: percent.describe("Null under 365 days") })
     .meta({ id: "TimeWeightedReturn" }),
-  moneyWeightedReturn: z.object({ annualisedPercent: percent.describe("XIRR; null when no rate solves it") }).meta({ id: "MoneyWeightedReturn" }),
+  moneyWeightedReturn: z
+    .object({ annualisedPercent: percent.describe("XIRR; null when no rate solves it") })
+    .meta({ id: "MoneyWeightedReturn" }),
   modifiedDietz: z
-    .object({ cumulativePercent: percent.describe("Null when the denominator is not positive"), annualisedPercent: percent.describe("× 365 / days; null under 365 days") })
+    .object({
+      cumulativePercent: percent.describe("Null when the denominator is not positive"),
+      annualisedPercent: percent.describe("× 365 / days; null under 365 days"),
+    })
     .meta({ id: "ModifiedDietzReturn" }),
 };
 
@@ -129,7 +160,12 @@ export const PerformanceResponse = z
     groups: z
       .array(
         z
-          .object({ label: z.string(), marketValue: money, weight: z.number().describe("Percent of totalValue"), totalReturn: ReturnSummary })
+          .object({
+            label: z.string(),
+            marketValue: money,
+            weight: z.number().describe("Percent of totalValue"),
+            totalReturn: ReturnSummary,
+          })
           .meta({ id: "PerformanceGroup" }),
       )
       .optional()
@@ -168,10 +204,15 @@ export const BenchmarkResponse = z
     portfolio: scopeResult,
     benchmarkResult: scopeResult,
     excessReturn: z
-      .object({ timeWeightedPercent: z.number().describe("Portfolio − benchmark, cumulative TWR"), moneyWeightedPercent: percent.describe("Portfolio − benchmark, XIRR; null when either is") })
+      .object({
+        timeWeightedPercent: z.number().describe("Portfolio − benchmark, cumulative TWR"),
+        moneyWeightedPercent: percent.describe("Portfolio − benchmark, XIRR; null when either is"),
+      })
       .meta({ id: "ExcessReturn" }),
     series: z.array(
-      z.object({ date: dateOutput, portfolioCumulativePercent: z.number(), benchmarkCumulativePercent: z.number() }).meta({ id: "BenchmarkPoint" }),
+      z
+        .object({ date: dateOutput, portfolioCumulativePercent: z.number(), benchmarkCumulativePercent: z.number() })
+        .meta({ id: "BenchmarkPoint" }),
     ),
   })
   .meta({ id: "BenchmarkReport" });

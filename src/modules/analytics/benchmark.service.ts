@@ -35,7 +35,9 @@ export interface BenchmarkReport {
   portfolioId: number;
   from: string;
   to: string;
-  benchmark: { type: "Security"; symbol: string; exchange: string; name: string } | { type: "Portfolio"; portfolioId: number; name: string };
+  benchmark:
+    | { type: "Security"; symbol: string; exchange: string; name: string }
+    | { type: "Portfolio"; portfolioId: number; name: string };
   portfolio: BenchmarkScope;
   benchmarkResult: BenchmarkScope;
   excessReturn: { timeWeightedPercent: number; moneyWeightedPercent: number | null };
@@ -55,20 +57,36 @@ export async function getBenchmark(ctx: Context, portfolioId: unknown, query: un
   const portfolio = await scopedPortfolio(ctx, portfolioId);
   const bySecurity = request.symbol !== undefined || request.exchange !== undefined;
   if (bySecurity && request.benchmarkPortfolioId !== undefined) {
-    throw validationFailed("The query is invalid: name a benchmark security (symbol and exchange) or a benchmarkPortfolioId, not both.", [{ path: "benchmarkPortfolioId", message: "must not be given with symbol and exchange" }]);
+    throw validationFailed(
+      "The query is invalid: name a benchmark security (symbol and exchange) or a benchmarkPortfolioId, not both.",
+      [{ path: "benchmarkPortfolioId", message: "must not be given with symbol and exchange" }],
+    );
   }
   if (!bySecurity && request.benchmarkPortfolioId === undefined) {
-    throw validationFailed("The query is invalid: name a benchmark, a security (symbol and exchange) or a benchmarkPortfolioId.", [{ path: "symbol", message: "is required (with exchange), or benchmarkPortfolioId" }]);
+    throw validationFailed(
+      "The query is invalid: name a benchmark, a security (symbol and exchange) or a benchmarkPortfolioId.",
+      [{ path: "symbol", message: "is required (with exchange), or benchmarkPortfolioId" }],
+    );
   }
   if (bySecurity && (request.symbol === undefined || request.exchange === undefined)) {
     const missing = request.symbol === undefined ? "symbol" : "exchange";
-    throw validationFailed(`The query is invalid: ${missing} is required with ${missing === "symbol" ? "exchange" : "symbol"}.`, [{ path: missing, message: "is required" }]);
+    throw validationFailed(
+      `The query is invalid: ${missing} is required with ${missing === "symbol" ? "exchange" : "symbol"}.`,
+      [{ path: missing, message: "is required" }],
+    );
   }
   return heavyWork(ctx, () => benchmark(ctx, portfolio, request));
 }
 
-async function benchmark(ctx: Context, portfolio: Awaited<ReturnType<typeof scopedPortfolio>>, request: BenchmarkQuery): Promise<BenchmarkReport> {
-  const other = request.benchmarkPortfolioId === undefined ? undefined : await scopedPortfolio(ctx, request.benchmarkPortfolioId, undefined, { ...PORTFOLIO_TAX_SELECT, name: true });
+async function benchmark(
+  ctx: Context,
+  portfolio: Awaited<ReturnType<typeof scopedPortfolio>>,
+  request: BenchmarkQuery,
+): Promise<BenchmarkReport> {
+  const other =
+    request.benchmarkPortfolioId === undefined
+      ? undefined
+      : await scopedPortfolio(ctx, request.benchmarkPortfolioId, undefined, { ...PORTFOLIO_TAX_SELECT, name: true });
   const period = resolvePeriod(request, await firstEventDate(ctx, { portfolioId: portfolio.id }));
   assertWithinLimits(ctx, period, true);
   const { range, engine } = await portfolioEngine(ctx, portfolio, period.start, period.to);
@@ -83,7 +101,13 @@ async function benchmark(ctx: Context, portfolio: Awaited<ReturnType<typeof scop
     theirs = scopeOf(loaded.range, loaded.engine, { ...period, start: loaded.range.from });
     benchmark = { type: "Portfolio", portfolioId: other.id, name: other.name };
   } else {
-    const security = await benchmarkSecurity(ctx, request.symbol!, request.exchange!, period, portfolio.baseCurrencyCode);
+    const security = await benchmarkSecurity(
+      ctx,
+      request.symbol!,
+      request.exchange!,
+      period,
+      portfolio.baseCurrencyCode,
+    );
     theirs = replay(security, range, engine, period);
     benchmark = { type: "Security", symbol: security.symbol, exchange: security.exchange, name: security.name };
   }
@@ -91,7 +115,10 @@ async function benchmark(ctx: Context, portfolio: Awaited<ReturnType<typeof scop
   const offset = (date: string) => dayNumber(date) - dayNumber(period.from);
   const { daily: _mine, ...portfolioResult } = mine;
   const { daily: _theirs, ...benchmarkResult } = theirs;
-  const excessXirr = mine.moneyWeightedReturn.annualisedPercent === null || theirs.moneyWeightedReturn.annualisedPercent === null ? null : mine.moneyWeightedReturn.annualisedPercent - theirs.moneyWeightedReturn.annualisedPercent;
+  const excessXirr =
+    mine.moneyWeightedReturn.annualisedPercent === null || theirs.moneyWeightedReturn.annualisedPercent === null
+      ? null
+      : mine.moneyWeightedReturn.annualisedPercent - theirs.moneyWeightedReturn.annualisedPercent;
   return {
     portfolioId: portfolio.id,
     from: period.from,
@@ -99,8 +126,15 @@ async function benchmark(ctx: Context, portfolio: Awaited<ReturnType<typeof scop
     benchmark,
     portfolio: portfolioResult,
     benchmarkResult,
-    excessReturn: { timeWeightedPercent: mine.timeWeightedReturn.cumulativePercent - theirs.timeWeightedReturn.cumulativePercent, moneyWeightedPercent: excessXirr },
-    series: pointDates(period.from, period.to, period.interval).map((date) => ({ date, portfolioCumulativePercent: mine.daily[offset(date)], benchmarkCumulativePercent: theirs.daily[offset(date)] })),
+    excessReturn: {
+      timeWeightedPercent: mine.timeWeightedReturn.cumulativePercent - theirs.timeWeightedReturn.cumulativePercent,
+      moneyWeightedPercent: excessXirr,
+    },
+    series: pointDates(period.from, period.to, period.interval).map((date) => ({
+      date,
+      portfolioCumulativePercent: mine.daily[offset(date)],
+      benchmarkCumulativePercent: theirs.daily[offset(date)],
+    })),
   };
 }
 
@@ -129,7 +163,13 @@ interface BenchmarkSecurity {
  * master list), else from a holding of it, else the exchange's currency; its prices from the
  * account's imported prices. Two statements.
  */
-async function benchmarkSecurity(ctx: Context, symbol: string, exchange: string, period: Period, base: string): Promise<BenchmarkSecurity> {
+async function benchmarkSecurity(
+  ctx: Context,
+  symbol: string,
+  exchange: string,
+  period: Period,
+  base: string,
+): Promise<BenchmarkSecurity> {
   const open = toDate(addDays(period.from, -1));
   const [known, prices] = await Promise.all([
     ctx.db.$queryRaw<{ name: string; currency_code: string }[]>`
@@ -145,7 +185,11 @@ async function benchmarkSecurity(ctx: Context, symbol: string, exchange: string,
       ORDER BY date`,
   ]);
   if (prices.length === 0) {
-    throw new DomainError("BUSINESS_RULE", `The benchmark ${symbol}.${exchange} has no imported price on or before ${period.to}.`, [{ path: "symbol", message: `${symbol}.${exchange} has no prices for the period` }]);
+    throw new DomainError(
+      "BUSINESS_RULE",
+      `The benchmark ${symbol}.${exchange} has no imported price on or before ${period.to}.`,
+      [{ path: "symbol", message: `${symbol}.${exchange} has no prices for the period` }],
+    );
   }
   return {
     symbol,
@@ -176,9 +220,18 @@ function replay(security: BenchmarkSecurity, range: ValuationRange, engine: Dail
     // A close of 0 (imported before prices had to be positive) buys infinitely many units: no price.
     if (!price || !price.gt(0)) {
       const what = price ? `a price of ${price.toFixed()} on ${hit!.date}` : `no price on or before ${date}`;
-      throw new DomainError("BUSINESS_RULE", `The benchmark ${security.symbol}.${security.exchange} has ${what}, when the portfolio had money in it: import a positive close.`, [{ path: "symbol", message: `${security.symbol}.${security.exchange} has ${what}` }]);
+      throw new DomainError(
+        "BUSINESS_RULE",
+        `The benchmark ${security.symbol}.${security.exchange} has ${what}, when the portfolio had money in it: import a positive close.`,
+        [{ path: "symbol", message: `${security.symbol}.${security.exchange} has ${what}` }],
+      );
     }
-    if (!rate || !rate.gt(0)) throw new DomainError("BUSINESS_RULE", `No ${security.currencyCode} to ${base} exchange rate on or before ${date} for the benchmark ${security.symbol}.${security.exchange}.`, [{ path: "symbol", message: `no ${security.currencyCode}/${base} rate on or before ${date}` }]);
+    if (!rate || !rate.gt(0))
+      throw new DomainError(
+        "BUSINESS_RULE",
+        `No ${security.currencyCode} to ${base} exchange rate on or before ${date} for the benchmark ${security.symbol}.${security.exchange}.`,
+        [{ path: "symbol", message: `no ${security.currencyCode}/${base} rate on or before ${date}` }],
+      );
     return price.times(rate);
   };
   const flowsOn = new Map<string, Decimal[]>();
@@ -220,7 +273,11 @@ function replay(security: BenchmarkSecurity, range: ValuationRange, engine: Dail
   const closing = units.isZero() ? ZERO : roundMoney(units.times(unitPrice(period.to)));
   const scope = { from: period.from, to: period.to, start: openDay };
   return {
-    ...returnMethods({ value, flowIn, flowOut }, { opening: opening.toNumber(), closing: closing.toNumber(), flows }, scope),
+    ...returnMethods(
+      { value, flowIn, flowOut },
+      { opening: opening.toNumber(), closing: closing.toNumber(), flows },
+      scope,
+    ),
     totalReturnValue: closing.minus(opening).minus(netFlows),
     daily: chain(scope, value, flowIn, flowOut).daily,
   };

@@ -45,9 +45,17 @@ const sumOf = (amounts: readonly Amount[], pick: "local" | "base") => amounts.re
 export function decompose(h: HoldingPeriod): ReturnComponents {
   const totalReturnValue = h.closing.base.minus(h.opening.base).minus(sumOf(h.flows, "base"));
   const dividendReturnValue = sumOf(h.income, "base");
-  const capitalLocal = h.closing.local.minus(h.opening.local).minus(sumOf(h.flows, "local")).minus(sumOf(h.income, "local"));
+  const capitalLocal = h.closing.local
+    .minus(h.opening.local)
+    .minus(sumOf(h.flows, "local"))
+    .minus(sumOf(h.income, "local"));
   const capitalGainValue = roundMoney(capitalLocal.times(h.closingRate));
-  return { totalReturnValue, capitalGainValue, dividendReturnValue, currencyGainValue: totalReturnValue.minus(capitalGainValue).minus(dividendReturnValue) };
+  return {
+    totalReturnValue,
+    capitalGainValue,
+    dividendReturnValue,
+    currencyGainValue: totalReturnValue.minus(capitalGainValue).minus(dividendReturnValue),
+  };
 }
 
 /**
@@ -57,7 +65,12 @@ export function decompose(h: HoldingPeriod): ReturnComponents {
 export function decomposeLocal(h: HoldingPeriod): ReturnComponents {
   const totalReturnValue = h.closing.local.minus(h.opening.local).minus(sumOf(h.flows, "local"));
   const dividendReturnValue = sumOf(h.income, "local");
-  return { totalReturnValue, capitalGainValue: totalReturnValue.minus(dividendReturnValue), dividendReturnValue, currencyGainValue: ZERO };
+  return {
+    totalReturnValue,
+    capitalGainValue: totalReturnValue.minus(dividendReturnValue),
+    dividendReturnValue,
+    currencyGainValue: ZERO,
+  };
 }
 
 /**
@@ -78,7 +91,12 @@ export interface CashPeriod {
 export function decomposeCash(c: CashPeriod): ReturnComponents {
   const totalReturnValue = c.transfersBase.reduce((s, t) => s.minus(t), c.closingBase.minus(c.openingBase));
   const dividendReturnValue = c.interestBase.reduce((s, i) => s.plus(i), ZERO);
-  return { totalReturnValue, capitalGainValue: ZERO, dividendReturnValue, currencyGainValue: totalReturnValue.minus(dividendReturnValue) };
+  return {
+    totalReturnValue,
+    capitalGainValue: ZERO,
+    dividendReturnValue,
+    currencyGainValue: totalReturnValue.minus(dividendReturnValue),
+  };
 }
 
 /** The components of several parts together: the sums, so they still add up. */

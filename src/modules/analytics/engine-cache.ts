@@ -3,7 +3,16 @@ import { DEFAULT_ANALYTICS_LIMITS, DEFAULT_SERIES_CACHE_MB } from "../../config"
 import type { PrismaClient } from "../../db";
 import { today } from "../../lib/dates";
 import { isClientClosed } from "../../lib/slices";
-import { atOneMoment, dailyValuationSliced, dayNumber, loadValuationRange, momentVersions, type DailyValuation, type RangePortfolio, type ValuationRange } from "../ledger";
+import {
+  atOneMoment,
+  dailyValuationSliced,
+  dayNumber,
+  loadValuationRange,
+  momentVersions,
+  type DailyValuation,
+  type RangePortfolio,
+  type ValuationRange,
+} from "../ledger";
 
 /**
  * What a series computation reads of a request (a Context is one): the database, the process's
@@ -58,7 +67,10 @@ export class SeriesCache {
   private readonly entries: LRUCache<number, Entry>;
 
   constructor(maxMb = DEFAULT_SERIES_CACHE_MB) {
-    this.entries = new LRUCache<number, Entry>({ maxSize: Math.max(1, maxMb) * 1024 * 1024, sizeCalculation: (e) => Math.max(1, e.size) });
+    this.entries = new LRUCache<number, Entry>({
+      maxSize: Math.max(1, maxMb) * 1024 * 1024,
+      sizeCalculation: (e) => Math.max(1, e.size),
+    });
   }
 
   /** The portfolio's series covering `start..to`: the cached one when its versions are current, else computed (and kept). */
@@ -74,7 +86,12 @@ export class SeriesCache {
     }
   }
 
-  private async getOnce(ctx: SeriesRequest, portfolio: RangePortfolio, start: string, to: string): Promise<PortfolioSeries> {
+  private async getOnce(
+    ctx: SeriesRequest,
+    portfolio: RangePortfolio,
+    start: string,
+    to: string,
+  ): Promise<PortfolioSeries> {
     const version = await momentVersions(ctx.db, scopeOf(portfolio));
     const cached = this.entries.get(portfolio.id);
     if (cached && cached.version === version && cached.start <= start && to <= cached.to) {
@@ -87,10 +104,15 @@ export class SeriesCache {
     }
     // Over the widest span seen for this version, to today at least: the next range is a hit.
     const sameVersion = cached?.version === version ? cached : undefined;
-    const widest = { start: sameVersion && sameVersion.start < start ? sameVersion.start : start, to: [to, today(), sameVersion?.to ?? to].sort().at(-1)! };
+    const widest = {
+      start: sameVersion && sameVersion.start < start ? sameVersion.start : start,
+      to: [to, today(), sameVersion?.to ?? to].sort().at(-1)!,
+    };
     // A context built by hand (a job, a test) may carry no limits: the defaults.
     const maxDays = ctx.analytics?.limits.maxDays ?? DEFAULT_ANALYTICS_LIMITS.maxDays;
-    const span = [widest, { start, to: to < today() ? today() : to }].find((s) => dayNumber(s.to) - dayNumber(s.start) + 1 <= maxDays) ?? { start, to };
+    const span = [widest, { start, to: to < today() ? today() : to }].find(
+      (s) => dayNumber(s.to) - dayNumber(s.start) + 1 <= maxDays,
+    ) ?? { start, to };
     const entry: Entry = { version, ...span, size: 1, series: compute(ctx, portfolio, span.start, span.to, version) };
     // A request that read its versions before a write finished computes an older series: it
     // answers from it but does not replace a newer one (versions only grow: one sequence).
@@ -101,7 +123,8 @@ export class SeriesCache {
       // Re-set with its size, under the versions it was found to be the data of (a write during its
       // load had it loaded again: newer than the versions read first). Still the entry for the
       // portfolio unless a newer one replaced it.
-      if (this.entries.peek(portfolio.id) === entry) this.entries.set(portfolio.id, { ...entry, version: series.version, size: estimateBytes(series) });
+      if (this.entries.peek(portfolio.id) === entry)
+        this.entries.set(portfolio.id, { ...entry, version: series.version, size: estimateBytes(series) });
       return series;
     } catch (error) {
       if (this.entries.peek(portfolio.id)?.series === entry.series) this.entries.delete(portfolio.id);
@@ -118,8 +141,19 @@ export class SeriesCache {
  * read before the load that gave it (when the last load stands though another write landed
  * during it: newer than its key, never older, so the next request's versions replace it).
  */
-async function compute(ctx: SeriesRequest, portfolio: RangePortfolio, start: string, to: string, before: string): Promise<PortfolioSeries> {
-  const { value: range, version } = await atOneMoment(ctx.db, scopeOf(portfolio), () => loadValuationRange(ctx.db, portfolio, start, to), before);
+async function compute(
+  ctx: SeriesRequest,
+  portfolio: RangePortfolio,
+  start: string,
+  to: string,
+  before: string,
+): Promise<PortfolioSeries> {
+  const { value: range, version } = await atOneMoment(
+    ctx.db,
+    scopeOf(portfolio),
+    () => loadValuationRange(ctx.db, portfolio, start, to),
+    before,
+  );
   return { range, engine: await dailyValuationSliced(range, ctx.signal), version };
 }
 
@@ -128,10 +162,11 @@ const scopeOf = (portfolio: RangePortfolio) => ({ portfolioIds: [portfolio.id], 
 
 /** Whether versions `a` were read before versions `b` (either part smaller; "id:version/market"). */
 function isOlder(a: string, b: string): boolean {
-  const parts = (v: string) => v.split("/").map((part) => {
-    const n = part.slice(part.lastIndexOf(":") + 1);
-    return n === "" || n === "-" ? -1n : BigInt(n);
-  });
+  const parts = (v: string) =>
+    v.split("/").map((part) => {
+      const n = part.slice(part.lastIndexOf(":") + 1);
+      return n === "" || n === "-" ? -1n : BigInt(n);
+    });
   const [al, am] = parts(a);
   const [bl, bm] = parts(b);
   return al < bl || am < bm;
@@ -141,8 +176,11 @@ function isOlder(a: string, b: string): boolean {
 function estimateBytes({ range, engine }: PortfolioSeries): number {
   const days = engine.days.length;
   const arrays = days * 8 * (6 * engine.holdings.length + 2 * engine.cash.length + 4) + days * 60;
-  const records = 600 * (range.trades.length + range.income.length) + 200 * range.cashAccounts.reduce((s, a) => s + a.transactions.length, 0);
-  const prices = 120 * range.holdings.reduce((s, h) => s + h.prices.series.market.length + h.prices.series.custom.length, 0);
+  const records =
+    600 * (range.trades.length + range.income.length) +
+    200 * range.cashAccounts.reduce((s, a) => s + a.transactions.length, 0);
+  const prices =
+    120 * range.holdings.reduce((s, h) => s + h.prices.series.market.length + h.prices.series.custom.length, 0);
   return arrays + records + prices;
 }
 
@@ -151,6 +189,11 @@ function estimateBytes({ range, engine }: PortfolioSeries): number {
  * range load and the engine's series. The engine's arrays may start earlier and end later than
  * asked; callers index them from `range.from`.
  */
-export function portfolioEngine(ctx: SeriesRequest, portfolio: RangePortfolio, start: string, to: string): Promise<PortfolioSeries> {
+export function portfolioEngine(
+  ctx: SeriesRequest,
+  portfolio: RangePortfolio,
+  start: string,
+  to: string,
+): Promise<PortfolioSeries> {
   return ctx.series.get(ctx, portfolio, start, to);
 }

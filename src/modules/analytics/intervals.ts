@@ -39,6 +39,7 @@ export function pointCount(from: string, to: string, interval: Interval): number
     return 2 + sundaysUpTo(last - 1) - sundaysUpTo(first);
   }
   const month = (date: string) => Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7));
-  const fromIsMonthEnd = dayNumber(from) + 1 === Date.UTC(Number(from.slice(0, 4)), Number(from.slice(5, 7)), 1) / 86_400_000;
+  const fromIsMonthEnd =
+    dayNumber(from) + 1 === Date.UTC(Number(from.slice(0, 4)), Number(from.slice(5, 7)), 1) / 86_400_000;
   return 2 + month(to) - month(from) - (fromIsMonthEnd ? 1 : 0);
 }

@@ -14,7 +14,11 @@ import { defaultInterval, pointCount, type Interval } from "./intervals";
  * invested counting every flow since). A portfolio whose events span less than the limit is never
  * refused its default period.
  */
-export function assertWithinLimits(ctx: Context, period: { from?: string; to?: string; start?: string; interval?: Interval }, series: boolean): void {
+export function assertWithinLimits(
+  ctx: Context,
+  period: { from?: string; to?: string; start?: string; interval?: Interval },
+  series: boolean,
+): void {
   const { from } = period;
   if (from === undefined) return;
   const to = period.to ?? today();
@@ -26,11 +30,20 @@ export function assertWithinLimits(ctx: Context, period: { from?: string; to?: s
     const points = pointCount(from, to, interval);
     if (points > maxPoints) {
       const what = `${interval} from ${from} to ${to} gives ${points} points, more than ANALYTICS_MAX_POINTS (${maxPoints})`;
-      throw validationFailed(`The query is invalid: ${what}; ask for a shorter period or a longer interval (week, month).`, [
-        { path: "interval", message: what },
-        { path: "from", message: `gives more than ANALYTICS_MAX_POINTS (${maxPoints}) ${interval} points with to ${to}` },
-        { path: "to", message: `gives more than ANALYTICS_MAX_POINTS (${maxPoints}) ${interval} points with from ${from}` },
-      ]);
+      throw validationFailed(
+        `The query is invalid: ${what}; ask for a shorter period or a longer interval (week, month).`,
+        [
+          { path: "interval", message: what },
+          {
+            path: "from",
+            message: `gives more than ANALYTICS_MAX_POINTS (${maxPoints}) ${interval} points with to ${to}`,
+          },
+          {
+            path: "to",
+            message: `gives more than ANALYTICS_MAX_POINTS (${maxPoints}) ${interval} points with from ${from}`,
+          },
+        ],
+      );
     }
   }
   const start = period.start !== undefined && period.start < from ? period.start : addDays(from, -1);

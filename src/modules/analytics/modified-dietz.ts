@@ -21,7 +21,13 @@ export interface ModifiedDietzResult {
   annualisedPercent: number | null;
 }
 
-export function modifiedDietz(input: { openingValue: number; closingValue: number; flows: readonly Flow[]; from: string; to: string }): ModifiedDietzResult {
+export function modifiedDietz(input: {
+  openingValue: number;
+  closingValue: number;
+  flows: readonly Flow[];
+  from: string;
+  to: string;
+}): ModifiedDietzResult {
   const start = dayNumber(input.from);
   const end = dayNumber(input.to);
   const days = end - start + 1;
@@ -35,5 +41,9 @@ export function modifiedDietz(input: { openingValue: number; closingValue: numbe
   const averageCapital = input.openingValue + weighted / days;
   if (!(averageCapital > 0)) return { averageCapital: null, cumulativePercent: null, annualisedPercent: null };
   const r = (input.closingValue - input.openingValue - net) / averageCapital;
-  return { averageCapital, cumulativePercent: r * 100, annualisedPercent: days >= 365 ? ((r * 365) / days) * 100 : null };
+  return {
+    averageCapital,
+    cumulativePercent: r * 100,
+    annualisedPercent: days >= 365 ? ((r * 365) / days) * 100 : null,
+  };
 }

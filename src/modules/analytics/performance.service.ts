@@ -7,10 +7,26 @@ import { parseInput } from "../../lib/validation";
 import { customGroupIdOf } from "../allocation-models/allocation-models.schemas";
 import { dimensionValue, UNCLASSIFIED } from "../holdings/dimension";
 import { PORTFOLIO_TAX_SELECT } from "../holdings/holding-values";
-import { dayNumber, receivableAmount, receivablesOn, roundMoney, type DailyValuation, type ExactDay, type Receivable, type ValuationRange } from "../ledger";
+import {
+  dayNumber,
+  receivableAmount,
+  receivablesOn,
+  roundMoney,
+  type DailyValuation,
+  type ExactDay,
+  type Receivable,
+  type ValuationRange,
+} from "../ledger";
 import { scopedPortfolio } from "../portfolios/scoped";
 import { PerformanceQuery } from "./analytics.schemas";
-import { decompose, decomposeCash, decomposeLocal, sumComponents, type Amount, type ReturnComponents } from "./decomposition";
+import {
+  decompose,
+  decomposeCash,
+  decomposeLocal,
+  sumComponents,
+  type Amount,
+  type ReturnComponents,
+} from "./decomposition";
 import { portfolioEngine } from "./engine-cache";
 import { heavyWork } from "../../lib/heavy-work";
 import { assertWithinLimits } from "./limits";
@@ -90,7 +106,11 @@ export const CASH_GROUP = "Cash";
 
 const ZERO = new Decimal(0);
 
-export async function getPerformance(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<PerformanceReport> {
+export async function getPerformance(
+  ctx: Context,
+  portfolioId: unknown,
+  query: unknown = {},
+): Promise<PerformanceReport> {
   const request = parseInput(PerformanceQuery, query ?? {}, "The query");
   assertWithinLimits(ctx, request, false);
   return heavyWork(ctx, () => performance(ctx, portfolioId, request));
@@ -109,7 +129,10 @@ async function performance(ctx: Context, portfolioId: unknown, request: Performa
     from: period.from,
     to: period.to,
     generatedDate: new Date(),
-    ...(await inSlices(performanceSteps(range, engine, { ...period, start: range.from }, { ...request, labels }), ctx.signal)),
+    ...(await inSlices(
+      performanceSteps(range, engine, { ...period, start: range.from }, { ...request, labels }),
+      ctx.signal,
+    )),
   };
 }
 
@@ -121,7 +144,10 @@ async function customLabels(ctx: Context, portfolioId: number, groupBy: string):
     where: { id: groupId, accountId: ctx.account.id },
     select: { assignments: { where: { holding: { portfolioId } }, select: { holdingId: true, label: true } } },
   });
-  if (!group) throw new DomainError("NOT_FOUND", `Custom group ${groupId} was not found.`, [{ path: "groupBy", message: `names custom group ${groupId}, which this account does not have` }]);
+  if (!group)
+    throw new DomainError("NOT_FOUND", `Custom group ${groupId} was not found.`, [
+      { path: "groupBy", message: `names custom group ${groupId}, which this account does not have` },
+    ]);
   return new Map(group.assignments.map((a) => [a.holdingId, a.label]));
 }
 
@@ -141,10 +167,18 @@ interface Options {
   labels: ReadonlyMap<number, string>;
 }
 
-type PerformanceFigures = Omit<PerformanceReport, "portfolioId" | "portfolioName" | "baseCurrencyCode" | "from" | "to" | "generatedDate">;
+type PerformanceFigures = Omit<
+  PerformanceReport,
+  "portfolioId" | "portfolioName" | "baseCurrencyCode" | "from" | "to" | "generatedDate"
+>;
 
 /** The report over a loaded range (pure), as steps: it yields after each holding (lib/slices.ts). */
-export function* performanceSteps(range: ValuationRange, engine: DailyValuation, period: Pick<Period, "from" | "to" | "start">, options: Options): Steps<PerformanceFigures> {
+export function* performanceSteps(
+  range: ValuationRange,
+  engine: DailyValuation,
+  period: Pick<Period, "from" | "to" | "start">,
+  options: Options,
+): Steps<PerformanceFigures> {
   const { from, to } = period;
   const base = range.baseCurrencyCode;
   const inPeriod = (date: string) => from <= date && date <= to;
@@ -182,13 +216,30 @@ export function* performanceSteps(range: ValuationRange, engine: DailyValuation,
       // A Decimal is always truthy: the FX table keeps no rate ≤ 0, and this guard says so too.
       return rate?.gt(0) ? inBase.div(rate) : amount;
     };
-    const opening = holdingValue(o, openReceivables, h.id, (r) => local(r.amount, r.currencyCode, r.inBaseCurrency ?? ZERO, openDay));
-    const closing = holdingValue(c, closeReceivables, h.id, (r) => local(r.amount, r.currencyCode, r.inBaseCurrency ?? ZERO, to));
-    if (o.units.isZero() && c.units.isZero() && flows.length === 0 && income.length === 0 && opening.base.isZero() && closing.base.isZero()) continue;
+    const opening = holdingValue(o, openReceivables, h.id, (r) =>
+      local(r.amount, r.currencyCode, r.inBaseCurrency ?? ZERO, openDay),
+    );
+    const closing = holdingValue(c, closeReceivables, h.id, (r) =>
+      local(r.amount, r.currencyCode, r.inBaseCurrency ?? ZERO, to),
+    );
+    if (
+      o.units.isZero() &&
+      c.units.isZero() &&
+      flows.length === 0 &&
+      income.length === 0 &&
+      opening.base.isZero() &&
+      closing.base.isZero()
+    )
+      continue;
     const flowAmounts = flows.map((f) => {
       const value = engine.flowValue(f);
       const inBase = value?.exact ?? ZERO;
-      return { date: f.date, local: local(f.direction === "in" ? f.amount : f.amount.negated(), f.currencyCode, inBase, f.date), base: inBase, amount: value?.amount ?? 0 };
+      return {
+        date: f.date,
+        local: local(f.direction === "in" ? f.amount : f.amount.negated(), f.currencyCode, inBase, f.date),
+        base: inBase,
+        amount: value?.amount ?? 0,
+      };
     });
     const incomeAmounts = income.map((i) => {
       const net = receivableAmount(i);
@@ -197,10 +248,20 @@ export function* performanceSteps(range: ValuationRange, engine: DailyValuation,
     });
     const closingRate = c.rate ?? range.fx.rateOn(h.currencyCode, base, to)?.rate ?? ZERO;
     const holdingPeriod = { opening, closing, closingRate, flows: flowAmounts, income: incomeAmounts };
-    const part: Part = { components: decompose(holdingPeriod), opening: opening.base.toNumber(), closing: closing.base.toNumber(), flows: flowAmounts.map((f) => ({ date: f.date, amount: f.amount })) };
+    const part: Part = {
+      components: decompose(holdingPeriod),
+      opening: opening.base.toNumber(),
+      closing: closing.base.toNumber(),
+      flows: flowAmounts.map((f) => ({ date: f.date, amount: f.amount })),
+    };
     parts.push(part);
     const shown: Part = options.showLocalCurrency
-      ? { components: decomposeLocal(holdingPeriod), opening: opening.local.toNumber(), closing: closing.local.toNumber(), flows: flowAmounts.map((f) => ({ date: f.date, amount: f.local.toNumber() })) }
+      ? {
+          components: decomposeLocal(holdingPeriod),
+          opening: opening.local.toNumber(),
+          closing: closing.local.toNumber(),
+          flows: flowAmounts.map((f) => ({ date: f.date, amount: f.local.toNumber() })),
+        }
       : part;
     const marketValue = c.valueInBaseCurrency ?? ZERO;
     holdings.push({
@@ -223,20 +284,39 @@ export function* performanceSteps(range: ValuationRange, engine: DailyValuation,
   // Each cash account's part: interest as dividends, its rate's moves as currency.
   const cashParts = range.cashAccounts.map((a) => {
     const movements = (engine.cashMovements.get(a.id) ?? []).filter((m) => inPeriod(m.date));
-    const inBase = (m: { date: string; amount: Decimal }) => range.fx.convert(m.amount, a.currencyCode, base, m.date) ?? ZERO;
+    const inBase = (m: { date: string; amount: Decimal }) =>
+      range.fx.convert(m.amount, a.currencyCode, base, m.date) ?? ZERO;
     const transfers = movements.filter((m) => !m.isReturn).map((m) => ({ date: m.date, base: inBase(m) }));
     const openingBase = open.cash.find((x) => x.id === a.id)!.valueInBaseCurrency ?? ZERO;
     const closingBase = close.cash.find((x) => x.id === a.id)!.valueInBaseCurrency ?? ZERO;
-    const components = decomposeCash({ openingBase, closingBase, transfersBase: transfers.map((t) => t.base), interestBase: movements.filter((m) => m.isReturn).map(inBase) });
-    return { currencyCode: a.currencyCode, marketValue: closingBase, part: { components, opening: openingBase.toNumber(), closing: closingBase.toNumber(), flows: dated(transfers) } };
+    const components = decomposeCash({
+      openingBase,
+      closingBase,
+      transfersBase: transfers.map((t) => t.base),
+      interestBase: movements.filter((m) => m.isReturn).map(inBase),
+    });
+    return {
+      currencyCode: a.currencyCode,
+      marketValue: closingBase,
+      part: { components, opening: openingBase.toNumber(), closing: closingBase.toNumber(), flows: dated(transfers) },
+    };
   });
 
   // The portfolio's components are the sums; its total is EMV − BMV − net flows, which they equal
   // (the currency gain takes any difference, which only a flow without a rate could leave).
   const summed = sumComponents([...parts, ...cashParts.map((c) => c.part)].map((p) => p.components));
   const totalReturnValue = totalValue.minus(openingValue).minus(netFlows);
-  const components = { ...summed, currencyGainValue: totalReturnValue.minus(summed.capitalGainValue).minus(summed.dividendReturnValue), totalReturnValue };
-  const portfolioPart: Part = { components, opening: openingValue.toNumber(), closing: totalValue.toNumber(), flows: portfolioFlows };
+  const components = {
+    ...summed,
+    currencyGainValue: totalReturnValue.minus(summed.capitalGainValue).minus(summed.dividendReturnValue),
+    totalReturnValue,
+  };
+  const portfolioPart: Part = {
+    components,
+    opening: openingValue.toNumber(),
+    closing: totalValue.toNumber(),
+    flows: portfolioFlows,
+  };
 
   yield;
   const listed = holdings.filter((h) => options.includeClosed || h.isOpen);
@@ -259,7 +339,12 @@ export function* performanceSteps(range: ValuationRange, engine: DailyValuation,
     for (const c of cashParts) add(options.groupBy === "currency" ? c.currencyCode : CASH_GROUP, c.marketValue, c.part);
     report.groups = [...groups.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([label, g]) => ({ label, marketValue: g.marketValue, weight: weight(g.marketValue, totalValue), totalReturn: summary(mergeParts(g.parts)) }));
+      .map(([label, g]) => ({
+        label,
+        marketValue: g.marketValue,
+        weight: weight(g.marketValue, totalValue),
+        totalReturn: summary(mergeParts(g.parts)),
+      }));
   }
   return report;
 }
@@ -268,7 +353,10 @@ export function* performanceSteps(range: ValuationRange, engine: DailyValuation,
  * The portfolio's exact ends and external flows over a period (DOMAIN §3): BMV at the close of the
  * day before `from`, EMV at the close of `to`, each flow at its day's rate.
  */
-export function portfolioTotals(engine: DailyValuation, period: Pick<Period, "from" | "to">): { openingValue: Decimal; totalValue: Decimal; netFlows: Decimal; flows: DatedAmount[] } {
+export function portfolioTotals(
+  engine: DailyValuation,
+  period: Pick<Period, "from" | "to">,
+): { openingValue: Decimal; totalValue: Decimal; netFlows: Decimal; flows: DatedAmount[] } {
   let netFlows = ZERO;
   const flows: DatedAmount[] = [];
   for (const f of engine.portfolioFlows) {
@@ -286,7 +374,12 @@ export function portfolioTotals(engine: DailyValuation, period: Pick<Period, "fr
 }
 
 /** A holding's value (its units at the price and rate of the day) with the income receivable it is owed. */
-function holdingValue(day: ExactDay["holdings"][number], receivables: Receivable[], holdingId: number, localOf: (r: Receivable) => Decimal): Amount {
+function holdingValue(
+  day: ExactDay["holdings"][number],
+  receivables: Receivable[],
+  holdingId: number,
+  localOf: (r: Receivable) => Decimal,
+): Amount {
   const own = receivables.filter((r) => r.holdingId === holdingId);
   const held = day.units.isZero() || !day.price ? ZERO : roundMoney(day.units.times(day.price));
   return {
@@ -318,9 +411,16 @@ const weight = (value: Decimal, total: Decimal) => (total.isZero() ? 0 : value.d
  * the period has 365 days or more; null when the denominator is not positive (nothing invested).
  */
 function returnSummary(part: Part, period: Pick<Period, "from" | "to">, isAnnualized: boolean): ReturnSummary {
-  const md = modifiedDietz({ openingValue: part.opening, closingValue: part.closing, flows: part.flows, from: period.from, to: period.to });
+  const md = modifiedDietz({
+    openingValue: part.opening,
+    closingValue: part.closing,
+    flows: part.flows,
+    from: period.from,
+    to: period.to,
+  });
   const scale = isAnnualized ? 365 / dayCount(period.from, period.to) : 1;
-  const percent = (value: Decimal) => (md.averageCapital === null ? null : (value.toNumber() / md.averageCapital) * 100 * scale);
+  const percent = (value: Decimal) =>
+    md.averageCapital === null ? null : (value.toNumber() / md.averageCapital) * 100 * scale;
   const c = part.components;
   return {
     totalReturnValue: c.totalReturnValue,
@@ -341,9 +441,19 @@ function returnSummary(part: Part, period: Pick<Period, "from" | "to">, isAnnual
  * XIRR: the opening value is paid on the day before `from`, inflows paid, outflows received, the
  * closing value received on `to`.
  */
-export function returnMethods(series: { value: ArrayLike<number>; flowIn: ArrayLike<number>; flowOut: ArrayLike<number> }, part: Pick<Part, "opening" | "closing" | "flows">, period: Pick<Period, "from" | "to" | "start">): ReturnMethods {
+export function returnMethods(
+  series: { value: ArrayLike<number>; flowIn: ArrayLike<number>; flowOut: ArrayLike<number> },
+  part: Pick<Part, "opening" | "closing" | "flows">,
+  period: Pick<Period, "from" | "to" | "start">,
+): ReturnMethods {
   const twr = chain(period, series.value, series.flowIn, series.flowOut);
-  const md = modifiedDietz({ openingValue: part.opening, closingValue: part.closing, flows: part.flows, from: period.from, to: period.to });
+  const md = modifiedDietz({
+    openingValue: part.opening,
+    closingValue: part.closing,
+    flows: part.flows,
+    from: period.from,
+    to: period.to,
+  });
   const rate = xirr([
     { date: addDays(period.from, -1), amount: -part.opening },
     ...part.flows.map((f) => ({ date: f.date, amount: -f.amount })),

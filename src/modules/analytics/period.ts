@@ -16,10 +16,16 @@ export interface Period {
 }
 
 /** The period asked for, with its defaults (REPORTS.md §0: from the first event to today). */
-export function resolvePeriod(request: { from?: string; to?: string; interval?: Interval }, first: string | null): Period {
+export function resolvePeriod(
+  request: { from?: string; to?: string; interval?: Interval },
+  first: string | null,
+): Period {
   const to = request.to ?? today();
   const from = request.from ?? (first && first < to ? first : to);
-  if (from > to) throw validationFailed("The query is invalid: from is after to.", [{ path: "from", message: `must not be after to (${to})` }]);
+  if (from > to)
+    throw validationFailed("The query is invalid: from is after to.", [
+      { path: "from", message: `must not be after to (${to})` },
+    ]);
   // From the first event (net invested counts every flow since), or the day before `from` (its
   // close is the opening value), whichever is earlier.
   const start = first && first < from ? first : addDays(from, -1);
@@ -30,7 +36,12 @@ export function resolvePeriod(request: { from?: string; to?: string; interval?: 
  * The time-weighted return from `from` to `to` (with the cumulative percent of each day), over
  * daily series whose first day is `start` (they may run past `to`).
  */
-export function chain(period: { from: string; to: string; start: string }, value: ArrayLike<number>, flowIn: ArrayLike<number>, flowOut: ArrayLike<number>): TwrResult {
+export function chain(
+  period: { from: string; to: string; start: string },
+  value: ArrayLike<number>,
+  flowIn: ArrayLike<number>,
+  flowOut: ArrayLike<number>,
+): TwrResult {
   const offset = dayNumber(period.from) - dayNumber(period.start);
   const end = dayNumber(period.to) - dayNumber(period.start);
   const days = [];
@@ -53,7 +64,10 @@ export function netInvested(flowList: readonly Flow[], fx: FxTable, base: string
 }
 
 /** The date of the first trade, income or cash transaction of a portfolio (or a holding's first trade or income); null when none. */
-export async function firstEventDate(ctx: Context, of: { portfolioId: number } | { holdingId: number }): Promise<string | null> {
+export async function firstEventDate(
+  ctx: Context,
+  of: { portfolioId: number } | { holdingId: number },
+): Promise<string | null> {
   const [row] =
     "portfolioId" in of
       ? await ctx.db.$queryRaw<{ first: string | null }[]>`

@@ -32,31 +32,42 @@ export interface TimeseriesPoint {
 
 const ZERO = new Decimal(0);
 
-export async function getPortfolioTimeseries(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<TimeseriesPoint[]> {
+export async function getPortfolioTimeseries(
+  ctx: Context,
+  portfolioId: unknown,
+  query: unknown = {},
+): Promise<TimeseriesPoint[]> {
   const request = parseInput(TimeseriesQuery, query ?? {}, "The query");
   assertWithinLimits(ctx, request, true);
   return heavyWork(ctx, () => portfolioTimeseries(ctx, portfolioId, request));
 }
 
-async function portfolioTimeseries(ctx: Context, portfolioId: unknown, request: TimeseriesQuery): Promise<TimeseriesPoint[]> {
+async function portfolioTimeseries(
+  ctx: Context,
+  portfolioId: unknown,
+  request: TimeseriesQuery,
+): Promise<TimeseriesPoint[]> {
   const portfolio = await scopedPortfolio(ctx, portfolioId);
   const period = resolvePeriod(request, await firstEventDate(ctx, { portfolioId: portfolio.id }));
   assertWithinLimits(ctx, period, true);
   const { range, engine } = await portfolioEngine(ctx, portfolio, period.start, period.to);
   const twr = chain({ ...period, start: range.from }, engine.total, engine.flowIn, engine.flowOut).daily;
   const invested = netInvested(engine.portfolioFlows, range.fx, portfolio.baseCurrencyCode);
-  return inSlices(pointsOf(period, (date) => {
-    const day = engine.exactOn(date);
-    return {
-      date,
-      marketValue: day.holdings.reduce((s, h) => s.plus(h.valueInBaseCurrency ?? 0), ZERO),
-      cashValue: day.cash.reduce((s, c) => s.plus(c.valueInBaseCurrency ?? 0), ZERO),
-      incomeReceivable: day.incomeReceivableInBaseCurrency,
-      totalValue: day.totalInBaseCurrency,
-      netInvested: invested(date),
-      cumulativeReturnPercent: twr[dayNumber(date) - dayNumber(period.from)],
-    };
-  }), ctx.signal);
+  return inSlices(
+    pointsOf(period, (date) => {
+      const day = engine.exactOn(date);
+      return {
+        date,
+        marketValue: day.holdings.reduce((s, h) => s.plus(h.valueInBaseCurrency ?? 0), ZERO),
+        cashValue: day.cash.reduce((s, c) => s.plus(c.valueInBaseCurrency ?? 0), ZERO),
+        incomeReceivable: day.incomeReceivableInBaseCurrency,
+        totalValue: day.totalInBaseCurrency,
+        netInvested: invested(date),
+        cumulativeReturnPercent: twr[dayNumber(date) - dayNumber(period.from)],
+      };
+    }),
+    ctx.signal,
+  );
 }
 
 /** Each point of the period, as steps (a ten-year daily series values 3,650 days exactly: in slices). */
@@ -85,19 +96,30 @@ export interface HoldingTimeseriesPoint {
  * one holding, with its units, price, rate and cost base; its flows are its own (DOMAIN.md §3:
  * acquiring trades in, disposals, capital returns and income out).
  */
-export async function getHoldingTimeseries(ctx: Context, holdingId: unknown, query: unknown = {}): Promise<HoldingTimeseriesPoint[]> {
+export async function getHoldingTimeseries(
+  ctx: Context,
+  holdingId: unknown,
+  query: unknown = {},
+): Promise<HoldingTimeseriesPoint[]> {
   const request = parseInput(TimeseriesQuery, query ?? {}, "The query");
   assertWithinLimits(ctx, request, true);
   return heavyWork(ctx, () => holdingTimeseries(ctx, holdingId, request));
 }
 
-async function holdingTimeseries(ctx: Context, holdingId: unknown, request: TimeseriesQuery): Promise<HoldingTimeseriesPoint[]> {
+async function holdingTimeseries(
+  ctx: Context,
+  holdingId: unknown,
+  request: TimeseriesQuery,
+): Promise<HoldingTimeseriesPoint[]> {
   const holding = await holdingWithPortfolio(ctx, holdingId);
   const portfolio = holding.portfolio;
   const period = resolvePeriod(request, await firstEventDate(ctx, { holdingId: holding.id }));
   // The portfolio's engine starts at the holding's first event or the day before from: within these days.
   assertWithinLimits(ctx, period, true);
-  const [{ range, engine }, ledger] = await Promise.all([portfolioEngine(ctx, portfolio, period.start, period.to), loadLedger(ctx.db, portfolio, [holding.id], period.to)]);
+  const [{ range, engine }, ledger] = await Promise.all([
+    portfolioEngine(ctx, portfolio, period.start, period.to),
+    loadLedger(ctx.db, portfolio, [holding.id], period.to),
+  ]);
   const series = engine.holdings.find((h) => h.id === holding.id);
   const valued = range.holdings.find((h) => h.id === holding.id);
   // Deleted between its lookup and the load: gone, as a missing holding is.
@@ -108,17 +130,20 @@ async function holdingTimeseries(ctx: Context, holdingId: unknown, request: Time
   const twr = chain({ ...period, start: range.from }, values, series.flowIn, series.flowOut).daily;
   const invested = netInvested(engine.holdingFlows.get(holding.id) ?? [], range.fx, portfolio.baseCurrencyCode);
   const timeline = foldHolding(ledger, holding.id).timeline;
-  return inSlices(pointsOf(period, (date) => {
-    const h = exactHolding(valued, range.fx, portfolio.baseCurrencyCode, date);
-    return {
-      date,
-      quantity: h.units,
-      price: h.price,
-      exchangeRate: h.rate,
-      marketValue: h.valueInBaseCurrency ?? ZERO,
-      costBase: timeline.on(date).costBaseInBaseCurrency,
-      netInvested: invested(date),
-      cumulativeReturnPercent: twr[dayNumber(date) - dayNumber(period.from)],
-    };
-  }), ctx.signal);
+  return inSlices(
+    pointsOf(period, (date) => {
+      const h = exactHolding(valued, range.fx, portfolio.baseCurrencyCode, date);
+      return {
+        date,
+        quantity: h.units,
+        price: h.price,
+        exchangeRate: h.rate,
+        marketValue: h.valueInBaseCurrency ?? ZERO,
+        costBase: timeline.on(date).costBaseInBaseCurrency,
+        netInvested: invested(date),
+        cumulativeReturnPercent: twr[dayNumber(date) - dayNumber(period.from)],
+      };
+    }),
+    ctx.signal,
+  );
 }

@@ -40,7 +40,27 @@ export function xirr(payments: readonly Payment[]): number | null {
   };
   // Bracket: walk up from just above −100 % over a geometric grid of rates; the first sign change
   // is the root nearest −100 % (the usual one when several exist).
-  const grid = [-0.999999, -0.99, -0.9, -0.75, -0.5, -0.25, -0.1, 0, 0.1, 0.25, 0.5, 1, 2, 5, 10, 100, 1_000, 10_000, MAX_RATE];
+  const grid = [
+    -0.999999,
+    -0.99,
+    -0.9,
+    -0.75,
+    -0.5,
+    -0.25,
+    -0.1,
+    0,
+    0.1,
+    0.25,
+    0.5,
+    1,
+    2,
+    5,
+    10,
+    100,
+    1_000,
+    10_000,
+    MAX_RATE,
+  ];
   let lo = grid[0];
   let flo = npv(lo);
   for (let i = 1; i < grid.length; i++) {
@@ -64,11 +84,19 @@ function brent(f: (x: number) => number, a: number, b: number, fa: number, fb: n
   for (let i = 0; i < 200; i++) {
     if (fb === 0 || Math.abs(b - a) <= 1e-15 * Math.max(1, Math.abs(b))) return b;
     let s: number;
-    if (fa !== fc && fb !== fc) s = (a * fb * fc) / ((fa - fb) * (fa - fc)) + (b * fa * fc) / ((fb - fa) * (fb - fc)) + (c * fa * fb) / ((fc - fa) * (fc - fb));
+    if (fa !== fc && fb !== fc)
+      s =
+        (a * fb * fc) / ((fa - fb) * (fa - fc)) +
+        (b * fa * fc) / ((fb - fa) * (fb - fc)) +
+        (c * fa * fb) / ((fc - fa) * (fc - fb));
     else s = b - (fb * (b - a)) / (fb - fa);
     const m = (3 * a + b) / 4;
     const outside = (s - m) * (s - b) > 0;
-    if (outside || (bisected && Math.abs(s - b) >= Math.abs(b - c) / 2) || (!bisected && Math.abs(s - b) >= Math.abs(c - d) / 2)) {
+    if (
+      outside ||
+      (bisected && Math.abs(s - b) >= Math.abs(b - c) / 2) ||
+      (!bisected && Math.abs(s - b) >= Math.abs(c - d) / 2)
+    ) {
       s = (a + b) / 2;
       bisected = true;
     } else bisected = false;

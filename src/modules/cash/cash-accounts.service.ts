@@ -12,11 +12,21 @@ import { TX_OPTIONS } from "../../db";
 /** GET /v1/portfolios/{p}/cash-accounts: the portfolio's accounts by id, with balances. */
 export async function listCashAccounts(ctx: Context, portfolioId: unknown): Promise<CashAccountView[]> {
   const portfolio = await scopedPortfolio(ctx, portfolioId);
-  return withBalances(ctx, await ctx.db.cashAccount.findMany({ where: { portfolioId: portfolio.id }, select: ACCOUNT_SELECT, orderBy: { id: "asc" } }));
+  return withBalances(
+    ctx,
+    await ctx.db.cashAccount.findMany({
+      where: { portfolioId: portfolio.id },
+      select: ACCOUNT_SELECT,
+      orderBy: { id: "asc" },
+    }),
+  );
 }
 
 /** Cash accounts of several portfolios, for a DataLoader (Portfolio.cashAccounts). */
-export async function cashAccountsByPortfolioIds(ctx: Context, portfolioIds: readonly number[]): Promise<Map<number, CashAccountView[]>> {
+export async function cashAccountsByPortfolioIds(
+  ctx: Context,
+  portfolioIds: readonly number[],
+): Promise<Map<number, CashAccountView[]>> {
   const rows = await ctx.db.cashAccount.findMany({
     where: { portfolioId: { in: [...portfolioIds] }, ...accountScope(ctx) },
     select: ACCOUNT_SELECT,
@@ -54,7 +64,11 @@ export async function createCashAccount(ctx: Context, input: unknown): Promise<C
   return view;
 }
 
-export async function updateCashAccount(ctx: Context, cashAccountId: unknown, input: unknown): Promise<CashAccountView> {
+export async function updateCashAccount(
+  ctx: Context,
+  cashAccountId: unknown,
+  input: unknown,
+): Promise<CashAccountView> {
   const id = parseId(cashAccountId, "cashAccountId");
   const data = parseInput(UpdateCashAccountBody, input, "The cash account");
   assertCanWrite(ctx);
@@ -64,12 +78,17 @@ export async function updateCashAccount(ctx: Context, cashAccountId: unknown, in
     await tx.$queryRaw`SELECT id FROM cash_account WHERE id = ${id} FOR UPDATE`;
     const current = await accountRow(ctx, id, tx);
     if (data.portfolioId !== undefined && data.portfolioId !== current.portfolioId) {
-      throw businessRule(`Cash account ${id} belongs to portfolio ${current.portfolioId}; an account stays in its portfolio.`);
+      throw businessRule(
+        `Cash account ${id} belongs to portfolio ${current.portfolioId}; an account stays in its portfolio.`,
+      );
     }
     if (data.currencyCode && data.currencyCode !== current.currencyCode) {
       // The stored amounts are in the account's currency; changing it would silently relabel them.
       const entered = await tx.cashTransaction.count({ where: { cashAccountId: id } });
-      if (entered > 0) throw businessRule(`Cash account ${id} has ${entered} cash transaction(s) in ${current.currencyCode}; its currency cannot change.`);
+      if (entered > 0)
+        throw businessRule(
+          `Cash account ${id} has ${entered} cash transaction(s) in ${current.currencyCode}; its currency cannot change.`,
+        );
     }
     return tx.cashAccount.update({
       where: { id },

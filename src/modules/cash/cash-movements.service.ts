@@ -7,7 +7,18 @@ import { pageOf, type Page } from "../../lib/page";
 import { parseInput } from "../../lib/validation";
 import { CASH_TRADE_TYPES, incomeCashEffect, settlementDate, tradeCashEffect } from "../ledger/cash-effects";
 import { LedgerQuery } from "./cash.schemas";
-import { accountRow, accountScope, ACCOUNT_SELECT, signed, TRANSACTION_SELECT, type AccountRow, type CashAccountView, type CashMovementSource, type CashMovementView, type TransactionRow } from "./cash.views";
+import {
+  accountRow,
+  accountScope,
+  ACCOUNT_SELECT,
+  signed,
+  TRANSACTION_SELECT,
+  type AccountRow,
+  type CashAccountView,
+  type CashMovementSource,
+  type CashMovementView,
+  type TransactionRow,
+} from "./cash.views";
 
 /**
  * A cash account's ledger: its stored transactions and the movements its synced trades and income
@@ -42,7 +53,11 @@ const storedMovement = (t: TransactionRow): Movement => ({
  * reinvested pays its net amount on its paid date. Two statements (and Prisma's holding lookups)
  * whatever the number of accounts.
  */
-async function derivedMovements(db: Prisma.TransactionClient, accounts: AccountRow[], asOf: string): Promise<Map<number, Movement[]>> {
+async function derivedMovements(
+  db: Prisma.TransactionClient,
+  accounts: AccountRow[],
+  asOf: string,
+): Promise<Map<number, Movement[]>> {
   const byAccount = new Map<number, Movement[]>(accounts.map((a) => [a.id, []]));
   const tradeAccounts = accounts.filter((a) => a.syncTrades);
   const incomeAccounts = accounts.filter((a) => a.syncIncome);
@@ -57,7 +72,17 @@ async function derivedMovements(db: Prisma.TransactionClient, accounts: AccountR
             tradeType: { in: [...CASH_TRADE_TYPES] },
             tradeDate: { lte: toDate(asOf) },
           },
-          select: { id: true, portfolioId: true, tradeType: true, tradeDate: true, quantity: true, price: true, brokerage: true, currencyCode: true, holding },
+          select: {
+            id: true,
+            portfolioId: true,
+            tradeType: true,
+            tradeDate: true,
+            quantity: true,
+            price: true,
+            brokerage: true,
+            currencyCode: true,
+            holding,
+          },
           orderBy: { id: "asc" },
         }),
     incomeAccounts.length === 0
@@ -91,7 +116,10 @@ async function derivedMovements(db: Prisma.TransactionClient, accounts: AccountR
     for (const t of trades) {
       if (t.portfolioId !== a.portfolioId || t.currencyCode !== a.currencyCode) continue;
       // A capital return is a payment on its date; only exchange trades settle days later.
-      const date = t.tradeType === "ReturnOfCapital" ? fromDate(t.tradeDate) : settlementDate(fromDate(t.tradeDate), a.settlementDays);
+      const date =
+        t.tradeType === "ReturnOfCapital"
+          ? fromDate(t.tradeDate)
+          : settlementDate(fromDate(t.tradeDate), a.settlementDays);
       if (date > asOf) continue;
       const units = new Decimal(t.quantity).abs();
       const price = new Decimal(t.price);
@@ -107,7 +135,15 @@ async function derivedMovements(db: Prisma.TransactionClient, accounts: AccountR
       if (i.portfolioId !== a.portfolioId || i.currencyCode !== a.currencyCode) continue;
       const { date, amount } = incomeCashEffect(i);
       const description = `${i.isTrustIncome ? "Distribution" : "Dividend"} ${i.holding.symbol}.${i.holding.exchange}`;
-      out.push({ id: null, source: "Income", sourceId: i.id, type: "Income", date: fromDate(date), amount, description });
+      out.push({
+        id: null,
+        source: "Income",
+        sourceId: i.id,
+        type: "Income",
+        date: fromDate(date),
+        amount,
+        description,
+      });
     }
   }
   return byAccount;
@@ -126,7 +162,8 @@ export async function withBalances(ctx: Context, accounts: AccountRow[]): Promis
     derivedMovements(ctx.db, accounts, asOf),
   ]);
   const balances = new Map<number, Decimal>(accounts.map((a) => [a.id, new Decimal(0)]));
-  for (const s of sums) balances.set(s.cashAccountId, balances.get(s.cashAccountId)!.plus(signed(s.type, new Decimal(s._sum.amount ?? 0))));
+  for (const s of sums)
+    balances.set(s.cashAccountId, balances.get(s.cashAccountId)!.plus(signed(s.type, new Decimal(s._sum.amount ?? 0))));
   for (const [id, movements] of derived) for (const m of movements) balances.set(id, balances.get(id)!.plus(m.amount));
   return accounts.map((a) => ({ ...a, balance: balances.get(a.id)! }));
 }
@@ -137,24 +174,43 @@ export async function withBalances(ctx: Context, accounts: AccountRow[]): Promis
  * runs over the whole ledger, so a page or a date range shows the true balances. Stored
  * transactions are listed whatever their date; derived ones once settled or paid.
  */
-export async function listCashMovements(ctx: Context, cashAccountId: unknown, query: unknown = {}): Promise<Page<CashMovementView>> {
+export async function listCashMovements(
+  ctx: Context,
+  cashAccountId: unknown,
+  query: unknown = {},
+): Promise<Page<CashMovementView>> {
   const q = parseInput(LedgerQuery, query ?? {}, "The query");
   const account = await accountRow(ctx, cashAccountId);
   return (await ledgersOf(ctx, [account], q)).get(account.id)!;
 }
 
 /** The same page of several accounts' ledgers (GraphQL `CashAccount.transactions` through its DataLoader). */
-export async function cashMovementsByAccountIds(ctx: Context, cashAccountIds: readonly number[], query: unknown = {}): Promise<Map<number, CashMovementView[]>> {
+export async function cashMovementsByAccountIds(
+  ctx: Context,
+  cashAccountIds: readonly number[],
+  query: unknown = {},
+): Promise<Map<number, CashMovementView[]>> {
   const q = parseInput(LedgerQuery, query ?? {}, "The query");
-  const accounts = await ctx.db.cashAccount.findMany({ where: { id: { in: [...cashAccountIds] }, ...accountScope(ctx) }, select: ACCOUNT_SELECT });
+  const accounts = await ctx.db.cashAccount.findMany({
+    where: { id: { in: [...cashAccountIds] }, ...accountScope(ctx) },
+    select: ACCOUNT_SELECT,
+  });
   return new Map([...(await ledgersOf(ctx, accounts, q))].map(([id, page]) => [id, page.items]));
 }
 
 /** Running balances need every movement from the first: the page is cut after they are summed. */
-async function ledgersOf(ctx: Context, accounts: AccountRow[], q: z.output<typeof LedgerQuery>): Promise<Map<number, Page<CashMovementView>>> {
+async function ledgersOf(
+  ctx: Context,
+  accounts: AccountRow[],
+  q: z.output<typeof LedgerQuery>,
+): Promise<Map<number, Page<CashMovementView>>> {
   if (accounts.length === 0) return new Map();
   const [stored, derived] = await Promise.all([
-    ctx.db.cashTransaction.findMany({ where: { cashAccountId: { in: accounts.map((a) => a.id) } }, select: TRANSACTION_SELECT, orderBy: [{ date: "asc" }, { id: "asc" }] }),
+    ctx.db.cashTransaction.findMany({
+      where: { cashAccountId: { in: accounts.map((a) => a.id) } },
+      select: TRANSACTION_SELECT,
+      orderBy: [{ date: "asc" }, { id: "asc" }],
+    }),
     derivedMovements(ctx.db, accounts, today()),
   ]);
   const storedBy = new Map<number, Movement[]>(accounts.map((a) => [a.id, []]));
@@ -164,7 +220,13 @@ async function ledgersOf(ctx: Context, accounts: AccountRow[], q: z.output<typeo
       const movements = [...storedBy.get(a.id)!, ...(derived.get(a.id) ?? [])].sort(compareMovements);
       let balance = new Decimal(0);
       const ledger = movements.map((m) => ({ ...m, balance: (balance = balance.plus(m.amount)) }));
-      return [a.id, pageOf(ledger.filter((m) => (!q.from || m.date >= q.from) && (!q.to || m.date <= q.to)), q)];
+      return [
+        a.id,
+        pageOf(
+          ledger.filter((m) => (!q.from || m.date >= q.from) && (!q.to || m.date <= q.to)),
+          q,
+        ),
+      ];
     }),
   );
 }

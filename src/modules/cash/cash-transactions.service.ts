@@ -5,15 +5,29 @@ import { businessRule, notFound, orNull } from "../../lib/errors";
 import { parseId, parseInput } from "../../lib/validation";
 import { assertCanWrite } from "../portfolios/access";
 import { CashTransactionInput, UpdateCashTransactionBody } from "./cash.schemas";
-import { accountRow, TRANSACTION_SELECT, transactionScope, transactionView, type CashTransactionView } from "./cash.views";
+import {
+  accountRow,
+  TRANSACTION_SELECT,
+  transactionScope,
+  transactionView,
+  type CashTransactionView,
+} from "./cash.views";
 import { TX_OPTIONS } from "../../db";
 
 /** Cash transactions entered by hand (deposits, withdrawals, interest, fees) in an account's currency. */
-export const findCashTransaction = (ctx: Context, cashTransactionId: unknown) => orNull(getCashTransaction(ctx, cashTransactionId));
+export const findCashTransaction = (ctx: Context, cashTransactionId: unknown) =>
+  orNull(getCashTransaction(ctx, cashTransactionId));
 
-export async function getCashTransaction(ctx: Context, cashTransactionId: unknown, db: Prisma.TransactionClient = ctx.db): Promise<CashTransactionView> {
+export async function getCashTransaction(
+  ctx: Context,
+  cashTransactionId: unknown,
+  db: Prisma.TransactionClient = ctx.db,
+): Promise<CashTransactionView> {
   const id = parseId(cashTransactionId, "cashTransactionId");
-  const row = await db.cashTransaction.findFirst({ where: { id, ...transactionScope(ctx) }, select: TRANSACTION_SELECT });
+  const row = await db.cashTransaction.findFirst({
+    where: { id, ...transactionScope(ctx) },
+    select: TRANSACTION_SELECT,
+  });
   if (!row) throw notFound(`Cash transaction ${id}`);
   return transactionView(row);
 }
@@ -23,13 +37,23 @@ export async function createCashTransaction(ctx: Context, input: unknown): Promi
   assertCanWrite(ctx);
   const account = await accountRow(ctx, data.cashAccountId);
   const row = await ctx.db.cashTransaction.create({
-    data: { cashAccountId: account.id, type: data.type, date: toDate(data.date), amount: data.amount.toFixed(), notes: data.notes ?? "" },
+    data: {
+      cashAccountId: account.id,
+      type: data.type,
+      date: toDate(data.date),
+      amount: data.amount.toFixed(),
+      notes: data.notes ?? "",
+    },
     select: TRANSACTION_SELECT,
   });
   return transactionView(row);
 }
 
-export async function updateCashTransaction(ctx: Context, cashTransactionId: unknown, input: unknown): Promise<CashTransactionView> {
+export async function updateCashTransaction(
+  ctx: Context,
+  cashTransactionId: unknown,
+  input: unknown,
+): Promise<CashTransactionView> {
   const id = parseId(cashTransactionId, "cashTransactionId");
   const data = parseInput(UpdateCashTransactionBody, input, "The cash transaction");
   assertCanWrite(ctx);
@@ -42,7 +66,10 @@ export async function updateCashTransaction(ctx: Context, cashTransactionId: unk
       const from = await accountRow(ctx, current.cashAccountId, tx);
       const to = await accountRow(ctx, data.cashAccountId, tx);
       // The amount is in the account's currency: moving it across currencies would relabel it.
-      if (from.currencyCode !== to.currencyCode) throw businessRule(`Cash account ${to.id} is in ${to.currencyCode}, not ${from.currencyCode}; enter the transaction there instead.`);
+      if (from.currencyCode !== to.currencyCode)
+        throw businessRule(
+          `Cash account ${to.id} is in ${to.currencyCode}, not ${from.currencyCode}; enter the transaction there instead.`,
+        );
     }
     return tx.cashTransaction.update({
       where: { id },

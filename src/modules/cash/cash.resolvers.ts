@@ -30,6 +30,7 @@ export const cashResolvers: Resolvers = {
     cashAccounts: (portfolio, _args, ctx) => ctx.loaders.cashAccountsByPortfolioId.load(portfolio.id),
   },
   CashAccount: {
-    transactions: (parent, args, ctx) => ctx.loaders.movementsByCashAccount.load({ id: parent.id, args: dropNulls(args) }),
+    transactions: (parent, args, ctx) =>
+      ctx.loaders.movementsByCashAccount.load({ id: parent.id, args: dropNulls(args) }),
   },
 };

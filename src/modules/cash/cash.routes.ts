@@ -1,6 +1,17 @@
 import { z } from "zod";
 import type { Endpoint } from "../../http/endpoint";
-import { CashAccountResponse, CashMovementResponse, CashTransactionInput, CashTransactionResponse, CreateCashAccountInput, LedgerQuery, UpdateCashAccountInput, UpdateCashTransactionInput, UpdateCashAccountBody, UpdateCashTransactionBody } from "./cash.schemas";
+import {
+  CashAccountResponse,
+  CashMovementResponse,
+  CashTransactionInput,
+  CashTransactionResponse,
+  CreateCashAccountInput,
+  LedgerQuery,
+  UpdateCashAccountInput,
+  UpdateCashTransactionInput,
+  UpdateCashAccountBody,
+  UpdateCashTransactionBody,
+} from "./cash.schemas";
 import {
   createCashAccount,
   createCashTransaction,
@@ -33,7 +44,8 @@ export const cashRoutes: Endpoint[] = [
     operationId: "createCashAccount",
     tag,
     summary: "Create a cash account",
-    description: "With syncTrades, settled Buy and Sell trades and capital returns (ReturnOfCapital) of the portfolio in the account's currency move its cash; with syncIncome, paid income that is not reinvested does.",
+    description:
+      "With syncTrades, settled Buy and Sell trades and capital returns (ReturnOfCapital) of the portfolio in the account's currency move its cash; with syncIncome, paid income that is not reinvested does.",
     body: CreateCashAccountInput,
     response: CashAccountResponse,
     status: 201,
@@ -56,7 +68,8 @@ export const cashRoutes: Endpoint[] = [
     operationId: "updateCashAccount",
     tag,
     summary: "Update a cash account",
-    description: "Absent fields stay. The account stays in its portfolio, and its currency is fixed once it has cash transactions (422).",
+    description:
+      "Absent fields stay. The account stays in its portfolio, and its currency is fixed once it has cash transactions (422).",
     body: UpdateCashAccountBody,
     response: CashAccountResponse,
     errors: [403, 422],

@@ -13,11 +13,18 @@ export const CASH_MOVEMENT_SOURCES = ["Cash", "Trade", "Income"] as const;
 
 const name = text({ min: 1, max: 200 });
 const institution = text({ max: 200 }).nullable().optional();
-const settlementDays = z.number({ error: "must be an integer from 0 to 10" }).int("must be an integer from 0 to 10").min(0, "must be at least 0").max(10, "must be at most 10");
+const settlementDays = z
+  .number({ error: "must be an integer from 0 to 10" })
+  .int("must be an integer from 0 to 10")
+  .min(0, "must be at least 0")
+  .max(10, "must be at most 10");
 const notes = text({ max: 10_000, trim: false }).optional().nullable();
 
 /** Amounts keep 4 decimals and fit DECIMAL(19, 4); the type says which way the money goes. */
-const amount = decimalInput({ scale: 4, min: 0, max: 999_999_999_999_999 }).refine((d) => d.gt(0), "must be greater than 0");
+const amount = decimalInput({ scale: 4, min: 0, max: 999_999_999_999_999 }).refine(
+  (d) => d.gt(0),
+  "must be greater than 0",
+);
 
 export const CreateCashAccountInput = z
   .strictObject({
@@ -25,9 +32,17 @@ export const CreateCashAccountInput = z
     name,
     currencyCode,
     institution,
-    syncTrades: z.boolean().default(false).describe("Settled Buy and Sell trades and capital returns in the account's currency move its cash"),
-    syncIncome: z.boolean().default(false).describe("Paid income in the account's currency that is not reinvested moves its cash"),
-    settlementDays: settlementDays.default(2).describe("Business days (Monday to Friday) from trade date to settlement"),
+    syncTrades: z
+      .boolean()
+      .default(false)
+      .describe("Settled Buy and Sell trades and capital returns in the account's currency move its cash"),
+    syncIncome: z
+      .boolean()
+      .default(false)
+      .describe("Paid income in the account's currency that is not reinvested moves its cash"),
+    settlementDays: settlementDays
+      .default(2)
+      .describe("Business days (Monday to Friday) from trade date to settlement"),
   })
   .meta({ id: "CreateCashAccountInput" });
 export type CreateCashAccountInput = z.output<typeof CreateCashAccountInput>;
@@ -78,7 +93,8 @@ export const LedgerQuery = z
   })
   .check(
     crossField((q, ctx, valid) => {
-      if (valid("from") && valid("to") && q.from && q.to && q.from > q.to) ctx.addIssue({ code: "custom", path: ["to"], message: "must not be before from" });
+      if (valid("from") && valid("to") && q.from && q.to && q.from > q.to)
+        ctx.addIssue({ code: "custom", path: ["to"], message: "must not be before from" });
     }),
   );
 export type LedgerQuery = z.output<typeof LedgerQuery>;
@@ -99,10 +115,16 @@ export const CashAccountResponse = z
 
 export const CashMovementResponse = z
   .object({
-    id: z.number().int().nullable().describe("The cash transaction; null for a movement derived from a trade or income"),
+    id: z
+      .number()
+      .int()
+      .nullable()
+      .describe("The cash transaction; null for a movement derived from a trade or income"),
     source: z.enum(CASH_MOVEMENT_SOURCES),
     sourceId: z.number().int().describe("Id of the cash transaction, trade or income record"),
-    type: z.enum([...CASH_TRANSACTION_TYPES, ...CASH_TRADE_TYPES, "Income"]).describe("Deposit, Withdrawal, InterestPayment, Fee, InterestCharged; Buy, Sell, ReturnOfCapital; Income"),
+    type: z
+      .enum([...CASH_TRANSACTION_TYPES, ...CASH_TRADE_TYPES, "Income"])
+      .describe("Deposit, Withdrawal, InterestPayment, Fee, InterestCharged; Buy, Sell, ReturnOfCapital; Income"),
     date: dateOutput.describe("Settlement date of a trade, paid date of income"),
     amount: z.number().describe("Signed: positive in, negative out"),
     description: z.string(),

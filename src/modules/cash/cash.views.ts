@@ -59,19 +59,32 @@ export const ACCOUNT_SELECT = {
 } satisfies Prisma.CashAccountSelect;
 export type AccountRow = Prisma.CashAccountGetPayload<{ select: typeof ACCOUNT_SELECT }>;
 
-export const TRANSACTION_SELECT = { id: true, cashAccountId: true, type: true, date: true, amount: true, notes: true } satisfies Prisma.CashTransactionSelect;
+export const TRANSACTION_SELECT = {
+  id: true,
+  cashAccountId: true,
+  type: true,
+  date: true,
+  amount: true,
+  notes: true,
+} satisfies Prisma.CashTransactionSelect;
 export type TransactionRow = Prisma.CashTransactionGetPayload<{ select: typeof TRANSACTION_SELECT }>;
 
 /** Cash accounts the caller may see: those of its portfolios (API.md §1 tenancy). */
 export const accountScope = (ctx: Context): Prisma.CashAccountWhereInput => ({ portfolio: portfolioScope(ctx) });
-export const transactionScope = (ctx: Context): Prisma.CashTransactionWhereInput => ({ cashAccount: accountScope(ctx) });
+export const transactionScope = (ctx: Context): Prisma.CashTransactionWhereInput => ({
+  cashAccount: accountScope(ctx),
+});
 
 /** Deposits and interest received bring money in; everything else takes it out. */
 const INFLOWS = new Set<CashTransactionType>(["Deposit", "InterestPayment"]);
 export const signed = (type: CashTransactionType, amount: Decimal) => (INFLOWS.has(type) ? amount : amount.neg());
 
 /** The caller's cash account, or NOT_FOUND. */
-export async function accountRow(ctx: Context, cashAccountId: unknown, db: Prisma.TransactionClient = ctx.db): Promise<AccountRow> {
+export async function accountRow(
+  ctx: Context,
+  cashAccountId: unknown,
+  db: Prisma.TransactionClient = ctx.db,
+): Promise<AccountRow> {
   const id = parseId(cashAccountId, "cashAccountId");
   const row = await db.cashAccount.findFirst({ where: { id, ...accountScope(ctx) }, select: ACCOUNT_SELECT });
   if (!row) throw notFound(`Cash account ${id}`);
@@ -86,4 +99,3 @@ export const transactionView = (t: TransactionRow): CashTransactionView => ({
   amount: new Decimal(t.amount),
   notes: t.notes,
 });
-

@@ -1,7 +1,14 @@
 import { z } from "zod";
 import type { Endpoint } from "../../http/endpoint";
 import { PortfolioResponse } from "../portfolios/portfolios.schemas";
-import { AssignClientPortfoliosInput, ClientApiKeyResponse, ClientResponse, CreateClientInput, UpdateClientInput, UpdateClientBody } from "./clients.schemas";
+import {
+  AssignClientPortfoliosInput,
+  ClientApiKeyResponse,
+  ClientResponse,
+  CreateClientInput,
+  UpdateClientInput,
+  UpdateClientBody,
+} from "./clients.schemas";
 import {
   assignClientPortfolios,
   createClient,
@@ -104,7 +111,8 @@ export const clientRoutes: Endpoint[] = [
     operationId: "createClientApiKey",
     tag,
     summary: "Create a login key for a client",
-    description: "The key acts as the client: it sees only the client's portfolios, with the client's permission. It is shown only in this answer.",
+    description:
+      "The key acts as the client: it sees only the client's portfolios, with the client's permission. It is shown only in this answer.",
     response: ClientApiKeyResponse,
     status: 201,
     secretAnswer: true,

@@ -45,7 +45,8 @@ export const AssignClientPortfoliosInput = z
       input.portfolioIds.forEach((id, i) => {
         if (!valid("portfolioIds", i)) return;
         const first = seen.get(id);
-        if (first !== undefined) ctx.addIssue({ code: "custom", path: ["portfolioIds", i], message: `duplicates portfolioIds[${first}]` });
+        if (first !== undefined)
+          ctx.addIssue({ code: "custom", path: ["portfolioIds", i], message: `duplicates portfolioIds[${first}]` });
         else seen.set(id, i);
       });
     }),

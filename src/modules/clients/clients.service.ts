@@ -5,7 +5,13 @@ import { parseId, parseInput } from "../../lib/validation";
 import { generateKey, hashKey } from "../accounts/accounts.service";
 import { assertAdviser } from "../portfolios/access";
 import { PORTFOLIO_SELECT, toPortfolioView, type PortfolioView } from "../portfolios/portfolios.service";
-import { AssignClientPortfoliosInput, CreateClientInput, UpdateClientInput, type Permission, UpdateClientBody } from "./clients.schemas";
+import {
+  AssignClientPortfoliosInput,
+  CreateClientInput,
+  UpdateClientInput,
+  type Permission,
+  UpdateClientBody,
+} from "./clients.schemas";
 import { TX_OPTIONS } from "../../db";
 
 /**
@@ -20,8 +26,13 @@ export interface ClientView {
   permission: Permission;
 }
 
-const select = { id: true, firstName: true, lastName: true, email: true, permission: true } satisfies Prisma.ClientSelect;
-
+const select = {
+  id: true,
+  firstName: true,
+  lastName: true,
+  email: true,
+  permission: true,
+} satisfies Prisma.ClientSelect;
 
 /**
  * Locks the client row for the rest of the transaction, so assignments and key creation for one
@@ -29,7 +40,9 @@ const select = { id: true, firstName: true, lastName: true, email: true, permiss
  * is missing or another account's.
  */
 async function lockClient(tx: Prisma.TransactionClient, ctx: Context, clientId: number): Promise<void> {
-  const rows = await tx.$queryRaw<unknown[]>`SELECT id FROM client WHERE id = ${clientId} AND account_id = ${ctx.account.id} FOR UPDATE`;
+  const rows = await tx.$queryRaw<
+    unknown[]
+  >`SELECT id FROM client WHERE id = ${clientId} AND account_id = ${ctx.account.id} FOR UPDATE`;
   if (rows.length === 0) throw notFound(`Client ${clientId}`);
 }
 
@@ -55,7 +68,13 @@ export async function createClient(ctx: Context, input: unknown): Promise<Client
   const data = parseInput(CreateClientInput, input, "The client");
   assertAdviser(ctx, "create clients");
   return ctx.db.client.create({
-    data: { accountId: ctx.account.id, firstName: data.firstName, lastName: data.lastName, email: data.email ?? null, permission: data.permission },
+    data: {
+      accountId: ctx.account.id,
+      firstName: data.firstName,
+      lastName: data.lastName,
+      email: data.email ?? null,
+      permission: data.permission,
+    },
     select,
   });
 }
@@ -87,12 +106,19 @@ export async function deleteClient(ctx: Context, id: unknown): Promise<true> {
 /** GET /v1/clients/{c}/portfolios: the client's portfolios, in the shape of GET /v1/portfolios. */
 export async function listClientPortfolios(ctx: Context, id: unknown): Promise<PortfolioView[]> {
   const client = await getClient(ctx, id);
-  const rows = await ctx.db.portfolio.findMany({ where: { accountId: ctx.account.id, clientId: client.id }, select: PORTFOLIO_SELECT, orderBy: { id: "asc" } });
+  const rows = await ctx.db.portfolio.findMany({
+    where: { accountId: ctx.account.id, clientId: client.id },
+    select: PORTFOLIO_SELECT,
+    orderBy: { id: "asc" },
+  });
   return rows.map(toPortfolioView);
 }
 
 /** The portfolios of several clients of the caller's account, for a DataLoader (Client.portfolios). */
-export async function portfoliosByClientIds(ctx: Context, clientIds: readonly number[]): Promise<Map<number, PortfolioView[]>> {
+export async function portfoliosByClientIds(
+  ctx: Context,
+  clientIds: readonly number[],
+): Promise<Map<number, PortfolioView[]>> {
   assertAdviser(ctx, "read clients");
   const rows = await ctx.db.portfolio.findMany({
     where: { accountId: ctx.account.id, clientId: { in: [...clientIds] } },
@@ -123,8 +149,14 @@ export async function assignClientPortfolios(ctx: Context, id: unknown, input: u
     const known = new Set(found.map((p) => p.id));
     const missing = data.portfolioIds.find((p) => !known.has(p));
     if (missing !== undefined) throw notFound(`Portfolio ${missing}`);
-    await tx.portfolio.updateMany({ where: { accountId: ctx.account.id, clientId, id: { notIn: data.portfolioIds } }, data: { clientId: null } });
-    await tx.portfolio.updateMany({ where: { accountId: ctx.account.id, id: { in: data.portfolioIds } }, data: { clientId } });
+    await tx.portfolio.updateMany({
+      where: { accountId: ctx.account.id, clientId, id: { notIn: data.portfolioIds } },
+      data: { clientId: null },
+    });
+    await tx.portfolio.updateMany({
+      where: { accountId: ctx.account.id, id: { in: data.portfolioIds } },
+      data: { clientId },
+    });
     if (data.permission) await tx.client.update({ where: { id: clientId }, data: { permission: data.permission } });
   }, TX_OPTIONS);
   return listClientPortfolios(ctx, clientId);
@@ -140,7 +172,9 @@ export async function createClientApiKey(ctx: Context, id: unknown): Promise<{ k
   const key = generateKey();
   await ctx.db.$transaction(async (tx) => {
     await lockClient(tx, ctx, clientId);
-    await tx.apiKey.create({ data: { accountId: ctx.account.id, clientId, keyHash: hashKey(key), label: `client ${clientId}` } });
+    await tx.apiKey.create({
+      data: { accountId: ctx.account.id, clientId, keyHash: hashKey(key), label: `client ${clientId}` },
+    });
   }, TX_OPTIONS);
   return { key };
 }

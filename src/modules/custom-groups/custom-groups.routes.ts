@@ -1,6 +1,13 @@
 import { z } from "zod";
 import type { Endpoint } from "../../http/endpoint";
-import { CreateCustomGroupInput, CustomGroupAssignmentResponse, CustomGroupResponse, SetCustomGroupAssignmentsInput, UpdateCustomGroupInput, UpdateCustomGroupBody } from "./custom-groups.schemas";
+import {
+  CreateCustomGroupInput,
+  CustomGroupAssignmentResponse,
+  CustomGroupResponse,
+  SetCustomGroupAssignmentsInput,
+  UpdateCustomGroupInput,
+  UpdateCustomGroupBody,
+} from "./custom-groups.schemas";
 import {
   createCustomGroup,
   deleteCustomGroup,
@@ -52,7 +59,8 @@ export const customGroupRoutes: Endpoint[] = [
     operationId: "updateCustomGroup",
     tag,
     summary: "Update a custom group",
-    description: "Renames the group or replaces its labels. A label still assigned to a holding cannot be removed (422).",
+    description:
+      "Renames the group or replaces its labels. A label still assigned to a holding cannot be removed (422).",
     body: UpdateCustomGroupBody,
     response: CustomGroupResponse,
     errors: [403, 409, 422],
@@ -83,7 +91,8 @@ export const customGroupRoutes: Endpoint[] = [
     operationId: "setCustomGroupAssignments",
     tag,
     summary: "Replace the labels the group gives holdings",
-    description: "Each holding at most once, with one of the group's labels; holdings not listed lose their label. Every holding must be one of this account's (404 otherwise).",
+    description:
+      "Each holding at most once, with one of the group's labels; holdings not listed lose their label. Every holding must be one of this account's (404 otherwise).",
     body: SetCustomGroupAssignmentsInput,
     response: z.array(CustomGroupAssignmentResponse),
     errors: [403],

@@ -18,7 +18,12 @@ const labels = z
         if (!valid(i) || typeof label !== "string") return;
         const key = label.toLowerCase();
         const first = seen.get(key);
-        if (first !== undefined) ctx.addIssue({ code: "custom", path: [i], message: `duplicates labels[${first}] (labels are unique in a group, ignoring case)` });
+        if (first !== undefined)
+          ctx.addIssue({
+            code: "custom",
+            path: [i],
+            message: `duplicates labels[${first}] (labels are unique in a group, ignoring case)`,
+          });
         else seen.set(key, i);
       });
     }),
@@ -58,7 +63,12 @@ export const SetCustomGroupAssignmentsInput = z
       list.forEach((a, i) => {
         if (!valid(i, "holdingId") || typeof a?.holdingId !== "number") return;
         const first = seen.get(a.holdingId);
-        if (first !== undefined) ctx.addIssue({ code: "custom", path: [i, "holdingId"], message: `duplicates [${first}].holdingId (a holding carries one label of a group)` });
+        if (first !== undefined)
+          ctx.addIssue({
+            code: "custom",
+            path: [i, "holdingId"],
+            message: `duplicates [${first}].holdingId (a holding carries one label of a group)`,
+          });
         else seen.set(a.holdingId, i);
       });
     }),

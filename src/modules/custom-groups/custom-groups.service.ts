@@ -4,7 +4,12 @@ import { businessRule, DomainError, notFound, validationFailed } from "../../lib
 import { parseId, parseInput } from "../../lib/validation";
 import { holdingScope } from "../holdings/holdings.service";
 import { assertAdviser } from "../portfolios/access";
-import { CreateCustomGroupInput, SetCustomGroupAssignmentsInput, UpdateCustomGroupInput, UpdateCustomGroupBody } from "./custom-groups.schemas";
+import {
+  CreateCustomGroupInput,
+  SetCustomGroupAssignmentsInput,
+  UpdateCustomGroupInput,
+  UpdateCustomGroupBody,
+} from "./custom-groups.schemas";
 import { TX_OPTIONS } from "../../db";
 
 /**
@@ -26,20 +31,29 @@ export interface CustomGroupAssignmentView {
 const select = { id: true, name: true, labels: true } satisfies Prisma.CustomGroupSelect;
 const ASSIGNMENT_ORDER = { holdingId: "asc" } satisfies Prisma.CustomGroupAssignmentOrderByWithRelationInput;
 
-
 /**
  * Locks the group row for the rest of the transaction: a label change and an assignment change
  * of one group run one after the other, so no assignment can point at a label just removed.
  */
 async function lockGroup(tx: Prisma.TransactionClient, ctx: Context, groupId: number): Promise<CustomGroupView> {
-  const rows = await tx.$queryRaw<unknown[]>`SELECT id FROM custom_group WHERE id = ${groupId} AND account_id = ${ctx.account.id} FOR UPDATE`;
+  const rows = await tx.$queryRaw<
+    unknown[]
+  >`SELECT id FROM custom_group WHERE id = ${groupId} AND account_id = ${ctx.account.id} FOR UPDATE`;
   if (rows.length === 0) throw notFound(`Custom group ${groupId}`);
   return tx.customGroup.findUniqueOrThrow({ where: { id: groupId }, select });
 }
 
 /** Names are unique in an account; the unique index stays the last line of defence against races. */
-async function assertNameFree(tx: Prisma.TransactionClient, ctx: Context, name: string, exceptId?: number): Promise<void> {
-  const clash = await tx.customGroup.findFirst({ where: { accountId: ctx.account.id, name, ...(exceptId ? { NOT: { id: exceptId } } : {}) }, select: { id: true } });
+async function assertNameFree(
+  tx: Prisma.TransactionClient,
+  ctx: Context,
+  name: string,
+  exceptId?: number,
+): Promise<void> {
+  const clash = await tx.customGroup.findFirst({
+    where: { accountId: ctx.account.id, name, ...(exceptId ? { NOT: { id: exceptId } } : {}) },
+    select: { id: true },
+  });
   if (clash) throw new DomainError("CONFLICT", `A custom group named "${name}" already exists (id ${clash.id}).`);
 }
 
@@ -89,7 +103,9 @@ export async function updateCustomGroup(ctx: Context, id: unknown, input: unknow
         const byLabel = new Map<string, number[]>();
         for (const a of stranded) byLabel.set(a.label, [...(byLabel.get(a.label) ?? []), a.holdingId]);
         const list = [...byLabel].map(([label, holdings]) => `"${label}" (holdings ${holdings.join(", ")})`).join(", ");
-        throw businessRule(`Labels still assigned to holdings cannot be removed: ${list}. Reassign those holdings first.`);
+        throw businessRule(
+          `Labels still assigned to holdings cannot be removed: ${list}. Reassign those holdings first.`,
+        );
       }
     }
     return tx.customGroup.update({ where: { id: groupId }, data: { name: data.name, labels: data.labels }, select });
@@ -116,7 +132,10 @@ export async function listCustomGroupAssignments(ctx: Context, id: unknown): Pro
 }
 
 /** The assignments of several groups of the caller's account, for a DataLoader (CustomGroup.assignments). */
-export async function assignmentsByGroupIds(ctx: Context, groupIds: readonly number[]): Promise<Map<number, CustomGroupAssignmentView[]>> {
+export async function assignmentsByGroupIds(
+  ctx: Context,
+  groupIds: readonly number[],
+): Promise<Map<number, CustomGroupAssignmentView[]>> {
   const rows = await ctx.db.customGroupAssignment.findMany({
     where: { groupId: { in: [...groupIds] }, group: { accountId: ctx.account.id }, holding: holdingScope(ctx) },
     select: { groupId: true, holdingId: true, label: true },
@@ -132,16 +151,25 @@ export async function assignmentsByGroupIds(ctx: Context, groupIds: readonly num
  * be one of the group's (VALIDATION_FAILED at `[i].label`), each holding one of this account's
  * (NOT_FOUND naming it).
  */
-export async function setCustomGroupAssignments(ctx: Context, id: unknown, input: unknown): Promise<CustomGroupAssignmentView[]> {
+export async function setCustomGroupAssignments(
+  ctx: Context,
+  id: unknown,
+  input: unknown,
+): Promise<CustomGroupAssignmentView[]> {
   const groupId = parseId(id, "groupId");
   const assignments = parseInput(SetCustomGroupAssignmentsInput, input, "The assignments");
   assertAdviser(ctx, "change custom group assignments");
   await ctx.db.$transaction(async (tx) => {
     const group = await lockGroup(tx, ctx, groupId);
     const labels = new Set(group.labels);
-    const badLabels = assignments.flatMap((a, i) => (labels.has(a.label) ? [] : [{ path: `[${i}].label`, message: `is not a label of custom group ${groupId}` }]));
+    const badLabels = assignments.flatMap((a, i) =>
+      labels.has(a.label) ? [] : [{ path: `[${i}].label`, message: `is not a label of custom group ${groupId}` }],
+    );
     if (badLabels.length > 0) {
-      const detail = badLabels.length === 1 ? `${badLabels[0].path}: ${badLabels[0].message}` : `${badLabels.length} fields are invalid.`;
+      const detail =
+        badLabels.length === 1
+          ? `${badLabels[0].path}: ${badLabels[0].message}`
+          : `${badLabels.length} fields are invalid.`;
       throw validationFailed(`The assignments are invalid: ${detail}`, badLabels);
     }
     const holdingIds = assignments.map((a) => a.holdingId);
@@ -155,7 +183,9 @@ export async function setCustomGroupAssignments(ctx: Context, id: unknown, input
     const missing = holdingIds.find((h) => !known.has(h));
     if (missing !== undefined) throw notFound(`Holding ${missing}`);
     await tx.customGroupAssignment.deleteMany({ where: { groupId } });
-    await tx.customGroupAssignment.createMany({ data: assignments.map((a) => ({ groupId, holdingId: a.holdingId, label: a.label })) });
+    await tx.customGroupAssignment.createMany({
+      data: assignments.map((a) => ({ groupId, holdingId: a.holdingId, label: a.label })),
+    });
   }, TX_OPTIONS);
   return listCustomGroupAssignments(ctx, groupId);
 }

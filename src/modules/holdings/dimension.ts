@@ -16,7 +16,11 @@ export interface DimensionHolding {
   industry: string | null;
 }
 
-export function dimensionValue(h: DimensionHolding, dimension: string, customLabel: () => string | null): string | null {
+export function dimensionValue(
+  h: DimensionHolding,
+  dimension: string,
+  customLabel: () => string | null,
+): string | null {
   switch (dimension) {
     case "holding":
       return `${h.symbol}.${h.exchange}`;

@@ -3,7 +3,18 @@ import type { Prisma } from "../../../generated/prisma/client";
 import { fromDate, toDate } from "../../lib/dates";
 import { DomainError } from "../../lib/errors";
 import type { Decimal } from "../../lib/money";
-import { foldHolding, FxTable, HoldingPrices, loadLedgers, isPriceTrade, ParcelError, valuePosition, type Ledger, type PortfolioTaxInfo, type PriceSource } from "../ledger";
+import {
+  foldHolding,
+  FxTable,
+  HoldingPrices,
+  loadLedgers,
+  isPriceTrade,
+  ParcelError,
+  valuePosition,
+  type Ledger,
+  type PortfolioTaxInfo,
+  type PriceSource,
+} from "../ledger";
 
 /**
  * A portfolio's holdings valued on a date (DOMAIN.md §3), in a fixed number of statements whatever
@@ -52,7 +63,14 @@ export const HOLDING_SELECT = {
 } as const;
 export type HoldingRow = Prisma.HoldingGetPayload<{ select: typeof HOLDING_SELECT }>;
 
-export const PORTFOLIO_TAX_SELECT = { id: true, baseCurrencyCode: true, financialYearEnd: true, defaultMethod: true, entityType: true, accountId: true } as const;
+export const PORTFOLIO_TAX_SELECT = {
+  id: true,
+  baseCurrencyCode: true,
+  financialYearEnd: true,
+  defaultMethod: true,
+  entityType: true,
+  accountId: true,
+} as const;
 export type PortfolioForLedger = PortfolioTaxInfo & { baseCurrencyCode: string; accountId: number };
 
 /**
@@ -60,12 +78,22 @@ export type PortfolioForLedger = PortfolioTaxInfo & { baseCurrencyCode: string; 
  * position and prices are those of that date; without one, the whole ledger (trades dated
  * later than today's UTC date included: it is already tomorrow in Sydney) at the latest prices.
  */
-export async function valueHoldings(db: Prisma.TransactionClient, portfolio: PortfolioForLedger, holdings: HoldingRow[], date?: string): Promise<HoldingView[]> {
+export async function valueHoldings(
+  db: Prisma.TransactionClient,
+  portfolio: PortfolioForLedger,
+  holdings: HoldingRow[],
+  date?: string,
+): Promise<HoldingView[]> {
   return valuePortfolioHoldings(db, [portfolio], holdings, date);
 }
 
 /** valueHoldings over the holdings of several portfolios of one account, in the same statements. */
-export async function valuePortfolioHoldings(db: Prisma.TransactionClient, portfolios: PortfolioForLedger[], holdings: HoldingRow[], date?: string): Promise<HoldingView[]> {
+export async function valuePortfolioHoldings(
+  db: Prisma.TransactionClient,
+  portfolios: PortfolioForLedger[],
+  holdings: HoldingRow[],
+  date?: string,
+): Promise<HoldingView[]> {
   if (holdings.length === 0) return [];
   const accountIds = [...new Set(portfolios.map((p) => p.accountId))];
   if (accountIds.length !== 1) throw new Error("valuePortfolioHoldings: portfolios of one account only");
@@ -98,7 +126,9 @@ export async function valuePortfolioHoldings(db: Prisma.TransactionClient, portf
       WHERE t.portfolio_id = ANY(${portfolioIds}::int[]) AND t.trade_date <= ${asOf} AND t.currency_code <> p.base_currency_code
       ORDER BY t.portfolio_id, t.currency_code, t.trade_date DESC, t.id DESC`,
   ]);
-  const marketBy = new Map(market.map((m) => [`${m.symbol}|${m.exchange}`, { date: fromDate(m.date), price: m.close }]));
+  const marketBy = new Map(
+    market.map((m) => [`${m.symbol}|${m.exchange}`, { date: fromDate(m.date), price: m.close }]),
+  );
   const customBy = new Map(custom.map((c) => [c.holding_id, { date: fromDate(c.date), price: c.price }]));
   const fxRows = fx.map((r) => ({ base: r.base, quote: r.quote, date: fromDate(r.date), rate: r.rate }));
   const tables = new Map(
@@ -106,20 +136,34 @@ export async function valuePortfolioHoldings(db: Prisma.TransactionClient, portf
       p.id,
       new FxTable(fxRows, {
         base: p.baseCurrencyCode,
-        rates: tradeRates.filter((t) => t.portfolio_id === p.id).map((t) => ({ currencyCode: t.currency_code, date: fromDate(t.trade_date), exchangeRate: t.exchange_rate })),
+        rates: tradeRates
+          .filter((t) => t.portfolio_id === p.id)
+          .map((t) => ({ currencyCode: t.currency_code, date: fromDate(t.trade_date), exchangeRate: t.exchange_rate })),
       }),
     ]),
   );
   const portfolioBy = new Map(portfolios.map((p) => [p.id, p]));
   const positions = new Map<number, Map<number, HeldPosition>>();
-  for (const p of portfolios) positions.set(p.id, positionsOf(ledgers.get(p.id)!, holdings.filter((h) => h.portfolioId === p.id)));
+  for (const p of portfolios)
+    positions.set(
+      p.id,
+      positionsOf(
+        ledgers.get(p.id)!,
+        holdings.filter((h) => h.portfolioId === p.id),
+      ),
+    );
 
   return holdings.map((h) => {
     const portfolio = portfolioBy.get(h.portfolioId)!;
     const held = positions.get(portfolio.id)!.get(h.id)!;
     const custom = customBy.get(h.id);
     const market = marketBy.get(`${h.symbol}|${h.exchange}`);
-    const prices = new HoldingPrices({ currencyCode: h.currencyCode, custom: custom ? [custom] : [], market: market ? [market] : [], trades: held.lastTrade ? [held.lastTrade] : [] });
+    const prices = new HoldingPrices({
+      currencyCode: h.currencyCode,
+      custom: custom ? [custom] : [],
+      market: market ? [market] : [],
+      trades: held.lastTrade ? [held.lastTrade] : [],
+    });
     const position = valuePosition({
       quantity: held.units,
       costBaseInBaseCurrency: held.costBaseInBaseCurrency,
@@ -170,7 +214,11 @@ function positionsOf(ledger: Ledger, holdings: HoldingRow[]): Map<number, HeldPo
   const key =
     ledger.fingerprint === undefined
       ? undefined
-      : createHash("sha256").update(holdings.map((h) => `${h.id}:${h.currencyCode}`).join(",")).update("\u0000").update(ledger.fingerprint).digest("base64");
+      : createHash("sha256")
+          .update(holdings.map((h) => `${h.id}:${h.currencyCode}`).join(","))
+          .update("\u0000")
+          .update(ledger.fingerprint)
+          .digest("base64");
   const known = key === undefined ? undefined : memo.get(key);
   if (known) {
     memo.delete(key!);
@@ -180,14 +228,29 @@ function positionsOf(ledger: Ledger, holdings: HoldingRow[]): Map<number, HeldPo
   const last = new Map<number, HeldPosition["lastTrade"]>();
   const currencyOf = new Map(holdings.map((h) => [h.id, h.currencyCode]));
   for (const t of ledger.trades) {
-    if (!isPriceTrade({ tradeType: t.tradeType, price: t.price, currencyCode: t.currencyCode ?? "" }, currencyOf.get(t.holdingId) ?? "")) continue;
+    if (
+      !isPriceTrade(
+        { tradeType: t.tradeType, price: t.price, currencyCode: t.currencyCode ?? "" },
+        currencyOf.get(t.holdingId) ?? "",
+      )
+    )
+      continue;
     // Trades come in ledger order (date, then entry): the last one seen is the last trade.
-    last.set(t.holdingId, { date: t.tradeDate, seq: t.id, tradeType: t.tradeType, price: t.price, currencyCode: t.currencyCode ?? "" });
+    last.set(t.holdingId, {
+      date: t.tradeDate,
+      seq: t.id,
+      tradeType: t.tradeType,
+      price: t.price,
+      currencyCode: t.currencyCode ?? "",
+    });
   }
   const positions = new Map(
     holdings.map((h) => {
       const fold = foldOrExplain(() => foldHolding(ledger, h.id));
-      return [h.id, { units: fold.units, costBaseInBaseCurrency: fold.costBaseInBaseCurrency, lastTrade: last.get(h.id) }];
+      return [
+        h.id,
+        { units: fold.units, costBaseInBaseCurrency: fold.costBaseInBaseCurrency, lastTrade: last.get(h.id) },
+      ];
     }),
   );
   if (key !== undefined) {
@@ -203,7 +266,8 @@ function foldOrExplain<T>(fold: () => T): T {
   } catch (error) {
     // Stored ledgers are validated on every write; reaching this means data was changed behind
     // the service's back (or a tax setting change slipped through), which is our fault.
-    if (error instanceof ParcelError) throw new DomainError("INTERNAL", `The stored ledger is inconsistent: ${error.message}`);
+    if (error instanceof ParcelError)
+      throw new DomainError("INTERNAL", `The stored ledger is inconsistent: ${error.message}`);
     throw error;
   }
 }

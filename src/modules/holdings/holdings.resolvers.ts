@@ -1,7 +1,14 @@
 import type { Resolvers } from "../../../generated/graphql/resolvers";
 import { dropNulls } from "../../graphql/args";
 import { pageOfTrades } from "../trades/trades.service";
-import { changeHoldingSymbol, createHolding, deleteHolding, findHolding, listSymbolChanges, updateHolding } from "./holdings.service";
+import {
+  changeHoldingSymbol,
+  createHolding,
+  deleteHolding,
+  findHolding,
+  listSymbolChanges,
+  updateHolding,
+} from "./holdings.service";
 
 export const holdingResolvers: Resolvers = {
   Query: {
@@ -12,12 +19,15 @@ export const holdingResolvers: Resolvers = {
     createHolding: (_parent, args, ctx) => createHolding(ctx, args.portfolioId, args.input),
     updateHolding: (_parent, args, ctx) => updateHolding(ctx, args.id, args.input),
     deleteHolding: (_parent, args, ctx) => deleteHolding(ctx, args.id),
-    changeHoldingSymbol: (_parent, args, ctx) => changeHoldingSymbol(ctx, args.id, { symbol: args.symbol, exchange: args.exchange }),
+    changeHoldingSymbol: (_parent, args, ctx) =>
+      changeHoldingSymbol(ctx, args.id, { symbol: args.symbol, exchange: args.exchange }),
   },
   Portfolio: {
-    holdings: (portfolio, args, ctx) => ctx.loaders.holdingsByPortfolio.load({ id: portfolio.id, args: dropNulls(args) }),
+    holdings: (portfolio, args, ctx) =>
+      ctx.loaders.holdingsByPortfolio.load({ id: portfolio.id, args: dropNulls(args) }),
   },
   Holding: {
-    trades: async (holding, args, ctx) => pageOfTrades(await ctx.loaders.tradesByHoldingId.load(holding.id), dropNulls(args)),
+    trades: async (holding, args, ctx) =>
+      pageOfTrades(await ctx.loaders.tradesByHoldingId.load(holding.id), dropNulls(args)),
   },
 };

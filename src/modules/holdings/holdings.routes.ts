@@ -1,7 +1,22 @@
 import { z } from "zod";
 import type { Endpoint } from "../../http/endpoint";
-import { ChangeSymbolInput, CreateHoldingInput, HoldingResponse, ListHoldingsQuery, UpdateHoldingInput, UpdateHoldingBody } from "./holdings.schemas";
-import { changeHoldingSymbol, createHolding, deleteHolding, getHolding, listHoldings, listSymbolChanges, updateHolding } from "./holdings.service";
+import {
+  ChangeSymbolInput,
+  CreateHoldingInput,
+  HoldingResponse,
+  ListHoldingsQuery,
+  UpdateHoldingInput,
+  UpdateHoldingBody,
+} from "./holdings.schemas";
+import {
+  changeHoldingSymbol,
+  createHolding,
+  deleteHolding,
+  getHolding,
+  listHoldings,
+  listSymbolChanges,
+  updateHolding,
+} from "./holdings.service";
 
 const tag = "Holdings";
 
@@ -12,7 +27,8 @@ export const holdingRoutes: Endpoint[] = [
     operationId: "listHoldings",
     tag: "Portfolios",
     summary: "List the holdings of a portfolio",
-    description: "Quantity, cost base, market value and unrealised gain in the portfolio's base currency, valued on `date` (default today). Closed holdings only with includeClosed=true.",
+    description:
+      "Quantity, cost base, market value and unrealised gain in the portfolio's base currency, valued on `date` (default today). Closed holdings only with includeClosed=true.",
     query: ListHoldingsQuery,
     response: z.array(HoldingResponse),
     handler: (ctx, req) => listHoldings(ctx, req.params.portfolioId, req.query),
@@ -23,7 +39,8 @@ export const holdingRoutes: Endpoint[] = [
     operationId: "createHolding",
     tag,
     summary: "Create a custom investment holding",
-    description: "Listed securities get their holding from their first trade; a custom investment (exchange CUSTOM by default) can be created first, then priced with /v1/holdings/{h}/prices.",
+    description:
+      "Listed securities get their holding from their first trade; a custom investment (exchange CUSTOM by default) can be created first, then priced with /v1/holdings/{h}/prices.",
     body: CreateHoldingInput,
     response: HoldingResponse,
     status: 201,
@@ -67,7 +84,8 @@ export const holdingRoutes: Endpoint[] = [
     operationId: "changeHoldingSymbol",
     tag,
     summary: "Change a holding's symbol and exchange (ticker change)",
-    description: "The holding keeps its trades and income; the change is recorded (GET /v1/holdings/{h}/symbol-changes).",
+    description:
+      "The holding keeps its trades and income; the change is recorded (GET /v1/holdings/{h}/symbol-changes).",
     body: ChangeSymbolInput,
     response: HoldingResponse,
     errors: [403, 409],
@@ -79,7 +97,15 @@ export const holdingRoutes: Endpoint[] = [
     operationId: "listSymbolChanges",
     tag,
     summary: "List a holding's ticker changes",
-    response: z.array(z.object({ fromSymbol: z.string(), fromExchange: z.string(), toSymbol: z.string(), toExchange: z.string(), changedAt: z.string() })),
+    response: z.array(
+      z.object({
+        fromSymbol: z.string(),
+        fromExchange: z.string(),
+        toSymbol: z.string(),
+        toExchange: z.string(),
+        changedAt: z.string(),
+      }),
+    ),
     handler: (ctx, req) => listSymbolChanges(ctx, req.params.holdingId),
   },
 ];

@@ -5,7 +5,11 @@ import { acceptingAnswerFields, text } from "../../lib/validation";
 import { exchange, SECURITY_TYPES, symbol } from "../securities/securities.schemas";
 
 const classificationField = text({ min: 1, max: 100 }).nullable().optional();
-export const Classification = z.strictObject({ assetClass: classificationField, sector: classificationField, industry: classificationField });
+export const Classification = z.strictObject({
+  assetClass: classificationField,
+  sector: classificationField,
+  industry: classificationField,
+});
 
 export const ListHoldingsQuery = z.strictObject({
   includeClosed: z
@@ -34,7 +38,9 @@ export const UpdateHoldingInput = z
     name: text({ min: 1, max: 200 }).optional(),
     notes: text({ max: 10_000, trim: false }).optional().nullable(),
     classification: Classification.optional(),
-    drp: z.strictObject({ enabled: z.boolean().optional(), rounding: z.enum(["Down", "Nearest", "Up"]).optional() }).optional(),
+    drp: z
+      .strictObject({ enabled: z.boolean().optional(), rounding: z.enum(["Down", "Nearest", "Up"]).optional() })
+      .optional(),
   })
   .meta({ id: "UpdateHoldingInput" });
 
@@ -58,7 +64,11 @@ export const HoldingResponse = z
     marketValue: z.number().nullable().describe("Base currency"),
     unrealisedGain: z.number().nullable().describe("Base currency"),
     baseCurrencyCode: z.string(),
-    classification: z.object({ assetClass: z.string().nullable(), sector: z.string().nullable(), industry: z.string().nullable() }),
+    classification: z.object({
+      assetClass: z.string().nullable(),
+      sector: z.string().nullable(),
+      industry: z.string().nullable(),
+    }),
     drp: z.object({ enabled: z.boolean(), rounding: z.enum(["Down", "Nearest", "Up"]) }),
     notes: z.string(),
   })

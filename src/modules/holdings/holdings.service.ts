@@ -7,10 +7,32 @@ import { assertCanWrite, portfolioScope } from "../portfolios/access";
 import { scopedPortfolio, scopedPortfolios, type ScopedPortfolio } from "../portfolios/scoped";
 import { EXCHANGE_CURRENCY } from "../securities/securities.schemas";
 import { findSecurity } from "../securities/securities.service";
-import { ChangeSymbolInput, CreateHoldingInput, ListHoldingsQuery, UpdateHoldingInput, UpdateHoldingBody } from "./holdings.schemas";
-import { HOLDING_SELECT, PORTFOLIO_TAX_SELECT, valueHoldings, valuePortfolioHoldings, type HoldingRow, type HoldingTypeName, type HoldingView } from "./holding-values";
+import {
+  ChangeSymbolInput,
+  CreateHoldingInput,
+  ListHoldingsQuery,
+  UpdateHoldingInput,
+  UpdateHoldingBody,
+} from "./holdings.schemas";
+import {
+  HOLDING_SELECT,
+  PORTFOLIO_TAX_SELECT,
+  valueHoldings,
+  valuePortfolioHoldings,
+  type HoldingRow,
+  type HoldingTypeName,
+  type HoldingView,
+} from "./holding-values";
 
-export { HOLDING_SELECT, PORTFOLIO_TAX_SELECT, valueHoldings, type HoldingRow, type HoldingTypeName, type HoldingView, type PortfolioForLedger } from "./holding-values";
+export {
+  HOLDING_SELECT,
+  PORTFOLIO_TAX_SELECT,
+  valueHoldings,
+  type HoldingRow,
+  type HoldingTypeName,
+  type HoldingView,
+  type PortfolioForLedger,
+} from "./holding-values";
 
 /** Holdings the caller may see: those of its portfolios (API.md §1 tenancy). */
 export const holdingScope = (ctx: Context): Prisma.HoldingWhereInput => ({ portfolio: portfolioScope(ctx) });
@@ -18,7 +40,10 @@ export const holdingScope = (ctx: Context): Prisma.HoldingWhereInput => ({ portf
 /** The holding with its portfolio, or NOT_FOUND (another account's holding included). */
 export async function holdingWithPortfolio(ctx: Context, holdingId: unknown, db: Prisma.TransactionClient = ctx.db) {
   const id = parseId(holdingId, "holdingId");
-  const h = await db.holding.findFirst({ where: { id, ...holdingScope(ctx) }, select: { ...HOLDING_SELECT, portfolio: { select: PORTFOLIO_TAX_SELECT } } });
+  const h = await db.holding.findFirst({
+    where: { id, ...holdingScope(ctx) },
+    select: { ...HOLDING_SELECT, portfolio: { select: PORTFOLIO_TAX_SELECT } },
+  });
   if (!h) throw notFound(`Holding ${id}`);
   return h;
 }
@@ -27,22 +52,41 @@ export async function holdingWithPortfolio(ctx: Context, holdingId: unknown, db:
 export async function listHoldings(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<HoldingView[]> {
   const { includeClosed, date } = parseInput(ListHoldingsQuery, query ?? {}, "The query");
   const portfolio = await scopedPortfolio(ctx, portfolioId);
-  const holdings = await ctx.db.holding.findMany({ where: { portfolioId: portfolio.id }, select: HOLDING_SELECT, orderBy: HOLDING_ORDER });
+  const holdings = await ctx.db.holding.findMany({
+    where: { portfolioId: portfolio.id },
+    select: HOLDING_SELECT,
+    orderBy: HOLDING_ORDER,
+  });
   const views = await valueHoldings(ctx.db, portfolio, holdings, date);
   return includeClosed ? views : views.filter((v) => !v.quantity.isZero());
 }
 
-const HOLDING_ORDER = [{ symbol: "asc" }, { exchange: "asc" }, { id: "asc" }] satisfies Prisma.HoldingOrderByWithRelationInput[];
+const HOLDING_ORDER = [
+  { symbol: "asc" },
+  { exchange: "asc" },
+  { id: "asc" },
+] satisfies Prisma.HoldingOrderByWithRelationInput[];
 
 /**
  * listHoldings for many portfolios at once (GraphQL `Portfolio.holdings` through its DataLoader):
  * a fixed number of statements for any number of portfolios on one date. Portfolios the caller
  * may not see are simply absent from the answer.
  */
-export async function holdingsByPortfolioIds(ctx: Context, portfolioIds: readonly number[], query: unknown = {}): Promise<Map<number, HoldingView[]>> {
+export async function holdingsByPortfolioIds(
+  ctx: Context,
+  portfolioIds: readonly number[],
+  query: unknown = {},
+): Promise<Map<number, HoldingView[]>> {
   const { includeClosed, date } = parseInput(ListHoldingsQuery, query ?? {}, "The query");
   const portfolios = await scopedPortfolios(ctx, portfolioIds);
-  const holdings = portfolios.length === 0 ? [] : await ctx.db.holding.findMany({ where: { portfolioId: { in: portfolios.map((p) => p.id) } }, select: HOLDING_SELECT, orderBy: HOLDING_ORDER });
+  const holdings =
+    portfolios.length === 0
+      ? []
+      : await ctx.db.holding.findMany({
+          where: { portfolioId: { in: portfolios.map((p) => p.id) } },
+          select: HOLDING_SELECT,
+          orderBy: HOLDING_ORDER,
+        });
   const views = await valuePortfolioHoldings(ctx.db, portfolios, holdings, date);
   const byPortfolio = new Map<number, HoldingView[]>(portfolios.map((p) => [p.id, []]));
   for (const v of views) if (includeClosed || !v.quantity.isZero()) byPortfolio.get(v.portfolioId)!.push(v);
@@ -62,8 +106,15 @@ export async function createHolding(ctx: Context, portfolioId: unknown, input: u
   const data = parseInput(CreateHoldingInput, input, "The holding");
   assertCanWrite(ctx);
   const portfolio = await scopedPortfolio(ctx, portfolioId);
-  const exists = await ctx.db.holding.findFirst({ where: { portfolioId: portfolio.id, symbol: data.symbol, exchange: data.exchange }, select: { id: true } });
-  if (exists) throw new DomainError("CONFLICT", `Portfolio ${portfolio.id} already has a holding ${data.symbol}.${data.exchange} (id ${exists.id}).`);
+  const exists = await ctx.db.holding.findFirst({
+    where: { portfolioId: portfolio.id, symbol: data.symbol, exchange: data.exchange },
+    select: { id: true },
+  });
+  if (exists)
+    throw new DomainError(
+      "CONFLICT",
+      `Portfolio ${portfolio.id} already has a holding ${data.symbol}.${data.exchange} (id ${exists.id}).`,
+    );
   const h = await ctx.db.holding.create({
     data: {
       portfolioId: portfolio.id,
@@ -129,11 +180,29 @@ export async function changeHoldingSymbol(ctx: Context, holdingId: unknown, inpu
   await ledgerWrite(ctx, portfolioId, async ({ tx, portfolio }) => {
     const h = await holdingForTrade(tx, ctx, portfolio, { holdingId: id });
     if (h.symbol === data.symbol && h.exchange === data.exchange) return;
-    const clash = await tx.holding.findFirst({ where: { portfolioId, symbol: data.symbol, exchange: data.exchange }, select: { id: true } });
-    if (clash) throw new DomainError("CONFLICT", `Portfolio ${portfolioId} already has a holding ${data.symbol}.${data.exchange} (id ${clash.id}).`);
+    const clash = await tx.holding.findFirst({
+      where: { portfolioId, symbol: data.symbol, exchange: data.exchange },
+      select: { id: true },
+    });
+    if (clash)
+      throw new DomainError(
+        "CONFLICT",
+        `Portfolio ${portfolioId} already has a holding ${data.symbol}.${data.exchange} (id ${clash.id}).`,
+      );
     const security = await findSecurity(tx, ctx.account.id, data.symbol, data.exchange);
-    await tx.holdingSymbolChange.create({ data: { holdingId: id, fromSymbol: h.symbol, fromExchange: h.exchange, toSymbol: data.symbol, toExchange: data.exchange } });
-    await tx.holding.update({ where: { id }, data: { symbol: data.symbol, exchange: data.exchange, ...(security ? { name: security.name } : {}) } });
+    await tx.holdingSymbolChange.create({
+      data: {
+        holdingId: id,
+        fromSymbol: h.symbol,
+        fromExchange: h.exchange,
+        toSymbol: data.symbol,
+        toExchange: data.exchange,
+      },
+    });
+    await tx.holding.update({
+      where: { id },
+      data: { symbol: data.symbol, exchange: data.exchange, ...(security ? { name: security.name } : {}) },
+    });
   });
   return getHolding(ctx, id);
 }
@@ -141,7 +210,13 @@ export async function changeHoldingSymbol(ctx: Context, holdingId: unknown, inpu
 export async function listSymbolChanges(ctx: Context, holdingId: unknown) {
   const h = await holdingWithPortfolio(ctx, holdingId);
   const rows = await ctx.db.holdingSymbolChange.findMany({ where: { holdingId: h.id }, orderBy: { id: "asc" } });
-  return rows.map((r) => ({ fromSymbol: r.fromSymbol, fromExchange: r.fromExchange, toSymbol: r.toSymbol, toExchange: r.toExchange, changedAt: r.changedAt }));
+  return rows.map((r) => ({
+    fromSymbol: r.fromSymbol,
+    fromExchange: r.fromExchange,
+    toSymbol: r.toSymbol,
+    toExchange: r.toExchange,
+    changedAt: r.changedAt,
+  }));
 }
 
 /**
@@ -154,16 +229,27 @@ export async function holdingForTrade(
   tx: Prisma.TransactionClient,
   ctx: Context,
   portfolio: ScopedPortfolio,
-  ref: { holdingId?: number; symbol?: string; exchange?: string; name?: string; holdingType?: HoldingTypeName; currencyCode?: string },
+  ref: {
+    holdingId?: number;
+    symbol?: string;
+    exchange?: string;
+    name?: string;
+    holdingType?: HoldingTypeName;
+    currencyCode?: string;
+  },
 ): Promise<HoldingRow> {
   if (ref.holdingId !== undefined) {
-    const rows = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM holding WHERE id = ${ref.holdingId} AND portfolio_id = ${portfolio.id} FOR UPDATE`;
+    const rows = await tx.$queryRaw<
+      { id: number }[]
+    >`SELECT id FROM holding WHERE id = ${ref.holdingId} AND portfolio_id = ${portfolio.id} FOR UPDATE`;
     if (rows.length === 0) throw notFound(`Holding ${ref.holdingId} of portfolio ${portfolio.id}`);
     return tx.holding.findUniqueOrThrow({ where: { id: ref.holdingId }, select: HOLDING_SELECT });
   }
   const symbol = ref.symbol!;
   const exchange = ref.exchange!;
-  const rows = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM holding WHERE portfolio_id = ${portfolio.id} AND symbol = ${symbol} AND exchange = ${exchange} FOR UPDATE`;
+  const rows = await tx.$queryRaw<
+    { id: number }[]
+  >`SELECT id FROM holding WHERE portfolio_id = ${portfolio.id} AND symbol = ${symbol} AND exchange = ${exchange} FOR UPDATE`;
   if (rows.length > 0) return tx.holding.findUniqueOrThrow({ where: { id: rows[0].id }, select: HOLDING_SELECT });
   // Two first trades of one new symbol may race: INSERT … ON CONFLICT DO NOTHING waits for the
   // other and yields to it, and the SELECT … FOR UPDATE after it finds (and locks) the winner's row.
@@ -182,7 +268,8 @@ export async function holdingForTrade(
             ${security?.currencyCode ?? ref.currencyCode ?? portfolio.baseCurrencyCode},
             ${ref.holdingType ?? security?.securityType ?? (exchange === "CUSTOM" ? "Custom" : "Stock")}::"HoldingType", now())
     ON CONFLICT (portfolio_id, symbol, exchange) DO NOTHING`;
-  const [created] = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM holding WHERE portfolio_id = ${portfolio.id} AND symbol = ${symbol} AND exchange = ${exchange} FOR UPDATE`;
+  const [created] = await tx.$queryRaw<
+    { id: number }[]
+  >`SELECT id FROM holding WHERE portfolio_id = ${portfolio.id} AND symbol = ${symbol} AND exchange = ${exchange} FOR UPDATE`;
   return tx.holding.findUniqueOrThrow({ where: { id: created.id }, select: HOLDING_SELECT });
 }
-

@@ -108,11 +108,20 @@ export async function claimKey(db: PrismaClient, scope: KeyScope, key: string, r
 function decide(row: Row, request: KeyRequest): Claim {
   if (row.fingerprint !== request.fingerprint) return { kind: "mismatch", method: row.method, path: row.path };
   if (!row.completed || row.status === null) return { kind: "in-progress" };
-  return { kind: "done", answer: { status: row.status, headers: (row.headers ?? {}) as Record<string, string>, body: row.body } };
+  return {
+    kind: "done",
+    answer: { status: row.status, headers: (row.headers ?? {}) as Record<string, string>, body: row.body },
+  };
 }
 
 /** Stores the answer of the run that holds the key (`attempt`); a run taken over stores nothing. */
-export async function completeKey(db: PrismaClient, scope: KeyScope, key: string, attempt: string, answer: StoredAnswer): Promise<void> {
+export async function completeKey(
+  db: PrismaClient,
+  scope: KeyScope,
+  key: string,
+  attempt: string,
+  answer: StoredAnswer,
+): Promise<void> {
   await db.$executeRaw`
     UPDATE idempotency_key
     SET status = ${answer.status}, headers = ${JSON.stringify(answer.headers)}::jsonb, body = ${answer.body === null ? null : Buffer.from(answer.body)}::bytea, completed_at = now()

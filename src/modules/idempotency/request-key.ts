@@ -73,10 +73,22 @@ export function canonicalJson(value: unknown): string {
  * canonicalised, CSV text as sent). A multipart upload's file is still unread at this point, so
  * its fingerprint covers method, path and media type only.
  */
-export function requestFingerprint(input: { method: string; path: string; contentType: string | undefined; body: unknown }): string {
+export function requestFingerprint(input: {
+  method: string;
+  path: string;
+  contentType: string | undefined;
+  body: unknown;
+}): string {
   const mediaType = (input.contentType ?? "").split(";")[0].trim().toLowerCase();
-  const body = typeof input.body === "string" ? "text:" + input.body : input.body === undefined ? "" : "json:" + canonicalJson(input.body);
-  return createHash("sha256").update(canonicalJson([input.method, input.path, mediaType, body])).digest("hex");
+  const body =
+    typeof input.body === "string"
+      ? "text:" + input.body
+      : input.body === undefined
+        ? ""
+        : "json:" + canonicalJson(input.body);
+  return createHash("sha256")
+    .update(canonicalJson([input.method, input.path, mediaType, body]))
+    .digest("hex");
 }
 
 /** The config's ceiling for GRAPHQL_MAX_TOKENS: past it, Apollo refuses the document anyway. */

@@ -1,6 +1,13 @@
 import type { Resolvers } from "../../../generated/graphql/resolvers";
 import { dropNulls } from "../../graphql/args";
-import { confirmIncome, createIncome, deleteIncome, findIncome, updateIncome, updateProRataDistributions } from "./income.service";
+import {
+  confirmIncome,
+  createIncome,
+  deleteIncome,
+  findIncome,
+  updateIncome,
+  updateProRataDistributions,
+} from "./income.service";
 
 /** Components travel as REST's JSON object (the IncomeComponents scalar), so they pass straight through. */
 export const incomeResolvers: Resolvers = {
@@ -9,10 +16,12 @@ export const incomeResolvers: Resolvers = {
   },
   Mutation: {
     createIncome: (_parent, a, ctx) => createIncome(ctx, { ...dropNulls(a.input), components: a.input.components }),
-    updateIncome: (_parent, a, ctx) => updateIncome(ctx, a.id, { ...dropNulls(a.input), components: a.input.components }),
+    updateIncome: (_parent, a, ctx) =>
+      updateIncome(ctx, a.id, { ...dropNulls(a.input), components: a.input.components }),
     confirmIncome: (_parent, a, ctx) => confirmIncome(ctx, a.id),
     deleteIncome: (_parent, a, ctx) => deleteIncome(ctx, a.id),
-    updateProRataDistributions: (_parent, a, ctx) => updateProRataDistributions(ctx, a.holdingId, { financialYear: a.financialYear, components: a.components }),
+    updateProRataDistributions: (_parent, a, ctx) =>
+      updateProRataDistributions(ctx, a.holdingId, { financialYear: a.financialYear, components: a.components }),
   },
   Holding: {
     income: (holding, _args, ctx) => ctx.loaders.incomeByHoldingId.load(holding.id),

@@ -1,7 +1,15 @@
 import { z } from "zod";
 import type { Endpoint } from "../../http/endpoint";
 import { IncomeInput, IncomeResponse, ProRataInput, UpdateIncomeBody } from "./income.schemas";
-import { confirmIncome, createIncome, deleteIncome, getIncome, listHoldingIncome, updateIncome, updateProRataDistributions } from "./income.service";
+import {
+  confirmIncome,
+  createIncome,
+  deleteIncome,
+  getIncome,
+  listHoldingIncome,
+  updateIncome,
+  updateProRataDistributions,
+} from "./income.service";
 
 const tag = "StocksIncome";
 
@@ -12,7 +20,8 @@ export const incomeRoutes: Endpoint[] = [
     operationId: "createIncome",
     tag,
     summary: "Add an income record (unconfirmed)",
-    description: "The franking credit is computed from the franked amount when not given (30% company rate by default). A reinvested record creates a parcel of drpQuantity units.",
+    description:
+      "The franking credit is computed from the franked amount when not given (30% company rate by default). A reinvested record creates a parcel of drpQuantity units.",
     body: IncomeInput,
     response: IncomeResponse,
     status: 201,
@@ -76,7 +85,8 @@ export const incomeRoutes: Endpoint[] = [
     operationId: "updateProRataDistributions",
     tag: "ProRataDistributions",
     summary: "Spread a year's AMIT statement totals over the year's distributions",
-    description: "In proportion to each distribution's gross amount; the last one takes the rounding remainder so the parts add up exactly.",
+    description:
+      "In proportion to each distribution's gross amount; the last one takes the rounding remainder so the parts add up exactly.",
     body: ProRataInput,
     response: z.array(IncomeResponse),
     errors: [403, 422],

@@ -9,7 +9,10 @@ import { acceptingAnswerFields, crossField, idSchema, text } from "../../lib/val
 const amount = decimalInput({ scale: 4, min: 0, max: 999_999_999_999_999 });
 const AMIT_NAMES = new Set<string>(AMIT_COMPONENTS);
 /** A name outside DOMAIN.md §2's vocabulary is refused at its own path, with the names allowed. */
-const componentKey = z.string().refine((name) => AMIT_NAMES.has(name), { error: `must be an AMIT component name: ${AMIT_COMPONENTS.join(", ")}`, abort: true });
+const componentKey = z.string().refine((name) => AMIT_NAMES.has(name), {
+  error: `must be an AMIT component name: ${AMIT_COMPONENTS.join(", ")}`,
+  abort: true,
+});
 export const Components = z
   .record(componentKey, decimalInput({ scale: 4, min: -999_999_999_999_999, max: 999_999_999_999_999 }))
   .refine((c) => Object.keys(c).length <= 40, "must hold at most 40 components");
@@ -21,7 +24,9 @@ const incomeFields = {
   frankedAmount: amount.optional(),
   unfrankedAmount: amount.optional(),
   frankingCredits: amount.optional().describe("Default: frankedAmount × t / (1 − t) at companyTaxRate"),
-  companyTaxRate: decimalInput({ scale: 4, min: 0, max: 0.5 }).optional().describe("For the franking credit; default 0.30"),
+  companyTaxRate: decimalInput({ scale: 4, min: 0, max: 0.5 })
+    .optional()
+    .describe("For the franking credit; default 0.30"),
   foreignIncome: amount.optional().describe("Foreign income before foreign tax"),
   foreignTaxPaid: amount.optional().describe("Foreign tax paid on the foreign income"),
   withholdingTax: amount.optional(),
@@ -31,22 +36,37 @@ const incomeFields = {
   exchangeRate: positiveRateInput().optional().describe("Base-currency units per unit of the income currency"),
   isTrustIncome: z.boolean().optional(),
   isReinvested: z.boolean().optional(),
-  drpQuantity: decimalInput({ scale: 8, min: 0, max: 1e15 }).optional().nullable().describe("Units a reinvested distribution allots"),
+  drpQuantity: decimalInput({ scale: 8, min: 0, max: 1e15 })
+    .optional()
+    .nullable()
+    .describe("Units a reinvested distribution allots"),
   drpPrice: positivePriceInput().optional().nullable().describe("Price of those units; default net ÷ units"),
   components: Components.optional().nullable().describe("AMIT statement components (name → amount)"),
   notes: text({ max: 10_000, trim: false }).optional().nullable(),
 };
 
 /** The rules between an income's fields; each reads only fields that passed their own checks, so they run in the same pass. */
-function incomeRules(i: { [K in keyof typeof incomeFields]?: unknown } & Record<string, unknown>, ctx: z.RefinementCtx, valid: (...path: PropertyKey[]) => boolean) {
+function incomeRules(
+  i: { [K in keyof typeof incomeFields]?: unknown } & Record<string, unknown>,
+  ctx: z.RefinementCtx,
+  valid: (...path: PropertyKey[]) => boolean,
+) {
   const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
-  if (valid("paidDate") && valid("exDividendDate") && typeof i.paidDate === "string" && typeof i.exDividendDate === "string" && i.paidDate < i.exDividendDate) {
+  if (
+    valid("paidDate") &&
+    valid("exDividendDate") &&
+    typeof i.paidDate === "string" &&
+    typeof i.exDividendDate === "string" &&
+    i.paidDate < i.exDividendDate
+  ) {
     issue("paidDate", "must not be before the ex-dividend date");
   }
   if (!valid("isReinvested") || !valid("drpQuantity") || !valid("drpPrice")) return;
   const units = i.drpQuantity as { isZero(): boolean } | null | undefined;
-  if (i.isReinvested && (!units || units.isZero())) issue("drpQuantity", "must be greater than 0 when the income is reinvested");
-  if (!i.isReinvested && (i.drpQuantity || i.drpPrice)) issue("isReinvested", "must be true when drpQuantity or drpPrice is given");
+  if (i.isReinvested && (!units || units.isZero()))
+    issue("drpQuantity", "must be greater than 0 when the income is reinvested");
+  if (!i.isReinvested && (i.drpQuantity || i.drpPrice))
+    issue("isReinvested", "must be true when drpQuantity or drpPrice is given");
 }
 
 export const IncomeInput = z.strictObject(incomeFields).check(crossField(incomeRules)).meta({ id: "IncomeInput" });
@@ -54,8 +74,15 @@ export type IncomeInput = z.output<typeof IncomeInput>;
 
 export const ProRataInput = z
   .strictObject({
-    financialYear: z.number().int("must be an integer").min(1990).max(2100).describe("FY2025 = 2024-07-01..2025-06-30 (distributions by ex-dividend date)"),
-    components: Components.refine((c) => Object.keys(c).length > 0, "must hold at least one component").describe("The annual statement totals (name → amount)"),
+    financialYear: z
+      .number()
+      .int("must be an integer")
+      .min(1990)
+      .max(2100)
+      .describe("FY2025 = 2024-07-01..2025-06-30 (distributions by ex-dividend date)"),
+    components: Components.refine((c) => Object.keys(c).length > 0, "must hold at least one component").describe(
+      "The annual statement totals (name → amount)",
+    ),
   })
   .meta({ id: "ProRataInput" });
 

@@ -70,11 +70,19 @@ const D = (v: Prisma.Decimal | Decimal | null | undefined) => new Decimal(v ?? 0
 
 /** A stored components column (name → decimal text) as Decimals; null when there are none. */
 export function componentsOf(json: unknown): Record<string, Decimal> | null {
-  return json && typeof json === "object" ? Object.fromEntries(Object.entries(json as Record<string, string>).map(([k, v]) => [k, new Decimal(v)])) : null;
+  return json && typeof json === "object"
+    ? Object.fromEntries(Object.entries(json as Record<string, string>).map(([k, v]) => [k, new Decimal(v)]))
+    : null;
 }
 
 export function toIncomeView(r: IncomeRow): IncomeView {
-  const amounts = { frankedAmount: D(r.frankedAmount), unfrankedAmount: D(r.unfrankedAmount), foreignIncome: D(r.foreignIncome), withholdingTax: D(r.withholdingTax), foreignTaxPaid: D(r.foreignTaxPaid) };
+  const amounts = {
+    frankedAmount: D(r.frankedAmount),
+    unfrankedAmount: D(r.unfrankedAmount),
+    foreignIncome: D(r.foreignIncome),
+    withholdingTax: D(r.withholdingTax),
+    foreignTaxPaid: D(r.foreignTaxPaid),
+  };
   const components = componentsOf(r.components);
   return {
     id: r.id,
@@ -102,34 +110,66 @@ export function toIncomeView(r: IncomeRow): IncomeView {
 const incomeScope = (ctx: Context): Prisma.IncomeWhereInput => ({ holding: holdingScope(ctx) });
 
 /** The stored amounts of an income input, with the franking credit and DRP price worked out. */
-async function prepare(db: Prisma.TransactionClient, portfolio: ScopedPortfolio, holdingCurrency: string, data: IncomeInput) {
+async function prepare(
+  db: Prisma.TransactionClient,
+  portfolio: ScopedPortfolio,
+  holdingCurrency: string,
+  data: IncomeInput,
+) {
   const zero = new Decimal(0);
   let franked = data.frankedAmount ?? zero;
   let unfranked = data.unfrankedAmount ?? zero;
   const foreign = data.foreignIncome ?? zero;
   const withholding = data.withholdingTax ?? zero;
   const foreignTax = data.foreignTaxPaid ?? zero;
-  const noAmounts = data.frankedAmount === undefined && data.unfrankedAmount === undefined && data.foreignIncome === undefined;
+  const noAmounts =
+    data.frankedAmount === undefined && data.unfrankedAmount === undefined && data.foreignIncome === undefined;
   if (data.netAmount && noAmounts) unfranked = data.netAmount.plus(withholding).plus(foreignTax); // a plain cash dividend
-  const { grossAmount, netAmount } = incomeAmounts({ frankedAmount: franked, unfrankedAmount: unfranked, foreignIncome: foreign, withholdingTax: withholding, foreignTaxPaid: foreignTax });
+  const { grossAmount, netAmount } = incomeAmounts({
+    frankedAmount: franked,
+    unfrankedAmount: unfranked,
+    foreignIncome: foreign,
+    withholdingTax: withholding,
+    foreignTaxPaid: foreignTax,
+  });
   const errors: { path: string; message: string }[] = [];
   if (data.netAmount && !noAmounts && !data.netAmount.eq(netAmount)) {
-    errors.push({ path: "netAmount", message: `must equal gross − withholding tax − foreign tax paid (${netAmount.toFixed()}), or be left out` });
+    errors.push({
+      path: "netAmount",
+      message: `must equal gross − withholding tax − foreign tax paid (${netAmount.toFixed()}), or be left out`,
+    });
   }
   if (withholding.gt(grossAmount)) errors.push({ path: "withholdingTax", message: "must not exceed the gross amount" });
-  else if (withholding.plus(foreignTax).gt(grossAmount)) errors.push({ path: "foreignTaxPaid", message: "withholding tax plus foreign tax paid must not exceed the gross amount" });
+  else if (withholding.plus(foreignTax).gt(grossAmount))
+    errors.push({
+      path: "foreignTaxPaid",
+      message: "withholding tax plus foreign tax paid must not exceed the gross amount",
+    });
   // DECIMAL(19,4) and DECIMAL(24,8) columns: answer 400 before the database would fail.
-  if (grossAmount.gte(1e15) || unfranked.gte(1e15)) errors.push({ path: "netAmount", message: "the amounts must stay below 10^15" });
-  if (data.isReinvested && data.drpQuantity && !data.drpQuantity.isZero() && !data.drpPrice && netAmount.div(data.drpQuantity).gte(1e16)) {
+  if (grossAmount.gte(1e15) || unfranked.gte(1e15))
+    errors.push({ path: "netAmount", message: "the amounts must stay below 10^15" });
+  if (
+    data.isReinvested &&
+    data.drpQuantity &&
+    !data.drpQuantity.isZero() &&
+    !data.drpPrice &&
+    netAmount.div(data.drpQuantity).gte(1e16)
+  ) {
     errors.push({ path: "drpPrice", message: "net ÷ drpQuantity is too large for a price; give drpPrice" });
   }
-  if (grossAmount.isZero() && !data.components) errors.push({ path: "netAmount", message: "an income record needs an amount: frankedAmount, unfrankedAmount, foreignIncome or netAmount" });
+  if (grossAmount.isZero() && !data.components)
+    errors.push({
+      path: "netAmount",
+      message: "an income record needs an amount: frankedAmount, unfrankedAmount, foreignIncome or netAmount",
+    });
   if (errors.length) throw validationFailed(`The income is invalid: ${errors[0].path}: ${errors[0].message}`, errors);
   franked = franked.toDecimalPlaces(4);
   const credits = data.frankingCredits ?? frankingCredit(franked, data.companyTaxRate ?? new Decimal("0.3"));
   const currencyCode = data.currencyCode ?? holdingCurrency;
   const drpQuantity = data.isReinvested ? data.drpQuantity! : null;
-  const drpPrice = data.isReinvested ? (data.drpPrice ?? netAmount.div(drpQuantity!).toDecimalPlaces(8, Decimal.ROUND_HALF_UP)) : null;
+  const drpPrice = data.isReinvested
+    ? (data.drpPrice ?? netAmount.div(drpQuantity!).toDecimalPlaces(8, Decimal.ROUND_HALF_UP))
+    : null;
   return {
     exDividendDate: toDate(data.exDividendDate),
     paidDate: toDate(data.paidDate),
@@ -145,13 +185,26 @@ async function prepare(db: Prisma.TransactionClient, portfolio: ScopedPortfolio,
     isReinvested: data.isReinvested ?? false,
     drpQuantity: drpQuantity?.toFixed() ?? null,
     drpPrice: drpPrice?.toFixed() ?? null,
-    components: data.components ? Object.fromEntries(Object.entries(data.components).map(([k, v]) => [k, v.toFixed()])) : undefined,
+    components: data.components
+      ? Object.fromEntries(Object.entries(data.components).map(([k, v]) => [k, v.toFixed()]))
+      : undefined,
     notes: data.notes ?? "",
   };
 }
 
-function drpOf(id: number, d: { paidDate: Date; drpQuantity: string | null; drpPrice: string | null; exchangeRate: string }) {
-  return d.drpQuantity ? drpEvent({ id, paidDate: d.paidDate, drpQuantity: new Decimal(d.drpQuantity), drpPrice: d.drpPrice ? new Decimal(d.drpPrice) : null, exchangeRate: new Decimal(d.exchangeRate) }) : null;
+function drpOf(
+  id: number,
+  d: { paidDate: Date; drpQuantity: string | null; drpPrice: string | null; exchangeRate: string },
+) {
+  return d.drpQuantity
+    ? drpEvent({
+        id,
+        paidDate: d.paidDate,
+        drpQuantity: new Decimal(d.drpQuantity),
+        drpPrice: d.drpPrice ? new Decimal(d.drpPrice) : null,
+        exchangeRate: new Decimal(d.exchangeRate),
+      })
+    : null;
 }
 
 /** POST /v1/income: records an unconfirmed income record; a reinvested one creates its parcel. */
@@ -167,7 +220,15 @@ export async function createIncome(ctx: Context, input: unknown): Promise<Income
     // seq -1: after the other allotments of its day, before its trades, as once stored.
     const added = drpOf(0, row);
     if (added) await check(holding.id, [{ ...added, key: "this income", seq: -1 }]);
-    const created = await tx.income.create({ data: { ...row, components: row.components ?? undefined, holdingId: holding.id, portfolioId: holding.portfolioId }, select: { id: true } });
+    const created = await tx.income.create({
+      data: {
+        ...row,
+        components: row.components ?? undefined,
+        holdingId: holding.id,
+        portfolioId: holding.portfolioId,
+      },
+      select: { id: true },
+    });
     // Read under the locks, so the answer is the record as committed (a racing holding delete waits).
     return getIncome(ctx, created.id, tx);
   });
@@ -175,7 +236,11 @@ export async function createIncome(ctx: Context, input: unknown): Promise<Income
 
 export const findIncome = (ctx: Context, incomeId: unknown) => orNull(getIncome(ctx, incomeId));
 
-export async function getIncome(ctx: Context, incomeId: unknown, db: Prisma.TransactionClient = ctx.db): Promise<IncomeView> {
+export async function getIncome(
+  ctx: Context,
+  incomeId: unknown,
+  db: Prisma.TransactionClient = ctx.db,
+): Promise<IncomeView> {
   const id = parseId(incomeId, "incomeId");
   const row = await db.income.findFirst({ where: { id, ...incomeScope(ctx) }, select: INCOME_SELECT });
   // The holding comes in a second statement: one deleted in between took the record with it.
@@ -186,13 +251,24 @@ export async function getIncome(ctx: Context, incomeId: unknown, db: Prisma.Tran
 /** GET /v1/holdings/{h}/income: the holding's income records by paid date. */
 export async function listHoldingIncome(ctx: Context, holdingId: unknown): Promise<IncomeView[]> {
   const h = await holdingWithPortfolio(ctx, holdingId);
-  const rows = await ctx.db.income.findMany({ where: { holdingId: h.id }, select: INCOME_SELECT, orderBy: [{ paidDate: "asc" }, { id: "asc" }] });
+  const rows = await ctx.db.income.findMany({
+    where: { holdingId: h.id },
+    select: INCOME_SELECT,
+    orderBy: [{ paidDate: "asc" }, { id: "asc" }],
+  });
   return rows.map(toIncomeView);
 }
 
 /** Income of several holdings, for a DataLoader (Holding.income). */
-export async function incomeByHoldingIds(ctx: Context, holdingIds: readonly number[]): Promise<Map<number, IncomeView[]>> {
-  const rows = await ctx.db.income.findMany({ where: { holdingId: { in: [...holdingIds] }, ...incomeScope(ctx) }, select: INCOME_SELECT, orderBy: [{ paidDate: "asc" }, { id: "asc" }] });
+export async function incomeByHoldingIds(
+  ctx: Context,
+  holdingIds: readonly number[],
+): Promise<Map<number, IncomeView[]>> {
+  const rows = await ctx.db.income.findMany({
+    where: { holdingId: { in: [...holdingIds] }, ...incomeScope(ctx) },
+    select: INCOME_SELECT,
+    orderBy: [{ paidDate: "asc" }, { id: "asc" }],
+  });
   const by = new Map<number, IncomeView[]>(holdingIds.map((id) => [id, []]));
   for (const r of rows) by.get(r.holdingId)?.push(toIncomeView(r));
   return by;
@@ -205,7 +281,10 @@ export async function updateIncome(ctx: Context, incomeId: unknown, input: unkno
   assertCanWrite(ctx);
   const existing = await ctx.db.income.findFirst({ where: { id, ...incomeScope(ctx) }, select: { holdingId: true } });
   if (!existing) throw notFound(`Income ${id}`);
-  if (existing.holdingId !== data.holdingId) throw businessRule(`Income ${id} belongs to holding ${existing.holdingId}; to move it, delete it and add it to the other holding.`);
+  if (existing.holdingId !== data.holdingId)
+    throw businessRule(
+      `Income ${id} belongs to holding ${existing.holdingId}; to move it, delete it and add it to the other holding.`,
+    );
   const holding = await holdingWithPortfolio(ctx, existing.holdingId);
   return ledgerWrite(ctx, holding.portfolioId, async ({ tx, portfolio, check }) => {
     await holdingForTrade(tx, ctx, portfolio, { holdingId: holding.id });
@@ -246,7 +325,11 @@ export async function deleteIncome(ctx: Context, incomeId: unknown): Promise<tru
  * holding's distributions with an ex-dividend date in that financial year, by gross amount; the
  * parts add up exactly to the totals. Returns the updated records.
  */
-export async function updateProRataDistributions(ctx: Context, holdingId: unknown, input: unknown): Promise<IncomeView[]> {
+export async function updateProRataDistributions(
+  ctx: Context,
+  holdingId: unknown,
+  input: unknown,
+): Promise<IncomeView[]> {
   const data = parseInput(ProRataInput, input, "The statement");
   assertCanWrite(ctx);
   const holding = await holdingWithPortfolio(ctx, holdingId);
@@ -261,13 +344,25 @@ export async function updateProRataDistributions(ctx: Context, holdingId: unknow
     });
     const distributions = rows.map((r) => ({ id: r.id, grossAmount: toIncomeView(r).grossAmount }));
     if (distributions.every((d) => d.grossAmount.isZero())) {
-      throw businessRule(`Holding ${holding.id} has no distribution with an amount and an ex-dividend date in FY${data.financialYear} (${from} to ${to}).`);
+      throw businessRule(
+        `Holding ${holding.id} has no distribution with an amount and an ex-dividend date in FY${data.financialYear} (${from} to ${to}).`,
+      );
     }
     const parts = spreadProRata(distributions, data.components);
     for (const [id, components] of parts) {
-      await tx.income.update({ where: { id }, data: { isTrustIncome: true, components: Object.fromEntries(Object.entries(components).map(([k, v]) => [k, v.toFixed()])) } });
+      await tx.income.update({
+        where: { id },
+        data: {
+          isTrustIncome: true,
+          components: Object.fromEntries(Object.entries(components).map(([k, v]) => [k, v.toFixed()])),
+        },
+      });
     }
-    const updated = await tx.income.findMany({ where: { id: { in: distributions.map((d) => d.id) } }, select: INCOME_SELECT, orderBy: [{ exDividendDate: "asc" }, { id: "asc" }] });
+    const updated = await tx.income.findMany({
+      where: { id: { in: distributions.map((d) => d.id) } },
+      select: INCOME_SELECT,
+      orderBy: [{ exDividendDate: "asc" }, { id: "asc" }],
+    });
     return updated.map(toIncomeView);
   });
 }

@@ -11,7 +11,8 @@ export function spreadProRata(
   totals: Record<string, Decimal>,
 ): Map<number, Record<string, Decimal>> {
   const weightTotal = distributions.reduce((s, d) => s.plus(d.grossAmount), new Decimal(0));
-  if (distributions.length === 0 || weightTotal.isZero()) throw new Error("no distribution with a gross amount to spread over");
+  if (distributions.length === 0 || weightTotal.isZero())
+    throw new Error("no distribution with a gross amount to spread over");
   const out = new Map<number, Record<string, Decimal>>(distributions.map((d) => [d.id, {}]));
   // The remainder goes to the last distribution with a gross amount: one without gets nothing.
   let last = distributions.length - 1;
@@ -19,7 +20,10 @@ export function spreadProRata(
   for (const [key, total] of Object.entries(totals)) {
     let given = new Decimal(0);
     distributions.forEach((d, i) => {
-      const part = i === last ? total.minus(given) : total.times(d.grossAmount).div(weightTotal).toDecimalPlaces(4, Decimal.ROUND_HALF_UP);
+      const part =
+        i === last
+          ? total.minus(given)
+          : total.times(d.grossAmount).div(weightTotal).toDecimalPlaces(4, Decimal.ROUND_HALF_UP);
       given = given.plus(part);
       out.get(d.id)![key] = part;
     });
@@ -29,5 +33,8 @@ export function spreadProRata(
 
 /** Franking credit of a franked amount D at company tax rate t: D × t / (1 − t) (DOMAIN.md §1). */
 export function frankingCredit(franked: Decimal, companyTaxRate: Decimal): Decimal {
-  return franked.times(companyTaxRate).div(new Decimal(1).minus(companyTaxRate)).toDecimalPlaces(4, Decimal.ROUND_HALF_UP);
+  return franked
+    .times(companyTaxRate)
+    .div(new Decimal(1).minus(companyTaxRate))
+    .toDecimalPlaces(4, Decimal.ROUND_HALF_UP);
 }

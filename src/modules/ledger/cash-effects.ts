@@ -84,7 +84,10 @@ export function incomeAmounts(i: IncomeAmountsInput): { grossAmount: Decimal; ne
  * parcel", §3 "DRP units replace the receivable with no flow"). Every part is stored with 4
  * decimals, so the net needs no rounding; it is rounded anyway so the rule holds for any input.
  */
-export function incomeCashEffect<D>(i: IncomeAmountsInput & { paidDate: D; isReinvested: boolean }): { date: D; amount: Decimal } {
+export function incomeCashEffect<D>(i: IncomeAmountsInput & { paidDate: D; isReinvested: boolean }): {
+  date: D;
+  amount: Decimal;
+} {
   return { date: i.paidDate, amount: i.isReinvested ? new Decimal(0) : roundMoney(incomeAmounts(i).netAmount) };
 }
 
@@ -95,7 +98,7 @@ export function incomeCashEffect<D>(i: IncomeAmountsInput & { paidDate: D; isRei
  */
 export function settlementDate(tradeDate: string, businessDays: number): string {
   const d = toDate(tradeDate);
-  for (let left = businessDays; left > 0; ) {
+  for (let left = businessDays; left > 0;) {
     d.setUTCDate(d.getUTCDate() + 1);
     const weekday = d.getUTCDay();
     if (weekday !== 0 && weekday !== 6) left--;

@@ -2,7 +2,14 @@ import { Decimal } from "../../lib/money";
 import { atOnce, inSlices, type Steps } from "../../lib/slices";
 import type { DatedSeries } from "./dated-series";
 import { allFlowsSteps, flowInBaseCurrency, type Flow } from "./flows";
-import { cashMovements, exactDay, exactIndex, receivableAmount, type CashMovement, type ExactIndex } from "./valuation-exact";
+import {
+  cashMovements,
+  exactDay,
+  exactIndex,
+  receivableAmount,
+  type CashMovement,
+  type ExactIndex,
+} from "./valuation-exact";
 import type { ExactDay, ValuationInput } from "./valuation-input";
 
 export type { ValuationHolding, ValuationCashAccount, ValuationInput, ExactHolding, ExactDay } from "./valuation-input";
@@ -87,12 +94,17 @@ export function dayNumber(date: string): number {
 /** Every calendar day from `from` to `to`, inclusive. */
 export function calendarDays(from: string, to: string): string[] {
   const days: string[] = [];
-  for (let n = dayNumber(from), end = dayNumber(to); n <= end; n++) days.push(new Date(n * DAY_MS).toISOString().slice(0, 10));
+  for (let n = dayNumber(from), end = dayNumber(to); n <= end; n++)
+    days.push(new Date(n * DAY_MS).toISOString().slice(0, 10));
   return days;
 }
 
 /** A dated series as day offsets from `from` and Float64 values, for the pointer walk. */
-function walkable<T>(series: DatedSeries<T>, from: number, toNumber: (v: T) => number): { at: Int32Array; values: Float64Array } {
+function walkable<T>(
+  series: DatedSeries<T>,
+  from: number,
+  toNumber: (v: T) => number,
+): { at: Int32Array; values: Float64Array } {
   const at = new Int32Array(series.length);
   const values = new Float64Array(series.length);
   for (let i = 0; i < series.length; i++) {
@@ -158,7 +170,13 @@ function* valuationSteps(input: ValuationInput): Steps<DailyValuation> {
   const tradeSynced = new Set(input.cashAccounts.filter((a) => a.syncTrades).map((a) => a.currencyCode));
   const incomeSynced = new Set(input.cashAccounts.filter((a) => a.syncIncome).map((a) => a.currencyCode));
   const cashTransactions = input.cashAccounts.flatMap((a) => a.transactions);
-  const flows = yield* allFlowsSteps({ trades: input.trades, income: input.income, cashTransactions, tradeSyncedCurrencies: tradeSynced, incomeSyncedCurrencies: incomeSynced });
+  const flows = yield* allFlowsSteps({
+    trades: input.trades,
+    income: input.income,
+    cashTransactions,
+    tradeSyncedCurrencies: tradeSynced,
+    incomeSyncedCurrencies: incomeSynced,
+  });
   yield;
   addFlows(flows.portfolio, flowIn, flowOut);
   yield;
@@ -169,14 +187,20 @@ function* valuationSteps(input: ValuationInput): Steps<DailyValuation> {
     yield;
     const units = new Float64Array(n);
     const positions = h.timeline.days;
-    fillDaily(walkable(positions, from, (p) => p.units.toNumber()), units);
+    fillDaily(
+      walkable(positions, from, (p) => p.units.toNumber()),
+      units,
+    );
     for (let d = 0; d < n; d++) if (Number.isNaN(units[d])) units[d] = 0;
     // Price on d: custom first, else market, else the last trade (DOMAIN §3), each the latest ≤ d.
     const { custom, market, lastTrade } = h.prices.series;
     const price = new Float64Array(n).fill(NaN);
     const layer = new Float64Array(n);
     for (const s of [lastTrade, market, custom]) {
-      fillDaily(walkable(s, from, (v) => Number(v)), layer);
+      fillDaily(
+        walkable(s, from, (v) => Number(v)),
+        layer,
+      );
       for (let d = 0; d < n; d++) if (!Number.isNaN(layer[d])) price[d] = layer[d];
     }
     const rate = ratesOf(h.currencyCode);
@@ -189,7 +213,17 @@ function* valuationSteps(input: ValuationInput): Steps<DailyValuation> {
     const hIn = new Float64Array(n);
     const hOut = new Float64Array(n);
     addFlows(flows.byHolding.get(h.id) ?? [], hIn, hOut);
-    holdings.push({ id: h.id, currencyCode: h.currencyCode, units, price, rate: rate.slice(), value, receivable: new Float64Array(n), flowIn: hIn, flowOut: hOut });
+    holdings.push({
+      id: h.id,
+      currencyCode: h.currencyCode,
+      units,
+      price,
+      rate: rate.slice(),
+      value,
+      receivable: new Float64Array(n),
+      flowIn: hIn,
+      flowOut: hOut,
+    });
   }
 
   const movements = cashMovements(input);

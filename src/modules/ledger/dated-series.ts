@@ -15,7 +15,9 @@ export class DatedSeries<T> {
     // Rows usually arrive in date order (ORDER BY date); sorting is for those that do not.
     let ordered = true;
     for (let i = 1; i < given.length && ordered; i++) ordered = given[i - 1].date <= given[i].date;
-    const sorted = ordered ? given : given.map((p, i) => ({ ...p, i })).sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.i - b.i));
+    const sorted = ordered
+      ? given
+      : given.map((p, i) => ({ ...p, i })).sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.i - b.i));
     const dates: string[] = [];
     const values: T[] = [];
     for (const p of sorted) {

@@ -31,7 +31,9 @@ export function discountEligibleFrom(acquisitionDate: string): string {
   // from 2025-07-02; bought 2024-02-29, from 2025-03-01; bought 2023-02-28, from 2024-03-01 (not
   // 29 February: only 365 days would lie between).
   const next = new Date(Date.UTC(y, m - 1, d + 1));
-  const from = new Date(Date.UTC(next.getUTCFullYear() + 1, next.getUTCMonth(), next.getUTCDate())).toISOString().slice(0, 10);
+  const from = new Date(Date.UTC(next.getUTCFullYear() + 1, next.getUTCMonth(), next.getUTCDate()))
+    .toISOString()
+    .slice(0, 10);
   // Dates are few (at most one per calendar day); the cache stays small.
   if (eligibleFromCache.size < 100_000) eligibleFromCache.set(acquisitionDate, from);
   return from;

@@ -59,7 +59,13 @@ const unitsValue = (t: FlowTrade) => roundMoney(new Decimal(t.quantity).abs().ti
 
 /** A holding's flows from one trade (none for splits, bonuses, adjustments, cancellations). */
 export function holdingTradeFlow(t: FlowTrade): Flow | undefined {
-  const at = (amount: Decimal, direction: "in" | "out"): Flow => ({ date: t.date, amount, direction, currencyCode: t.currencyCode, holdingId: t.holdingId });
+  const at = (amount: Decimal, direction: "in" | "out"): Flow => ({
+    date: t.date,
+    amount,
+    direction,
+    currencyCode: t.currencyCode,
+    holdingId: t.holdingId,
+  });
   switch (t.tradeType) {
     case "Buy":
     case "Sell":
@@ -82,7 +88,15 @@ export function holdingTradeFlow(t: FlowTrade): Flow | undefined {
 export function holdingIncomeFlow(i: FlowIncome): Flow | undefined {
   if (i.isReinvested) return undefined;
   const { amount } = incomeCashEffect(i);
-  return amount.isZero() ? undefined : { date: i.paidDate, amount: amount.abs(), direction: amount.isNegative() ? "in" : "out", currencyCode: i.currencyCode, holdingId: i.holdingId };
+  return amount.isZero()
+    ? undefined
+    : {
+        date: i.paidDate,
+        amount: amount.abs(),
+        direction: amount.isNegative() ? "in" : "out",
+        currencyCode: i.currencyCode,
+        holdingId: i.holdingId,
+      };
 }
 
 export interface PortfolioFlowInput {
@@ -95,7 +109,12 @@ export interface PortfolioFlowInput {
 }
 
 /** Whether a holding's flow is also the portfolio's: not when it settled through a synced cash account. */
-function crossesPortfolio(kind: "trade" | "income", tradeType: string | undefined, currencyCode: string, input: Pick<PortfolioFlowInput, "tradeSyncedCurrencies" | "incomeSyncedCurrencies">): boolean {
+function crossesPortfolio(
+  kind: "trade" | "income",
+  tradeType: string | undefined,
+  currencyCode: string,
+  input: Pick<PortfolioFlowInput, "tradeSyncedCurrencies" | "incomeSyncedCurrencies">,
+): boolean {
   if (kind === "income") return !input.incomeSyncedCurrencies.has(currencyCode);
   const crossesWithUnits = tradeType === "OpeningBalance" || tradeType === "TransferIn" || tradeType === "TransferOut";
   return crossesWithUnits || !input.tradeSyncedCurrencies.has(currencyCode);
@@ -104,7 +123,12 @@ function crossesPortfolio(kind: "trade" | "income", tradeType: string | undefine
 /** A cash account's deposit or withdrawal as a flow; other transactions are returns. */
 export function cashTransactionFlow(c: FlowCashTransaction): Flow | undefined {
   if (c.type !== "Deposit" && c.type !== "Withdrawal") return undefined;
-  return { date: c.date, amount: new Decimal(c.amount), direction: c.type === "Deposit" ? "in" : "out", currencyCode: c.currencyCode };
+  return {
+    date: c.date,
+    amount: new Decimal(c.amount),
+    direction: c.type === "Deposit" ? "in" : "out",
+    currencyCode: c.currencyCode,
+  };
 }
 
 /**
@@ -117,7 +141,9 @@ export function allFlows(input: PortfolioFlowInput): { portfolio: Flow[]; byHold
 }
 
 /** allFlows as steps: it yields every hundred records (lib/slices.ts). */
-export function* allFlowsSteps(input: PortfolioFlowInput): Steps<{ portfolio: Flow[]; byHolding: Map<number, Flow[]> }> {
+export function* allFlowsSteps(
+  input: PortfolioFlowInput,
+): Steps<{ portfolio: Flow[]; byHolding: Map<number, Flow[]> }> {
   const portfolio: Flow[] = [];
   const byHolding = new Map<number, Flow[]>();
   const add = (flow: Flow | undefined, toPortfolio: boolean) => {
@@ -148,7 +174,15 @@ export function portfolioFlows(input: PortfolioFlowInput): Flow[] {
 /** Every flow of one holding. */
 export function holdingFlows(holdingId: number, trades: FlowTrade[], income: FlowIncome[]): Flow[] {
   const none = new Set<string>();
-  return allFlows({ trades: trades.filter((t) => t.holdingId === holdingId), income: income.filter((i) => i.holdingId === holdingId), cashTransactions: [], tradeSyncedCurrencies: none, incomeSyncedCurrencies: none }).byHolding.get(holdingId) ?? [];
+  return (
+    allFlows({
+      trades: trades.filter((t) => t.holdingId === holdingId),
+      income: income.filter((i) => i.holdingId === holdingId),
+      cashTransactions: [],
+      tradeSyncedCurrencies: none,
+      incomeSyncedCurrencies: none,
+    }).byHolding.get(holdingId) ?? []
+  );
 }
 
 /**

@@ -126,7 +126,15 @@ export function foldParcels(events: LedgerEvent[], options: FoldOptions = {}): F
   let cost = ZERO;
 
   const acquire = (e: LedgerEvent, costBase: Decimal) => {
-    const parcel: Parcel = { key: e.key, tradeId: e.tradeId, acquisitionDate: e.acquisitionDate ?? e.date, originalUnits: e.units, units: e.units, costBaseInBaseCurrency: costBase, order: parcels.length };
+    const parcel: Parcel = {
+      key: e.key,
+      tradeId: e.tradeId,
+      acquisitionDate: e.acquisitionDate ?? e.date,
+      originalUnits: e.units,
+      units: e.units,
+      costBaseInBaseCurrency: costBase,
+      order: parcels.length,
+    };
     parcels.push(parcel);
     book.add(parcel);
     cost = cost.plus(costBase);
@@ -134,12 +142,21 @@ export function foldParcels(events: LedgerEvent[], options: FoldOptions = {}): F
 
   const dispose = (e: LedgerEvent, kind: DisposalKind, units: Decimal, proceeds: Decimal) => {
     if (units.gt(held)) {
-      throw new ParcelError(e.key, `${e.type} of ${units.toFixed()} units on ${e.date} exceeds the ${held.toFixed()} units held.`);
+      throw new ParcelError(
+        e.key,
+        `${e.type} of ${units.toFixed()} units on ${e.date} exceeds the ${held.toFixed()} units held.`,
+      );
     }
     const chosen = book.select(e, units, units.isZero() ? ZERO : proceeds.div(units), methodFor(e), discountRate);
-    const proceedsParts = apportion(proceeds, chosen.map(([, u]) => u), roundMoney);
+    const proceedsParts = apportion(
+      proceeds,
+      chosen.map(([, u]) => u),
+      roundMoney,
+    );
     chosen.forEach(([parcel, take], i) => {
-      const costBase = take.eq(parcel.units) ? parcel.costBaseInBaseCurrency : roundMoney(parcel.costBaseInBaseCurrency.times(take).div(parcel.units));
+      const costBase = take.eq(parcel.units)
+        ? parcel.costBaseInBaseCurrency
+        : roundMoney(parcel.costBaseInBaseCurrency.times(take).div(parcel.units));
       parcel.units = parcel.units.minus(take);
       parcel.costBaseInBaseCurrency = parcel.costBaseInBaseCurrency.minus(costBase);
       cost = cost.minus(costBase);
@@ -169,7 +186,11 @@ export function foldParcels(events: LedgerEvent[], options: FoldOptions = {}): F
       if (e.fromDistribution) return;
       throw new ParcelError(e.key, `${e.type} on ${e.date}: no units are held.`);
     }
-    const parts = apportion(amount, openParcels.map((p) => p.units), roundMoney);
+    const parts = apportion(
+      amount,
+      openParcels.map((p) => p.units),
+      roundMoney,
+    );
     openParcels.forEach((p, i) => {
       if (direction === 1) {
         p.costBaseInBaseCurrency = p.costBaseInBaseCurrency.plus(parts[i]);
@@ -208,7 +229,11 @@ export function foldParcels(events: LedgerEvent[], options: FoldOptions = {}): F
   const rescale = (e: LedgerEvent, newTotal: Decimal) => {
     const openParcels = book.open();
     if (openParcels.length === 0) throw new ParcelError(e.key, `${e.type} on ${e.date}: no units are held.`);
-    const parts = apportion(newTotal, openParcels.map((p) => p.units), roundUnits);
+    const parts = apportion(
+      newTotal,
+      openParcels.map((p) => p.units),
+      roundUnits,
+    );
     openParcels.forEach((p, i) => {
       if (parts[i].lte(0)) throw new ParcelError(e.key, `${e.type} on ${e.date} would leave a parcel with no units.`);
       p.units = parts[i];
@@ -246,7 +271,11 @@ export function foldParcels(events: LedgerEvent[], options: FoldOptions = {}): F
         rescale(e, next);
         break;
       case "Consolidation":
-        if (e.units.gte(held)) throw new ParcelError(e.key, `Consolidation of ${e.units.toFixed()} units on ${e.date} would remove all ${held.toFixed()} units held.`);
+        if (e.units.gte(held))
+          throw new ParcelError(
+            e.key,
+            `Consolidation of ${e.units.toFixed()} units on ${e.date} would remove all ${held.toFixed()} units held.`,
+          );
         rescale(e, next);
         break;
       case "ReturnOfCapital":

@@ -18,7 +18,12 @@ export interface FxLoadOptions {
   exceptTradeId?: number;
 }
 
-export async function loadFxTable(db: Prisma.TransactionClient, portfolio: FxPortfolio, dates: readonly string[], options: FxLoadOptions = {}): Promise<FxTable> {
+export async function loadFxTable(
+  db: Prisma.TransactionClient,
+  portfolio: FxPortfolio,
+  dates: readonly string[],
+  options: FxLoadOptions = {},
+): Promise<FxTable> {
   if (dates.length === 0) return new FxTable([], { base: portfolio.baseCurrencyCode, rates: [] });
   const first = dates.reduce((m, d) => (d < m ? d : m));
   const last = dates.reduce((m, d) => (d > m ? d : m));

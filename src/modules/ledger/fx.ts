@@ -67,7 +67,8 @@ export class FxTable {
       add(r.quote, r.base, r.date, r.rate, true);
     }
     // Same date both ways: the direct row wins (DatedSeries keeps the last of a date).
-    for (const [key, list] of points) this.legs.set(key, DatedSeries.of(list.sort((a, b) => Number(b.value.inverse) - Number(a.value.inverse))));
+    for (const [key, list] of points)
+      this.legs.set(key, DatedSeries.of(list.sort((a, b) => Number(b.value.inverse) - Number(a.value.inverse))));
     const byCurrency = new Map<string, { date: string; value: Decimal.Value }[]>();
     for (const t of trades?.rates ?? []) {
       if (t.currencyCode === trades!.base) continue; // the base converts at 1, never by a trade
@@ -87,7 +88,11 @@ export class FxTable {
       const first = this.leg(from, via, date);
       const second = first && this.leg(via, to, date);
       if (!first || !second) continue;
-      const cross: RateOn = { rate: roundRate(first.rate.times(second.rate)), date: first.date < second.date ? first.date : second.date, via: "Crossed" };
+      const cross: RateOn = {
+        rate: roundRate(first.rate.times(second.rate)),
+        date: first.date < second.date ? first.date : second.date,
+        via: "Crossed",
+      };
       if (!best || cross.date > best.date) best = cross;
     }
     return best;
@@ -114,6 +119,8 @@ export class FxTable {
     const hit = this.legs.get(`${from}/${to}`)?.on(date);
     if (!hit) return undefined;
     const { rate, inverse } = hit.value;
-    return inverse ? { rate: roundRate(new Decimal(1).div(rate)), date: hit.date, via: "Inverse" } : { rate: new Decimal(rate), date: hit.date, via: "Direct" };
+    return inverse
+      ? { rate: roundRate(new Decimal(1).div(rate)), date: hit.date, via: "Inverse" }
+      : { rate: new Decimal(rate), date: hit.date, via: "Direct" };
   }
 }

@@ -3,7 +3,15 @@ import { financialYearOf, fromDate } from "../../lib/dates";
 import { Decimal } from "../../lib/money";
 import { atOnce, inSlices, type Steps } from "../../lib/slices";
 import { discountRateOf, type EntityType } from "./discount";
-import { amitEvents, drpEvent, tradeEvent, type AmitRow, type LedgerEvent, type TradeRow, type TradeType } from "./events";
+import {
+  amitEvents,
+  drpEvent,
+  tradeEvent,
+  type AmitRow,
+  type LedgerEvent,
+  type TradeRow,
+  type TradeType,
+} from "./events";
 import { foldParcels, type FoldResult } from "./fold";
 import { ledgerVersionsSql } from "./moment";
 import { READ_LIMITS } from "./read-limits";
@@ -41,7 +49,12 @@ export interface Ledger {
 }
 
 /** The ledger of the portfolio (or of some holdings), up to `asOf` (inclusive) when given. */
-export async function loadLedger(db: Prisma.TransactionClient, portfolio: PortfolioTaxInfo, holdingIds?: number[], asOf?: string): Promise<Ledger> {
+export async function loadLedger(
+  db: Prisma.TransactionClient,
+  portfolio: PortfolioTaxInfo,
+  holdingIds?: number[],
+  asOf?: string,
+): Promise<Ledger> {
   return (await loadLedgers(db, [portfolio], holdingIds, asOf)).get(portfolio.id)!;
 }
 
@@ -49,8 +62,18 @@ export async function loadLedger(db: Prisma.TransactionClient, portfolio: Portfo
  * The ledgers of several portfolios at once, in the same statements as one: a GraphQL
  * `portfolios { holdings }` over a thousand portfolios folds a thousand ledgers from one load.
  */
-export async function loadLedgers(db: Prisma.TransactionClient, portfolios: PortfolioTaxInfo[], holdingIds?: number[], asOf?: string): Promise<Map<number, Ledger>> {
-  const { trades, extras } = await ledgerRows(db, portfolios.map((p) => p.id), holdingIds, asOf ?? "9999-12-31");
+export async function loadLedgers(
+  db: Prisma.TransactionClient,
+  portfolios: PortfolioTaxInfo[],
+  holdingIds?: number[],
+  asOf?: string,
+): Promise<Map<number, Ledger>> {
+  const { trades, extras } = await ledgerRows(
+    db,
+    portfolios.map((p) => p.id),
+    holdingIds,
+    asOf ?? "9999-12-31",
+  );
   const of = <T extends { portfolioId: number }>(rows: T[]) => {
     const by = new Map<number, T[]>();
     for (const row of rows) {
@@ -67,12 +90,27 @@ export async function loadLedgers(db: Prisma.TransactionClient, portfolios: Port
   const amitOf = of(extras.amit);
   return new Map(
     portfolios.map((p) => {
-      const parts = [selectionsOf(p.id), drpOf(p.id), yearMethodsOf(p.id), holdingMethodsOf(p.id), amitOf(p.id)] as const;
+      const parts = [
+        selectionsOf(p.id),
+        drpOf(p.id),
+        yearMethodsOf(p.id),
+        holdingMethodsOf(p.id),
+        amitOf(p.id),
+      ] as const;
       // Everything the fold reads, as text: equal fingerprints fold to equal results.
-      const fingerprint = [trades.get(p.id) ?? "", JSON.stringify(parts), p.defaultMethod, p.entityType ?? "", p.financialYearEnd].join("\u0000");
-      return [p.id, lazyLedger(fingerprint, discountRateOf(p.entityType), function* () {
-        return yield* buildLedgerSteps(p, yield* parseTradeRows(trades.get(p.id) ?? ""), ...parts);
-      })];
+      const fingerprint = [
+        trades.get(p.id) ?? "",
+        JSON.stringify(parts),
+        p.defaultMethod,
+        p.entityType ?? "",
+        p.financialYearEnd,
+      ].join("\u0000");
+      return [
+        p.id,
+        lazyLedger(fingerprint, discountRateOf(p.entityType), function* () {
+          return yield* buildLedgerSteps(p, yield* parseTradeRows(trades.get(p.id) ?? ""), ...parts);
+        }),
+      ];
     }),
   );
 }
@@ -80,7 +118,15 @@ export async function loadLedgers(db: Prisma.TransactionClient, portfolios: Port
 /** What the fold reads besides the trades, of every portfolio loaded (each row names its portfolio). */
 interface LedgerExtras {
   selections: { portfolioId: number; sellTradeId: number; parcelTradeId: number; quantity: string }[];
-  drp: { portfolioId: number; id: number; holdingId: number; paidDate: string; drpQuantity: string; drpPrice: string | null; exchangeRate: string }[];
+  drp: {
+    portfolioId: number;
+    id: number;
+    holdingId: number;
+    paidDate: string;
+    drpQuantity: string;
+    drpPrice: string | null;
+    exchangeRate: string;
+  }[];
   yearMethods: { portfolioId: number; financialYear: number; method: ParcelMethod }[];
   holdingMethods: { portfolioId: number; holdingId: number; financialYear: number; method: ParcelMethod }[];
   /** Confirmed distributions whose AMIT components change the cost base (DOMAIN.md §2). */
@@ -104,9 +150,20 @@ interface LedgerExtras {
  * transaction): when a page sees other versions than the first, the pages do not belong to one
  * ledger and are read again; after PAGE_ATTEMPTS tries, in one statement (consistent, if long).
  */
-async function ledgerRows(db: Prisma.TransactionClient, portfolioIds: number[], holdingIds: number[] | undefined, until: string): Promise<{ trades: Map<number, string>; extras: LedgerExtras }> {
+async function ledgerRows(
+  db: Prisma.TransactionClient,
+  portfolioIds: number[],
+  holdingIds: number[] | undefined,
+  until: string,
+): Promise<{ trades: Map<number, string>; extras: LedgerExtras }> {
   for (let attempt = 1; ; attempt++) {
-    const rows = await ledgerPages(db, portfolioIds, holdingIds, until, attempt < PAGE_ATTEMPTS ? READ_LIMITS.tradesPerStatement : UNPAGED);
+    const rows = await ledgerPages(
+      db,
+      portfolioIds,
+      holdingIds,
+      until,
+      attempt < PAGE_ATTEMPTS ? READ_LIMITS.tradesPerStatement : UNPAGED,
+    );
     if (rows) return rows;
   }
 }
@@ -116,7 +173,13 @@ const PAGE_ATTEMPTS = 3;
 const UNPAGED = 2_147_483_646;
 
 /** The pages of ledgerRows, or null when a ledger write landed between two of them. */
-async function ledgerPages(db: Prisma.TransactionClient, portfolioIds: number[], holdingIds: number[] | undefined, until: string, pageSize: number): Promise<{ trades: Map<number, string>; extras: LedgerExtras } | null> {
+async function ledgerPages(
+  db: Prisma.TransactionClient,
+  portfolioIds: number[],
+  holdingIds: number[] | undefined,
+  until: string,
+  pageSize: number,
+): Promise<{ trades: Map<number, string>; extras: LedgerExtras } | null> {
   const ofHoldings = holdingsFilter(holdingIds);
   const pages = new Map<number, string[]>();
   let after = { portfolioId: 0, date: "0001-01-01", id: 0 };
@@ -126,7 +189,9 @@ async function ledgerPages(db: Prisma.TransactionClient, portfolioIds: number[],
     // The first row (portfolio 0, which no portfolio is) carries the versions, and on the first
     // page the other rows of the ledger. One trade more than a page holds says whether another
     // page follows; it is left for that page.
-    const [head, ...page] = await db.$queryRaw<{ portfolioId: number; rows: string; n: number; versions: string | null; extras: string | null }[]>`
+    const [head, ...page] = await db.$queryRaw<
+      { portfolioId: number; rows: string; n: number; versions: string | null; extras: string | null }[]
+    >`
       SELECT 0 AS "portfolioId", NULL AS rows, 0 AS n,
              ${ledgerVersionsSql(portfolioIds)} AS versions,
              ${extras === undefined ? extrasSql(portfolioIds, ofHoldings, until) : Prisma.sql`NULL`}::text AS extras
@@ -229,8 +294,30 @@ function* parseTradeRows(text: string): Steps<LedgerTradeRow[]> {
   if (text === "") return [];
   const rows: LedgerTradeRow[] = [];
   for (const line of text.split("\n")) {
-    const [id, holdingId, tradeType, tradeDate, quantity, price, brokerage, exchangeRate, currencyCode, acquisitionDate] = line.split(",");
-    rows.push({ id: Number(id), holdingId: Number(holdingId), tradeType: tradeType as TradeType, tradeDate, quantity, price, brokerage, exchangeRate, currencyCode, acquisitionDate: acquisitionDate || null });
+    const [
+      id,
+      holdingId,
+      tradeType,
+      tradeDate,
+      quantity,
+      price,
+      brokerage,
+      exchangeRate,
+      currencyCode,
+      acquisitionDate,
+    ] = line.split(",");
+    rows.push({
+      id: Number(id),
+      holdingId: Number(holdingId),
+      tradeType: tradeType as TradeType,
+      tradeDate,
+      quantity,
+      price,
+      brokerage,
+      exchangeRate,
+      currencyCode,
+      acquisitionDate: acquisitionDate || null,
+    });
     if (rows.length % ROWS_PER_STEP === 0) yield;
   }
   return rows;
@@ -244,7 +331,14 @@ function* buildLedgerSteps(
   portfolio: PortfolioTaxInfo,
   trades: (TradeRow & { currencyCode?: string })[],
   selections: { sellTradeId: number; parcelTradeId: number; quantity: Decimal.Value }[],
-  drp: { id: number; holdingId: number; paidDate: Date | string; drpQuantity: Decimal.Value | null; drpPrice: Decimal.Value | null; exchangeRate: Decimal.Value }[],
+  drp: {
+    id: number;
+    holdingId: number;
+    paidDate: Date | string;
+    drpQuantity: Decimal.Value | null;
+    drpPrice: Decimal.Value | null;
+    exchangeRate: Decimal.Value;
+  }[],
   yearMethods: { financialYear: number; method: ParcelMethod }[],
   holdingMethods: { holdingId: number; financialYear: number; method: ParcelMethod }[],
   amit: AmitRow[] = [],
@@ -283,7 +377,11 @@ function* buildLedgerSteps(
 }
 
 /** Folds one holding's events; a ParcelError means the ledger breaks a rule (a short sell...). */
-export function foldHolding(ledger: Ledger, holdingId: number, extra: { replace?: Map<string, LedgerEvent | null>; add?: LedgerEvent[] } = {}): FoldResult {
+export function foldHolding(
+  ledger: Ledger,
+  holdingId: number,
+  extra: { replace?: Map<string, LedgerEvent | null>; add?: LedgerEvent[] } = {},
+): FoldResult {
   let events = ledger.eventsByHolding.get(holdingId) ?? [];
   if (extra.replace) {
     events = events.flatMap((e) => {
@@ -295,4 +393,3 @@ export function foldHolding(ledger: Ledger, holdingId: number, extra: { replace?
   if (extra.add) events = [...events, ...extra.add];
   return foldParcels(events, { methodFor: (e) => ledger.methodFor(holdingId, e), discountRate: ledger.discountRate });
 }
-

@@ -37,7 +37,12 @@ export async function momentVersions(db: Prisma.TransactionClient, scope: Moment
  * Answers the read and the versions read before it: its data is those, or newer when the last
  * read stood, never older.
  */
-export async function atOneMoment<T>(db: Prisma.TransactionClient, scope: MomentScope, read: () => Promise<T>, before?: string): Promise<{ value: T; version: string }> {
+export async function atOneMoment<T>(
+  db: Prisma.TransactionClient,
+  scope: MomentScope,
+  read: () => Promise<T>,
+  before?: string,
+): Promise<{ value: T; version: string }> {
   let version = before ?? (await momentVersions(db, scope));
   for (let attempt = 1; ; attempt++) {
     const value = await read();

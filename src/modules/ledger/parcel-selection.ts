@@ -91,7 +91,10 @@ export class OpenParcels {
 
   /** Open parcels in acquisition order (cost base adjustments and splits spread over these). */
   open(): Parcel[] {
-    return this.byAcq.slice(this.acqHead).filter(isOpen).sort((a, b) => a.order - b.order);
+    return this.byAcq
+      .slice(this.acqHead)
+      .filter(isOpen)
+      .sort((a, b) => a.order - b.order);
   }
 
   /** Cost per unit changes only when the cost base or the units of every parcel change. */
@@ -103,7 +106,13 @@ export class OpenParcels {
   }
 
   /** The parcels a disposal of `units` takes, with the units taken from each, in order. */
-  select(e: LedgerEvent, units: Decimal, proceedsPerUnit: Decimal, method: ParcelMethod, discountRate: Decimal): [Parcel, Decimal][] {
+  select(
+    e: LedgerEvent,
+    units: Decimal,
+    proceedsPerUnit: Decimal,
+    method: ParcelMethod,
+    discountRate: Decimal,
+  ): [Parcel, Decimal][] {
     if (e.parcels && e.parcels.length > 0) return this.manual(e, units);
     this.sweep();
     switch (method) {
@@ -134,15 +143,26 @@ export class OpenParcels {
     let total = ZERO;
     for (const pick of e.parcels!) {
       const parcel = this.byTradeId.get(pick.tradeId);
-      if (!parcel) throw new ParcelError(e.key, `Parcel of trade ${pick.tradeId} is not a parcel of this holding acquired before ${e.date}.`);
+      if (!parcel)
+        throw new ParcelError(
+          e.key,
+          `Parcel of trade ${pick.tradeId} is not a parcel of this holding acquired before ${e.date}.`,
+        );
       const already = chosen.filter(([p]) => p === parcel).reduce((s, [, u]) => s.plus(u), ZERO);
       if (pick.units.lte(0) || already.plus(pick.units).gt(parcel.units)) {
-        throw new ParcelError(e.key, `Parcel of trade ${pick.tradeId} holds ${parcel.units.minus(already).toFixed()} units on ${e.date}; ${pick.units.toFixed()} were selected.`);
+        throw new ParcelError(
+          e.key,
+          `Parcel of trade ${pick.tradeId} holds ${parcel.units.minus(already).toFixed()} units on ${e.date}; ${pick.units.toFixed()} were selected.`,
+        );
       }
       chosen.push([parcel, pick.units]);
       total = total.plus(pick.units);
     }
-    if (!total.eq(units)) throw new ParcelError(e.key, `The selected parcels hold ${total.toFixed()} units; the trade disposes of ${units.toFixed()}.`);
+    if (!total.eq(units))
+      throw new ParcelError(
+        e.key,
+        `The selected parcels hold ${total.toFixed()} units; the trade disposes of ${units.toFixed()}.`,
+      );
     return chosen;
   }
 

@@ -31,8 +31,15 @@ export interface HoldingPriceRows {
 const isPositive = (v: Decimal.Value) => (v instanceof Decimal ? v.gt(0) : Number(v) > 0);
 
 /** Whether a trade's price is a price of the holding: a priced trade type, in its currency, above zero. */
-export function isPriceTrade(t: { tradeType: string; price: Decimal.Value; currencyCode: string }, holdingCurrency: string): boolean {
-  return (PRICED_TRADE_TYPES as readonly string[]).includes(t.tradeType) && t.currencyCode === holdingCurrency && isPositive(t.price);
+export function isPriceTrade(
+  t: { tradeType: string; price: Decimal.Value; currencyCode: string },
+  holdingCurrency: string,
+): boolean {
+  return (
+    (PRICED_TRADE_TYPES as readonly string[]).includes(t.tradeType) &&
+    t.currencyCode === holdingCurrency &&
+    isPositive(t.price)
+  );
 }
 
 export class HoldingPrices {
@@ -41,7 +48,8 @@ export class HoldingPrices {
   private readonly lastTrade: DatedSeries<Decimal.Value>;
 
   constructor(rows: HoldingPriceRows) {
-    const seriesOf = (x: HoldingPriceRows["custom"]) => (x instanceof DatedSeries ? x : DatedSeries.of(x.map((p) => ({ date: p.date, value: p.price }))));
+    const seriesOf = (x: HoldingPriceRows["custom"]) =>
+      x instanceof DatedSeries ? x : DatedSeries.of(x.map((p) => ({ date: p.date, value: p.price })));
     this.custom = seriesOf(rows.custom);
     this.market = seriesOf(rows.market);
     const priced = rows.trades
@@ -64,7 +72,11 @@ export class HoldingPrices {
   }
 
   /** The raw series, for the daily engine's walk. */
-  get series(): { custom: DatedSeries<Decimal.Value>; market: DatedSeries<Decimal.Value>; lastTrade: DatedSeries<Decimal.Value> } {
+  get series(): {
+    custom: DatedSeries<Decimal.Value>;
+    market: DatedSeries<Decimal.Value>;
+    lastTrade: DatedSeries<Decimal.Value>;
+  } {
     return { custom: this.custom, market: this.market, lastTrade: this.lastTrade };
   }
 }

@@ -63,7 +63,9 @@ async function marketSeries(
   const perStatement = Math.max(1, Math.floor(READ_LIMITS.priceRowsPerStatement / tradingDays));
   const groups: { symbol: string; exchange: string }[][] = [];
   for (let i = 0; i < securities.length; i += perStatement) groups.push(securities.slice(i, i + perStatement));
-  const read = (group: { symbol: string; exchange: string }[]) => db.$queryRaw<{ symbol: string; exchange: string; dates: string; values: string }[]>`
+  const read = (group: { symbol: string; exchange: string }[]) => db.$queryRaw<
+    { symbol: string; exchange: string; dates: string; values: string }[]
+  >`
       SELECT h.symbol, h.exchange, p.dates, p."values"
       FROM unnest(${group.map((g) => g.symbol)}::text[], ${group.map((g) => g.exchange)}::text[]) AS h(symbol, exchange)
       CROSS JOIN LATERAL (
@@ -80,14 +82,20 @@ async function marketSeries(
   // A few groups at a time: on a server, a long range of many securities would otherwise take
   // every pooled connection at once (on the embedded database statements run one by one anyway).
   const out: { symbol: string; exchange: string; dates: string; values: string }[] = [];
-  for (let i = 0; i < groups.length; i += GROUPS_AT_ONCE) out.push(...(await Promise.all(groups.slice(i, i + GROUPS_AT_ONCE).map(read))).flat());
+  for (let i = 0; i < groups.length; i += GROUPS_AT_ONCE)
+    out.push(...(await Promise.all(groups.slice(i, i + GROUPS_AT_ONCE).map(read))).flat());
   return out;
 }
 
 /** Price groups read at once (PostgreSQL's pool has 10 connections by default). */
 const GROUPS_AT_ONCE = 3;
 
-export async function loadValuationRange(db: Prisma.TransactionClient, portfolio: RangePortfolio, from: string, to: string): Promise<ValuationRange> {
+export async function loadValuationRange(
+  db: Prisma.TransactionClient,
+  portfolio: RangePortfolio,
+  from: string,
+  to: string,
+): Promise<ValuationRange> {
   return (await loadValuationRanges(db, [portfolio], from, to)).get(portfolio.id)!;
 }
 
@@ -95,7 +103,12 @@ export async function loadValuationRange(db: Prisma.TransactionClient, portfolio
  * loadValuationRange for several portfolios of one account, in the same statements as one: the
  * drift of a whole book (GET /v1/drift) costs what one portfolio's does.
  */
-export async function loadValuationRanges(db: Prisma.TransactionClient, portfolios: RangePortfolio[], from: string, to: string): Promise<Map<number, ValuationRange>> {
+export async function loadValuationRanges(
+  db: Prisma.TransactionClient,
+  portfolios: RangePortfolio[],
+  from: string,
+  to: string,
+): Promise<Map<number, ValuationRange>> {
   if (portfolios.length === 0) return new Map();
   const accountIds = new Set(portfolios.map((p) => p.accountId));
   if (accountIds.size !== 1) throw new Error("loadValuationRanges: portfolios of one account only");
@@ -105,7 +118,18 @@ export async function loadValuationRanges(db: Prisma.TransactionClient, portfoli
   const toDay = toDate(to);
   // Read once, awaited twice: by the result and by the market price groups, which need its securities.
   const holdingsRead = Promise.resolve(db.$queryRaw<
-    { id: number; portfolio_id: number; symbol: string; exchange: string; name: string; currency_code: string; holding_type: string; asset_class: string | null; sector: string | null; industry: string | null }[]
+    {
+      id: number;
+      portfolio_id: number;
+      symbol: string;
+      exchange: string;
+      name: string;
+      currency_code: string;
+      holding_type: string;
+      asset_class: string | null;
+      sector: string | null;
+      industry: string | null;
+    }[]
   >`
       SELECT id, portfolio_id, symbol, exchange, name, currency_code, holding_type::text, asset_class, sector, industry FROM holding WHERE portfolio_id = ANY(${ids}::int[]) ORDER BY id`);
   const [ledgers, holdings, market, custom, fx, accounts, cashRows, income] = await Promise.all([
@@ -130,7 +154,9 @@ export async function loadValuationRanges(db: Prisma.TransactionClient, portfoli
         UNION ALL
         (SELECT base, quote, date, rate FROM fx_rate WHERE account_id = ${accountId} AND date > ${fromDay} AND date <= ${toDay})
       ) r GROUP BY base, quote`,
-    db.$queryRaw<{ id: number; portfolio_id: number; currency_code: string; sync_trades: boolean; sync_income: boolean }[]>`
+    db.$queryRaw<
+      { id: number; portfolio_id: number; currency_code: string; sync_trades: boolean; sync_income: boolean }[]
+    >`
       SELECT id, portfolio_id, currency_code, sync_trades, sync_income FROM cash_account WHERE portfolio_id = ANY(${ids}::int[]) ORDER BY id`,
     db.$queryRaw<{ cash_account_id: number; rows: string }[]>`
       SELECT cash_account_id, string_agg(type::text || ':' || date::text || ':' || amount::text, ',' ORDER BY date, id) AS rows
@@ -206,7 +232,12 @@ export async function loadValuationRanges(db: Prisma.TransactionClient, portfoli
         industry: h.industry,
         currencyCode: h.currency_code,
         timeline: unitsTimeline(ledger.eventsByHolding.get(h.id) ?? []),
-        prices: new HoldingPrices({ currencyCode: h.currency_code, custom: customBy.get(h.id) ?? none, market: marketBy.get(`${h.symbol}|${h.exchange}`) ?? none, trades: tradesBy.get(h.id) ?? [] }),
+        prices: new HoldingPrices({
+          currencyCode: h.currency_code,
+          custom: customBy.get(h.id) ?? none,
+          market: marketBy.get(`${h.symbol}|${h.exchange}`) ?? none,
+          trades: tradesBy.get(h.id) ?? [],
+        }),
       });
       await slicer.turn();
     }
@@ -245,7 +276,14 @@ export async function loadValuationRanges(db: Prisma.TransactionClient, portfoli
               return { type, date, amount, currencyCode: a.currency_code };
             }),
         })),
-      fx: new FxTable(fxRows, { base: portfolio.baseCurrencyCode, rates: ledger.trades.map((t) => ({ currencyCode: t.currencyCode!, date: t.tradeDate, exchangeRate: t.exchangeRate })) }),
+      fx: new FxTable(fxRows, {
+        base: portfolio.baseCurrencyCode,
+        rates: ledger.trades.map((t) => ({
+          currencyCode: t.currencyCode!,
+          date: t.tradeDate,
+          exchangeRate: t.exchangeRate,
+        })),
+      }),
     };
     out.set(portfolio.id, input);
   }

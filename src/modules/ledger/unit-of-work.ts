@@ -28,8 +28,14 @@ export const LEDGER_TX_OPTIONS = { maxWait: 15_000, timeout: 60_000 };
  * FOR NO KEY UPDATE excludes the portfolio's other writers but not the FOR KEY SHARE that
  * foreign-key checks take, so a cash account or a model added to the portfolio does not wait.
  */
-export async function lockPortfolioForLedger(tx: Prisma.TransactionClient, ctx: Context, portfolioId: number): Promise<ScopedPortfolio> {
-  const rows = await tx.$queryRaw<unknown[]>`SELECT id FROM portfolio WHERE id = ${portfolioId} AND account_id = ${ctx.account.id} FOR NO KEY UPDATE`;
+export async function lockPortfolioForLedger(
+  tx: Prisma.TransactionClient,
+  ctx: Context,
+  portfolioId: number,
+): Promise<ScopedPortfolio> {
+  const rows = await tx.$queryRaw<
+    unknown[]
+  >`SELECT id FROM portfolio WHERE id = ${portfolioId} AND account_id = ${ctx.account.id} FOR NO KEY UPDATE`;
   if (rows.length === 0) throw notFound(`Portfolio ${portfolioId}`);
   return scopedPortfolio(ctx, portfolioId, tx);
 }
@@ -69,7 +75,12 @@ export interface LedgerUnit {
  * Runs `work` as a ledger write to the caller's portfolio `portfolioId`: NOT_FOUND when it is not
  * one of the caller's, the transaction rolled back when the work throws.
  */
-export async function ledgerWrite<T>(ctx: Context, portfolioId: number, work: (unit: LedgerUnit) => Promise<T>, options: { explain?: ExplainBreach } = {}): Promise<T> {
+export async function ledgerWrite<T>(
+  ctx: Context,
+  portfolioId: number,
+  work: (unit: LedgerUnit) => Promise<T>,
+  options: { explain?: ExplainBreach } = {},
+): Promise<T> {
   const explain = options.explain ?? explainDefault;
   return ctx.db.$transaction(async (tx) => {
     let portfolio = await lockPortfolioForLedger(tx, ctx, portfolioId);
@@ -102,7 +113,9 @@ export async function ledgerWrite<T>(ctx: Context, portfolioId: number, work: (u
         return portfolio;
       },
       async lockHoldings() {
-        const rows = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM holding WHERE portfolio_id = ${portfolio.id} ORDER BY id FOR UPDATE`;
+        const rows = await tx.$queryRaw<
+          { id: number }[]
+        >`SELECT id FROM holding WHERE portfolio_id = ${portfolio.id} ORDER BY id FOR UPDATE`;
         return rows.map((r) => r.id);
       },
       async load(holdingIds) {

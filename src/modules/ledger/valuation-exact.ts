@@ -22,23 +22,37 @@ export interface CashMovement {
 }
 
 const ZERO = new Decimal(0);
-const CASH_SIGN: Record<string, 1 | -1> = { Deposit: 1, Withdrawal: -1, InterestPayment: 1, Fee: -1, InterestCharged: -1 };
+const CASH_SIGN: Record<string, 1 | -1> = {
+  Deposit: 1,
+  Withdrawal: -1,
+  InterestPayment: 1,
+  Fee: -1,
+  InterestCharged: -1,
+};
 const CASH_RETURNS = new Set(["InterestPayment", "Fee", "InterestCharged"]);
 
 /** The movements of each cash account (its own transactions, synced trades on their trade date, synced income on its paid date). */
 export function cashMovements(input: ValuationInput): Map<number, CashMovement[]> {
   const out = new Map<number, CashMovement[]>();
   for (const a of input.cashAccounts) {
-    const list = a.transactions.map((c) => ({ date: c.date, amount: new Decimal(c.amount).times(CASH_SIGN[c.type] ?? 0), isReturn: CASH_RETURNS.has(c.type) }));
+    const list = a.transactions.map((c) => ({
+      date: c.date,
+      amount: new Decimal(c.amount).times(CASH_SIGN[c.type] ?? 0),
+      isReturn: CASH_RETURNS.has(c.type),
+    }));
     // DOMAIN §3 trade-date accounting: for valuation a synced trade moves cash on the trade date.
-    if (a.syncTrades) for (const t of input.trades) if (t.currencyCode === a.currencyCode) {
-      const amount = tradeCashEffect(t);
-      if (!amount.isZero()) list.push({ date: t.date, amount, isReturn: false });
-    }
-    if (a.syncIncome) for (const i of input.income) if (i.currencyCode === a.currencyCode) {
-      const { amount } = incomeCashEffect(i);
-      if (!amount.isZero()) list.push({ date: i.paidDate, amount, isReturn: false });
-    }
+    if (a.syncTrades)
+      for (const t of input.trades)
+        if (t.currencyCode === a.currencyCode) {
+          const amount = tradeCashEffect(t);
+          if (!amount.isZero()) list.push({ date: t.date, amount, isReturn: false });
+        }
+    if (a.syncIncome)
+      for (const i of input.income)
+        if (i.currencyCode === a.currencyCode) {
+          const { amount } = incomeCashEffect(i);
+          if (!amount.isZero()) list.push({ date: i.paidDate, amount, isReturn: false });
+        }
     out.set(a.id, list);
   }
   return out;
@@ -59,18 +73,31 @@ export interface Receivable {
 }
 
 /** The income receivable at the close of a day (DOMAIN §3): each record from its ex-date to the day before it is paid. */
-export function receivablesOn(input: Pick<ValuationInput, "income" | "fx" | "baseCurrencyCode">, date: string): Receivable[] {
+export function receivablesOn(
+  input: Pick<ValuationInput, "income" | "fx" | "baseCurrencyCode">,
+  date: string,
+): Receivable[] {
   const out: Receivable[] = [];
   for (const i of input.income) {
     if (!(i.exDividendDate <= date && date < i.paidDate)) continue;
     const amount = receivableAmount(i);
-    out.push({ holdingId: i.holdingId, currencyCode: i.currencyCode, amount, inBaseCurrency: input.fx.convert(amount, i.currencyCode, input.baseCurrencyCode, date) });
+    out.push({
+      holdingId: i.holdingId,
+      currencyCode: i.currencyCode,
+      amount,
+      inBaseCurrency: input.fx.convert(amount, i.currencyCode, input.baseCurrencyCode, date),
+    });
   }
   return out;
 }
 
 /** One holding valued at the close of a day in Decimal (DOMAIN §3): its units × price × rate, rounded; null value when units are held without a price or rate. */
-export function exactHolding(h: ValuationInput["holdings"][number], fx: ValuationInput["fx"], base: string, date: string): ExactHolding {
+export function exactHolding(
+  h: ValuationInput["holdings"][number],
+  fx: ValuationInput["fx"],
+  base: string,
+  date: string,
+): ExactHolding {
   const units = h.timeline.on(date).units;
   const price = h.prices.priceOn(date).price;
   const rate = fx.rateOn(h.currencyCode, base, date)?.rate ?? null;
@@ -84,7 +111,10 @@ export interface ExactIndex {
   balanceOn(cashAccountId: number, date: string): Decimal;
 }
 
-export function exactIndex(flows: readonly Flow[], movements: ReadonlyMap<number, readonly CashMovement[]>): ExactIndex {
+export function exactIndex(
+  flows: readonly Flow[],
+  movements: ReadonlyMap<number, readonly CashMovement[]>,
+): ExactIndex {
   const byDate = new Map<string, Flow[]>();
   for (const f of flows) {
     const list = byDate.get(f.date);
@@ -141,5 +171,14 @@ export function exactDay(input: ValuationInput, date: string, index: ExactIndex)
     if (f.direction === "in") inflows = inflows.plus(v);
     else outflows = outflows.minus(v);
   }
-  return { date, holdings, cash, incomeReceivableInBaseCurrency: receivable, inflowsInBaseCurrency: inflows, outflowsInBaseCurrency: outflows, totalInBaseCurrency: total, unvalued };
+  return {
+    date,
+    holdings,
+    cash,
+    incomeReceivableInBaseCurrency: receivable,
+    inflowsInBaseCurrency: inflows,
+    outflowsInBaseCurrency: outflows,
+    totalInBaseCurrency: total,
+    unvalued,
+  };
 }

@@ -22,10 +22,19 @@ export interface Position {
   unrealisedGainInBaseCurrency: Decimal | null;
 }
 
-export function valuePosition(args: { quantity: Decimal; costBaseInBaseCurrency: Decimal; price: PriceOn; rate: RateOn | undefined }): Position {
+export function valuePosition(args: {
+  quantity: Decimal;
+  costBaseInBaseCurrency: Decimal;
+  price: PriceOn;
+  rate: RateOn | undefined;
+}): Position {
   const { quantity, costBaseInBaseCurrency, price } = args;
   const rate = args.rate?.rate;
-  const marketValue = quantity.isZero() ? new Decimal(0) : price.price && rate ? roundMoney(quantity.times(price.price).times(rate)) : null;
+  const marketValue = quantity.isZero()
+    ? new Decimal(0)
+    : price.price && rate
+      ? roundMoney(quantity.times(price.price).times(rate))
+      : null;
   return {
     quantity,
     costBaseInBaseCurrency,

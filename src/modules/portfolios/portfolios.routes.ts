@@ -1,6 +1,11 @@
 import { z } from "zod";
 import type { Endpoint } from "../../http/endpoint";
-import { CreatePortfolioInput, PortfolioResponse, UpdatePortfolioInput, UpdatePortfolioBody } from "./portfolios.schemas";
+import {
+  CreatePortfolioInput,
+  PortfolioResponse,
+  UpdatePortfolioInput,
+  UpdatePortfolioBody,
+} from "./portfolios.schemas";
 import { createPortfolio, deletePortfolio, getPortfolio, listPortfolios, updatePortfolio } from "./portfolios.service";
 
 const tag = "Portfolios";
@@ -42,7 +47,8 @@ export const portfolioRoutes: Endpoint[] = [
     operationId: "updatePortfolio",
     tag,
     summary: "Update a portfolio",
-    description: "Renames the portfolio or changes its tax details. The base currency is fixed: a different value answers 422.",
+    description:
+      "Renames the portfolio or changes its tax details. The base currency is fixed: a different value answers 422.",
     body: UpdatePortfolioBody,
     response: PortfolioResponse,
     errors: [422],

@@ -22,7 +22,9 @@ export const CreatePortfolioInput = z
     baseCurrencyCode: currencyCode.default("AUD"),
     taxResidency: countryCode.default("AU"),
     entityType: entityType.default("Individual"),
-    financialYearEnd: financialYearEnd.optional().describe("Defaults from the tax residency: AU 06-30, NZ 03-31, GB 04-05, else 12-31"),
+    financialYearEnd: financialYearEnd
+      .optional()
+      .describe("Defaults from the tax residency: AU 06-30, NZ 03-31, GB 04-05, else 12-31"),
   })
   .meta({ id: "CreatePortfolioInput" });
 export type CreatePortfolioInput = z.output<typeof CreatePortfolioInput>;
@@ -52,7 +54,13 @@ export const PortfolioResponse = z
   .meta({ id: "Portfolio" });
 
 /** Where a financial year ends by default for a tax residency. */
-export const DEFAULT_YEAR_END: Record<string, string> = { AU: "06-30", NZ: "03-31", GB: "04-05", ZA: "02-28", IN: "03-31" };
+export const DEFAULT_YEAR_END: Record<string, string> = {
+  AU: "06-30",
+  NZ: "03-31",
+  GB: "04-05",
+  ZA: "02-28",
+  IN: "03-31",
+};
 
 /** The update body: UpdatePortfolioInput, plus the read-only fields of a GET answer, accepted and ignored. */
 export const UpdatePortfolioBody = acceptingAnswerFields(UpdatePortfolioInput, PortfolioResponse);

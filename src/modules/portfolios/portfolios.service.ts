@@ -3,7 +3,12 @@ import { DomainError, notFound } from "../../lib/errors";
 import { parseId, parseInput } from "../../lib/validation";
 import { assertAdviser, assertCanWrite, portfolioScope } from "./access";
 import { findScopedPortfolio } from "./scoped";
-import { CreatePortfolioInput, DEFAULT_YEAR_END, UpdatePortfolioInput, UpdatePortfolioBody } from "./portfolios.schemas";
+import {
+  CreatePortfolioInput,
+  DEFAULT_YEAR_END,
+  UpdatePortfolioInput,
+  UpdatePortfolioBody,
+} from "./portfolios.schemas";
 
 export interface PortfolioView {
   id: number;
@@ -25,7 +30,15 @@ const select = {
   financialYearEnd: true,
 } as const;
 
-type Row = { id: number; name: string; createdAt: Date; baseCurrencyCode: string; taxResidency: string; entityType: PortfolioView["entityType"]; financialYearEnd: string };
+type Row = {
+  id: number;
+  name: string;
+  createdAt: Date;
+  baseCurrencyCode: string;
+  taxResidency: string;
+  entityType: PortfolioView["entityType"];
+  financialYearEnd: string;
+};
 
 const view = ({ createdAt, ...row }: Row): PortfolioView => ({
   id: row.id,
@@ -79,7 +92,10 @@ export async function updatePortfolio(ctx: Context, id: unknown, input: unknown)
   const current = await getPortfolio(ctx, portfolioId);
   if (data.baseCurrencyCode && data.baseCurrencyCode !== current.baseCurrencyCode) {
     // Every stored amount is in the base currency; changing it would silently relabel them.
-    throw new DomainError("BUSINESS_RULE", `The base currency of a portfolio is fixed at creation (${current.baseCurrencyCode}).`);
+    throw new DomainError(
+      "BUSINESS_RULE",
+      `The base currency of a portfolio is fixed at creation (${current.baseCurrencyCode}).`,
+    );
   }
   const row = await ctx.db.portfolio.update({
     where: { id: portfolioId, accountId: ctx.account.id },

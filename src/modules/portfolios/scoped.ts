@@ -26,18 +26,46 @@ const scoped = <T>(row: T) => row as Scoped<T>;
  * which another account's or another client's portfolio answers exactly as a missing one does.
  * `select` picks other columns (a view); without it, the ledger's.
  */
-export async function scopedPortfolio(ctx: Context, portfolioId: unknown, db?: Prisma.TransactionClient): Promise<ScopedPortfolio>;
-export async function scopedPortfolio<S extends Prisma.PortfolioSelect>(ctx: Context, portfolioId: unknown, db: Prisma.TransactionClient | undefined, select: S): Promise<Scoped<Prisma.PortfolioGetPayload<{ select: S }>>>;
-export async function scopedPortfolio(ctx: Context, portfolioId: unknown, db: Prisma.TransactionClient = ctx.db, select: Prisma.PortfolioSelect = PORTFOLIO_TAX_SELECT): Promise<unknown> {
+export async function scopedPortfolio(
+  ctx: Context,
+  portfolioId: unknown,
+  db?: Prisma.TransactionClient,
+): Promise<ScopedPortfolio>;
+export async function scopedPortfolio<S extends Prisma.PortfolioSelect>(
+  ctx: Context,
+  portfolioId: unknown,
+  db: Prisma.TransactionClient | undefined,
+  select: S,
+): Promise<Scoped<Prisma.PortfolioGetPayload<{ select: S }>>>;
+export async function scopedPortfolio(
+  ctx: Context,
+  portfolioId: unknown,
+  db: Prisma.TransactionClient = ctx.db,
+  select: Prisma.PortfolioSelect = PORTFOLIO_TAX_SELECT,
+): Promise<unknown> {
   const row = await findScopedPortfolio(ctx, portfolioId, db, select);
   if (!row) throw notFound(`Portfolio ${parseId(portfolioId, "portfolioId")}`);
   return row;
 }
 
 /** scopedPortfolio, or null instead of NOT_FOUND (GraphQL's nullable `portfolio(id)`). */
-export async function findScopedPortfolio(ctx: Context, portfolioId: unknown, db?: Prisma.TransactionClient): Promise<ScopedPortfolio | null>;
-export async function findScopedPortfolio<S extends Prisma.PortfolioSelect>(ctx: Context, portfolioId: unknown, db: Prisma.TransactionClient | undefined, select: S): Promise<Scoped<Prisma.PortfolioGetPayload<{ select: S }>> | null>;
-export async function findScopedPortfolio(ctx: Context, portfolioId: unknown, db: Prisma.TransactionClient = ctx.db, select: Prisma.PortfolioSelect = PORTFOLIO_TAX_SELECT): Promise<unknown> {
+export async function findScopedPortfolio(
+  ctx: Context,
+  portfolioId: unknown,
+  db?: Prisma.TransactionClient,
+): Promise<ScopedPortfolio | null>;
+export async function findScopedPortfolio<S extends Prisma.PortfolioSelect>(
+  ctx: Context,
+  portfolioId: unknown,
+  db: Prisma.TransactionClient | undefined,
+  select: S,
+): Promise<Scoped<Prisma.PortfolioGetPayload<{ select: S }>> | null>;
+export async function findScopedPortfolio(
+  ctx: Context,
+  portfolioId: unknown,
+  db: Prisma.TransactionClient = ctx.db,
+  select: Prisma.PortfolioSelect = PORTFOLIO_TAX_SELECT,
+): Promise<unknown> {
   const id = parseId(portfolioId, "portfolioId");
   const row = await db.portfolio.findFirst({ where: { id, ...portfolioScope(ctx) }, select });
   return row ? scoped(row) : null;
@@ -47,7 +75,15 @@ export async function findScopedPortfolio(ctx: Context, portfolioId: unknown, db
  * Those of `portfolioIds` the caller may see (a DataLoader's batch), in id order; the others are
  * simply absent, as GraphQL's relation fields want.
  */
-export async function scopedPortfolios(ctx: Context, portfolioIds: readonly number[], db: Prisma.TransactionClient = ctx.db): Promise<ScopedPortfolio[]> {
-  const rows = await db.portfolio.findMany({ where: { id: { in: [...portfolioIds] }, ...portfolioScope(ctx) }, select: PORTFOLIO_TAX_SELECT, orderBy: { id: "asc" } });
+export async function scopedPortfolios(
+  ctx: Context,
+  portfolioIds: readonly number[],
+  db: Prisma.TransactionClient = ctx.db,
+): Promise<ScopedPortfolio[]> {
+  const rows = await db.portfolio.findMany({
+    where: { id: { in: [...portfolioIds] }, ...portfolioScope(ctx) },
+    select: PORTFOLIO_TAX_SELECT,
+    orderBy: { id: "asc" },
+  });
   return rows.map(scoped);
 }

@@ -16,8 +16,15 @@ export const priceResolvers: Resolvers = {
   Query: {
     customPrices: (_parent, args, ctx) => listCustomPrices(ctx, args.holdingId),
     customPrice: (_parent, args, ctx) => findCustomPrice(ctx, args.id),
-    marketPrices: (_parent, args, ctx) => listMarketPrices(ctx, { symbol: args.symbol, exchange: args.exchange, from: args.from ?? undefined, to: args.to ?? undefined }),
-    fxRates: (_parent, args, ctx) => listFxRates(ctx, { base: args.base, quote: args.quote, from: args.from ?? undefined, to: args.to ?? undefined }),
+    marketPrices: (_parent, args, ctx) =>
+      listMarketPrices(ctx, {
+        symbol: args.symbol,
+        exchange: args.exchange,
+        from: args.from ?? undefined,
+        to: args.to ?? undefined,
+      }),
+    fxRates: (_parent, args, ctx) =>
+      listFxRates(ctx, { base: args.base, quote: args.quote, from: args.from ?? undefined, to: args.to ?? undefined }),
   },
   Mutation: {
     addCustomPrice: (_parent, args, ctx) => addCustomPrice(ctx, args.holdingId, args.input),

@@ -1,6 +1,21 @@
 import { z } from "zod";
 import type { Endpoint } from "../../http/endpoint";
-import { CustomPriceInput, CustomPriceResponse, CustomPricesInput, FX_RATE_COLUMNS, FxRateResponse, FxRatesBulkInput, FxRatesQuery, MARKET_PRICE_COLUMNS, MarketPriceResponse, MarketPricesBulkInput, MarketPricesQuery, UpdateCustomPriceInput, UpsertResponse, UpdateCustomPriceBody } from "./prices.schemas";
+import {
+  CustomPriceInput,
+  CustomPriceResponse,
+  CustomPricesInput,
+  FX_RATE_COLUMNS,
+  FxRateResponse,
+  FxRatesBulkInput,
+  FxRatesQuery,
+  MARKET_PRICE_COLUMNS,
+  MarketPriceResponse,
+  MarketPricesBulkInput,
+  MarketPricesQuery,
+  UpdateCustomPriceInput,
+  UpsertResponse,
+  UpdateCustomPriceBody,
+} from "./prices.schemas";
 import {
   addCustomPrice,
   addCustomPrices,

@@ -16,7 +16,9 @@ const rate = positiveRateInput();
 export const MAX_CUSTOM_PRICES = 10_000;
 export const MAX_BULK_ROWS = 50_000;
 
-export const CustomPriceInput = z.strictObject({ date: dateInput, price: price.describe("Per unit, in the holding's currency") }).meta({ id: "CustomPriceInput" });
+export const CustomPriceInput = z
+  .strictObject({ date: dateInput, price: price.describe("Per unit, in the holding's currency") })
+  .meta({ id: "CustomPriceInput" });
 export type CustomPriceInput = z.output<typeof CustomPriceInput>;
 
 export const CustomPricesInput = z
@@ -26,21 +28,34 @@ export const CustomPricesInput = z
   .meta({ id: "CustomPricesInput" });
 
 /** Fields absent stay as they are. */
-export const UpdateCustomPriceInput = z.strictObject({ date: dateInput.optional(), price: price.optional() }).meta({ id: "UpdateCustomPriceInput" });
+export const UpdateCustomPriceInput = z
+  .strictObject({ date: dateInput.optional(), price: price.optional() })
+  .meta({ id: "UpdateCustomPriceInput" });
 
 /** One closing price; symbol and exchange are upper-cased. */
 export const MarketPriceRow = z
-  .strictObject({ symbol, exchange, date: dateInput, close: price.describe("Closing price, in the security's currency") })
+  .strictObject({
+    symbol,
+    exchange,
+    date: dateInput,
+    close: price.describe("Closing price, in the security's currency"),
+  })
   .meta({ id: "MarketPriceInput" });
 export type MarketPriceRow = z.output<typeof MarketPriceRow>;
 export const MARKET_PRICE_COLUMNS = ["symbol", "exchange", "date", "close"] as const;
 
 /** One exchange rate: one `base` buys `rate` of `quote` on `date`. */
 export const FxRateRow = z
-  .strictObject({ base: upperCased(currencyCode), quote: upperCased(currencyCode), date: dateInput, rate: rate.describe("Units of quote per unit of base") })
+  .strictObject({
+    base: upperCased(currencyCode),
+    quote: upperCased(currencyCode),
+    date: dateInput,
+    rate: rate.describe("Units of quote per unit of base"),
+  })
   .check(
     crossField((r, ctx, valid) => {
-      if (valid("base") && valid("quote") && r.base === r.quote) ctx.addIssue({ code: "custom", path: ["quote"], message: "must differ from base" });
+      if (valid("base") && valid("quote") && r.base === r.quote)
+        ctx.addIssue({ code: "custom", path: ["quote"], message: "must differ from base" });
     }),
   )
   .meta({ id: "FxRateInput" });
@@ -48,15 +63,22 @@ export type FxRateRow = z.output<typeof FxRateRow>;
 export const FX_RATE_COLUMNS = ["base", "quote", "date", "rate"] as const;
 
 /** Bulk bodies as documented: a JSON array, or text/csv with the same columns as its header. */
-export const MarketPricesBulkInput = z.array(MarketPriceRow).max(MAX_BULK_ROWS).describe("Or text/csv with header symbol,exchange,date,close");
-export const FxRatesBulkInput = z.array(FxRateRow).max(MAX_BULK_ROWS).describe("Or text/csv with header base,quote,date,rate");
+export const MarketPricesBulkInput = z
+  .array(MarketPriceRow)
+  .max(MAX_BULK_ROWS)
+  .describe("Or text/csv with header symbol,exchange,date,close");
+export const FxRatesBulkInput = z
+  .array(FxRateRow)
+  .max(MAX_BULK_ROWS)
+  .describe("Or text/csv with header base,quote,date,rate");
 
 const range = {
   from: dateInput.optional().describe("First date (inclusive)"),
   to: dateInput.optional().describe("Last date (inclusive)"),
 };
 const rangeRule = crossField<{ from?: string; to?: string }>((q, ctx, valid) => {
-  if (valid("from") && valid("to") && q.from && q.to && q.from > q.to) ctx.addIssue({ code: "custom", path: ["to"], message: "must not be before from" });
+  if (valid("from") && valid("to") && q.from && q.to && q.from > q.to)
+    ctx.addIssue({ code: "custom", path: ["to"], message: "must not be before from" });
 });
 
 export const MarketPricesQuery = z.strictObject({ symbol, exchange, ...range }).check(rangeRule);
@@ -74,7 +96,9 @@ export const FxRateResponse = z
   .object({ base: z.string(), quote: z.string(), date: dateOutput, rate: z.number() })
   .meta({ id: "FxRate" });
 
-export const UpsertResponse = z.object({ upserted: z.number().int().describe("Rows inserted or replaced") }).meta({ id: "UpsertResult" });
+export const UpsertResponse = z
+  .object({ upserted: z.number().int().describe("Rows inserted or replaced") })
+  .meta({ id: "UpsertResult" });
 
 /** The update body: UpdateCustomPriceInput, plus the read-only fields of a GET answer, accepted and ignored. */
 export const UpdateCustomPriceBody = acceptingAnswerFields(UpdateCustomPriceInput, CustomPriceResponse);

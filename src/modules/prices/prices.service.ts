@@ -9,7 +9,19 @@ import { Decimal } from "../../lib/money";
 import { fieldErrors, parseId, parseInput } from "../../lib/validation";
 import { holdingScope, holdingWithPortfolio } from "../holdings/holdings.service";
 import { assertAdviser, assertCanWrite } from "../portfolios/access";
-import { CustomPriceInput, FX_RATE_COLUMNS, FxRateRow, FxRatesQuery, MARKET_PRICE_COLUMNS, MarketPriceRow, MarketPricesQuery, MAX_BULK_ROWS, MAX_CUSTOM_PRICES, UpdateCustomPriceInput, UpdateCustomPriceBody } from "./prices.schemas";
+import {
+  CustomPriceInput,
+  FX_RATE_COLUMNS,
+  FxRateRow,
+  FxRatesQuery,
+  MARKET_PRICE_COLUMNS,
+  MarketPriceRow,
+  MarketPricesQuery,
+  MAX_BULK_ROWS,
+  MAX_CUSTOM_PRICES,
+  UpdateCustomPriceInput,
+  UpdateCustomPriceBody,
+} from "./prices.schemas";
 
 export interface CustomPriceView {
   id: number;
@@ -37,7 +49,12 @@ export interface FxRateView {
 const PRICE_SELECT = { id: true, holdingId: true, date: true, price: true } satisfies Prisma.CustomPriceSelect;
 type PriceRow = Prisma.CustomPriceGetPayload<{ select: typeof PRICE_SELECT }>;
 
-const priceView = (p: PriceRow): CustomPriceView => ({ id: p.id, holdingId: p.holdingId, date: fromDate(p.date), price: new Decimal(p.price) });
+const priceView = (p: PriceRow): CustomPriceView => ({
+  id: p.id,
+  holdingId: p.holdingId,
+  date: fromDate(p.date),
+  price: new Decimal(p.price),
+});
 const priceScope = (ctx: Context): Prisma.CustomPriceWhereInput => ({ holding: holdingScope(ctx) });
 
 /** A row of a bulk body, with how errors name it: `[i]` in a JSON array, `line N` in CSV (header = line 1). */
@@ -52,7 +69,10 @@ interface BulkRow {
  */
 async function bulkRows(input: unknown, columns: readonly string[], max: number, what: string): Promise<BulkRow[]> {
   if (typeof input === "string") return csvRows(input, columns, max, what);
-  if (!Array.isArray(input)) throw validationFailed(`${what} must be a JSON array or text/csv.`, [{ path: "(body)", message: "must be a JSON array of rows, or text/csv" }]);
+  if (!Array.isArray(input))
+    throw validationFailed(`${what} must be a JSON array or text/csv.`, [
+      { path: "(body)", message: "must be a JSON array of rows, or text/csv" },
+    ]);
   if (input.length > max) throw tooManyRows(what, max, input.length);
   return input.map((value, i) => ({ label: `[${i}]`, value }));
 }
@@ -61,29 +81,58 @@ async function bulkRows(input: unknown, columns: readonly string[], max: number,
 function headerRefusal(columns: readonly string[], what: string) {
   return (problems: HeaderProblem[], given: string[]) => {
     const missing = problems.filter((p) => p.kind === "missing").map((p) => p.column);
-    const named = problems.flatMap((p) => (p.kind === "unknown" && p.near && !given.includes(p.near) ? [`${p.column} (did you mean ${p.near}?)`] : p.kind === "missing" ? [] : [p.column]));
-    const message = `must be the header ${columns.join(",")} (in any order and case)` + (missing.length ? `; missing ${missing.join(", ")}` : "") + (named.length ? `; unexpected ${named.join(", ")}` : "");
+    const named = problems.flatMap((p) =>
+      p.kind === "unknown" && p.near && !given.includes(p.near)
+        ? [`${p.column} (did you mean ${p.near}?)`]
+        : p.kind === "missing"
+          ? []
+          : [p.column],
+    );
+    const message =
+      `must be the header ${columns.join(",")} (in any order and case)` +
+      (missing.length ? `; missing ${missing.join(", ")}` : "") +
+      (named.length ? `; unexpected ${named.join(", ")}` : "");
     return validationFailed(`${what} is invalid: line 1: ${message}.`, [{ path: "line 1", message }]);
   };
 }
 
 /** A CSV body's rows as records keyed by column; a row with more or fewer cells than the header is refused. */
 async function csvRows(text: string, columns: readonly string[], max: number, what: string): Promise<BulkRow[]> {
-  const { header, rows } = await readCsv(text, { what, columns, required: columns, maxRows: max, refuseHeader: headerRefusal(columns, what) });
-  const misfits: FieldError[] = rows.filter((r) => r.width !== header.length).map((r) => ({ path: `line ${r.line}`, message: `has ${r.width} cells for the header's ${header.length} columns` }));
+  const { header, rows } = await readCsv(text, {
+    what,
+    columns,
+    required: columns,
+    maxRows: max,
+    refuseHeader: headerRefusal(columns, what),
+  });
+  const misfits: FieldError[] = rows
+    .filter((r) => r.width !== header.length)
+    .map((r) => ({
+      path: `line ${r.line}`,
+      message: `has ${r.width} cells for the header's ${header.length} columns`,
+    }));
   if (misfits.length > 0) throw invalidRows(what, misfits);
-  return rows.map((r) => ({ label: `line ${r.line}`, value: Object.fromEntries(header.map((c, i) => [c, r.cells[i]])) }));
+  return rows.map((r) => ({
+    label: `line ${r.line}`,
+    value: Object.fromEntries(header.map((c, i) => [c, r.cells[i]])),
+  }));
 }
 
 /** Validates every row, listing each bad field under its row's label; nothing is written on any error. */
 async function validateRows<S extends z.ZodType>(schema: S, rows: BulkRow[], what: string): Promise<z.output<S>[]> {
-  if (rows.length === 0) throw validationFailed(`${what} has no rows.`, [{ path: "(body)", message: "must have at least 1 row" }]);
+  if (rows.length === 0)
+    throw validationFailed(`${what} has no rows.`, [{ path: "(body)", message: "must have at least 1 row" }]);
   const errors: FieldError[] = [];
   const values: z.output<S>[] = [];
   await forEachRow(rows, (row) => {
     const result = schema.safeParse(row.value);
     if (result.success) values.push(result.data);
-    else for (const e of fieldErrors(result.error, schema)) errors.push({ path: e.path === "(body)" ? row.label : `${row.label}${e.path.startsWith("[") ? "" : "."}${e.path}`, message: e.message });
+    else
+      for (const e of fieldErrors(result.error, schema))
+        errors.push({
+          path: e.path === "(body)" ? row.label : `${row.label}${e.path.startsWith("[") ? "" : "."}${e.path}`,
+          message: e.message,
+        });
   });
   if (errors.length > 0) throw invalidRows(what, errors);
   return values;
@@ -91,12 +140,24 @@ async function validateRows<S extends z.ZodType>(schema: S, rows: BulkRow[], wha
 
 /** The first MAX_LISTED_ERRORS errors are listed (DomainError keeps them), the detail gives the total. */
 function invalidRows(what: string, errors: FieldError[]): DomainError {
-  const detail = errors.length === 1 ? `${errors[0].path}: ${errors[0].message}` : `${errors.length} fields are invalid` + (errors.length > MAX_LISTED_ERRORS ? ` (the first ${MAX_LISTED_ERRORS} are listed)` : "") + ".";
+  const detail =
+    errors.length === 1
+      ? `${errors[0].path}: ${errors[0].message}`
+      : `${errors.length} fields are invalid` +
+        (errors.length > MAX_LISTED_ERRORS ? ` (the first ${MAX_LISTED_ERRORS} are listed)` : "") +
+        ".";
   return validationFailed(`${what} is invalid: ${detail}`, errors);
 }
 
 /** An upsert cannot write one key twice in a statement, and which row should win is unclear: refused. */
-function rejectRepeats<T>(rows: BulkRow[], values: T[], key: (v: T) => string, field: string, what: string, sameness: string): void {
+function rejectRepeats<T>(
+  rows: BulkRow[],
+  values: T[],
+  key: (v: T) => string,
+  field: string,
+  what: string,
+  sameness: string,
+): void {
   const seen = new Map<string, string>();
   const errors: FieldError[] = [];
   values.forEach((v, i) => {
@@ -116,7 +177,11 @@ function dateList(dates: string[]): string {
 /** GET /v1/holdings/{h}/prices: the holding's custom prices, oldest first. */
 export async function listCustomPrices(ctx: Context, holdingId: unknown): Promise<CustomPriceView[]> {
   const h = await holdingWithPortfolio(ctx, holdingId);
-  const rows = await ctx.db.customPrice.findMany({ where: { holdingId: h.id }, select: PRICE_SELECT, orderBy: { date: "asc" } });
+  const rows = await ctx.db.customPrice.findMany({
+    where: { holdingId: h.id },
+    select: PRICE_SELECT,
+    orderBy: { date: "asc" },
+  });
   return rows.map(priceView);
 }
 
@@ -135,9 +200,16 @@ export async function addCustomPrice(ctx: Context, holdingId: unknown, input: un
   const data = parseInput(CustomPriceInput, input, "The price");
   assertCanWrite(ctx);
   const h = await holdingWithPortfolio(ctx, id);
-  const existing = await ctx.db.customPrice.findFirst({ where: { holdingId: h.id, date: toDate(data.date) }, select: { id: true } });
-  if (existing) throw new DomainError("CONFLICT", `Holding ${h.id} already has a price on ${data.date} (id ${existing.id}).`);
-  const row = await ctx.db.customPrice.create({ data: { holdingId: h.id, date: toDate(data.date), price: data.price.toFixed() }, select: PRICE_SELECT });
+  const existing = await ctx.db.customPrice.findFirst({
+    where: { holdingId: h.id, date: toDate(data.date) },
+    select: { id: true },
+  });
+  if (existing)
+    throw new DomainError("CONFLICT", `Holding ${h.id} already has a price on ${data.date} (id ${existing.id}).`);
+  const row = await ctx.db.customPrice.create({
+    data: { holdingId: h.id, date: toDate(data.date), price: data.price.toFixed() },
+    select: PRICE_SELECT,
+  });
   return priceView(row);
 }
 
@@ -148,14 +220,30 @@ export async function addCustomPrice(ctx: Context, holdingId: unknown, input: un
  */
 export async function addCustomPrices(ctx: Context, holdingId: unknown, input: unknown): Promise<CustomPriceView[]> {
   const id = parseId(holdingId, "holdingId");
-  const prices = await validateRows(CustomPriceInput, await bulkRows(input, ["date", "price"], MAX_CUSTOM_PRICES, "The prices"), "The prices");
+  const prices = await validateRows(
+    CustomPriceInput,
+    await bulkRows(input, ["date", "price"], MAX_CUSTOM_PRICES, "The prices"),
+    "The prices",
+  );
   assertCanWrite(ctx);
   const h = await holdingWithPortfolio(ctx, id);
   const dates = prices.map((p) => p.date);
   const repeated = [...new Set(dates.filter((d, i) => dates.indexOf(d) !== i))].sort();
-  if (repeated.length > 0) throw new DomainError("CONFLICT", `The prices repeat dates: ${dateList(repeated)}. One price per holding per date.`);
-  const taken = await ctx.db.customPrice.findMany({ where: { holdingId: h.id, date: { in: dates.map(toDate) } }, select: { date: true }, orderBy: { date: "asc" } });
-  if (taken.length > 0) throw new DomainError("CONFLICT", `Holding ${h.id} already has prices on ${dateList(taken.map((t) => fromDate(t.date)))}.`);
+  if (repeated.length > 0)
+    throw new DomainError(
+      "CONFLICT",
+      `The prices repeat dates: ${dateList(repeated)}. One price per holding per date.`,
+    );
+  const taken = await ctx.db.customPrice.findMany({
+    where: { holdingId: h.id, date: { in: dates.map(toDate) } },
+    select: { date: true },
+    orderBy: { date: "asc" },
+  });
+  if (taken.length > 0)
+    throw new DomainError(
+      "CONFLICT",
+      `Holding ${h.id} already has prices on ${dateList(taken.map((t) => fromDate(t.date)))}.`,
+    );
   const rows = await ctx.db.customPrice.createManyAndReturn({
     data: prices.map((p) => ({ holdingId: h.id, date: toDate(p.date), price: p.price.toFixed() })),
     select: PRICE_SELECT,
@@ -169,8 +257,15 @@ export async function updateCustomPrice(ctx: Context, priceId: unknown, input: u
   assertCanWrite(ctx);
   const current = await getCustomPrice(ctx, id);
   if (data.date && data.date !== current.date) {
-    const clash = await ctx.db.customPrice.findFirst({ where: { holdingId: current.holdingId, date: toDate(data.date) }, select: { id: true } });
-    if (clash) throw new DomainError("CONFLICT", `Holding ${current.holdingId} already has a price on ${data.date} (id ${clash.id}).`);
+    const clash = await ctx.db.customPrice.findFirst({
+      where: { holdingId: current.holdingId, date: toDate(data.date) },
+      select: { id: true },
+    });
+    if (clash)
+      throw new DomainError(
+        "CONFLICT",
+        `Holding ${current.holdingId} already has a price on ${data.date} (id ${clash.id}).`,
+      );
   }
   const row = await ctx.db.customPrice.update({
     where: { id },
@@ -198,7 +293,14 @@ export async function upsertMarketPrices(ctx: Context, input: unknown): Promise<
   assertAdviser(ctx, "import market prices");
   const rows = await bulkRows(input, MARKET_PRICE_COLUMNS, MAX_BULK_ROWS, "The market prices");
   const prices = await validateRows(MarketPriceRow, rows, "The market prices");
-  rejectRepeats(rows, prices, (p) => `${p.symbol}|${p.exchange}|${p.date}`, "date", "The market prices", "the same symbol, exchange and date");
+  rejectRepeats(
+    rows,
+    prices,
+    (p) => `${p.symbol}|${p.exchange}|${p.date}`,
+    "date",
+    "The market prices",
+    "the same symbol, exchange and date",
+  );
   const upserted = await ctx.db.$executeRaw`
     INSERT INTO market_price (account_id, symbol, exchange, date, close)
     SELECT ${ctx.account.id}, u.symbol, u.exchange, u.date, u.close
@@ -213,10 +315,20 @@ export async function upsertMarketPrices(ctx: Context, input: unknown): Promise<
 export async function listMarketPrices(ctx: Context, query: unknown): Promise<MarketPriceView[]> {
   const q = parseInput(MarketPricesQuery, query ?? {}, "The query");
   const rows = await ctx.db.marketPrice.findMany({
-    where: { accountId: ctx.account.id, symbol: q.symbol, exchange: q.exchange, date: { gte: q.from ? toDate(q.from) : undefined, lte: q.to ? toDate(q.to) : undefined } },
+    where: {
+      accountId: ctx.account.id,
+      symbol: q.symbol,
+      exchange: q.exchange,
+      date: { gte: q.from ? toDate(q.from) : undefined, lte: q.to ? toDate(q.to) : undefined },
+    },
     orderBy: { date: "asc" },
   });
-  return rows.map((r) => ({ symbol: r.symbol, exchange: r.exchange, date: fromDate(r.date), close: new Decimal(r.close) }));
+  return rows.map((r) => ({
+    symbol: r.symbol,
+    exchange: r.exchange,
+    date: fromDate(r.date),
+    close: new Decimal(r.close),
+  }));
 }
 
 /** POST /v1/fx-rates/bulk: insert or replace per (account, base, quote, date), all or nothing, set-based. */
@@ -224,7 +336,14 @@ export async function upsertFxRates(ctx: Context, input: unknown): Promise<{ ups
   assertAdviser(ctx, "import exchange rates");
   const rows = await bulkRows(input, FX_RATE_COLUMNS, MAX_BULK_ROWS, "The exchange rates");
   const rates = await validateRows(FxRateRow, rows, "The exchange rates");
-  rejectRepeats(rows, rates, (r) => `${r.base}|${r.quote}|${r.date}`, "date", "The exchange rates", "the same base, quote and date");
+  rejectRepeats(
+    rows,
+    rates,
+    (r) => `${r.base}|${r.quote}|${r.date}`,
+    "date",
+    "The exchange rates",
+    "the same base, quote and date",
+  );
   const upserted = await ctx.db.$executeRaw`
     INSERT INTO fx_rate (account_id, base, quote, date, rate)
     SELECT ${ctx.account.id}, u.base, u.quote, u.date, u.rate
@@ -239,7 +358,12 @@ export async function upsertFxRates(ctx: Context, input: unknown): Promise<{ ups
 export async function listFxRates(ctx: Context, query: unknown): Promise<FxRateView[]> {
   const q = parseInput(FxRatesQuery, query ?? {}, "The query");
   const rows = await ctx.db.fxRate.findMany({
-    where: { accountId: ctx.account.id, base: q.base, quote: q.quote, date: { gte: q.from ? toDate(q.from) : undefined, lte: q.to ? toDate(q.to) : undefined } },
+    where: {
+      accountId: ctx.account.id,
+      base: q.base,
+      quote: q.quote,
+      date: { gte: q.from ? toDate(q.from) : undefined, lte: q.to ? toDate(q.to) : undefined },
+    },
     orderBy: { date: "asc" },
   });
   return rows.map((r) => ({ base: r.base, quote: r.quote, date: fromDate(r.date), rate: new Decimal(r.rate) }));

@@ -62,8 +62,22 @@ export function driftReport(groups: Group[], total: Decimal, valueOf: (g: Group)
     const currentValue = valueOf(g);
     const currentPct = total.isZero() ? ZERO : currentValue.div(total).times(HUNDRED);
     const drift = currentPct.minus(g.targetPct);
-    const status: DriftStatus = g.untargeted ? "Untargeted" : drift.abs().lte(g.tolerancePct) ? "InBand" : drift.gt(0) ? "Over" : "Under";
-    return { label: g.label, currentValue, currentPct: currentPct.toNumber(), targetPct: g.targetPct.toNumber(), tolerancePct: g.tolerancePct.toNumber(), driftPct: drift.toNumber(), status };
+    const status: DriftStatus = g.untargeted
+      ? "Untargeted"
+      : drift.abs().lte(g.tolerancePct)
+        ? "InBand"
+        : drift.gt(0)
+          ? "Over"
+          : "Under";
+    return {
+      label: g.label,
+      currentValue,
+      currentPct: currentPct.toNumber(),
+      targetPct: g.targetPct.toNumber(),
+      tolerancePct: g.tolerancePct.toNumber(),
+      driftPct: drift.toNumber(),
+      status,
+    };
   });
   const counted = entries.filter((e) => e.status !== "Untargeted" || !e.currentValue.isZero());
   return {
@@ -72,4 +86,3 @@ export function driftReport(groups: Group[], total: Decimal, valueOf: (g: Group)
     outOfBandCount: counted.filter((e) => e.status !== "InBand").length,
   };
 }
-

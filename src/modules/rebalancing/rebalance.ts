@@ -94,24 +94,39 @@ const HUNDRED = new Decimal(100);
 export const CASH_LABEL = "Cash";
 
 const key = (label: string) => label.toLowerCase();
-const byGroupOrder = (a: Group, b: Group) => a.sortOrder - b.sortOrder || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
+const byGroupOrder = (a: Group, b: Group) =>
+  a.sortOrder - b.sortOrder || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
 
 export function computeRebalancePlan(input: RebalanceInput): RebalanceResult {
   const warnings: RebalanceWarning[] = [];
   const excluded = new Set(input.excludeHoldingIds);
-  const inScope = [...input.holdings].filter((h) => !excluded.has(h.holdingId)).sort((a, b) => a.holdingId - b.holdingId);
+  const inScope = [...input.holdings]
+    .filter((h) => !excluded.has(h.holdingId))
+    .sort((a, b) => a.holdingId - b.holdingId);
   const hasCashBucket = input.buckets.some((b) => key(b.label) === key(CASH_LABEL));
   const cashAvailable = hasCashBucket ? input.cashBalance : ZERO;
 
   const groups = new Map<string, Group>();
   for (const b of input.buckets) {
-    groups.set(key(b.label), { label: b.label, targetPct: b.targetPct, tolerancePct: b.tolerancePct, sortOrder: b.sortOrder, untargeted: false, isCash: key(b.label) === key(CASH_LABEL), holdings: [] });
+    groups.set(key(b.label), {
+      label: b.label,
+      targetPct: b.targetPct,
+      tolerancePct: b.tolerancePct,
+      sortOrder: b.sortOrder,
+      untargeted: false,
+      isCash: key(b.label) === key(CASH_LABEL),
+      holdings: [],
+    });
   }
   const untargetedOrder = Math.max(0, ...input.buckets.map((b) => b.sortOrder)) + 1;
   for (const h of inScope) {
     // A price of 0 (a legacy close, a trade at 0) is no price either: nothing to divide a budget by.
     if (!tradable(h) && !h.units.isZero()) {
-      warnings.push({ code: "NO_PRICE", holdingId: h.holdingId, message: `${h.symbol}.${h.exchange} has no price (or no exchange rate), or one of 0, on ${input.asOf}: valued at 0 and not traded.` });
+      warnings.push({
+        code: "NO_PRICE",
+        holdingId: h.holdingId,
+        message: `${h.symbol}.${h.exchange} has no price (or no exchange rate), or one of 0, on ${input.asOf}: valued at 0 and not traded.`,
+      });
     }
     const label = h.dimensionValue ?? UNCLASSIFIED;
     let g = groups.get(key(label));
@@ -119,18 +134,32 @@ export function computeRebalancePlan(input: RebalanceInput): RebalanceResult {
       const k = `\u0000${key(label)}`;
       g = groups.get(k);
       if (!g) {
-        g = { label, targetPct: ZERO, tolerancePct: ZERO, sortOrder: untargetedOrder, untargeted: true, isCash: false, holdings: [] };
+        g = {
+          label,
+          targetPct: ZERO,
+          tolerancePct: ZERO,
+          sortOrder: untargetedOrder,
+          untargeted: true,
+          isCash: false,
+          holdings: [],
+        };
         groups.set(k, g);
       }
     }
     g.holdings.push(h);
   }
-  const ordered = [...groups.values()].filter((g) => !g.untargeted || g.holdings.some((h) => !h.value.isZero())).sort((a, b) => Number(a.untargeted) - Number(b.untargeted) || byGroupOrder(a, b));
+  const ordered = [...groups.values()]
+    .filter((g) => !g.untargeted || g.holdings.some((h) => !h.value.isZero()))
+    .sort((a, b) => Number(a.untargeted) - Number(b.untargeted) || byGroupOrder(a, b));
 
-  const totalValue = inScope.reduce((s, h) => s.plus(h.value), ZERO).plus(cashAvailable).plus(input.cashToInvest);
+  const totalValue = inScope
+    .reduce((s, h) => s.plus(h.value), ZERO)
+    .plus(cashAvailable)
+    .plus(input.cashToInvest);
   const valueOf = (g: Group, cash: Decimal, moved: Map<number, Decimal>) =>
     g.isCash ? cash : g.holdings.reduce((s, h) => s.plus(h.value).plus(moved.get(h.holdingId) ?? ZERO), ZERO);
-  const report = (cash: Decimal, moved: Map<number, Decimal>, bought: Map<string, Decimal>) => driftReport(ordered, totalValue, (g) => valueOf(g, cash, moved).plus(bought.get(key(g.label)) ?? ZERO));
+  const report = (cash: Decimal, moved: Map<number, Decimal>, bought: Map<string, Decimal>) =>
+    driftReport(ordered, totalValue, (g) => valueOf(g, cash, moved).plus(bought.get(key(g.label)) ?? ZERO));
   const before = report(cashAvailable, new Map(), new Map());
 
   // What each group should hold, and whether the band lets it trade.
@@ -144,7 +173,12 @@ export function computeRebalancePlan(input: RebalanceInput): RebalanceResult {
   const admit = (leg: RebalanceLeg | undefined): boolean => {
     if (!leg) return false;
     if (leg.value.lt(input.minTradeValue)) {
-      warnings.push({ code: "BELOW_MIN_TRADE", label: leg.label, ...(leg.holdingId !== null ? { holdingId: leg.holdingId } : {}), message: `${leg.side} of ${leg.symbol}.${leg.exchange} worth ${leg.value.toFixed()} is below minTradeValue ${input.minTradeValue.toFixed()}: dropped.` });
+      warnings.push({
+        code: "BELOW_MIN_TRADE",
+        label: leg.label,
+        ...(leg.holdingId !== null ? { holdingId: leg.holdingId } : {}),
+        message: `${leg.side} of ${leg.symbol}.${leg.exchange} worth ${leg.value.toFixed()} is below minTradeValue ${input.minTradeValue.toFixed()}: dropped.`,
+      });
       return false;
     }
     legs.push(leg);
@@ -178,18 +212,41 @@ export function computeRebalancePlan(input: RebalanceInput): RebalanceResult {
     // Holdings without a price are named in their own warning; the bucket waits for a price.
     if (targets.length === 0 && g.holdings.length > 0) continue;
     if (targets.length === 0) {
-      const fresh = input.dimension === "holding" ? input.newSecurities.find((s) => key(s.label) === key(g.label)) : undefined;
+      const fresh =
+        input.dimension === "holding" ? input.newSecurities.find((s) => key(s.label) === key(g.label)) : undefined;
       if (!fresh || !fresh.price.gt(0) || !fresh.rate.gt(0)) {
-        warnings.push({ code: "NO_HOLDING_NO_PRICE", label: g.label, message: `Bucket ${g.label} has no holding to buy and no market price above 0 for one: nothing bought for it.` });
+        warnings.push({
+          code: "NO_HOLDING_NO_PRICE",
+          label: g.label,
+          message: `Bucket ${g.label} has no holding to buy and no market price above 0 for one: nothing bought for it.`,
+        });
         continue;
       }
-      admit(buyLeg({ holdingId: null, symbol: fresh.symbol, exchange: fresh.exchange, price: fresh.price, rate: fresh.rate }, g.label, budget, input.wholeUnits));
+      admit(
+        buyLeg(
+          { holdingId: null, symbol: fresh.symbol, exchange: fresh.exchange, price: fresh.price, rate: fresh.rate },
+          g.label,
+          budget,
+          input.wholeUnits,
+        ),
+      );
       continue;
     }
-    for (const [h, amount] of split(budget, targets)) admit(buyLeg({ holdingId: h.holdingId, symbol: h.symbol, exchange: h.exchange, price: h.price!, rate: h.rate! }, g.label, amount, input.wholeUnits));
+    for (const [h, amount] of split(budget, targets))
+      admit(
+        buyLeg(
+          { holdingId: h.holdingId, symbol: h.symbol, exchange: h.exchange, price: h.price!, rate: h.rate! },
+          g.label,
+          amount,
+          input.wholeUnits,
+        ),
+      );
   }
   if (input.wholeUnits && legs.some((l) => l.side === "Buy") && cash.gt(keep)) {
-    warnings.push({ code: "WHOLE_UNITS_CASH", message: `Whole units leave ${cash.minus(keep).toFixed()} of the cash to invest unspent (in cashRemaining).` });
+    warnings.push({
+      code: "WHOLE_UNITS_CASH",
+      message: `Whole units leave ${cash.minus(keep).toFixed()} of the cash to invest unspent (in cashRemaining).`,
+    });
   }
 
   const moved = new Map<number, Decimal>();
@@ -199,7 +256,12 @@ export function computeRebalancePlan(input: RebalanceInput): RebalanceResult {
     if (leg.holdingId === null) bought.set(key(leg.label), (bought.get(key(leg.label)) ?? ZERO).plus(signed));
     else moved.set(leg.holdingId, (moved.get(leg.holdingId) ?? ZERO).plus(signed));
   }
-  const sorted = legs.sort((a, b) => sideOrder(a) - sideOrder(b) || groupRank(ordered, a.label) - groupRank(ordered, b.label) || (a.holdingId ?? 0) - (b.holdingId ?? 0));
+  const sorted = legs.sort(
+    (a, b) =>
+      sideOrder(a) - sideOrder(b) ||
+      groupRank(ordered, a.label) - groupRank(ordered, b.label) ||
+      (a.holdingId ?? 0) - (b.holdingId ?? 0),
+  );
   return {
     totalValue,
     cashAvailable,
@@ -237,12 +299,26 @@ function quantityFor(amount: Decimal, price: Decimal, rate: Decimal, wholeUnits:
   return wholeUnits ? raw.floor() : roundUnits(raw.toDecimalPlaces(8, Decimal.ROUND_DOWN));
 }
 
-function buyLeg(h: { holdingId: number | null; symbol: string; exchange: string; price: Decimal; rate: Decimal }, label: string, amount: Decimal, wholeUnits: boolean): RebalanceLeg | undefined {
+function buyLeg(
+  h: { holdingId: number | null; symbol: string; exchange: string; price: Decimal; rate: Decimal },
+  label: string,
+  amount: Decimal,
+  wholeUnits: boolean,
+): RebalanceLeg | undefined {
   // On the 4-decimal grid first: units bought for it, valued half-up, never cost more than it.
   const budget = amount.toDecimalPlaces(4, Decimal.ROUND_DOWN);
   const quantity = quantityFor(budget, h.price, h.rate, wholeUnits);
   if (quantity.lte(0)) return undefined;
-  return { holdingId: h.holdingId, symbol: h.symbol, exchange: h.exchange, label, side: "Buy", quantity, price: h.price, value: roundMoney(quantity.times(h.price).times(h.rate)) };
+  return {
+    holdingId: h.holdingId,
+    symbol: h.symbol,
+    exchange: h.exchange,
+    label,
+    side: "Buy",
+    quantity,
+    price: h.price,
+    value: roundMoney(quantity.times(h.price).times(h.rate)),
+  };
 }
 
 function sellLeg(h: RebalanceHolding, label: string, amount: Decimal, input: RebalanceInput): RebalanceLeg | undefined {
@@ -251,7 +327,16 @@ function sellLeg(h: RebalanceHolding, label: string, amount: Decimal, input: Reb
   const quantity = Decimal.min(h.units, quantityFor(amount, price, rate, input.wholeUnits));
   if (quantity.lte(0)) return undefined;
   const value = roundMoney(quantity.times(price).times(rate));
-  const leg: RebalanceLeg = { holdingId: h.holdingId, symbol: h.symbol, exchange: h.exchange, label, side: "Sell", quantity, price, value };
+  const leg: RebalanceLeg = {
+    holdingId: h.holdingId,
+    symbol: h.symbol,
+    exchange: h.exchange,
+    label,
+    side: "Sell",
+    quantity,
+    price,
+    value,
+  };
   if (input.taxAware && h.events) Object.assign(leg, taxOfSell(h, quantity, price, rate, input));
   return leg;
 }
@@ -260,12 +345,36 @@ function sellLeg(h: RebalanceHolding, label: string, amount: Decimal, input: Reb
  * The parcels a sell would take and its capital gain, by the parcel fold itself: a sell event at
  * `asOf` with the MinimiseCGT order (losses first, then discount-eligible gains, then the rest).
  */
-function taxOfSell(h: RebalanceHolding, units: Decimal, price: Decimal, rate: Decimal, input: RebalanceInput): Pick<RebalanceLeg, "estimatedCapitalGain" | "parcels"> {
-  const sell: LedgerEvent = { key: "rebalance sell", type: "Sell", date: input.asOf, seq: Number.MAX_SAFE_INTEGER, units, price, brokerage: ZERO, exchangeRate: rate };
-  const fold = foldParcels([...h.events!, sell], { methodFor: (e) => (e.key === sell.key ? "MinimiseCGT" : (h.methodFor?.(e) ?? "FIFO")), discountRate: input.discountRate });
+function taxOfSell(
+  h: RebalanceHolding,
+  units: Decimal,
+  price: Decimal,
+  rate: Decimal,
+  input: RebalanceInput,
+): Pick<RebalanceLeg, "estimatedCapitalGain" | "parcels"> {
+  const sell: LedgerEvent = {
+    key: "rebalance sell",
+    type: "Sell",
+    date: input.asOf,
+    seq: Number.MAX_SAFE_INTEGER,
+    units,
+    price,
+    brokerage: ZERO,
+    exchangeRate: rate,
+  };
+  const fold = foldParcels([...h.events!, sell], {
+    methodFor: (e) => (e.key === sell.key ? "MinimiseCGT" : (h.methodFor?.(e) ?? "FIFO")),
+    discountRate: input.discountRate,
+  });
   const disposals = fold.disposals.filter((d) => d.eventKey === sell.key);
   return {
     estimatedCapitalGain: disposals.reduce((s, d) => s.plus(d.gainInBaseCurrency), ZERO),
-    parcels: disposals.map((d) => ({ tradeId: d.parcelTradeId ?? null, acquisitionDate: d.acquisitionDate, units: d.units, costBase: d.costBaseInBaseCurrency, capitalGain: d.gainInBaseCurrency })),
+    parcels: disposals.map((d) => ({
+      tradeId: d.parcelTradeId ?? null,
+      acquisitionDate: d.acquisitionDate,
+      units: d.units,
+      costBase: d.costBaseInBaseCurrency,
+      capitalGain: d.gainInBaseCurrency,
+    })),
   };
 }

@@ -12,14 +12,29 @@ const money = decimalInput({ scale: 4, min: 0, max: 1e14 });
 
 export const RebalanceRequest = z
   .strictObject({
-    modelPublicId: publicIdInput.optional().describe("The model to rebalance to; default: the portfolio's active model"),
+    modelPublicId: publicIdInput
+      .optional()
+      .describe("The model to rebalance to; default: the portfolio's active model"),
     cashToInvest: money.optional().describe("New money to invest, base currency, ≥ 0; default 0"),
-    mode: looseEnum(REBALANCE_MODES).optional().describe("BuyOnly never sells; BuyAndSell (default) sells overweight buckets to fund underweight ones"),
+    mode: looseEnum(REBALANCE_MODES)
+      .optional()
+      .describe("BuyOnly never sells; BuyAndSell (default) sells overweight buckets to fund underweight ones"),
     wholeUnits: z.boolean().optional().describe("Floor quantities to whole units (default true)"),
     minTradeValue: money.optional().describe("Legs worth less than this (base currency) are dropped; default 0"),
-    band: looseEnum(REBALANCE_BANDS).optional().describe("Tolerance (default) trades only out-of-band buckets; ExactTarget trades every bucket to target"),
-    excludeHoldingIds: z.array(idSchema).max(10_000).optional().describe("Holdings left out of the plan: not valued, not traded"),
-    taxAware: z.boolean().optional().describe("Sell legs take loss parcels first, then discount-eligible ones, and carry estimatedCapitalGain and parcels"),
+    band: looseEnum(REBALANCE_BANDS)
+      .optional()
+      .describe("Tolerance (default) trades only out-of-band buckets; ExactTarget trades every bucket to target"),
+    excludeHoldingIds: z
+      .array(idSchema)
+      .max(10_000)
+      .optional()
+      .describe("Holdings left out of the plan: not valued, not traded"),
+    taxAware: z
+      .boolean()
+      .optional()
+      .describe(
+        "Sell legs take loss parcels first, then discount-eligible ones, and carry estimatedCapitalGain and parcels",
+      ),
     asOf: dateInput.optional().describe("Valuation date; default today (UTC)"),
   })
   .meta({ id: "RebalanceInput" });
@@ -37,10 +52,18 @@ const DriftEntryResponse = z
   })
   .meta({ id: "DriftEntry" });
 
-const DriftReportResponse = z.object({ entries: z.array(DriftEntryResponse), maxDriftPct: z.number(), outOfBandCount: z.number().int() }).meta({ id: "DriftReport" });
+const DriftReportResponse = z
+  .object({ entries: z.array(DriftEntryResponse), maxDriftPct: z.number(), outOfBandCount: z.number().int() })
+  .meta({ id: "DriftReport" });
 
 const LegParcelResponse = z
-  .object({ tradeId: z.number().int().nullable(), acquisitionDate: dateOutput, units: z.number(), costBase: z.number().describe("Base currency"), capitalGain: z.number().describe("Base currency, before any discount") })
+  .object({
+    tradeId: z.number().int().nullable(),
+    acquisitionDate: dateOutput,
+    units: z.number(),
+    costBase: z.number().describe("Base currency"),
+    capitalGain: z.number().describe("Base currency, before any discount"),
+  })
   .meta({ id: "RebalanceLegParcel" });
 
 const LegResponse = z
@@ -53,7 +76,10 @@ const LegResponse = z
     quantity: z.number(),
     price: z.number().describe("The valuation price on asOf, in the holding's currency"),
     value: z.number().describe("Base currency"),
-    estimatedCapitalGain: z.number().optional().describe("taxAware sell legs: the capital gain (loss negative) before any discount"),
+    estimatedCapitalGain: z
+      .number()
+      .optional()
+      .describe("taxAware sell legs: the capital gain (loss negative) before any discount"),
     parcels: z.array(LegParcelResponse).optional(),
   })
   .meta({ id: "RebalanceLeg" });
@@ -83,7 +109,11 @@ export const RebalanceResponse = z
   .meta({ id: "RebalanceResult" });
 
 export const DriftOverviewQuery = z
-  .strictObject({ clientId: idSchema.optional().describe("Only this client's portfolios (an adviser's account key); a client key sees its own either way") })
+  .strictObject({
+    clientId: idSchema
+      .optional()
+      .describe("Only this client's portfolios (an adviser's account key); a client key sees its own either way"),
+  })
   .meta({ id: "DriftOverviewQuery" });
 
 export const DriftOverviewResponse = z

@@ -5,7 +5,14 @@ import { Decimal } from "../../lib/money";
 import { parseInput } from "../../lib/validation";
 import { customGroupIdOf } from "../allocation-models/allocation-models.schemas";
 import { dimensionValue } from "../holdings/dimension";
-import { dailyValuation, discountRateOf, loadLedger, loadValuationRanges, type FxTable, type LedgerEvent } from "../ledger";
+import {
+  dailyValuation,
+  discountRateOf,
+  loadLedger,
+  loadValuationRanges,
+  type FxTable,
+  type LedgerEvent,
+} from "../ledger";
 import { portfolioScope } from "../portfolios/access";
 import { scopedPortfolio, scopedPortfolios, type ScopedPortfolio } from "../portfolios/scoped";
 import { EXCHANGE_CURRENCY } from "../securities/securities.schemas";
@@ -48,14 +55,23 @@ async function computeRebalanceNow(ctx: Context, portfolioId: unknown, input: un
   const asOf = request.asOf ?? today();
   const bucketSelect = { select: { label: true, targetPct: true, tolerancePct: true, sortOrder: true } } as const;
   const model = request.modelPublicId
-    ? await ctx.db.allocationModel.findFirst({ where: { publicId: request.modelPublicId, deletedAt: null, portfolio: portfolioScope(ctx) }, select: { publicId: true, portfolioId: true, dimension: true, buckets: bucketSelect } })
-    : await ctx.db.allocationModel.findFirst({ where: { portfolioId: portfolio.id, isActive: true, deletedAt: null }, select: { publicId: true, portfolioId: true, dimension: true, buckets: bucketSelect } });
+    ? await ctx.db.allocationModel.findFirst({
+        where: { publicId: request.modelPublicId, deletedAt: null, portfolio: portfolioScope(ctx) },
+        select: { publicId: true, portfolioId: true, dimension: true, buckets: bucketSelect },
+      })
+    : await ctx.db.allocationModel.findFirst({
+        where: { portfolioId: portfolio.id, isActive: true, deletedAt: null },
+        select: { publicId: true, portfolioId: true, dimension: true, buckets: bucketSelect },
+      });
   if (!model) {
     if (request.modelPublicId) throw notFound(`Allocation model ${request.modelPublicId}`);
-    throw businessRule(`Portfolio ${portfolio.id} has no active allocation model: activate one, or name one with modelPublicId.`);
+    throw businessRule(
+      `Portfolio ${portfolio.id} has no active allocation model: activate one, or name one with modelPublicId.`,
+    );
   }
   // A model of another portfolio of the account is not this portfolio's to rebalance to.
-  if (model.portfolioId !== portfolio.id) throw notFound(`Allocation model ${model.publicId} of portfolio ${portfolio.id}`);
+  if (model.portfolioId !== portfolio.id)
+    throw notFound(`Allocation model ${model.publicId} of portfolio ${portfolio.id}`);
 
   const [valued, ledger] = await Promise.all([
     valuedBooks(ctx, [{ portfolio, dimension: model.dimension }], asOf),
@@ -68,11 +84,18 @@ async function computeRebalanceNow(ctx: Context, portfolioId: unknown, input: un
     throw new DomainError(
       "VALIDATION_FAILED",
       `The rebalance request is invalid: excludeHoldingIds names ${unknown.length === 1 ? "a holding" : "holdings"} this portfolio does not have.`,
-      unknown.map(({ id, i }) => ({ path: `excludeHoldingIds.${i}`, message: `holding ${id} is not a holding of portfolio ${portfolio.id}` })),
+      unknown.map(({ id, i }) => ({
+        path: `excludeHoldingIds.${i}`,
+        message: `holding ${id} is not a holding of portfolio ${portfolio.id}`,
+      })),
     );
   }
   const rebalanceHoldings = ledger
-    ? book.holdings.map((h) => ({ ...h, events: ledger.eventsByHolding.get(h.holdingId) ?? [], methodFor: (e: LedgerEvent) => ledger.methodFor(h.holdingId, e) }))
+    ? book.holdings.map((h) => ({
+        ...h,
+        events: ledger.eventsByHolding.get(h.holdingId) ?? [],
+        methodFor: (e: LedgerEvent) => ledger.methodFor(h.holdingId, e),
+      }))
     : book.holdings;
 
   return {
@@ -84,7 +107,10 @@ async function computeRebalanceNow(ctx: Context, portfolioId: unknown, input: un
       buckets: model.buckets,
       holdings: rebalanceHoldings,
       cashBalance: book.cashBalance,
-      newSecurities: model.dimension === "holding" ? await newSecurities(ctx, model.buckets, book.holdings, asOf, portfolio.baseCurrencyCode, book.fx) : [],
+      newSecurities:
+        model.dimension === "holding"
+          ? await newSecurities(ctx, model.buckets, book.holdings, asOf, portfolio.baseCurrencyCode, book.fx)
+          : [],
       ...withDefaults(request),
       asOf,
       discountRate: discountRateOf(portfolio.entityType),
@@ -120,7 +146,10 @@ async function newSecurities(
         AND (symbol, exchange) IN (SELECT * FROM unnest(${wanted.map((w) => w.symbol)}::text[], ${wanted.map((w) => w.exchange)}::text[]))
       ORDER BY symbol, exchange, date DESC`,
     ctx.db.security.findMany({
-      where: { OR: wanted.map((w) => ({ symbol: w.symbol, exchange: w.exchange })), AND: [{ OR: [{ accountId: null }, { accountId: ctx.account.id }] }] },
+      where: {
+        OR: wanted.map((w) => ({ symbol: w.symbol, exchange: w.exchange })),
+        AND: [{ OR: [{ accountId: null }, { accountId: ctx.account.id }] }],
+      },
       select: { symbol: true, exchange: true, currencyCode: true, accountId: true },
       orderBy: { accountId: { sort: "asc", nulls: "last" } },
     }),
@@ -129,7 +158,10 @@ async function newSecurities(
   for (const w of wanted) {
     const price = prices.find((p) => p.symbol === w.symbol && p.exchange === w.exchange);
     if (!price) continue;
-    const currency = securities.find((s) => s.symbol === w.symbol && s.exchange === w.exchange)?.currencyCode ?? EXCHANGE_CURRENCY[w.exchange] ?? base;
+    const currency =
+      securities.find((s) => s.symbol === w.symbol && s.exchange === w.exchange)?.currencyCode ??
+      EXCHANGE_CURRENCY[w.exchange] ??
+      base;
     const rate = fx.rateOn(currency, base, asOf)?.rate;
     if (!rate) continue;
     out.push({ label: w.label, symbol: w.symbol, exchange: w.exchange, price: new Decimal(price.close), rate });
@@ -149,10 +181,16 @@ interface ValuedBook {
  * value on its model's dimension, and their cash: a fixed number of statements whatever the number
  * of portfolios (one range load, one holdings read, one read of custom group labels).
  */
-async function valuedBooks(ctx: Context, books: { portfolio: ScopedPortfolio; dimension: string }[], asOf: string): Promise<Map<number, ValuedBook>> {
+async function valuedBooks(
+  ctx: Context,
+  books: { portfolio: ScopedPortfolio; dimension: string }[],
+  asOf: string,
+): Promise<Map<number, ValuedBook>> {
   if (books.length === 0) return new Map();
   const ids = books.map((b) => b.portfolio.id);
-  const groupIds = [...new Set(books.map((b) => customGroupIdOf(b.dimension)).filter((g): g is number => g !== undefined))];
+  const groupIds = [
+    ...new Set(books.map((b) => customGroupIdOf(b.dimension)).filter((g): g is number => g !== undefined)),
+  ];
   const [ranges, assignments] = await Promise.all([
     loadValuationRanges(
       ctx.db,
@@ -162,7 +200,14 @@ async function valuedBooks(ctx: Context, books: { portfolio: ScopedPortfolio; di
     ),
     groupIds.length === 0
       ? Promise.resolve([])
-      : ctx.db.customGroupAssignment.findMany({ where: { groupId: { in: groupIds }, group: { accountId: ctx.account.id }, holding: { portfolioId: { in: ids } } }, select: { groupId: true, holdingId: true, label: true } }),
+      : ctx.db.customGroupAssignment.findMany({
+          where: {
+            groupId: { in: groupIds },
+            group: { accountId: ctx.account.id },
+            holding: { portfolioId: { in: ids } },
+          },
+          select: { groupId: true, holdingId: true, label: true },
+        }),
   ]);
   const labelOf = new Map(assignments.map((a) => [`${a.groupId}:${a.holdingId}`, a.label]));
   const out = new Map<number, ValuedBook>();
@@ -217,12 +262,23 @@ export function getDriftOverview(ctx: Context, query: unknown = {}): Promise<Dri
 async function getDriftOverviewNow(ctx: Context, query: unknown): Promise<DriftOverviewRow[]> {
   const { clientId } = parseInput(DriftOverviewQuery, query ?? {}, "The query");
   if (clientId !== undefined) {
-    const client = await ctx.db.client.findFirst({ where: { id: clientId, accountId: ctx.account.id, ...(ctx.principal.kind === "client" ? { id: ctx.principal.clientId } : {}) }, select: { id: true } });
+    const client = await ctx.db.client.findFirst({
+      where: {
+        id: clientId,
+        accountId: ctx.account.id,
+        ...(ctx.principal.kind === "client" ? { id: ctx.principal.clientId } : {}),
+      },
+      select: { id: true },
+    });
     if (!client) throw notFound(`Client ${clientId}`);
   }
   const asOf = today();
   const portfolios = await ctx.db.portfolio.findMany({
-    where: { ...portfolioScope(ctx), ...(clientId !== undefined ? { clientId } : {}), allocationModels: { some: { isActive: true, deletedAt: null } } },
+    where: {
+      ...portfolioScope(ctx),
+      ...(clientId !== undefined ? { clientId } : {}),
+      allocationModels: { some: { isActive: true, deletedAt: null } },
+    },
     select: {
       id: true,
       name: true,
@@ -230,13 +286,27 @@ async function getDriftOverviewNow(ctx: Context, query: unknown): Promise<DriftO
       entityType: true,
       allocationModels: {
         where: { isActive: true, deletedAt: null },
-        select: { publicId: true, name: true, dimension: true, buckets: { select: { label: true, targetPct: true, tolerancePct: true, sortOrder: true } } },
+        select: {
+          publicId: true,
+          name: true,
+          dimension: true,
+          buckets: { select: { label: true, targetPct: true, tolerancePct: true, sortOrder: true } },
+        },
       },
     },
     orderBy: { id: "asc" },
   });
-  const scoped = new Map((await scopedPortfolios(ctx, portfolios.map((p) => p.id))).map((p) => [p.id, p]));
-  const books = portfolios.filter((p) => scoped.has(p.id)).map((p) => ({ row: p, model: p.allocationModels[0], portfolio: scoped.get(p.id)! }));
+  const scoped = new Map(
+    (
+      await scopedPortfolios(
+        ctx,
+        portfolios.map((p) => p.id),
+      )
+    ).map((p) => [p.id, p]),
+  );
+  const books = portfolios
+    .filter((p) => scoped.has(p.id))
+    .map((p) => ({ row: p, model: p.allocationModels[0], portfolio: scoped.get(p.id)! }));
   const valued = await valuedBooks(
     ctx,
     books.map((b) => ({ portfolio: b.portfolio, dimension: b.model.dimension })),

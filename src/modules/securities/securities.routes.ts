@@ -10,7 +10,8 @@ export const securityRoutes: Endpoint[] = [
     operationId: "searchSecurities",
     tag: "Securities",
     summary: "Search securities",
-    description: "Matches the exact symbol first, then symbol prefixes, then words of the name. Covers the master list and the securities this account's trades added.",
+    description:
+      "Matches the exact symbol first, then symbol prefixes, then words of the name. Covers the master list and the securities this account's trades added.",
     query: SearchSecuritiesQuery,
     response: z.array(SecurityResponse),
     handler: (ctx, req) => searchSecurities(ctx, req.query),

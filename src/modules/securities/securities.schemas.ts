@@ -22,7 +22,12 @@ export const exchange = z
   .transform((s) => s.toUpperCase());
 
 export const SearchSecuritiesQuery = z.strictObject({
-  q: z.string().trim().min(1, "must not be empty").max(50, "must be at most 50 characters").describe("Symbol or words of the name"),
+  q: z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(50, "must be at most 50 characters")
+    .describe("Symbol or words of the name"),
   exchange: exchange.optional().describe("Only this exchange"),
   limit: queryInt({ min: 1, max: 100, default: 20 }),
 });

@@ -29,7 +29,15 @@ export async function searchSecurities(ctx: Context, query: unknown): Promise<Se
     words.map((w) => Prisma.sql`name ~* ${"\\m" + escapeRegex(w)}`),
     " AND ",
   );
-  const rows = await ctx.db.$queryRaw<{ symbol: string; exchange: string; name: string; currency_code: string; security_type: SecurityView["securityType"] }[]>`
+  const rows = await ctx.db.$queryRaw<
+    {
+      symbol: string;
+      exchange: string;
+      name: string;
+      currency_code: string;
+      security_type: SecurityView["securityType"];
+    }[]
+  >`
     SELECT symbol, exchange, name, currency_code, security_type::text AS security_type
     FROM (
       SELECT *, CASE
@@ -44,7 +52,13 @@ export async function searchSecurities(ctx: Context, query: unknown): Promise<Se
     ) s
     ORDER BY rank, length(symbol), symbol, exchange
     LIMIT ${limit}`;
-  return rows.map((r) => ({ symbol: r.symbol, exchange: r.exchange, name: r.name, currencyCode: r.currency_code, securityType: r.security_type }));
+  return rows.map((r) => ({
+    symbol: r.symbol,
+    exchange: r.exchange,
+    name: r.name,
+    currencyCode: r.currency_code,
+    securityType: r.security_type,
+  }));
 }
 
 /** The security of a symbol visible to the account (its own first, then the master), or null. */

@@ -19,7 +19,10 @@ export const HoldingMethodOverrideInput = z
   .strictObject({ holdingId: idSchema.describe("A holding of this portfolio"), financialYear, method: parcelMethod })
   .meta({ id: "HoldingMethodOverrideInput" });
 export const CarriedForwardLossInput = z
-  .strictObject({ financialYear, amount: lossAmount.describe("In the portfolio's base currency, at least 0, up to 4 decimals") })
+  .strictObject({
+    financialYear,
+    amount: lossAmount.describe("In the portfolio's base currency, at least 0, up to 4 decimals"),
+  })
   .meta({ id: "CarriedForwardLossInput" });
 
 /** Reports each entry whose key an earlier entry of the list already has, at `<list>[i].<field>`. */
@@ -38,7 +41,12 @@ function unique<T>(
     // An entry with a bad field has no key to compare yet.
     if (!valid(listName, i)) return;
     const first = seen.get(key(item));
-    if (first !== undefined) ctx.addIssue({ code: "custom", path: [listName, i, field], message: `duplicates ${listName}[${first}] (${rule})` });
+    if (first !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: [listName, i, field],
+        message: `duplicates ${listName}[${first}] (${rule})`,
+      });
     else seen.set(key(item), i);
   });
 }
@@ -50,18 +58,58 @@ function unique<T>(
 export const TaxSettingsInput = z
   .strictObject({
     // A body copied from GET carries it; read-only, the path names the portfolio.
-    portfolioId: idSchema.nullish().describe("Read-only (a body copied from GET may carry it); the path names the portfolio"),
+    portfolioId: idSchema
+      .nullish()
+      .describe("Read-only (a body copied from GET may carry it); the path names the portfolio"),
     entityType: entityType.nullish(),
-    defaultMethod: parcelMethod.nullish().describe("Parcel method when neither a holding override nor a year's method applies"),
-    yearMethods: z.array(YearMethodInput).max(1000, "must hold at most 1000 entries").nullish().describe("One per financial year"),
-    holdingOverrides: z.array(HoldingMethodOverrideInput).max(10_000, "must hold at most 10000 entries").nullish().describe("One per holding and financial year"),
-    carriedForwardLosses: z.array(CarriedForwardLossInput).max(1000, "must hold at most 1000 entries").nullish().describe("One per financial year"),
+    defaultMethod: parcelMethod
+      .nullish()
+      .describe("Parcel method when neither a holding override nor a year's method applies"),
+    yearMethods: z
+      .array(YearMethodInput)
+      .max(1000, "must hold at most 1000 entries")
+      .nullish()
+      .describe("One per financial year"),
+    holdingOverrides: z
+      .array(HoldingMethodOverrideInput)
+      .max(10_000, "must hold at most 10000 entries")
+      .nullish()
+      .describe("One per holding and financial year"),
+    carriedForwardLosses: z
+      .array(CarriedForwardLossInput)
+      .max(1000, "must hold at most 1000 entries")
+      .nullish()
+      .describe("One per financial year"),
   })
   .check(
     crossField((input, ctx, valid) => {
-      unique(input.yearMethods, "yearMethods", "financialYear", (m) => String(m.financialYear), "one method per financial year", ctx, valid);
-      unique(input.holdingOverrides, "holdingOverrides", "financialYear", (o) => `${o.holdingId}:${o.financialYear}`, "one method per holding and financial year", ctx, valid);
-      unique(input.carriedForwardLosses, "carriedForwardLosses", "financialYear", (l) => String(l.financialYear), "one amount per financial year", ctx, valid);
+      unique(
+        input.yearMethods,
+        "yearMethods",
+        "financialYear",
+        (m) => String(m.financialYear),
+        "one method per financial year",
+        ctx,
+        valid,
+      );
+      unique(
+        input.holdingOverrides,
+        "holdingOverrides",
+        "financialYear",
+        (o) => `${o.holdingId}:${o.financialYear}`,
+        "one method per holding and financial year",
+        ctx,
+        valid,
+      );
+      unique(
+        input.carriedForwardLosses,
+        "carriedForwardLosses",
+        "financialYear",
+        (l) => String(l.financialYear),
+        "one amount per financial year",
+        ctx,
+        valid,
+      );
     }),
   )
   .meta({ id: "TaxSettingsInput" });
@@ -73,7 +121,9 @@ export const TaxSettingsResponse = z
     entityType,
     defaultMethod: parcelMethod,
     yearMethods: z.array(z.object({ financialYear: z.number().int(), method: parcelMethod })),
-    holdingOverrides: z.array(z.object({ holdingId: z.number().int(), financialYear: z.number().int(), method: parcelMethod })),
+    holdingOverrides: z.array(
+      z.object({ holdingId: z.number().int(), financialYear: z.number().int(), method: parcelMethod }),
+    ),
     carriedForwardLosses: z.array(z.object({ financialYear: z.number().int(), amount: z.number() })),
   })
   .meta({ id: "TaxSettings" });

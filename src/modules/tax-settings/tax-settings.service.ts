@@ -30,7 +30,10 @@ const select = {
   entityType: true,
   defaultMethod: true,
   yearMethods: { select: { financialYear: true, method: true }, orderBy: { financialYear: "asc" } },
-  holdingMethods: { select: { holdingId: true, financialYear: true, method: true }, orderBy: [{ holdingId: "asc" }, { financialYear: "asc" }] },
+  holdingMethods: {
+    select: { holdingId: true, financialYear: true, method: true },
+    orderBy: [{ holdingId: "asc" }, { financialYear: "asc" }],
+  },
   carriedLosses: { select: { financialYear: true, amount: true }, orderBy: { financialYear: "asc" } },
 } satisfies Prisma.PortfolioSelect;
 
@@ -51,7 +54,8 @@ export async function listTaxSettings(ctx: Context): Promise<TaxSettingsView[]> 
   return rows.map(view);
 }
 
-export const findPortfolioTaxSettings = (ctx: Context, portfolioId: unknown) => orNull(getPortfolioTaxSettings(ctx, portfolioId));
+export const findPortfolioTaxSettings = (ctx: Context, portfolioId: unknown) =>
+  orNull(getPortfolioTaxSettings(ctx, portfolioId));
 
 /** GET /v1/portfolios/{p}/tax-settings (GraphQL portfolioTaxSettings). */
 export async function getPortfolioTaxSettings(ctx: Context, portfolioId: unknown): Promise<TaxSettingsView> {
@@ -71,7 +75,9 @@ export async function updateTaxSettings(ctx: Context, portfolioId: unknown, inpu
   const data = parseInput(TaxSettingsInput, input, "The tax settings");
   assertCanWrite(ctx);
   const explain = (error: ParcelError, holdingId: number) =>
-    businessRule(`Under these parcel methods a recorded sell of holding ${holdingId} breaks a rule: ${error.message} (${error.eventKey}). Nothing was changed.`);
+    businessRule(
+      `Under these parcel methods a recorded sell of holding ${holdingId} breaks a rule: ${error.message} (${error.eventKey}). Nothing was changed.`,
+    );
   await ledgerWrite(
     ctx,
     id,
@@ -83,21 +89,35 @@ export async function updateTaxSettings(ctx: Context, portfolioId: unknown, inpu
       const stranger = data.holdingOverrides?.find((o) => !ofPortfolio.has(o.holdingId));
       if (stranger) throw notFound(`Holding ${stranger.holdingId} of portfolio ${id}`);
 
-      await tx.portfolio.update({ where: { id }, data: { entityType: data.entityType ?? undefined, defaultMethod: data.defaultMethod ?? undefined } });
+      await tx.portfolio.update({
+        where: { id },
+        data: { entityType: data.entityType ?? undefined, defaultMethod: data.defaultMethod ?? undefined },
+      });
       if (data.yearMethods) {
         await tx.taxYearMethod.deleteMany({ where: { portfolioId: id } });
-        await tx.taxYearMethod.createMany({ data: data.yearMethods.map((m) => ({ portfolioId: id, financialYear: m.financialYear, method: m.method })) });
+        await tx.taxYearMethod.createMany({
+          data: data.yearMethods.map((m) => ({ portfolioId: id, financialYear: m.financialYear, method: m.method })),
+        });
       }
       if (data.holdingOverrides) {
         await tx.holdingTaxMethod.deleteMany({ where: { portfolioId: id } });
         await tx.holdingTaxMethod.createMany({
-          data: data.holdingOverrides.map((o) => ({ portfolioId: id, holdingId: o.holdingId, financialYear: o.financialYear, method: o.method })),
+          data: data.holdingOverrides.map((o) => ({
+            portfolioId: id,
+            holdingId: o.holdingId,
+            financialYear: o.financialYear,
+            method: o.method,
+          })),
         });
       }
       if (data.carriedForwardLosses) {
         await tx.carriedForwardLoss.deleteMany({ where: { portfolioId: id } });
         await tx.carriedForwardLoss.createMany({
-          data: data.carriedForwardLosses.map((l) => ({ portfolioId: id, financialYear: l.financialYear, amount: l.amount.toFixed() })),
+          data: data.carriedForwardLosses.map((l) => ({
+            portfolioId: id,
+            financialYear: l.financialYear,
+            amount: l.amount.toFixed(),
+          })),
         });
       }
 

@@ -3,7 +3,15 @@ import { financialYearRange } from "../../lib/dates";
 import type { Decimal } from "../../lib/money";
 import { parseInput } from "../../lib/validation";
 import { lossLedger, type CgtSummary } from "./cgt";
-import { currentFinancialYear, loadTaxBook, readTaxPortfolio, yearsOf, type DisposalRow, type TaxBook, type TaxPortfolio } from "./tax-book";
+import {
+  currentFinancialYear,
+  loadTaxBook,
+  readTaxPortfolio,
+  yearsOf,
+  type DisposalRow,
+  type TaxBook,
+  type TaxPortfolio,
+} from "./tax-book";
 import { FinancialYearQuery } from "./tax.schemas";
 import { heavyWork } from "../../lib/heavy-work";
 
@@ -23,7 +31,11 @@ export interface CapitalGainsReport {
   disposals: Omit<DisposalRow, "financialYear">[];
 }
 
-export function capitalGainsReport(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<CapitalGainsReport> {
+export function capitalGainsReport(
+  ctx: Context,
+  portfolioId: unknown,
+  query: unknown = {},
+): Promise<CapitalGainsReport> {
   return heavyWork(ctx, () => capitalGainsReportNow(ctx, portfolioId, query));
 }
 
@@ -38,7 +50,13 @@ async function capitalGainsReportNow(ctx: Context, portfolioId: unknown, query: 
 }
 
 /** The report of one year from a loaded book (myTax reads it too). */
-export function capitalGainsOf(portfolio: TaxPortfolio, book: TaxBook, financialYear: number, from: string, to: string): CapitalGainsReport {
+export function capitalGainsOf(
+  portfolio: TaxPortfolio,
+  book: TaxBook,
+  financialYear: number,
+  from: string,
+  to: string,
+): CapitalGainsReport {
   const years = lossLedger(yearsOf(book), book.entered, book.discountRate, financialYear);
   return {
     portfolioId: portfolio.id,
@@ -48,6 +66,8 @@ export function capitalGainsOf(portfolio: TaxPortfolio, book: TaxBook, financial
     entityType: portfolio.entityType,
     discountPercent: book.discountRate.times(100),
     summary: years[years.length - 1].summary,
-    disposals: book.disposals.filter((d) => d.financialYear === financialYear).map(({ financialYear: _, ...row }) => row),
+    disposals: book.disposals
+      .filter((d) => d.financialYear === financialYear)
+      .map(({ financialYear: _, ...row }) => row),
   };
 }

@@ -62,7 +62,11 @@ const ZERO = new Decimal(0);
 export const TRUST_GROSS_UP = new Decimal(2);
 
 /** Positive gains split by discount eligibility, and losses as a positive amount. */
-export function gainSplit(gains: readonly CgtGain[]): { shortTermGain: Decimal; longTermGain: Decimal; capitalLoss: Decimal } {
+export function gainSplit(gains: readonly CgtGain[]): {
+  shortTermGain: Decimal;
+  longTermGain: Decimal;
+  capitalLoss: Decimal;
+} {
   let shortTermGain = ZERO;
   let longTermGain = ZERO;
   let capitalLoss = ZERO;
@@ -90,7 +94,11 @@ export function netCapitalGain(input: CgtInput): CgtSummary {
   const [lossesToOther, lossesToDiscountable, lossesLeft] = applyLosses(losses, other, discountable);
   const afterLossesOther = other.minus(lossesToOther);
   const afterLossesDiscountable = discountable.minus(lossesToDiscountable);
-  const [carriedToOther, carriedToDiscountable, carriedLeft] = applyLosses(input.carriedForwardLossesAvailable, afterLossesOther, afterLossesDiscountable);
+  const [carriedToOther, carriedToDiscountable, carriedLeft] = applyLosses(
+    input.carriedForwardLossesAvailable,
+    afterLossesOther,
+    afterLossesDiscountable,
+  );
   const remainingDiscountable = afterLossesDiscountable.minus(carriedToDiscountable);
   const discount = roundMoney(remainingDiscountable.times(input.discountRate));
   const trustCapitalGains = trustDiscount.plus(trustOther);
@@ -147,7 +155,12 @@ export function lossLedger(
   for (let fy = firstYear; fy <= lastYear; fy++) {
     const year = years.get(fy);
     const added = entered.get(fy) ?? ZERO;
-    const summary = netCapitalGain({ gains: year?.gains ?? [], trustGains: year?.trustGains ?? [], carriedForwardLossesAvailable: broughtForward.plus(added), discountRate });
+    const summary = netCapitalGain({
+      gains: year?.gains ?? [],
+      trustGains: year?.trustGains ?? [],
+      carriedForwardLossesAvailable: broughtForward.plus(added),
+      discountRate,
+    });
     out.push({ financialYear: fy, broughtForward, entered: added, summary });
     broughtForward = summary.netCapitalLossesCarriedForward;
   }

@@ -39,7 +39,11 @@ export async function renderMyTaxPdf(doc: MyTaxDocument, generatedOn: string): P
     size: "A4",
     margin: MARGIN,
     bufferPages: true,
-    info: { Title: `ATO myTax — ${report.portfolioName} — FY${report.financialYear}`, Subject: "Investment figures for myTax", Creator: "Portfolio service" },
+    info: {
+      Title: `ATO myTax — ${report.portfolioName} — FY${report.financialYear}`,
+      Subject: "Investment figures for myTax",
+      Creator: "Portfolio service",
+    },
   });
   pdf.registerFont("body", REGULAR);
   pdf.registerFont("bold", BOLD);
@@ -128,22 +132,33 @@ export async function renderMyTaxPdf(doc: MyTaxDocument, generatedOn: string): P
     );
 
   heading(pdf, "Income per holding");
-  const labelColumns = INCOME_LABELS.filter((l) => l !== "10L" && l !== "10M" && doc.income.holdings.some((h) => h.labels[l]));
-  if (doc.income.holdings.length === 0) pdf.font("body").fontSize(9).text("No confirmed income in the year.", MARGIN).moveDown(0.8);
+  const labelColumns = INCOME_LABELS.filter(
+    (l) => l !== "10L" && l !== "10M" && doc.income.holdings.some((h) => h.labels[l]),
+  );
+  if (doc.income.holdings.length === 0)
+    pdf.font("body").fontSize(9).text("No confirmed income in the year.", MARGIN).moveDown(0.8);
   else {
     // Each label column as wide as its widest amount: a figure is never broken over two lines.
     // Columns that do not fit beside the holding go into a further table under the first.
-    const rows = doc.income.holdings.map((h) => ({ holding: `${h.symbol}.${h.exchange}`, amounts: labelColumns.map((l) => (h.labels[l] ? formatAmount(h.labels[l]!, 2) : "")) }));
+    const rows = doc.income.holdings.map((h) => ({
+      holding: `${h.symbol}.${h.exchange}`,
+      amounts: labelColumns.map((l) => (h.labels[l] ? formatAmount(h.labels[l]!, 2) : "")),
+    }));
     pdf.font("body").fontSize(8);
     const widths = labelColumns.map((l, c) => Math.max(40, ...rows.map((r) => pdf.widthOfString(r.amounts[c]))) + 8);
-    for (let start = 0; start < labelColumns.length; ) {
+    for (let start = 0; start < labelColumns.length;) {
       let end = start;
       let used = 90;
       while (end < labelColumns.length && used + widths[end] <= CONTENT_WIDTH) used += widths[end++];
       end = Math.max(end, start + 1);
       table(
         pdf,
-        [{ title: "Holding", width: 90 }, ...labelColumns.slice(start, end).map((l, i) => ({ title: l, width: widths[start + i], align: "right" as const }))],
+        [
+          { title: "Holding", width: 90 },
+          ...labelColumns
+            .slice(start, end)
+            .map((l, i) => ({ title: l, width: widths[start + i], align: "right" as const })),
+        ],
         rows.map((r) => [r.holding, ...r.amounts.slice(start, end)]),
         8,
       );
@@ -186,7 +201,12 @@ export async function renderMyTaxPdf(doc: MyTaxDocument, generatedOn: string): P
     pdf
       .font("body")
       .fontSize(8)
-      .text(`${report.portfolioName} — FY${report.financialYear} — Page ${i + 1} of ${range.count}`, MARGIN, A4.height - MARGIN, { width: CONTENT_WIDTH, align: "center", lineBreak: false });
+      .text(
+        `${report.portfolioName} — FY${report.financialYear} — Page ${i + 1} of ${range.count}`,
+        MARGIN,
+        A4.height - MARGIN,
+        { width: CONTENT_WIDTH, align: "center", lineBreak: false },
+      );
     pdf.page.margins.bottom = bottomMargin;
   }
   pdf.end();
@@ -208,7 +228,9 @@ function table(pdf: PDFKit.PDFDocument, columns: Column[], rows: string[][], fon
   const padding = 3;
   const rowHeight = (cells: string[], font: string) => {
     pdf.font(font).fontSize(fontSize);
-    return Math.max(...cells.map((c, i) => pdf.heightOfString(c, { width: columns[i].width - 2 * padding }))) + 2 * padding;
+    return (
+      Math.max(...cells.map((c, i) => pdf.heightOfString(c, { width: columns[i].width - 2 * padding }))) + 2 * padding
+    );
   };
   const drawRow = (cells: string[], font: string, shade: boolean) => {
     const h = rowHeight(cells, font);
@@ -217,7 +239,10 @@ function table(pdf: PDFKit.PDFDocument, columns: Column[], rows: string[][], fon
     let x = MARGIN;
     pdf.font(font).fontSize(fontSize);
     cells.forEach((c, i) => {
-      pdf.text(c, x + padding, top + padding, { width: columns[i].width - 2 * padding, align: columns[i].align ?? "left" });
+      pdf.text(c, x + padding, top + padding, {
+        width: columns[i].width - 2 * padding,
+        align: columns[i].align ?? "left",
+      });
       x += columns[i].width;
     });
     pdf

@@ -22,9 +22,16 @@ export async function myTaxReport(ctx: Context, portfolioId: unknown, query: unk
 }
 
 /** GET …/reports/ato-mytax/pdf: the same report rendered as a PDF (mytax-pdf.ts). */
-export async function myTaxReportPdf(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<{ fileName: string; data: Uint8Array }> {
+export async function myTaxReportPdf(
+  ctx: Context,
+  portfolioId: unknown,
+  query: unknown = {},
+): Promise<{ fileName: string; data: Uint8Array }> {
   const document = await myTaxDocument(ctx, portfolioId, query);
-  return { fileName: `mytax-${document.report.portfolioId}-FY${document.report.financialYear}.pdf`, data: await renderMyTaxPdf(document, today()) };
+  return {
+    fileName: `mytax-${document.report.portfolioId}-FY${document.report.financialYear}.pdf`,
+    data: await renderMyTaxPdf(document, today()),
+  };
 }
 
 export function myTaxDocument(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<MyTaxDocument> {
@@ -33,12 +40,19 @@ export function myTaxDocument(ctx: Context, portfolioId: unknown, query: unknown
 
 async function myTaxDocumentNow(ctx: Context, portfolioId: unknown, query: unknown): Promise<MyTaxDocument> {
   const request = parseInput(FinancialYearQuery, query ?? {}, "The query");
-  const { portfolio, book, income, financialYear, from, to } = await readTaxPortfolio(ctx, portfolioId, async (portfolio) => {
-    const financialYear = request.financialYear ?? currentFinancialYear(portfolio);
-    const { from, to } = financialYearRange(financialYear, portfolio.financialYearEnd);
-    const [book, income] = await Promise.all([loadTaxBook(ctx, portfolio, to), taxableIncomeOf(ctx, portfolio, financialYear)]);
-    return { portfolio, book, income, financialYear, from, to };
-  });
+  const { portfolio, book, income, financialYear, from, to } = await readTaxPortfolio(
+    ctx,
+    portfolioId,
+    async (portfolio) => {
+      const financialYear = request.financialYear ?? currentFinancialYear(portfolio);
+      const { from, to } = financialYearRange(financialYear, portfolio.financialYearEnd);
+      const [book, income] = await Promise.all([
+        loadTaxBook(ctx, portfolio, to),
+        taxableIncomeOf(ctx, portfolio, financialYear),
+      ]);
+      return { portfolio, book, income, financialYear, from, to };
+    },
+  );
   const capitalGains = capitalGainsOf(portfolio, book, financialYear, from, to);
   return {
     report: {

@@ -13,16 +13,32 @@ export const MYTAX_LABELS = [
   { label: "11T", section: "Dividends", description: "Franked amount" },
   { label: "11U", section: "Dividends", description: "Franking credit" },
   { label: "11V", section: "Dividends", description: "TFN amounts withheld from dividends" },
-  { label: "13U", section: "Partnerships and trusts", description: "Share of net income from trusts, less capital gains, foreign income and franked distributions" },
+  {
+    label: "13U",
+    section: "Partnerships and trusts",
+    description: "Share of net income from trusts, less capital gains, foreign income and franked distributions",
+  },
   { label: "13C", section: "Partnerships and trusts", description: "Franked distributions from trusts" },
   { label: "13Q", section: "Partnerships and trusts", description: "Share of franking credit from franked dividends" },
   { label: "13R", section: "Partnerships and trusts", description: "Share of credit for TFN amounts withheld" },
   { label: "18H", section: "Capital gains", description: "Total current year capital gains" },
   { label: "18A", section: "Capital gains", description: "Net capital gain" },
   { label: "18V", section: "Capital gains", description: "Net capital losses carried forward to later income years" },
-  { label: "20E", section: "Foreign source income and foreign assets or property", description: "Assessable foreign source income" },
-  { label: "20M", section: "Foreign source income and foreign assets or property", description: "Other net foreign source income" },
-  { label: "20O", section: "Foreign source income and foreign assets or property", description: "Foreign income tax offsets" },
+  {
+    label: "20E",
+    section: "Foreign source income and foreign assets or property",
+    description: "Assessable foreign source income",
+  },
+  {
+    label: "20M",
+    section: "Foreign source income and foreign assets or property",
+    description: "Other net foreign source income",
+  },
+  {
+    label: "20O",
+    section: "Foreign source income and foreign assets or property",
+    description: "Foreign income tax offsets",
+  },
 ] as const;
 
 export type MyTaxLabel = (typeof MYTAX_LABELS)[number]["label"];

@@ -31,7 +31,15 @@ export interface SimulateSellResult {
   capitalLoss: Decimal;
   discount: Decimal;
   assessableCapitalGain: Decimal;
-  parcels: { acquisitionTradeId: number | null; acquisitionDate: string; quantity: Decimal; costBase: Decimal; proceeds: Decimal; capitalGain: Decimal; isDiscountable: boolean }[];
+  parcels: {
+    acquisitionTradeId: number | null;
+    acquisitionDate: string;
+    quantity: Decimal;
+    costBase: Decimal;
+    proceeds: Decimal;
+    capitalGain: Decimal;
+    isDiscountable: boolean;
+  }[];
   yearToDate: { financialYear: number; netCapitalGainBefore: Decimal; netCapitalGainAfter: Decimal };
 }
 
@@ -42,13 +50,23 @@ export function simulateSell(ctx: Context, portfolioId: unknown, input: unknown)
 }
 
 async function simulateSellNow(ctx: Context, portfolioId: unknown, input: unknown): Promise<SimulateSellResult> {
-  const { portfolio, request, holding, book, exchangeRate } = await readTaxPortfolio(ctx, portfolioId, async (portfolio) => {
-    const request = parseInput(SimulateSellRequest, input ?? {}, "The simulated sell");
-    const holding = await ctx.db.holding.findFirst({ where: { id: request.holdingId, portfolioId: portfolio.id }, select: { id: true, symbol: true, exchange: true, currencyCode: true } });
-    if (!holding) throw notFound(`Holding ${request.holdingId} of portfolio ${portfolio.id}`);
-    const [book, exchangeRate] = await Promise.all([loadTaxBook(ctx, portfolio, request.date), tradeExchangeRate(ctx.db, portfolio, holding.currencyCode, request.date, request.exchangeRate)]);
-    return { portfolio, request, holding, book, exchangeRate };
-  });
+  const { portfolio, request, holding, book, exchangeRate } = await readTaxPortfolio(
+    ctx,
+    portfolioId,
+    async (portfolio) => {
+      const request = parseInput(SimulateSellRequest, input ?? {}, "The simulated sell");
+      const holding = await ctx.db.holding.findFirst({
+        where: { id: request.holdingId, portfolioId: portfolio.id },
+        select: { id: true, symbol: true, exchange: true, currencyCode: true },
+      });
+      if (!holding) throw notFound(`Holding ${request.holdingId} of portfolio ${portfolio.id}`);
+      const [book, exchangeRate] = await Promise.all([
+        loadTaxBook(ctx, portfolio, request.date),
+        tradeExchangeRate(ctx.db, portfolio, holding.currencyCode, request.date, request.exchangeRate),
+      ]);
+      return { portfolio, request, holding, book, exchangeRate };
+    },
+  );
 
   const sell: LedgerEvent = {
     key: SIMULATED,
@@ -73,8 +91,15 @@ async function simulateSellNow(ctx: Context, portfolioId: unknown, input: unknow
     if (error instanceof ParcelError) throw businessRule(error.message.replace(SIMULATED, "The simulated sell"));
     throw error;
   }
-  const rows = disposals.map((d) => disposalRow(holding.id, holding, d, "Sell", method, portfolio.financialYearEnd, book.discountRate));
-  const alone = netCapitalGain({ gains: rows, trustGains: [], carriedForwardLossesAvailable: new Decimal(0), discountRate: book.discountRate });
+  const rows = disposals.map((d) =>
+    disposalRow(holding.id, holding, d, "Sell", method, portfolio.financialYearEnd, book.discountRate),
+  );
+  const alone = netCapitalGain({
+    gains: rows,
+    trustGains: [],
+    carriedForwardLossesAvailable: new Decimal(0),
+    discountRate: book.discountRate,
+  });
 
   const financialYear = financialYearOf(request.date, portfolio.financialYearEnd);
   const years = yearsOf(book);
@@ -96,7 +121,19 @@ async function simulateSellNow(ctx: Context, portfolioId: unknown, input: unknow
     ...gainSplit(rows),
     discount: alone.discount,
     assessableCapitalGain: alone.netCapitalGain,
-    parcels: rows.map((r) => ({ acquisitionTradeId: r.acquisitionTradeId, acquisitionDate: r.acquisitionDate, quantity: r.quantity, costBase: r.costBase, proceeds: r.proceeds, capitalGain: r.capitalGain, isDiscountable: r.isDiscountable })),
-    yearToDate: { financialYear, netCapitalGainBefore: before[before.length - 1].summary.netCapitalGain, netCapitalGainAfter: after[after.length - 1].summary.netCapitalGain },
+    parcels: rows.map((r) => ({
+      acquisitionTradeId: r.acquisitionTradeId,
+      acquisitionDate: r.acquisitionDate,
+      quantity: r.quantity,
+      costBase: r.costBase,
+      proceeds: r.proceeds,
+      capitalGain: r.capitalGain,
+      isDiscountable: r.isDiscountable,
+    })),
+    yearToDate: {
+      financialYear,
+      netCapitalGainBefore: before[before.length - 1].summary.netCapitalGain,
+      netCapitalGainAfter: after[after.length - 1].summary.netCapitalGain,
+    },
   };
 }

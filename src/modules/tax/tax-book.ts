@@ -2,7 +2,19 @@ import type { Context } from "../../context";
 import { financialYearOf, fromDate, today } from "../../lib/dates";
 import { businessRule } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
-import { atOneMoment, discountRateOf, foldHolding, isDiscountEligible, loadLedger, roundMoney, type Disposal, type EntityType, type FoldResult, type Ledger, type LedgerEvent } from "../ledger";
+import {
+  atOneMoment,
+  discountRateOf,
+  foldHolding,
+  isDiscountEligible,
+  loadLedger,
+  roundMoney,
+  type Disposal,
+  type EntityType,
+  type FoldResult,
+  type Ledger,
+  type LedgerEvent,
+} from "../ledger";
 import { PORTFOLIO_TAX_SELECT } from "../holdings/holding-values";
 import { scopedPortfolio } from "../portfolios/scoped";
 import { parseId } from "../../lib/validation";
@@ -31,13 +43,20 @@ export type TaxPortfolio = Awaited<ReturnType<typeof taxPortfolio>>;
  * its account's prices and rates (ledger/moment.ts): a write landing among the report's statements
  * has them read again. The portfolio row (its methods, entity type, year end) is read inside it.
  */
-export function readTaxPortfolio<T>(ctx: Context, portfolioId: unknown, read: (portfolio: TaxPortfolio) => Promise<T>): Promise<T> {
+export function readTaxPortfolio<T>(
+  ctx: Context,
+  portfolioId: unknown,
+  read: (portfolio: TaxPortfolio) => Promise<T>,
+): Promise<T> {
   const id = parseId(portfolioId, "portfolioId");
-  return atOneMoment(ctx.db, { portfolioIds: [id], accountId: ctx.account.id }, async () => read(await taxPortfolio(ctx, id))).then((m) => m.value);
+  return atOneMoment(ctx.db, { portfolioIds: [id], accountId: ctx.account.id }, async () =>
+    read(await taxPortfolio(ctx, id)),
+  ).then((m) => m.value);
 }
 
 /** The current financial year of a portfolio (its year end), by today's UTC date. */
-export const currentFinancialYear = (portfolio: { financialYearEnd: string }) => financialYearOf(today(), portfolio.financialYearEnd);
+export const currentFinancialYear = (portfolio: { financialYearEnd: string }) =>
+  financialYearOf(today(), portfolio.financialYearEnd);
 
 export type CgtEventType = "Sell" | "Cancellation" | "CapitalReturnExcess";
 
@@ -72,22 +91,44 @@ export interface TaxBook {
   holdings: Map<number, { symbol: string; exchange: string; currencyCode: string }>;
 }
 
-const EVENT_TYPE: Record<Disposal["kind"], CgtEventType | null> = { Sell: "Sell", Cancellation: "Cancellation", ReturnOfCapitalExcess: "CapitalReturnExcess", TransferOut: null };
+const EVENT_TYPE: Record<Disposal["kind"], CgtEventType | null> = {
+  Sell: "Sell",
+  Cancellation: "Cancellation",
+  ReturnOfCapitalExcess: "CapitalReturnExcess",
+  TransferOut: null,
+};
 
 export async function loadTaxBook(ctx: Context, portfolio: TaxPortfolio, until: string): Promise<TaxBook> {
   const [ledger, holdingRows, trustIncome, losses] = await Promise.all([
     loadLedger(ctx.db, portfolio, undefined, until),
-    ctx.db.holding.findMany({ where: { portfolioId: portfolio.id }, select: { id: true, symbol: true, exchange: true, currencyCode: true }, orderBy: { id: "asc" } }),
+    ctx.db.holding.findMany({
+      where: { portfolioId: portfolio.id },
+      select: { id: true, symbol: true, exchange: true, currencyCode: true },
+      orderBy: { id: "asc" },
+    }),
     ctx.db.income.findMany({
-      where: { portfolioId: portfolio.id, isConfirmed: true, isTrustIncome: true, exDividendDate: { lte: new Date(until + "T00:00:00Z") }, components: { not: { equals: null } } },
+      where: {
+        portfolioId: portfolio.id,
+        isConfirmed: true,
+        isTrustIncome: true,
+        exDividendDate: { lte: new Date(until + "T00:00:00Z") },
+        components: { not: { equals: null } },
+      },
       select: { exDividendDate: true, exchangeRate: true, components: true },
       orderBy: [{ exDividendDate: "asc" }, { id: "asc" }],
     }),
-    ctx.db.carriedForwardLoss.findMany({ where: { portfolioId: portfolio.id }, select: { financialYear: true, amount: true } }),
+    ctx.db.carriedForwardLoss.findMany({
+      where: { portfolioId: portfolio.id },
+      select: { financialYear: true, amount: true },
+    }),
   ]);
-  const holdings = new Map(holdingRows.map((h) => [h.id, { symbol: h.symbol, exchange: h.exchange, currencyCode: h.currencyCode }]));
+  const holdings = new Map(
+    holdingRows.map((h) => [h.id, { symbol: h.symbol, exchange: h.exchange, currencyCode: h.currencyCode }]),
+  );
   const discountRate = discountRateOf(portfolio.entityType);
-  const folds = new Map([...ledger.eventsByHolding.keys()].filter((id) => holdings.has(id)).map((id) => [id, foldHolding(ledger, id)]));
+  const folds = new Map(
+    [...ledger.eventsByHolding.keys()].filter((id) => holdings.has(id)).map((id) => [id, foldHolding(ledger, id)]),
+  );
   return {
     discountRate,
     disposals: disposalRows(ledger, holdings, portfolio.financialYearEnd, discountRate, folds),
@@ -100,7 +141,13 @@ export async function loadTaxBook(ctx: Context, portfolio: TaxPortfolio, until: 
 }
 
 /** The CGT events of every holding's fold, each parcel's part a row, in date order. */
-export function disposalRows(ledger: Ledger, holdings: Map<number, { symbol: string; exchange: string }>, yearEnd: string, discountRate: Decimal, folds: Map<number, FoldResult>): DisposalRow[] {
+export function disposalRows(
+  ledger: Ledger,
+  holdings: Map<number, { symbol: string; exchange: string }>,
+  yearEnd: string,
+  discountRate: Decimal,
+  folds: Map<number, FoldResult>,
+): DisposalRow[] {
   const rows: (DisposalRow & { order: number })[] = [];
   let order = 0;
   for (const [holdingId, events] of ledger.eventsByHolding) {
@@ -112,10 +159,27 @@ export function disposalRows(ledger: Ledger, holdings: Map<number, { symbol: str
       const eventType = EVENT_TYPE[d.kind];
       if (!eventType || !d.isCgtEvent) continue;
       const event = eventOf.get(d.eventKey);
-      rows.push({ ...disposalRow(holdingId, holding, d, eventType, event ? methodOf(ledger, holdingId, event) : null, yearEnd, discountRate), order: order++ });
+      rows.push({
+        ...disposalRow(
+          holdingId,
+          holding,
+          d,
+          eventType,
+          event ? methodOf(ledger, holdingId, event) : null,
+          yearEnd,
+          discountRate,
+        ),
+        order: order++,
+      });
     }
   }
-  rows.sort((a, b) => (a.disposalDate < b.disposalDate ? -1 : a.disposalDate > b.disposalDate ? 1 : (a.saleTradeId ?? 0) - (b.saleTradeId ?? 0) || a.order - b.order));
+  rows.sort((a, b) =>
+    a.disposalDate < b.disposalDate
+      ? -1
+      : a.disposalDate > b.disposalDate
+        ? 1
+        : (a.saleTradeId ?? 0) - (b.saleTradeId ?? 0) || a.order - b.order,
+  );
   return rows.map(({ order: _, ...row }) => row);
 }
 
@@ -155,7 +219,10 @@ export function methodOf(ledger: Ledger, holdingId: number, event: LedgerEvent):
   return event.parcels && event.parcels.length > 0 ? "Manual" : ledger.methodFor(holdingId, event);
 }
 
-function trustGainsByYear(rows: { exDividendDate: Date; exchangeRate: unknown; components: unknown }[], yearEnd: string): Map<number, TrustCapitalGain[]> {
+function trustGainsByYear(
+  rows: { exDividendDate: Date; exchangeRate: unknown; components: unknown }[],
+  yearEnd: string,
+): Map<number, TrustCapitalGain[]> {
   const out = new Map<number, TrustCapitalGain[]>();
   for (const r of rows) {
     const c = (r.components ?? {}) as Record<string, string>;
@@ -175,7 +242,9 @@ function trustGainsByYear(rows: { exDividendDate: Date; exchangeRate: unknown; c
 }
 
 /** The CGT events and trust gains of each year, as the loss ledger takes them. */
-export function yearsOf(book: Pick<TaxBook, "disposals" | "trustGains">): Map<number, { gains: CgtGain[]; trustGains: TrustCapitalGain[] }> {
+export function yearsOf(
+  book: Pick<TaxBook, "disposals" | "trustGains">,
+): Map<number, { gains: CgtGain[]; trustGains: TrustCapitalGain[] }> {
   const years = new Map<number, { gains: CgtGain[]; trustGains: TrustCapitalGain[] }>();
   const year = (fy: number) => {
     let y = years.get(fy);

@@ -3,7 +3,16 @@ import { capitalGainsReport } from "./capital-gains.service";
 import { myTaxReport, myTaxReportPdf } from "./mytax.service";
 import { simulateSell } from "./simulate-sell.service";
 import { taxableIncomeReport } from "./taxable-income.service";
-import { CapitalGainsResponse, FinancialYearQuery, MyTaxResponse, SimulateSellRequest, SimulateSellResponse, TaxableIncomeResponse, UnrealisedQuery, UnrealisedResponse } from "./tax.schemas";
+import {
+  CapitalGainsResponse,
+  FinancialYearQuery,
+  MyTaxResponse,
+  SimulateSellRequest,
+  SimulateSellResponse,
+  TaxableIncomeResponse,
+  UnrealisedQuery,
+  UnrealisedResponse,
+} from "./tax.schemas";
 import { unrealisedCapitalGainsReport } from "./unrealised.service";
 
 const tag = "Reports";

@@ -12,13 +12,29 @@ import { MYTAX_LABELS } from "./mytax";
  */
 const YEAR_MESSAGE = "must be a year such as 2025 (the year ending 30 June 2025)";
 const financialYear = z
-  .union([z.number(), z.string().regex(/^\d{4}$/).transform(Number)], { error: YEAR_MESSAGE })
-  .pipe(z.number().int("must be a whole year such as 2025").min(1986, "must be 1986 or later (CGT began on 20 September 1985)").max(2200, "must be 2200 or earlier"))
+  .union(
+    [
+      z.number(),
+      z
+        .string()
+        .regex(/^\d{4}$/)
+        .transform(Number),
+    ],
+    { error: YEAR_MESSAGE },
+  )
+  .pipe(
+    z
+      .number()
+      .int("must be a whole year such as 2025")
+      .min(1986, "must be 1986 or later (CGT began on 20 September 1985)")
+      .max(2200, "must be 2200 or earlier"),
+  )
   .describe("The income year: 2025 = 1 July 2024 to 30 June 2025; default the current one");
 
-export const FinancialYearQuery = z.strictObject({ financialYear: financialYear.optional() }).meta({ id: "FinancialYearQuery" });
+export const FinancialYearQuery = z
+  .strictObject({ financialYear: financialYear.optional() })
+  .meta({ id: "FinancialYearQuery" });
 export type FinancialYearQuery = z.infer<typeof FinancialYearQuery>;
-
 
 export const UnrealisedQuery = z
   .strictObject({
@@ -33,13 +49,23 @@ export const SimulateSellRequest = z
     quantity: decimalInput({ scale: 8, min: 0, max: 1e15 }).refine((q) => q.gt(0), "must be more than 0"),
     price: decimalInput({ scale: 8, min: 0, max: 1e15 }).describe("Per unit, in the holding's currency"),
     date: dateInput,
-    brokerage: decimalInput({ scale: 4, min: 0, max: 1e15 }).optional().describe("In the holding's currency; default 0"),
+    brokerage: decimalInput({ scale: 4, min: 0, max: 1e15 })
+      .optional()
+      .describe("In the holding's currency; default 0"),
     exchangeRate: positiveRateInput()
       .optional()
       .describe("AUD per unit of the holding's currency; default the FX rule's rate on `date`"),
-    method: z.enum(PARCEL_METHODS).optional().describe("Default: the method that would apply (holding override > year > default > FIFO)"),
+    method: z
+      .enum(PARCEL_METHODS)
+      .optional()
+      .describe("Default: the method that would apply (holding override > year > default > FIFO)"),
     parcels: z
-      .array(z.strictObject({ tradeId: idSchema, quantity: decimalInput({ scale: 8, min: 0, max: 1e15 }).refine((q) => q.gt(0), "must be more than 0") }))
+      .array(
+        z.strictObject({
+          tradeId: idSchema,
+          quantity: decimalInput({ scale: 8, min: 0, max: 1e15 }).refine((q) => q.gt(0), "must be more than 0"),
+        }),
+      )
       .min(1, "must name at least one parcel")
       .max(10_000, "must name at most 10000 parcels")
       .optional()
@@ -86,7 +112,10 @@ export const DisposalResponse = z
     saleTradeId: z.number().int().nullable(),
     ...disposalFields,
     disposalDate: dateOutput,
-    method: z.string().nullable().describe("The parcel method of a Sell (Manual for chosen parcels); null for other events"),
+    method: z
+      .string()
+      .nullable()
+      .describe("The parcel method of a Sell (Manual for chosen parcels); null for other events"),
   })
   .meta({ id: "CapitalGainsDisposal" });
 
@@ -105,7 +134,11 @@ export const CapitalGainsResponse = z
 
 const labelMap = z.partialRecord(z.enum(INCOME_LABELS), money).describe("myTax label → amount (non-zero ones)");
 /** Every income label, zeros included. */
-const labelTotals = z.object(Object.fromEntries(INCOME_LABELS.map((l) => [l, money])) as Record<(typeof INCOME_LABELS)[number], typeof money>).describe("Every label, zeros included");
+const labelTotals = z
+  .object(
+    Object.fromEntries(INCOME_LABELS.map((l) => [l, money])) as Record<(typeof INCOME_LABELS)[number], typeof money>,
+  )
+  .describe("Every label, zeros included");
 
 export const UnrealisedResponse = z
   .object({
@@ -134,8 +167,20 @@ export const UnrealisedResponse = z
         .meta({ id: "UnrealisedHolding" }),
     ),
     unpricedHoldings: z
-      .array(z.object({ holdingId: z.number().int(), symbol: z.string(), exchange: z.string(), quantity: z.number(), costBase: money }).meta({ id: "UnpricedHolding" }))
-      .describe("Holdings with open parcels and no price or rate on the day: out of the figures (nothing to sell them at), named here"),
+      .array(
+        z
+          .object({
+            holdingId: z.number().int(),
+            symbol: z.string(),
+            exchange: z.string(),
+            quantity: z.number(),
+            costBase: money,
+          })
+          .meta({ id: "UnpricedHolding" }),
+      )
+      .describe(
+        "Holdings with open parcels and no price or rate on the day: out of the figures (nothing to sell them at), named here",
+      ),
   })
   .meta({ id: "UnrealisedCapitalGainsReport" });
 
@@ -147,11 +192,27 @@ export const TaxableIncomeResponse = z
     to: dateOutput,
     rows: z.array(
       z
-        .object({ incomeId: z.number().int(), holdingId: z.number().int(), symbol: z.string(), exchange: z.string(), exDividendDate: dateOutput, paidDate: dateOutput, labels: labelMap })
+        .object({
+          incomeId: z.number().int(),
+          holdingId: z.number().int(),
+          symbol: z.string(),
+          exchange: z.string(),
+          exDividendDate: dateOutput,
+          paidDate: dateOutput,
+          labels: labelMap,
+        })
         .meta({ id: "TaxableIncomeRow" }),
     ),
-    holdings: z.array(z.object({ holdingId: z.number().int(), symbol: z.string(), exchange: z.string(), labels: labelMap }).meta({ id: "TaxableIncomeHolding" })),
-    interest: z.array(z.object({ cashAccountId: z.number().int(), name: z.string(), labels: labelMap }).meta({ id: "TaxableIncomeInterest" })),
+    holdings: z.array(
+      z
+        .object({ holdingId: z.number().int(), symbol: z.string(), exchange: z.string(), labels: labelMap })
+        .meta({ id: "TaxableIncomeHolding" }),
+    ),
+    interest: z.array(
+      z
+        .object({ cashAccountId: z.number().int(), name: z.string(), labels: labelMap })
+        .meta({ id: "TaxableIncomeInterest" }),
+    ),
     totals: labelTotals,
   })
   .meta({ id: "TaxableIncomeReport" });
@@ -163,7 +224,14 @@ export const MyTaxResponse = z
     financialYear: z.number().int(),
     entityType: z.string(),
     labels: z.array(
-      z.object({ label: z.enum(MYTAX_LABELS.map((l) => l.label) as [string, ...string[]]), section: z.string(), description: z.string(), amount: money.describe("Whole cents") }).meta({ id: "MyTaxLabel" }),
+      z
+        .object({
+          label: z.enum(MYTAX_LABELS.map((l) => l.label) as [string, ...string[]]),
+          section: z.string(),
+          description: z.string(),
+          amount: money.describe("Whole cents"),
+        })
+        .meta({ id: "MyTaxLabel" }),
     ),
     capitalGains: CgtSummaryResponse,
     taxableIncome: labelTotals,
@@ -186,6 +254,8 @@ export const SimulateSellResponse = z
     discount: money,
     assessableCapitalGain: money.describe("The sale alone, as if it were the year's only CGT event"),
     parcels: z.array(z.object(disposalFields).meta({ id: "SimulatedParcel" })),
-    yearToDate: z.object({ financialYear: z.number().int(), netCapitalGainBefore: money, netCapitalGainAfter: money }).meta({ id: "SimulateSellYearToDate" }),
+    yearToDate: z
+      .object({ financialYear: z.number().int(), netCapitalGainBefore: money, netCapitalGainAfter: money })
+      .meta({ id: "SimulateSellYearToDate" }),
   })
   .meta({ id: "SimulateSellResult" });

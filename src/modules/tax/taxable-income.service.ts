@@ -22,22 +22,44 @@ export interface TaxableIncomeReport {
   financialYear: number;
   from: string;
   to: string;
-  rows: { incomeId: number; holdingId: number; symbol: string; exchange: string; exDividendDate: string; paidDate: string; labels: Labels }[];
+  rows: {
+    incomeId: number;
+    holdingId: number;
+    symbol: string;
+    exchange: string;
+    exDividendDate: string;
+    paidDate: string;
+    labels: Labels;
+  }[];
   holdings: { holdingId: number; symbol: string; exchange: string; labels: Labels }[];
   interest: { cashAccountId: number; name: string; labels: Labels }[];
   totals: Record<IncomeLabel, Decimal>;
 }
 
-export function taxableIncomeReport(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<TaxableIncomeReport> {
+export function taxableIncomeReport(
+  ctx: Context,
+  portfolioId: unknown,
+  query: unknown = {},
+): Promise<TaxableIncomeReport> {
   return heavyWork(ctx, () => taxableIncomeReportNow(ctx, portfolioId, query));
 }
 
-async function taxableIncomeReportNow(ctx: Context, portfolioId: unknown, query: unknown): Promise<TaxableIncomeReport> {
+async function taxableIncomeReportNow(
+  ctx: Context,
+  portfolioId: unknown,
+  query: unknown,
+): Promise<TaxableIncomeReport> {
   const request = parseInput(FinancialYearQuery, query ?? {}, "The query");
-  return readTaxPortfolio(ctx, portfolioId, (portfolio) => taxableIncomeOf(ctx, portfolio, request.financialYear ?? currentFinancialYear(portfolio)));
+  return readTaxPortfolio(ctx, portfolioId, (portfolio) =>
+    taxableIncomeOf(ctx, portfolio, request.financialYear ?? currentFinancialYear(portfolio)),
+  );
 }
 
-export async function taxableIncomeOf(ctx: Context, portfolio: TaxPortfolio, financialYear: number): Promise<TaxableIncomeReport> {
+export async function taxableIncomeOf(
+  ctx: Context,
+  portfolio: TaxPortfolio,
+  financialYear: number,
+): Promise<TaxableIncomeReport> {
   const { from, to } = financialYearRange(financialYear, portfolio.financialYearEnd);
   const [fromDay, toDay] = [toDate(from), toDate(to)];
   const [income, interest] = await Promise.all([
@@ -69,7 +91,11 @@ export async function taxableIncomeOf(ctx: Context, portfolio: TaxPortfolio, fin
       orderBy: [{ paidDate: "asc" }, { id: "asc" }],
     }),
     ctx.db.cashTransaction.findMany({
-      where: { type: "InterestPayment", date: { gte: fromDay, lte: toDay }, cashAccount: { portfolioId: portfolio.id } },
+      where: {
+        type: "InterestPayment",
+        date: { gte: fromDay, lte: toDay },
+        cashAccount: { portfolioId: portfolio.id },
+      },
       select: { date: true, amount: true, cashAccount: { select: { id: true, name: true, currencyCode: true } } },
       orderBy: [{ cashAccountId: "asc" }, { date: "asc" }, { id: "asc" }],
     }),
@@ -99,19 +125,41 @@ export async function taxableIncomeOf(ctx: Context, portfolio: TaxPortfolio, fin
 
   const byHolding = new Map<number, TaxableIncomeReport["holdings"][number]>();
   for (const r of rows) {
-    const h = byHolding.get(r.holdingId) ?? { holdingId: r.holdingId, symbol: r.symbol, exchange: r.exchange, labels: {} };
+    const h = byHolding.get(r.holdingId) ?? {
+      holdingId: r.holdingId,
+      symbol: r.symbol,
+      exchange: r.exchange,
+      labels: {},
+    };
     addLabels(h.labels, r.labels);
     byHolding.set(r.holdingId, h);
   }
 
   // Interest on a cash account in another currency: at the FX rule's rate on the day it was paid.
   const foreign = interest.filter((t) => t.cashAccount.currencyCode !== portfolio.baseCurrencyCode);
-  const fx = foreign.length > 0 ? await loadFxTable(ctx.db, portfolio, foreign.map((t) => fromDate(t.date))) : undefined;
+  const fx =
+    foreign.length > 0
+      ? await loadFxTable(
+          ctx.db,
+          portfolio,
+          foreign.map((t) => fromDate(t.date)),
+        )
+      : undefined;
   const byAccount = new Map<number, TaxableIncomeReport["interest"][number]>();
   for (const t of interest) {
-    const account = byAccount.get(t.cashAccount.id) ?? { cashAccountId: t.cashAccount.id, name: t.cashAccount.name, labels: {} };
-    const rate = t.cashAccount.currencyCode === portfolio.baseCurrencyCode ? new Decimal(1) : fx!.rateOn(t.cashAccount.currencyCode, portfolio.baseCurrencyCode, fromDate(t.date))?.rate;
-    if (!rate) throw businessRule(`No ${t.cashAccount.currencyCode}/${portfolio.baseCurrencyCode} rate on or before ${fromDate(t.date)} for the interest of cash account ${t.cashAccount.id}: import one.`);
+    const account = byAccount.get(t.cashAccount.id) ?? {
+      cashAccountId: t.cashAccount.id,
+      name: t.cashAccount.name,
+      labels: {},
+    };
+    const rate =
+      t.cashAccount.currencyCode === portfolio.baseCurrencyCode
+        ? new Decimal(1)
+        : fx!.rateOn(t.cashAccount.currencyCode, portfolio.baseCurrencyCode, fromDate(t.date))?.rate;
+    if (!rate)
+      throw businessRule(
+        `No ${t.cashAccount.currencyCode}/${portfolio.baseCurrencyCode} rate on or before ${fromDate(t.date)} for the interest of cash account ${t.cashAccount.id}: import one.`,
+      );
     addLabels(account.labels, { "10L": roundMoney(D(t.amount).times(rate)) });
     byAccount.set(t.cashAccount.id, account);
   }

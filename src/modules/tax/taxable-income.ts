@@ -8,10 +8,24 @@ import { TRUST_GROSS_UP } from "./cgt";
  * Taxable income by myTax label (DOMAIN.md §2), pure: which year an income record belongs to,
  * and the labels it gives. Amounts in the base currency (AUD) at the record's own rate, 4 decimals.
  */
-export const INCOME_LABELS = ["10L", "10M", "11S", "11T", "11U", "11V", "13U", "13C", "13Q", "13R", "18H", "20E", "20M", "20O"] as const;
+export const INCOME_LABELS = [
+  "10L",
+  "10M",
+  "11S",
+  "11T",
+  "11U",
+  "11V",
+  "13U",
+  "13C",
+  "13Q",
+  "13R",
+  "18H",
+  "20E",
+  "20M",
+  "20O",
+] as const;
 export type IncomeLabel = (typeof INCOME_LABELS)[number];
 export type Labels = Partial<Record<IncomeLabel, Decimal>>;
-
 
 export interface TaxIncome {
   exDividendDate: string;
@@ -33,7 +47,10 @@ export interface TaxIncome {
  * distribution the year of entitlement, its ex-dividend date (a 30 June distribution paid in July
  * belongs to the year that ended).
  */
-export function incomeYearOf(income: Pick<TaxIncome, "isTrustIncome" | "exDividendDate" | "paidDate">, yearEnd = "06-30"): number {
+export function incomeYearOf(
+  income: Pick<TaxIncome, "isTrustIncome" | "exDividendDate" | "paidDate">,
+  yearEnd = "06-30",
+): number {
   return financialYearOf(income.isTrustIncome ? income.exDividendDate : income.paidDate, yearEnd);
 }
 
@@ -80,7 +97,8 @@ export function labelsOf(income: TaxIncome): Labels {
 
 /** Adds labels into a running total. */
 export function addLabels(into: Labels, labels: Labels): Labels {
-  for (const [label, amount] of Object.entries(labels) as [IncomeLabel, Decimal][]) into[label] = (into[label] ?? new Decimal(0)).plus(amount);
+  for (const [label, amount] of Object.entries(labels) as [IncomeLabel, Decimal][])
+    into[label] = (into[label] ?? new Decimal(0)).plus(amount);
   return into;
 }
 

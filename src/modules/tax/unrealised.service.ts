@@ -3,7 +3,14 @@ import { financialYearOf, today } from "../../lib/dates";
 import { validationFailed } from "../../lib/errors";
 import { Decimal } from "../../lib/money";
 import { parseInput } from "../../lib/validation";
-import { apportion, dailyValuation, discountEligibleFrom, isDiscountEligible, loadValuationRange, roundMoney } from "../ledger";
+import {
+  apportion,
+  dailyValuation,
+  discountEligibleFrom,
+  isDiscountEligible,
+  loadValuationRange,
+  roundMoney,
+} from "../ledger";
 import { gainSplit, lossLedger, netCapitalGain, type CgtGain, type CgtSummary } from "./cgt";
 import { loadTaxBook, readTaxPortfolio, yearsOf } from "./tax-book";
 import { UnrealisedQuery } from "./tax.schemas";
@@ -53,19 +60,40 @@ export interface UnrealisedReport {
 
 const ZERO = new Decimal(0);
 
-export function unrealisedCapitalGainsReport(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<UnrealisedReport> {
+export function unrealisedCapitalGainsReport(
+  ctx: Context,
+  portfolioId: unknown,
+  query: unknown = {},
+): Promise<UnrealisedReport> {
   return heavyWork(ctx, () => unrealisedCapitalGainsReportNow(ctx, portfolioId, query));
 }
 
-async function unrealisedCapitalGainsReportNow(ctx: Context, portfolioId: unknown, query: unknown): Promise<UnrealisedReport> {
+async function unrealisedCapitalGainsReportNow(
+  ctx: Context,
+  portfolioId: unknown,
+  query: unknown,
+): Promise<UnrealisedReport> {
   const request = parseInput(UnrealisedQuery, query ?? {}, "The query");
   const date = request.date ?? today();
-  if (date > today()) throw validationFailed("The query is invalid: date is in the future.", [{ path: "date", message: `must not be after today (${today()}): unrealised gains are valued at a day's closing price` }]);
+  if (date > today())
+    throw validationFailed("The query is invalid: date is in the future.", [
+      {
+        path: "date",
+        message: `must not be after today (${today()}): unrealised gains are valued at a day's closing price`,
+      },
+    ]);
   const { portfolio, book, range } = await readTaxPortfolio(ctx, portfolioId, async (portfolio) => {
-    const [book, range] = await Promise.all([loadTaxBook(ctx, portfolio, date), loadValuationRange(ctx.db, portfolio, date, date)]);
+    const [book, range] = await Promise.all([
+      loadTaxBook(ctx, portfolio, date),
+      loadValuationRange(ctx.db, portfolio, date, date),
+    ]);
     return { portfolio, book, range };
   });
-  const valued = new Map(dailyValuation(range).exactOn(date).holdings.map((h) => [h.id, h]));
+  const valued = new Map(
+    dailyValuation(range)
+      .exactOn(date)
+      .holdings.map((h) => [h.id, h]),
+  );
   const financialYear = financialYearOf(date, portfolio.financialYearEnd);
 
   const holdings: UnrealisedHolding[] = [];
@@ -78,12 +106,22 @@ async function unrealisedCapitalGainsReportNow(ctx: Context, portfolioId: unknow
     // no market value to sell at: it is named apart rather than shown as a loss of its cost base.
     if (!v || v.price === null || v.rate === null) {
       const { symbol, exchange } = book.holdings.get(holdingId)!;
-      unpricedHoldings.push({ holdingId, symbol, exchange, quantity: fold.units, costBase: fold.costBaseInBaseCurrency });
+      unpricedHoldings.push({
+        holdingId,
+        symbol,
+        exchange,
+        quantity: fold.units,
+        costBase: fold.costBaseInBaseCurrency,
+      });
       continue;
     }
     const units = open.reduce((s, p) => s.plus(p.units), ZERO);
     const marketValue = roundMoney(units.times(v.price).times(v.rate));
-    const proceeds = apportion(marketValue, open.map((p) => p.units), roundMoney);
+    const proceeds = apportion(
+      marketValue,
+      open.map((p) => p.units),
+      roundMoney,
+    );
     const parcels = open.map((p, i) => ({
       acquisitionTradeId: p.tradeId ?? null,
       acquisitionDate: p.acquisitionDate,
@@ -106,7 +144,8 @@ async function unrealisedCapitalGainsReportNow(ctx: Context, portfolioId: unknow
       costBase,
       unrealisedGain: marketValue.minus(costBase),
       ...gainSplit(parcels),
-      nextDiscountDate: pending.length > 0 && book.discountRate.gt(0) ? pending.reduce((m, d) => (d < m ? d : m)) : null,
+      nextDiscountDate:
+        pending.length > 0 && book.discountRate.gt(0) ? pending.reduce((m, d) => (d < m ? d : m)) : null,
       parcels,
     });
   }
@@ -124,7 +163,12 @@ async function unrealisedCapitalGainsReportNow(ctx: Context, portfolioId: unknow
     financialYear,
     entityType: portfolio.entityType,
     discountPercent: book.discountRate.times(100),
-    summary: netCapitalGain({ gains: holdings.flatMap((h) => h.parcels), trustGains: [], carriedForwardLossesAvailable: carried, discountRate: book.discountRate }),
+    summary: netCapitalGain({
+      gains: holdings.flatMap((h) => h.parcels),
+      trustGains: [],
+      carriedForwardLossesAvailable: carried,
+      discountRate: book.discountRate,
+    }),
     holdings,
     unpricedHoldings: unpricedHoldings.sort((a, b) => a.holdingId - b.holdingId),
   };

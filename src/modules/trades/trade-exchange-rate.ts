@@ -19,14 +19,24 @@ export async function tradeExchangeRate(
   options: FxLoadOptions = {},
 ): Promise<Decimal> {
   if (currencyCode === portfolio.baseCurrencyCode) {
-    if (given && !given.eq(1)) throw validationFailed("The exchangeRate is invalid: a trade in the base currency has rate 1.", [{ path: "exchangeRate", message: BASE_RATE_IS_ONE }]);
+    if (given && !given.eq(1))
+      throw validationFailed("The exchangeRate is invalid: a trade in the base currency has rate 1.", [
+        { path: "exchangeRate", message: BASE_RATE_IS_ONE },
+      ]);
     return new Decimal(1);
   }
   if (given) return given;
   const rate = rateFromTable(await loadFxTable(db, portfolio, [date], options), portfolio, currencyCode, date);
-  if (!rate) throw businessRule(`${noRate(portfolio, currencyCode, date)}: give exchangeRate, or import rates (POST /v1/fx-rates/bulk).`);
+  if (!rate)
+    throw businessRule(
+      `${noRate(portfolio, currencyCode, date)}: give exchangeRate, or import rates (POST /v1/fx-rates/bulk).`,
+    );
   const unstorable = unstorableRate(rate, date);
-  if (unstorable) throw validationFailed(`The exchangeRate is invalid: ${currencyCode} → ${portfolio.baseCurrencyCode}: ${unstorable}.`, [{ path: "exchangeRate", message: unstorable }]);
+  if (unstorable)
+    throw validationFailed(
+      `The exchangeRate is invalid: ${currencyCode} → ${portfolio.baseCurrencyCode}: ${unstorable}.`,
+      [{ path: "exchangeRate", message: unstorable }],
+    );
   return rate;
 }
 
@@ -36,7 +46,8 @@ export async function tradeExchangeRate(
  * named here, or the database refuses it as "a number is out of range" about no field.
  */
 export function unstorableRate(rate: Decimal, date: string): string | undefined {
-  if (rate.gt(COLUMN_MAX.rate)) return `the FX table's rate on ${date} is ${rate.toFixed()}, above the largest rate stored (${COLUMN_MAX.rate.toFixed()}): give exchangeRate`;
+  if (rate.gt(COLUMN_MAX.rate))
+    return `the FX table's rate on ${date} is ${rate.toFixed()}, above the largest rate stored (${COLUMN_MAX.rate.toFixed()}): give exchangeRate`;
   if (!rate.gt(0)) return `the FX table's rate on ${date} rounds to 0 at 10 decimals: give exchangeRate`;
   return undefined;
 }
@@ -45,7 +56,12 @@ export function unstorableRate(rate: Decimal, date: string): string | undefined 
 export const BASE_RATE_IS_ONE = "must be 1 (or absent) for a trade in the portfolio's base currency";
 
 /** The rule's rate into the portfolio's base currency on `date`, or undefined when it has none. */
-export function rateFromTable(table: FxTable, portfolio: FxPortfolio, currencyCode: string, date: string): Decimal | undefined {
+export function rateFromTable(
+  table: FxTable,
+  portfolio: FxPortfolio,
+  currencyCode: string,
+  date: string,
+): Decimal | undefined {
   return table.rateOn(currencyCode, portfolio.baseCurrencyCode, date)?.rate;
 }
 

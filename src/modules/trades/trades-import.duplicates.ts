@@ -10,17 +10,24 @@ import { rowError, signedQuantity, type ImportHolding, type ParsedRow, type Skip
  * alone are not duplicates (identical fills happen). A Cancellation without a quantity matches
  * any recorded Cancellation of the holding on that date.
  */
-export async function findDuplicates(tx: Prisma.TransactionClient, rows: ParsedRow[], holdingOf: Map<number, ImportHolding>): Promise<SkippedRow[]> {
+export async function findDuplicates(
+  tx: Prisma.TransactionClient,
+  rows: ParsedRow[],
+  holdingOf: Map<number, ImportHolding>,
+): Promise<SkippedRow[]> {
   const recorded = rows.filter((r) => holdingOf.get(r.line)!.id > 0);
   if (recorded.length === 0) return [];
   const holdingIds = [...new Set(recorded.map((r) => holdingOf.get(r.line)!.id))];
   const dates = recorded.map((r) => r.data.tradeDate).sort();
-  const trades = await tx.$queryRaw<{ id: number; holdingId: number; tradeType: string; tradeDate: string; quantity: string; price: string }[]>`
+  const trades = await tx.$queryRaw<
+    { id: number; holdingId: number; tradeType: string; tradeDate: string; quantity: string; price: string }[]
+  >`
     SELECT id, holding_id AS "holdingId", trade_type::text AS "tradeType", trade_date::text AS "tradeDate", quantity::text AS quantity, price::text AS price
     FROM trade
     WHERE holding_id = ANY(${holdingIds}::int[]) AND trade_date BETWEEN ${dates[0]}::date AND ${dates[dates.length - 1]}::date
     ORDER BY id`;
-  const key = (holdingId: number, date: string, type: string, quantity: string | undefined, price: string) => `${holdingId}|${date}|${type}|${quantity ?? "*"}|${price}`;
+  const key = (holdingId: number, date: string, type: string, quantity: string | undefined, price: string) =>
+    `${holdingId}|${date}|${type}|${quantity ?? "*"}|${price}`;
   const unmatched = new Map<string, number[]>();
   const take = (k: string, id: number) => {
     const list = unmatched.get(k) ?? [];
@@ -36,7 +43,16 @@ export async function findDuplicates(tx: Prisma.TransactionClient, rows: ParsedR
   const found: SkippedRow[] = [];
   for (const { line, data } of recorded) {
     const quantity = data.tradeType === "Cancellation" && !data.quantity ? undefined : signedQuantity(data).toFixed();
-    const candidates = unmatched.get(key(holdingOf.get(line)!.id, data.tradeDate, data.tradeType, quantity, (data.price ?? new Decimal(0)).toFixed())) ?? [];
+    const candidates =
+      unmatched.get(
+        key(
+          holdingOf.get(line)!.id,
+          data.tradeDate,
+          data.tradeType,
+          quantity,
+          (data.price ?? new Decimal(0)).toFixed(),
+        ),
+      ) ?? [];
     const id = candidates.find((c) => !used.has(c));
     if (id === undefined) continue;
     used.add(id);
@@ -47,7 +63,10 @@ export async function findDuplicates(tx: Prisma.TransactionClient, rows: ParsedR
 
 /** 409: rows repeat recorded trades; each is named with its line and the trade it repeats. */
 export function duplicatesFound(found: SkippedRow[]): DomainError {
-  const errors = found.map((d) => ({ ...rowError(d.line, "", `repeats trade ${d.duplicateOf} (same holding, date, type, quantity and price)`), duplicateOf: d.duplicateOf }));
+  const errors = found.map((d) => ({
+    ...rowError(d.line, "", `repeats trade ${d.duplicateOf} (same holding, date, type, quantity and price)`),
+    duplicateOf: d.duplicateOf,
+  }));
   const n = found.length;
   return new DomainError(
     "CONFLICT",

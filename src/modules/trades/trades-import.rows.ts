@@ -30,12 +30,16 @@ export const ImportQuery = z.strictObject({
     .union([z.boolean(), z.enum(["true", "false"])], { error: "must be true or false" })
     .nullish()
     .transform((v) => v === true || v === "true")
-    .describe("true validates the whole import (ledger rules included) and answers 200 without writing anything or using up ids"),
+    .describe(
+      "true validates the whole import (ledger rules included) and answers 200 without writing anything or using up ids",
+    ),
   duplicates: looseEnum(DUPLICATE_MODES, z.enum(DUPLICATE_MODES, { error: "must be error, skip or allow" }))
     .nullish()
     .transform((v): DuplicateMode => v ?? "error")
     .meta({ type: "string", enum: [...DUPLICATE_MODES], default: "error" })
-    .describe("Rows equal to a recorded trade (same holding, date, type, quantity and price): error (409 naming each), skip (leave them out), allow (import them)"),
+    .describe(
+      "Rows equal to a recorded trade (same holding, date, type, quantity and price): error (409 naming each), skip (leave them out), allow (import them)",
+    ),
 });
 
 /** The answer of an import (REST and GraphQL alike). */
@@ -58,7 +62,11 @@ export interface SkippedRow {
   duplicateOf: number;
 }
 
-export const rowError = (line: number, path: string, message: string): FieldError => ({ path: `line ${line}${path ? "." + path : ""}`, message, line });
+export const rowError = (line: number, path: string, message: string): FieldError => ({
+  path: `line ${line}${path ? "." + path : ""}`,
+  message,
+  line,
+});
 
 /** A holding the file names: a recorded one, or one the import would create (negative id until written). */
 export interface ImportHolding {
@@ -70,7 +78,6 @@ export interface ImportHolding {
   createFrom?: z.output<typeof ImportRow>;
 }
 
-
 export type ImportRowData = z.output<typeof ImportRow>;
 export interface ParsedRow {
   line: number;
@@ -81,7 +88,11 @@ export interface ParsedRow {
  * Each row on its own: a trade object, a known source (by id or name, any case), valid fields,
  * and no other portfolio than the path's. Every problem is collected before any is answered.
  */
-export async function parseRows(rows: Row[], sources: { id: string; name: string }[], portfolioId: number): Promise<ParsedRow[]> {
+export async function parseRows(
+  rows: Row[],
+  sources: { id: string; name: string }[],
+  portfolioId: number,
+): Promise<ParsedRow[]> {
   const sourceByKey = new Map(sources.flatMap((s) => [[s.id, s.id] as const, [s.name.toLowerCase(), s.id] as const]));
   const errors: FieldError[] = [];
   const parsed: ParsedRow[] = [];
@@ -91,11 +102,18 @@ export async function parseRows(rows: Row[], sources: { id: string; name: string
       return;
     }
     const source = row.raw.sourceId;
-    const resolvedSource = typeof source === "string" ? sourceByKey.get(source) ?? sourceByKey.get(source.toLowerCase()) : source;
-    if (typeof source === "string" && !resolvedSource) errors.push(rowError(row.line, "source", `is not a Source id or name (GET /v1/sources): ${source}`));
-    const result = ImportRow.safeParse({ ...row.raw, sourceId: resolvedSource, portfolioId: row.raw.portfolioId ?? undefined });
+    const resolvedSource =
+      typeof source === "string" ? (sourceByKey.get(source) ?? sourceByKey.get(source.toLowerCase())) : source;
+    if (typeof source === "string" && !resolvedSource)
+      errors.push(rowError(row.line, "source", `is not a Source id or name (GET /v1/sources): ${source}`));
+    const result = ImportRow.safeParse({
+      ...row.raw,
+      sourceId: resolvedSource,
+      portfolioId: row.raw.portfolioId ?? undefined,
+    });
     if (!result.success) {
-      for (const e of fieldErrors(result.error, ImportRow)) errors.push(rowError(row.line, e.path === "(body)" ? "" : e.path, e.message));
+      for (const e of fieldErrors(result.error, ImportRow))
+        errors.push(rowError(row.line, e.path === "(body)" ? "" : e.path, e.message));
       return;
     }
     if (typeof source === "string" && !resolvedSource) return;
@@ -119,6 +137,9 @@ export function signedQuantity(data: ImportRowData): Decimal {
 export function importFailed(code: "VALIDATION_FAILED" | "BUSINESS_RULE", errors: FieldError[]): DomainError {
   const lines = [...new Set(errors.map((e) => e.line).filter(Boolean))];
   const listed = errors.length > MAX_LISTED_ERRORS ? ` (the first ${MAX_LISTED_ERRORS} are listed)` : "";
-  return new DomainError(code, `The import was rejected: ${errors.length} problem${errors.length === 1 ? "" : "s"} in ${lines.length || errors.length} row${(lines.length || errors.length) === 1 ? "" : "s"}${listed}; nothing was written.`, errors);
+  return new DomainError(
+    code,
+    `The import was rejected: ${errors.length} problem${errors.length === 1 ? "" : "s"} in ${lines.length || errors.length} row${(lines.length || errors.length) === 1 ? "" : "s"}${listed}; nothing was written.`,
+    errors,
+  );
 }
-

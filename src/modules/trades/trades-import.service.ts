@@ -16,9 +16,27 @@ import { findSecurity } from "../securities/securities.service";
 import { BASE_RATE_IS_ONE, noRate, rateFromTable, unstorableRate } from "./trade-exchange-rate";
 import { csvRows } from "./trades-import.csv";
 import { duplicatesFound, findDuplicates } from "./trades-import.duplicates";
-import { ImportQuery, importFailed, MAX_IMPORT_ROWS, parseRows, rowError, signedQuantity, type ImportHolding, type ImportResult, type ImportRowData, type Row } from "./trades-import.rows";
+import {
+  ImportQuery,
+  importFailed,
+  MAX_IMPORT_ROWS,
+  parseRows,
+  rowError,
+  signedQuantity,
+  type ImportHolding,
+  type ImportResult,
+  type ImportRowData,
+  type Row,
+} from "./trades-import.rows";
 
-export { DUPLICATE_MODES, ImportQuery, MAX_IMPORT_ROWS, type DuplicateMode, type ImportResult, type SkippedRow } from "./trades-import.rows";
+export {
+  DUPLICATE_MODES,
+  ImportQuery,
+  MAX_IMPORT_ROWS,
+  type DuplicateMode,
+  type ImportResult,
+  type SkippedRow,
+} from "./trades-import.rows";
 
 /**
  * Bulk import of trades (API.md Trades: POST /v1/portfolios/{p}/trades/import): a JSON array of
@@ -36,7 +54,12 @@ export { DUPLICATE_MODES, ImportQuery, MAX_IMPORT_ROWS, type DuplicateMode, type
  * POST /v1/portfolios/{p}/trades/import. `query` is REST's query string, or GraphQL's
  * `{ dryRun, duplicates }`. A dry run runs every check a real import does and writes nothing.
  */
-export async function importTrades(ctx: Context, portfolioId: unknown, body: unknown, query: unknown = {}): Promise<ImportResult> {
+export async function importTrades(
+  ctx: Context,
+  portfolioId: unknown,
+  body: unknown,
+  query: unknown = {},
+): Promise<ImportResult> {
   const { dryRun, duplicates } = parseInput(ImportQuery, query ?? {}, "The query");
   assertCanWrite(ctx);
   const outside = await scopedPortfolio(ctx, portfolioId);
@@ -47,8 +70,14 @@ export async function importTrades(ctx: Context, portfolioId: unknown, body: unk
     // Counted before any row is looked at: the cost of a refusal must not grow with the body.
     if (body.length > MAX_IMPORT_ROWS) throw tooManyRows("The import", MAX_IMPORT_ROWS, body.length);
     rows = body.map((raw, i) => ({ line: i + 1, raw: raw as Record<string, unknown> }));
-  } else throw new DomainError("VALIDATION_FAILED", "Send a JSON array of trades, or text/csv.", [{ path: "(body)", message: "must be a JSON array or CSV text" }]);
-  if (rows.length === 0) throw new DomainError("VALIDATION_FAILED", "The import holds no trades.", [{ path: "(body)", message: "must hold at least one trade" }]);
+  } else
+    throw new DomainError("VALIDATION_FAILED", "Send a JSON array of trades, or text/csv.", [
+      { path: "(body)", message: "must be a JSON array or CSV text" },
+    ]);
+  if (rows.length === 0)
+    throw new DomainError("VALIDATION_FAILED", "The import holds no trades.", [
+      { path: "(body)", message: "must hold at least one trade" },
+    ]);
 
   // 1. Each row on its own.
   const parsed = await parseRows(rows, await ctx.db.source.findMany({ select: { id: true, name: true } }), outside.id);
@@ -59,7 +88,10 @@ export async function importTrades(ctx: Context, portfolioId: unknown, body: unk
     // 2. Holdings: the recorded ones locked; the new ones only planned, so nothing is written
     //    (and no id drawn) before every row has passed.
     await lockHoldings();
-    const existing = await tx.holding.findMany({ where: { portfolioId: portfolio.id }, select: { id: true, symbol: true, exchange: true, currencyCode: true } });
+    const existing = await tx.holding.findMany({
+      where: { portfolioId: portfolio.id },
+      select: { id: true, symbol: true, exchange: true, currencyCode: true },
+    });
     const byId = new Map<number, ImportHolding>(existing.map((h) => [h.id, h]));
     const bySymbol = new Map<string, ImportHolding>(existing.map((h) => [`${h.symbol}|${h.exchange}`, h]));
     const planned: ImportHolding[] = [];
@@ -71,7 +103,13 @@ export async function importTrades(ctx: Context, portfolioId: unknown, body: unk
         continue;
       }
       if (!h) {
-        h = { id: -(planned.length + 1), symbol: data.symbol!, exchange: data.exchange!, currencyCode: await plannedCurrency(tx, portfolio, data), createFrom: data };
+        h = {
+          id: -(planned.length + 1),
+          symbol: data.symbol!,
+          exchange: data.exchange!,
+          currencyCode: await plannedCurrency(tx, portfolio, data),
+          createFrom: data,
+        };
         planned.push(h);
         bySymbol.set(`${h.symbol}|${h.exchange}`, h);
       }
@@ -95,8 +133,15 @@ export async function importTrades(ctx: Context, portfolioId: unknown, body: unk
     const kept = parsed.filter((p) => !skippedLines.has(p.line));
 
     // 4. Exchange rates: given, 1 in the base currency, or the one FX rule (two statements for all rows).
-    const foreign = kept.filter(({ line, data }) => (data.currencyCode ?? holdingOf.get(line)!.currencyCode) !== portfolio.baseCurrencyCode && !data.exchangeRate);
-    const fx = await loadFxTable(tx, portfolio, foreign.map((r) => r.data.tradeDate));
+    const foreign = kept.filter(
+      ({ line, data }) =>
+        (data.currencyCode ?? holdingOf.get(line)!.currencyCode) !== portfolio.baseCurrencyCode && !data.exchangeRate,
+    );
+    const fx = await loadFxTable(
+      tx,
+      portfolio,
+      foreign.map((r) => r.data.tradeDate),
+    );
 
     const prepared = kept.map(({ line, data }, i) => {
       const holding = holdingOf.get(line)!;
@@ -106,8 +151,12 @@ export async function importTrades(ctx: Context, portfolioId: unknown, body: unk
         exchangeRate = new Decimal(1);
       } else if (!exchangeRate) {
         exchangeRate = rateFromTable(fx, portfolio, currencyCode, data.tradeDate);
-        if (!exchangeRate) errors.push(rowError(line, "exchangeRate", `is required: ${noRate(portfolio, currencyCode, data.tradeDate)}`));
-        else if (unstorableRate(exchangeRate, data.tradeDate)) errors.push(rowError(line, "exchangeRate", unstorableRate(exchangeRate, data.tradeDate)!));
+        if (!exchangeRate)
+          errors.push(
+            rowError(line, "exchangeRate", `is required: ${noRate(portfolio, currencyCode, data.tradeDate)}`),
+          );
+        else if (unstorableRate(exchangeRate, data.tradeDate))
+          errors.push(rowError(line, "exchangeRate", unstorableRate(exchangeRate, data.tradeDate)!));
       }
       return {
         line,
@@ -133,7 +182,20 @@ export async function importTrades(ctx: Context, portfolioId: unknown, body: unk
     const ledger = await load(holdingIds.filter((id) => id > 0));
     const eventsOf = new Map<number, LedgerEvent[]>();
     for (const p of prepared) {
-      const e = tradeEvent({ id: 0, holdingId: p.holding.id, tradeType: p.tradeType, tradeDate: p.tradeDate, quantity: p.quantity, price: p.price, brokerage: p.brokerage, exchangeRate: p.exchangeRate, acquisitionDate: p.acquisitionDate }, p.parcels.length ? p.parcels : undefined);
+      const e = tradeEvent(
+        {
+          id: 0,
+          holdingId: p.holding.id,
+          tradeType: p.tradeType,
+          tradeDate: p.tradeDate,
+          quantity: p.quantity,
+          price: p.price,
+          brokerage: p.brokerage,
+          exchangeRate: p.exchangeRate,
+          acquisitionDate: p.acquisitionDate,
+        },
+        p.parcels.length ? p.parcels : undefined,
+      );
       const list = eventsOf.get(p.holding.id) ?? [];
       list.push({ ...e, key: `line ${p.line}`, tradeId: undefined, seq: p.seq });
       eventsOf.set(p.holding.id, list);
@@ -147,12 +209,16 @@ export async function importTrades(ctx: Context, portfolioId: unknown, body: unk
       }
       // A Cancellation stores the units it took: every unit held on its date.
       for (const p of prepared.filter((x) => x.holding.id === holdingId && x.tradeType === "Cancellation")) {
-        p.quantity = fold.disposals.filter((d) => d.eventKey === `line ${p.line}`).reduce((s, d) => s.minus(d.units), new Decimal(0));
+        p.quantity = fold.disposals
+          .filter((d) => d.eventKey === `line ${p.line}`)
+          .reduce((s, d) => s.minus(d.units), new Decimal(0));
       }
     }
     if (errors.length) throw importFailed("BUSINESS_RULE", errors);
 
-    const newHoldings = planned.filter((h) => holdingIds.includes(h.id)).map((h) => ({ symbol: h.symbol!, exchange: h.exchange! }));
+    const newHoldings = planned
+      .filter((h) => holdingIds.includes(h.id))
+      .map((h) => ({ symbol: h.symbol!, exchange: h.exchange! }));
     const result: ImportResult = { dryRun, imported: 0, valid: prepared.length, newHoldings, tradeIds: [], skipped };
     if (dryRun || prepared.length === 0) return result;
 
@@ -161,7 +227,11 @@ export async function importTrades(ctx: Context, portfolioId: unknown, body: unk
     for (const h of planned.filter((x) => holdingIds.includes(x.id))) {
       const created = await holdingForTrade(tx, ctx, portfolio, h.createFrom!);
       // Another account-wide write may have added the security since it was looked up: the rates were chosen for the planned currency.
-      if (created.currencyCode !== h.currencyCode) throw new DomainError("CONFLICT", `The security ${h.symbol}.${h.exchange} changed while the import ran; nothing was written. Send the import again.`);
+      if (created.currencyCode !== h.currencyCode)
+        throw new DomainError(
+          "CONFLICT",
+          `The security ${h.symbol}.${h.exchange} changed while the import ran; nothing was written. Send the import again.`,
+        );
       h.id = created.id;
     }
     const col = <T>(f: (p: (typeof prepared)[number]) => T) => prepared.map(f);
@@ -177,15 +247,25 @@ export async function importTrades(ctx: Context, portfolioId: unknown, body: unk
       ORDER BY r.n
       RETURNING id`;
     const ids = inserted.map((r) => r.id).sort((a, b) => a - b);
-    const picks = prepared.flatMap((p, i) => p.parcels.map((pick) => ({ sellTradeId: ids[i], parcelTradeId: pick.tradeId, quantity: pick.units.toFixed() })));
+    const picks = prepared.flatMap((p, i) =>
+      p.parcels.map((pick) => ({ sellTradeId: ids[i], parcelTradeId: pick.tradeId, quantity: pick.units.toFixed() })),
+    );
     if (picks.length) await tx.tradeParcel.createMany({ data: picks });
     return { ...result, imported: ids.length, tradeIds: ids };
   });
 }
 
 /** The currency holdingForTrade will give a holding it creates for this row (the master list's, else the row's, else the exchange's). */
-async function plannedCurrency(tx: Prisma.TransactionClient, portfolio: ScopedPortfolio, data: ImportRowData): Promise<string> {
+async function plannedCurrency(
+  tx: Prisma.TransactionClient,
+  portfolio: ScopedPortfolio,
+  data: ImportRowData,
+): Promise<string> {
   const security = await findSecurity(tx, portfolio.accountId, data.symbol!, data.exchange!);
   if (security) return security.currencyCode;
-  return data.currencyCode ?? (data.exchange !== "CUSTOM" ? EXCHANGE_CURRENCY[data.exchange!] : undefined) ?? portfolio.baseCurrencyCode;
+  return (
+    data.currencyCode ??
+    (data.exchange !== "CUSTOM" ? EXCHANGE_CURRENCY[data.exchange!] : undefined) ??
+    portfolio.baseCurrencyCode
+  );
 }

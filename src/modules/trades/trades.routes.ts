@@ -1,7 +1,13 @@
 import multer from "multer";
 import { z } from "zod";
 import { FileResponse, WithStatus, type Endpoint } from "../../http/endpoint";
-import { ATTACHMENT_MAX_BYTES, ATTACHMENT_TYPES, deleteTradeAttachment, getTradeAttachment, uploadTradeAttachment } from "./trade-attachments.service";
+import {
+  ATTACHMENT_MAX_BYTES,
+  ATTACHMENT_TYPES,
+  deleteTradeAttachment,
+  getTradeAttachment,
+  uploadTradeAttachment,
+} from "./trade-attachments.service";
 import { IMPORT_CSV } from "./trades-import.csv";
 import { ImportQuery, importTrades } from "./trades-import.service";
 import { ImportRow, ListQuery, TradeInput, TradeResponse, UpdateTradeBody } from "./trades.schemas";
@@ -14,10 +20,20 @@ const tag = "Trades";
  * UTF-8 bytes there (WHATWG HTML's multipart/form-data encoding), and busboy's latin1 default
  * stored them garbled. `filename*=UTF-8''…` (RFC 5987) says its own charset either way.
  */
-const upload = multer({ storage: multer.memoryStorage(), defParamCharset: "utf8", limits: { fileSize: ATTACHMENT_MAX_BYTES, files: 1, fields: 5 } }).single("file");
+const upload = multer({
+  storage: multer.memoryStorage(),
+  defParamCharset: "utf8",
+  limits: { fileSize: ATTACHMENT_MAX_BYTES, files: 1, fields: 5 },
+}).single("file");
 
 const AttachmentResponse = z
-  .object({ tradeId: z.number().int(), fileName: z.string(), contentType: z.string(), size: z.number().int(), createdAt: z.string() })
+  .object({
+    tradeId: z.number().int(),
+    fileName: z.string(),
+    contentType: z.string(),
+    size: z.number().int(),
+    createdAt: z.string(),
+  })
   .meta({ id: "TradeAttachment" });
 
 const ImportResponse = z
@@ -28,7 +44,12 @@ const ImportResponse = z
     newHoldings: z.array(z.object({ symbol: z.string(), exchange: z.string() })),
     tradeIds: z.array(z.number().int()),
     skipped: z
-      .array(z.object({ line: z.number().int(), duplicateOf: z.number().int().describe("The recorded trade the row repeats") }))
+      .array(
+        z.object({
+          line: z.number().int(),
+          duplicateOf: z.number().int().describe("The recorded trade the row repeats"),
+        }),
+      )
       .describe("Rows left out with duplicates=skip"),
   })
   .meta({ id: "TradeImportResult" });
@@ -109,13 +130,20 @@ export const tradeRoutes: Endpoint[] = [
     operationId: "uploadTradeAttachment",
     tag,
     summary: "Upload a trade's attachment",
-    description: "multipart/form-data with one field `file`: PDF, PNG, JPEG or CSV up to 10 MiB. Replaces any earlier attachment.",
+    description:
+      "multipart/form-data with one field `file`: PDF, PNG, JPEG or CSV up to 10 MiB. Replaces any earlier attachment.",
     upload: true,
     middleware: [upload],
     response: AttachmentResponse,
     errors: [403, 413],
     handler: (ctx, req) =>
-      uploadTradeAttachment(ctx, req.params.tradeId, req.file ? { originalName: req.file.originalname, mimeType: req.file.mimetype, data: req.file.buffer } : undefined),
+      uploadTradeAttachment(
+        ctx,
+        req.params.tradeId,
+        req.file
+          ? { originalName: req.file.originalname, mimeType: req.file.mimetype, data: req.file.buffer }
+          : undefined,
+      ),
   },
   {
     method: "get",

@@ -2,7 +2,16 @@ import { z } from "zod";
 import { currencyCode } from "../../lib/codes";
 import { dateInput, dateOutput } from "../../lib/dates";
 import { decimalInput, positiveRateInput } from "../../lib/money";
-import { acceptingAnswerFields, crossField, idSchema, looseEnum, MAX_OFFSET, queryInt, text, upperCased } from "../../lib/validation";
+import {
+  acceptingAnswerFields,
+  crossField,
+  idSchema,
+  looseEnum,
+  MAX_OFFSET,
+  queryInt,
+  text,
+  upperCased,
+} from "../../lib/validation";
 import { PARCEL_METHODS, TRADE_TYPES } from "../ledger";
 import { exchange, SECURITY_TYPES, symbol } from "../securities/securities.schemas";
 
@@ -34,18 +43,32 @@ const tradeFields = {
   holdingId: idSchema.optional().describe("The holding; or give symbol and exchange"),
   symbol: symbol.optional(),
   exchange: exchange.optional(),
-  name: text({ min: 1, max: 200 }).optional().describe("Name for a holding this trade creates, when the security is not in the master list"),
-  holdingType: z.enum(SECURITY_TYPES).optional().describe("Type for a holding this trade creates (default: the master list's, else Stock)"),
+  name: text({ min: 1, max: 200 })
+    .optional()
+    .describe("Name for a holding this trade creates, when the security is not in the master list"),
+  holdingType: z
+    .enum(SECURITY_TYPES)
+    .optional()
+    .describe("Type for a holding this trade creates (default: the master list's, else Stock)"),
   tradeType,
   tradeDate: dateInput,
-  quantity: quantityInput.optional().describe("Units; negative accepted for units leaving. Split/Consolidation: units gained/lost. Cancellation: optional (all units)"),
+  quantity: quantityInput
+    .optional()
+    .describe(
+      "Units; negative accepted for units leaving. Split/Consolidation: units gained/lost. Cancellation: optional (all units)",
+    ),
   price: priceInput.optional().describe("Per unit, trade currency. ReturnOfCapital/CostBase*: the amount per unit"),
   brokerage: amountInput.optional(),
   currencyCode: currencyCode.optional().describe("Trade currency; default: the holding's"),
-  exchangeRate: rateInput.optional().describe("Base-currency units per unit of the trade currency; default: the FX table on the trade date"),
+  exchangeRate: rateInput
+    .optional()
+    .describe("Base-currency units per unit of the trade currency; default: the FX table on the trade date"),
   sourceId: z.uuid("must be a Source id (GET /v1/sources)").optional().nullable(),
   notes: text({ max: 10_000, trim: false }).optional().nullable(),
-  acquisitionDate: dateInput.optional().nullable().describe("Bonus, TransferIn, OpeningBalance: the acquisition date the parcel keeps"),
+  acquisitionDate: dateInput
+    .optional()
+    .nullable()
+    .describe("Bonus, TransferIn, OpeningBalance: the acquisition date the parcel keeps"),
   parcels: z.array(ParcelPick).max(10_000).optional().nullable().describe("Sell, TransferOut: manual parcel selection"),
 };
 
@@ -53,14 +76,24 @@ const tradeFields = {
  * The rules between a trade's fields. Each reads only fields that passed their own checks
  * (`valid`), so they run in the same pass and a body's errors come in one answer.
  */
-function tradeRules(t: z.infer<z.ZodObject<typeof tradeFields>>, ctx: z.RefinementCtx, valid: (...path: PropertyKey[]) => boolean) {
+function tradeRules(
+  t: z.infer<z.ZodObject<typeof tradeFields>>,
+  ctx: z.RefinementCtx,
+  valid: (...path: PropertyKey[]) => boolean,
+) {
   const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
   const ok = (field: keyof typeof tradeFields) => valid(field);
-  if (ok("holdingId") && ok("symbol") && ok("exchange") && t.holdingId === undefined && (!t.symbol || !t.exchange)) issue("symbol", "give holdingId, or symbol and exchange");
+  if (ok("holdingId") && ok("symbol") && ok("exchange") && t.holdingId === undefined && (!t.symbol || !t.exchange))
+    issue("symbol", "give holdingId, or symbol and exchange");
   const picked = new Set<number>();
   if (ok("parcels")) {
     t.parcels?.forEach((p, i) => {
-      if (picked.has(p.tradeId)) ctx.addIssue({ code: "custom", path: ["parcels", i, "tradeId"], message: "picks the same parcel twice; give it once with the total quantity" });
+      if (picked.has(p.tradeId))
+        ctx.addIssue({
+          code: "custom",
+          path: ["parcels", i, "tradeId"],
+          message: "picks the same parcel twice; give it once with the total quantity",
+        });
       picked.add(p.tradeId);
     });
   }
@@ -74,16 +107,21 @@ function tradeRules(t: z.infer<z.ZodObject<typeof tradeFields>>, ctx: z.Refineme
   }
   if (UNPRICED.has(t.tradeType)) {
     if (ok("price") && t.price && !t.price.isZero()) issue("price", `must be 0 or absent for a ${t.tradeType}`);
-    if (ok("brokerage") && t.brokerage && !t.brokerage.isZero()) issue("brokerage", `must be 0 or absent for a ${t.tradeType}`);
+    if (ok("brokerage") && t.brokerage && !t.brokerage.isZero())
+      issue("brokerage", `must be 0 or absent for a ${t.tradeType}`);
   }
   if (ok("price")) {
-    if (ADJUSTMENTS.has(t.tradeType) && (!t.price || t.price.isZero())) issue("price", `is the amount per unit of the ${t.tradeType} and must be positive`);
+    if (ADJUSTMENTS.has(t.tradeType) && (!t.price || t.price.isZero()))
+      issue("price", `is the amount per unit of the ${t.tradeType} and must be positive`);
     if ((t.tradeType === "Buy" || t.tradeType === "Sell") && !t.price) issue("price", "is required");
   }
-  if (ok("parcels") && t.parcels?.length && t.tradeType !== "Sell" && t.tradeType !== "TransferOut") issue("parcels", "apply to a Sell or TransferOut only");
+  if (ok("parcels") && t.parcels?.length && t.tradeType !== "Sell" && t.tradeType !== "TransferOut")
+    issue("parcels", "apply to a Sell or TransferOut only");
   if (ok("acquisitionDate") && t.acquisitionDate) {
-    if (!["Bonus", "TransferIn", "OpeningBalance"].includes(t.tradeType)) issue("acquisitionDate", "applies to Bonus, TransferIn and OpeningBalance only");
-    else if (ok("tradeDate") && t.acquisitionDate > t.tradeDate) issue("acquisitionDate", "must not be after the trade date");
+    if (!["Bonus", "TransferIn", "OpeningBalance"].includes(t.tradeType))
+      issue("acquisitionDate", "applies to Bonus, TransferIn and OpeningBalance only");
+    else if (ok("tradeDate") && t.acquisitionDate > t.tradeDate)
+      issue("acquisitionDate", "must not be after the trade date");
   }
 }
 

@@ -20,7 +20,10 @@ export { toTradeView, TRADE_VIEW_SELECT, type TradeView } from "./trade-view";
 async function assertSource(db: Prisma.TransactionClient, sourceId: string | null | undefined): Promise<void> {
   if (!sourceId) return;
   const found = await db.source.findUnique({ where: { id: sourceId }, select: { id: true } });
-  if (!found) throw validationFailed("The sourceId is invalid: it is not a Source id.", [{ path: "sourceId", message: "is not a Source id (GET /v1/sources)" }]);
+  if (!found)
+    throw validationFailed("The sourceId is invalid: it is not a Source id.", [
+      { path: "sourceId", message: "is not a Source id (GET /v1/sources)" },
+    ]);
 }
 
 /** The signed quantity stored: negative for units leaving; a Cancellation takes every unit held. */
@@ -44,7 +47,13 @@ interface PreparedTrade {
 }
 
 /** `replacing`: the trade an update rewrites (its old rate is no fallback for its new one). */
-async function prepare(db: Prisma.TransactionClient, portfolio: ScopedPortfolio, holdingCurrency: string, data: TradeInput, replacing?: number): Promise<PreparedTrade> {
+async function prepare(
+  db: Prisma.TransactionClient,
+  portfolio: ScopedPortfolio,
+  holdingCurrency: string,
+  data: TradeInput,
+  replacing?: number,
+): Promise<PreparedTrade> {
   await assertSource(db, data.sourceId);
   const currencyCode = data.currencyCode ?? holdingCurrency;
   return {
@@ -54,7 +63,9 @@ async function prepare(db: Prisma.TransactionClient, portfolio: ScopedPortfolio,
     price: data.price ?? new Decimal(0),
     brokerage: data.brokerage ?? new Decimal(0),
     currencyCode,
-    exchangeRate: await tradeExchangeRate(db, portfolio, currencyCode, data.tradeDate, data.exchangeRate, { exceptTradeId: replacing }),
+    exchangeRate: await tradeExchangeRate(db, portfolio, currencyCode, data.tradeDate, data.exchangeRate, {
+      exceptTradeId: replacing,
+    }),
     sourceId: data.sourceId ?? null,
     notes: data.notes ?? "",
     acquisitionDate: data.acquisitionDate ?? null,
@@ -110,7 +121,10 @@ export async function createTrade(ctx: Context, input: unknown): Promise<TradeVi
     const holding = await holdingForTrade(tx, ctx, portfolio, data);
     const t = await prepare(tx, portfolio, holding.currencyCode, data);
     // The new trade's id is not known yet; any id above the existing ones orders it last on its day.
-    const provisional = { ...tradeEvent(asRow(Number.MAX_SAFE_INTEGER, holding.id, t), t.parcels.length ? t.parcels : undefined), key: "this trade" };
+    const provisional = {
+      ...tradeEvent(asRow(Number.MAX_SAFE_INTEGER, holding.id, t), t.parcels.length ? t.parcels : undefined),
+      key: "this trade",
+    };
     const fold = await check(holding.id, [provisional]);
     if (t.tradeType === "Cancellation") t.quantity = cancelledUnits(fold, "this trade");
     const created = await tx.trade.create({
@@ -118,7 +132,9 @@ export async function createTrade(ctx: Context, input: unknown): Promise<TradeVi
         portfolioId: portfolio.id,
         holdingId: holding.id,
         ...tradeData(t),
-        parcels: t.parcels.length ? { createMany: { data: t.parcels.map((p) => ({ parcelTradeId: p.tradeId, quantity: p.units.toFixed() })) } } : undefined,
+        parcels: t.parcels.length
+          ? { createMany: { data: t.parcels.map((p) => ({ parcelTradeId: p.tradeId, quantity: p.units.toFixed() })) } }
+          : undefined,
       },
       select: { id: true },
     });
@@ -129,7 +145,11 @@ export async function createTrade(ctx: Context, input: unknown): Promise<TradeVi
 
 export const findTrade = (ctx: Context, tradeId: unknown) => orNull(getTrade(ctx, tradeId));
 
-export async function getTrade(ctx: Context, tradeId: unknown, db: Prisma.TransactionClient = ctx.db): Promise<TradeView> {
+export async function getTrade(
+  ctx: Context,
+  tradeId: unknown,
+  db: Prisma.TransactionClient = ctx.db,
+): Promise<TradeView> {
   const id = parseId(tradeId, "tradeId");
   const row = await db.trade.findFirst({ where: { id, ...tradeScope(ctx) }, select: TRADE_VIEW_SELECT });
   // The holding comes in a second statement: one deleted in between took the trade with it.
@@ -138,11 +158,21 @@ export async function getTrade(ctx: Context, tradeId: unknown, db: Prisma.Transa
 }
 
 /** A holding's trades, oldest first (same day: entry order), paged, with the number of trades it has (REST: X-Total-Count and Link). */
-export async function listHoldingTrades(ctx: Context, holdingId: unknown, query: unknown = {}): Promise<Page<TradeView>> {
+export async function listHoldingTrades(
+  ctx: Context,
+  holdingId: unknown,
+  query: unknown = {},
+): Promise<Page<TradeView>> {
   const { limit, offset } = parseInput(ListQuery, query ?? {}, "The query");
   const h = await holdingWithPortfolio(ctx, holdingId);
   const [rows, total] = await Promise.all([
-    ctx.db.trade.findMany({ where: { holdingId: h.id }, select: TRADE_VIEW_SELECT, orderBy: [{ tradeDate: "asc" }, { id: "asc" }], take: limit, skip: offset }),
+    ctx.db.trade.findMany({
+      where: { holdingId: h.id },
+      select: TRADE_VIEW_SELECT,
+      orderBy: [{ tradeDate: "asc" }, { id: "asc" }],
+      take: limit,
+      skip: offset,
+    }),
     ctx.db.trade.count({ where: { holdingId: h.id } }),
   ]);
   return { items: rows.map(toTradeView), total, limit, offset };
@@ -155,7 +185,10 @@ export function pageOfTrades(trades: TradeView[], query: unknown): TradeView[] {
 }
 
 /** Trades of several holdings, for a DataLoader (Holding.trades). */
-export async function tradesByHoldingIds(ctx: Context, holdingIds: readonly number[]): Promise<Map<number, TradeView[]>> {
+export async function tradesByHoldingIds(
+  ctx: Context,
+  holdingIds: readonly number[],
+): Promise<Map<number, TradeView[]>> {
   const rows = await ctx.db.trade.findMany({
     where: { holdingId: { in: [...holdingIds] }, ...tradeScope(ctx) },
     select: TRADE_VIEW_SELECT,
@@ -174,12 +207,20 @@ export async function updateTrade(ctx: Context, tradeId: unknown, input: unknown
   const id = parseId(tradeId, "tradeId");
   const data = parseInput(UpdateTradeBody, input, "The trade");
   assertCanWrite(ctx);
-  const existing = await ctx.db.trade.findFirst({ where: { id, ...tradeScope(ctx) }, select: { id: true, holdingId: true, portfolioId: true, holding: { select: { symbol: true, exchange: true } } } });
+  const existing = await ctx.db.trade.findFirst({
+    where: { id, ...tradeScope(ctx) },
+    select: { id: true, holdingId: true, portfolioId: true, holding: { select: { symbol: true, exchange: true } } },
+  });
   if (!existing || !existing.holding) throw notFound(`Trade ${id}`);
   const sameHolding =
     data.portfolioId === existing.portfolioId &&
-    (data.holdingId !== undefined ? data.holdingId === existing.holdingId : data.symbol === existing.holding.symbol && data.exchange === existing.holding.exchange);
-  if (!sameHolding) throw businessRule(`Trade ${id} belongs to holding ${existing.holdingId} of portfolio ${existing.portfolioId}; to move it, delete it and add it to the other holding.`);
+    (data.holdingId !== undefined
+      ? data.holdingId === existing.holdingId
+      : data.symbol === existing.holding.symbol && data.exchange === existing.holding.exchange);
+  if (!sameHolding)
+    throw businessRule(
+      `Trade ${id} belongs to holding ${existing.holdingId} of portfolio ${existing.portfolioId}; to move it, delete it and add it to the other holding.`,
+    );
   return ledgerWrite(ctx, existing.portfolioId, async ({ tx, portfolio, check }) => {
     const holding = await holdingForTrade(tx, ctx, portfolio, { holdingId: existing.holdingId });
     const t = await prepare(tx, portfolio, holding.currencyCode, data, id);
@@ -192,7 +233,9 @@ export async function updateTrade(ctx: Context, tradeId: unknown, input: unknown
       where: { id },
       data: {
         ...tradeData(t),
-        parcels: t.parcels.length ? { createMany: { data: t.parcels.map((p) => ({ parcelTradeId: p.tradeId, quantity: p.units.toFixed() })) } } : undefined,
+        parcels: t.parcels.length
+          ? { createMany: { data: t.parcels.map((p) => ({ parcelTradeId: p.tradeId, quantity: p.units.toFixed() })) } }
+          : undefined,
       },
     });
     return getTrade(ctx, id, tx);
@@ -203,7 +246,10 @@ export async function updateTrade(ctx: Context, tradeId: unknown, input: unknown
 export async function deleteTrade(ctx: Context, tradeId: unknown): Promise<true> {
   const id = parseId(tradeId, "tradeId");
   assertCanWrite(ctx);
-  const existing = await ctx.db.trade.findFirst({ where: { id, ...tradeScope(ctx) }, select: { holdingId: true, portfolioId: true } });
+  const existing = await ctx.db.trade.findFirst({
+    where: { id, ...tradeScope(ctx) },
+    select: { holdingId: true, portfolioId: true },
+  });
   if (!existing) throw notFound(`Trade ${id}`);
   await ledgerWrite(ctx, existing.portfolioId, async ({ tx, portfolio, check }) => {
     await holdingForTrade(tx, ctx, portfolio, { holdingId: existing.holdingId });

@@ -3,6 +3,7 @@ import { dropNulls } from "../../graphql/args";
 
 export const transactionResolvers: Resolvers = {
   Portfolio: {
-    transactions: (portfolio, args, ctx) => ctx.loaders.transactionsByPortfolio.load({ id: portfolio.id, args: dropNulls(args) }),
+    transactions: (portfolio, args, ctx) =>
+      ctx.loaders.transactionsByPortfolio.load({ id: portfolio.id, args: dropNulls(args) }),
   },
 };

@@ -13,13 +13,17 @@ export const TransactionsQuery = z
   .strictObject({
     from: dateInput.optional(),
     to: dateInput.optional(),
-    type: z.enum(TRANSACTION_TYPES, { error: `must be one of ${TRANSACTION_TYPES.join(", ")}` }).optional().describe("Trade, Income, Cash, or one trade or cash transaction type"),
+    type: z
+      .enum(TRANSACTION_TYPES, { error: `must be one of ${TRANSACTION_TYPES.join(", ")}` })
+      .optional()
+      .describe("Trade, Income, Cash, or one trade or cash transaction type"),
     limit: queryInt({ min: 1, max: 5000, default: 500 }),
     offset: queryInt({ min: 0, max: MAX_OFFSET, default: 0 }),
   })
   .check(
     crossField((q, ctx, valid) => {
-      if (valid("from") && valid("to") && q.from && q.to && q.from > q.to) ctx.addIssue({ code: "custom", path: ["to"], message: "must not be before from", input: q.to });
+      if (valid("from") && valid("to") && q.from && q.to && q.from > q.to)
+        ctx.addIssue({ code: "custom", path: ["to"], message: "must not be before from", input: q.to });
     }),
   );
 

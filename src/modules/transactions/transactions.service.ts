@@ -35,7 +35,11 @@ const KIND_ORDER = { Cash: 0, Trade: 1, Income: 2 };
  * statement, run beside the page's; under concurrent writes the two may see different moments
  * (READ COMMITTED), which paging by offset cannot avoid anyway.
  */
-export async function listPortfolioTransactions(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<Page<PortfolioTransactionView>> {
+export async function listPortfolioTransactions(
+  ctx: Context,
+  portfolioId: unknown,
+  query: unknown = {},
+): Promise<Page<PortfolioTransactionView>> {
   const q = parseInput(TransactionsQuery, query ?? {}, "The query");
   const portfolio = await scopedPortfolio(ctx, portfolioId);
   const [pages, total] = await Promise.all([pagesOf(ctx, [portfolio.id], q), countOf(ctx, portfolio.id, q)]);
@@ -45,9 +49,13 @@ export async function listPortfolioTransactions(ctx: Context, portfolioId: unkno
 /** Which sources a query reads, and its filters as SQL: the page and its count share them. */
 function filtersOf(q: z.output<typeof TransactionsQuery>) {
   const want = (kind: "Trade" | "Income" | "Cash") =>
-    !q.type || q.type === kind || (kind === "Trade" && !["Income", "Cash", ...CASH_TYPES].includes(q.type)) || (kind === "Cash" && (CASH_TYPES as readonly string[]).includes(q.type));
+    !q.type ||
+    q.type === kind ||
+    (kind === "Trade" && !["Income", "Cash", ...CASH_TYPES].includes(q.type)) ||
+    (kind === "Cash" && (CASH_TYPES as readonly string[]).includes(q.type));
   const specific = q.type && !["Trade", "Income", "Cash"].includes(q.type) ? q.type : undefined;
-  const typeIs = (column: string) => (specific ? Prisma.sql`AND ${Prisma.raw(column)}::text = ${specific}` : Prisma.empty);
+  const typeIs = (column: string) =>
+    specific ? Prisma.sql`AND ${Prisma.raw(column)}::text = ${specific}` : Prisma.empty;
   return { want, typeIs, from: q.from ?? "0001-01-01", to: q.to ?? "9999-12-31" };
 }
 
@@ -63,17 +71,29 @@ async function countOf(ctx: Context, portfolioId: number, q: z.output<typeof Tra
 }
 
 /** The same page of several portfolios' ledgers (GraphQL `Portfolio.transactions` through its DataLoader). */
-export async function transactionsByPortfolioIds(ctx: Context, portfolioIds: readonly number[], query: unknown = {}): Promise<Map<number, PortfolioTransactionView[]>> {
+export async function transactionsByPortfolioIds(
+  ctx: Context,
+  portfolioIds: readonly number[],
+  query: unknown = {},
+): Promise<Map<number, PortfolioTransactionView[]>> {
   const q = parseInput(TransactionsQuery, query ?? {}, "The query");
   const visible = await scopedPortfolios(ctx, portfolioIds);
-  return pagesOf(ctx, visible.map((p) => p.id), q);
+  return pagesOf(
+    ctx,
+    visible.map((p) => p.id),
+    q,
+  );
 }
 
 /**
  * Three statements whatever the number of portfolios or the page: each source gives at most
  * offset + limit rows per portfolio (a LATERAL join keeps the limit per portfolio), merged here.
  */
-async function pagesOf(ctx: Context, portfolioIds: number[], q: z.output<typeof TransactionsQuery>): Promise<Map<number, PortfolioTransactionView[]>> {
+async function pagesOf(
+  ctx: Context,
+  portfolioIds: number[],
+  q: z.output<typeof TransactionsQuery>,
+): Promise<Map<number, PortfolioTransactionView[]>> {
   if (portfolioIds.length === 0) return new Map();
   const take = q.offset + q.limit;
   const { want, typeIs, from, to } = filtersOf(q);
@@ -114,7 +134,9 @@ async function pagesOf(ctx: Context, portfolioIds: number[], q: z.output<typeof 
   for (const i of income) byPortfolio.get(i.portfolioId)!.push(incomeLine(i));
   for (const c of cash) byPortfolio.get(c.portfolioId)!.push(cashLine(c));
   for (const [id, rows] of byPortfolio) {
-    rows.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : KIND_ORDER[b.kind] - KIND_ORDER[a.kind] || b.id - a.id));
+    rows.sort((a, b) =>
+      a.date < b.date ? 1 : a.date > b.date ? -1 : KIND_ORDER[b.kind] - KIND_ORDER[a.kind] || b.id - a.id,
+    );
     byPortfolio.set(id, rows.slice(q.offset, q.offset + q.limit));
   }
   return byPortfolio;
