@@ -9,6 +9,9 @@ Decimal.set({ precision: 40, rounding: Decimal.ROUND_HALF_UP, toExpNeg: -40, toE
 
 export { Decimal };
 
+/** Zero, shared: a Decimal is immutable, so one instance serves every sum and comparison. */
+export const ZERO = new Decimal(0);
+
 export function isDecimal(value: unknown): value is Decimal {
   return Decimal.isDecimal(value);
 }
@@ -68,7 +71,7 @@ export const positivePriceInput = () => decimalInput({ scale: 8, min: 0, max: 1e
 export const positiveRateInput = () => decimalInput({ scale: 10, min: 0, max: 1e9, positive: true });
 
 export function sum(values: Iterable<Decimal>): Decimal {
-  let total = new Decimal(0);
+  let total = ZERO;
   for (const v of values) total = total.plus(v);
   return total;
 }

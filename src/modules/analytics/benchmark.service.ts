@@ -1,7 +1,7 @@
 import type { Context } from "../../context";
 import { addDays, fromDate, toDate } from "../../lib/dates";
 import { DomainError, validationFailed } from "../../lib/errors";
-import { Decimal } from "../../lib/money";
+import { Decimal, ZERO } from "../../lib/money";
 import { throwIfClosed } from "../../lib/slices";
 import { parseInput } from "../../lib/validation";
 import { calendarDays, DatedSeries, dayNumber, roundMoney, type DailyValuation, type ValuationRange } from "../ledger";
@@ -43,8 +43,6 @@ export interface BenchmarkReport {
   excessReturn: { timeWeightedPercent: number; moneyWeightedPercent: number | null };
   series: { date: string; portfolioCumulativePercent: number; benchmarkCumulativePercent: number }[];
 }
-
-const ZERO = new Decimal(0);
 
 interface Scope extends BenchmarkScope {
   /** Cumulative TWR (percent) of each day from `from`. */

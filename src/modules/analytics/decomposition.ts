@@ -1,4 +1,4 @@
-import { Decimal } from "../../lib/money";
+import { Decimal, ZERO } from "../../lib/money";
 import { roundMoney } from "../ledger";
 
 /**
@@ -39,7 +39,6 @@ export interface ReturnComponents {
   currencyGainValue: Decimal;
 }
 
-const ZERO = new Decimal(0);
 const sumOf = (amounts: readonly Amount[], pick: "local" | "base") => amounts.reduce((s, a) => s.plus(a[pick]), ZERO);
 
 export function decompose(h: HoldingPeriod): ReturnComponents {

@@ -1,7 +1,7 @@
 import type { Context } from "../../context";
 import { addDays } from "../../lib/dates";
 import { DomainError } from "../../lib/errors";
-import { Decimal } from "../../lib/money";
+import { Decimal, ZERO } from "../../lib/money";
 import { inSlices, type Steps } from "../../lib/slices";
 import { parseInput } from "../../lib/validation";
 import { customGroupIdOf } from "../allocation-models/allocation-models.schemas";
@@ -103,8 +103,6 @@ export interface PerformanceReport extends ReturnMethods {
 
 /** The group of the cash accounts (by currency, their currency). */
 export const CASH_GROUP = "Cash";
-
-const ZERO = new Decimal(0);
 
 export async function getPerformance(
   ctx: Context,

@@ -1,6 +1,6 @@
 import type { Context } from "../../context";
 import { notFound } from "../../lib/errors";
-import { Decimal } from "../../lib/money";
+import { Decimal, ZERO } from "../../lib/money";
 import { inSlices, type Steps } from "../../lib/slices";
 import { parseInput } from "../../lib/validation";
 import { dayNumber, exactHolding, foldHolding, loadLedger } from "../ledger";
@@ -29,8 +29,6 @@ export interface TimeseriesPoint {
   netInvested: Decimal;
   cumulativeReturnPercent: number;
 }
-
-const ZERO = new Decimal(0);
 
 export async function getPortfolioTimeseries(
   ctx: Context,

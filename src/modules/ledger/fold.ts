@@ -1,4 +1,4 @@
-import { Decimal } from "../../lib/money";
+import { Decimal, ZERO } from "../../lib/money";
 import { DatedSeries } from "./dated-series";
 import { sortEvents, unitsAfter, type LedgerEvent } from "./events";
 import { OpenParcels, ParcelError, type Parcel, type ParcelMethod } from "./parcel-selection";
@@ -112,8 +112,6 @@ export interface FoldOptions {
   /** CGT discount rate used to rank parcels for MinimiseCGT (default 0.5). */
   discountRate?: Decimal;
 }
-
-const ZERO = new Decimal(0);
 
 export function foldParcels(events: LedgerEvent[], options: FoldOptions = {}): FoldResult {
   const methodFor = options.methodFor ?? (() => "FIFO" as ParcelMethod);

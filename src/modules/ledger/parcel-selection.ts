@@ -1,4 +1,4 @@
-import { Decimal } from "../../lib/money";
+import { Decimal, ZERO } from "../../lib/money";
 import { discountEligibleFrom } from "./discount";
 import type { LedgerEvent } from "./events";
 
@@ -36,7 +36,6 @@ export class ParcelError extends Error {
   }
 }
 
-const ZERO = new Decimal(0);
 const isOpen = (p: Parcel) => p.units.gt(0);
 
 function byAcquisition(a: Parcel, b: Parcel): number {

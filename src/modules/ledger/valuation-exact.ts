@@ -1,4 +1,4 @@
-import { Decimal } from "../../lib/money";
+import { Decimal, ZERO } from "../../lib/money";
 import { incomeCashEffect, tradeCashEffect } from "./cash-effects";
 import type { ExactDay, ExactHolding, ValuationInput } from "./valuation-input";
 import { DatedSeries } from "./dated-series";
@@ -21,7 +21,6 @@ export interface CashMovement {
   isReturn: boolean;
 }
 
-const ZERO = new Decimal(0);
 const CASH_SIGN: Record<string, 1 | -1> = {
   Deposit: 1,
   Withdrawal: -1,

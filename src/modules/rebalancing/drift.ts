@@ -1,4 +1,4 @@
-import { Decimal } from "../../lib/money";
+import { Decimal, ZERO } from "../../lib/money";
 import type { LedgerEvent, ParcelMethod } from "../ledger";
 
 /**
@@ -43,7 +43,6 @@ export interface DriftReport {
   outOfBandCount: number;
 }
 
-const ZERO = new Decimal(0);
 const HUNDRED = new Decimal(100);
 
 /** A bucket, or the entry of holdings no bucket takes (target 0). */

@@ -1,4 +1,4 @@
-import { Decimal } from "../../lib/money";
+import { Decimal, ZERO } from "../../lib/money";
 import { foldParcels, roundMoney, roundUnits, type LedgerEvent } from "../ledger";
 import { UNCLASSIFIED } from "../holdings/dimension";
 import { driftReport, type DriftReport, type Group, type RebalanceHolding } from "./drift";
@@ -89,7 +89,6 @@ export interface RebalanceResult {
   warnings: RebalanceWarning[];
 }
 
-const ZERO = new Decimal(0);
 const HUNDRED = new Decimal(100);
 export const CASH_LABEL = "Cash";
 

@@ -1,4 +1,4 @@
-import { Decimal } from "../../lib/money";
+import { Decimal, ZERO } from "../../lib/money";
 import { roundMoney } from "../ledger";
 
 /**
@@ -52,8 +52,6 @@ export interface CgtSummary {
   /** 18V */
   netCapitalLossesCarriedForward: Decimal;
 }
-
-const ZERO = new Decimal(0);
 
 /**
  * A trust's discounted capital gain grossed up for 18H and the s100-50 steps: the trust applied

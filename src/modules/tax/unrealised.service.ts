@@ -1,7 +1,7 @@
 import type { Context } from "../../context";
 import { financialYearOf, today } from "../../lib/dates";
 import { validationFailed } from "../../lib/errors";
-import { Decimal } from "../../lib/money";
+import { Decimal, ZERO } from "../../lib/money";
 import { parseInput } from "../../lib/validation";
 import {
   apportion,
@@ -57,8 +57,6 @@ export interface UnrealisedReport {
   /** Holdings with open parcels and no price (or rate) on the day: nothing to sell them at, so out of the figures, but named. */
   unpricedHoldings: { holdingId: number; symbol: string; exchange: string; quantity: Decimal; costBase: Decimal }[];
 }
-
-const ZERO = new Decimal(0);
 
 export function unrealisedCapitalGainsReport(
   ctx: Context,
