@@ -12,16 +12,16 @@ import { pinoHttp } from "pino-http";
 import swaggerUi from "swagger-ui-express";
 import { DEFAULT_DISK_FREE_MIN_MB, DEFAULT_GRAPHQL_LIMITS, type Config } from "./config";
 import type { Database } from "./db";
-import { diskGuardPlugin } from "./graphql/disk-guard";
+import { diskGuardPlugin } from "./graphql/low-disk-mutations";
 import { createApolloServer, graphqlContext } from "./graphql/server";
 import { sendJson } from "./http/endpoint";
-import { errorHandler, graphqlErrorHandler, notFoundHandler, problem } from "./http/errors";
+import { errorHandler, graphqlErrorHandler, notFoundHandler, problem } from "./http/error-responses";
 import { buildOpenApi } from "./http/openapi";
 import { authenticate } from "./http/auth";
 import { graphiqlRouter } from "./http/graphiql";
 import { idempotency } from "./http/idempotency";
 import { chunkedJson } from "./http/chunked-json";
-import { refuseWritesOnLowDisk } from "./http/disk-guard";
+import { refuseWritesOnLowDisk } from "./http/low-disk-writes";
 import { TokenBuckets } from "./http/rate-limit";
 import {
   bulkRowCeiling,
@@ -34,8 +34,8 @@ import {
   restGuard,
   unsupportedBody,
 } from "./http/router";
-import { DomainError } from "./lib/errors";
-import { SeriesCache } from "./modules/analytics/engine-cache";
+import { DomainError } from "./lib/domain-errors";
+import { SeriesCache } from "./modules/ledger/valuation/series-cache";
 import { MAX_BULK_ROWS, MAX_CUSTOM_PRICES } from "./modules/prices/prices.schemas";
 import { MAX_IMPORT_ROWS } from "./modules/trades/trades-import.rows";
 import { analyticsBudget } from "./context";
@@ -145,7 +145,7 @@ function index(version: string): RequestHandler {
 
 /**
  * Body-parser's `verify`: a body declared (or defaulted) UTF-8 must be UTF-8. Decoding would
- * otherwise swap each bad byte for U+FFFD and store the damage; 400 (src/http/errors.ts) instead.
+ * otherwise swap each bad byte for U+FFFD and store the damage; 400 (src/http/error-responses.ts) instead.
  */
 function utf8Only(_req: http.IncomingMessage, _res: http.ServerResponse, body: Buffer, encoding: string): void {
   if (encoding.toLowerCase().replace("-", "") === "utf8" && !isUtf8(body)) {

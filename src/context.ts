@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import { DEFAULT_ANALYTICS_LIMITS, type AnalyticsLimits } from "./config";
 import type { PrismaClient } from "./db";
-import { DomainError } from "./lib/errors";
+import { DomainError } from "./lib/domain-errors";
 import { HeavyWork } from "./lib/heavy-work";
 import type { AuthenticatedKey } from "./modules/accounts/accounts.service";
-import type { SeriesCache } from "./modules/analytics/engine-cache";
+import type { SeriesCache } from "./modules/ledger/valuation/series-cache";
 
 /**
  * What every service receives, built the same way for REST and GraphQL. GraphQL adds its
@@ -22,11 +22,11 @@ export interface Context {
   principal: Principal;
   log: Logger;
   requestId: string;
-  /** The process's computed daily series (analytics/engine-cache.ts), shared by its requests. */
+  /** The process's computed daily series (ledger/valuation/series-cache.ts), shared by its requests. */
   series: SeriesCache;
   /** The process's analytics limits and its gate on heavy computations, shared by its requests. */
   analytics: AnalyticsBudget;
-  /** Aborts when the client goes away before its answer (src/http/request-signal.ts): sliced work stops. */
+  /** Aborts when the client goes away before its answer (src/http/request-context.ts): sliced work stops. */
   signal: AbortSignal;
 }
 
@@ -45,7 +45,7 @@ export function analyticsBudget(limits: AnalyticsLimits = DEFAULT_ANALYTICS_LIMI
 type Headers = Record<string, string | string[] | undefined>;
 
 /**
- * The API key of a request (API.md §1 auth): `Authorization: <key>`, `Authorization: Bearer
+ * The API key of a request (docs/conventions.md §2.2): `Authorization: <key>`, `Authorization: Bearer
  * <key>`, or `x-api-key: <key>`. Returns undefined when none is presented.
  */
 export function presentedKey(headers: Headers): string | undefined {

@@ -13,12 +13,6 @@ import { applyMigrations, type SqlSession } from "./migrate";
 export type { PrismaClient };
 
 /**
- * The transaction options of ordinary writes: wait up to 10 s for a connection, run up to 20 s.
- * Ledger writes queue on their portfolio's lock and take ledger/unit-of-work's LEDGER_TX_OPTIONS.
- */
-export const TX_OPTIONS = { maxWait: 10_000, timeout: 20_000 };
-
-/**
  * The one database factory. With no URL the service runs on PGlite, PostgreSQL compiled to WASM,
  * in-process, with its files in DATA_DIR: nothing else to install. A `postgresql://` URL runs the
  * same schema and code on a server. Pending migrations are applied before the client is handed

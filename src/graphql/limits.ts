@@ -5,10 +5,10 @@ import { GraphQLError, type ParseOptions, type ValidationContext, type Validatio
 import type { GraphQLLimits } from "../config";
 import { unauthenticated } from "../context";
 import type { GraphQLContext } from "./loaders";
-import { DomainError } from "../lib/errors";
+import { DomainError } from "../lib/domain-errors";
 import type { RequestBucket } from "../http/rate-limit";
 import { operationCost } from "./cost";
-import { refusedBeforeExecution } from "./errors";
+import { refusedBeforeExecution } from "./format-error";
 import { isIntrospectionOnly } from "./introspection";
 
 /**

@@ -29,10 +29,7 @@ import {
 export function createLoaders(ctx: Context) {
   return {
     /** Live models of a portfolio, with their buckets (Portfolio.allocationModels, .activeAllocationModel). */
-    allocationModelsByPortfolioId: new DataLoader<number, AllocationModelView[]>(async (ids) => {
-      const byPortfolio = await allocationModelsByPortfolioIds(ctx, ids);
-      return ids.map((id) => byPortfolio.get(id) ?? []);
-    }),
+    allocationModelsByPortfolioId: listLoader<AllocationModelView>((ids) => allocationModelsByPortfolioIds(ctx, ids)),
     /** A portfolio's holdings valued on a date (Portfolio.holdings). */
     holdingsByPortfolio: loaderWithArgs<HoldingView>((ids, args) => holdingsByPortfolioIds(ctx, ids, args)),
     /** A page of a portfolio's transaction ledger (Portfolio.transactions). */
@@ -42,34 +39,27 @@ export function createLoaders(ctx: Context) {
     /** A page of a cash account's ledger with running balances (CashAccount.transactions). */
     movementsByCashAccount: loaderWithArgs<CashMovementView>((ids, args) => cashMovementsByAccountIds(ctx, ids, args)),
     /** Trades of a holding, oldest first (Holding.trades). */
-    tradesByHoldingId: new DataLoader<number, TradeView[]>(async (ids) => {
-      const byHolding = await tradesByHoldingIds(ctx, ids);
-      return ids.map((id) => byHolding.get(id) ?? []);
-    }),
+    tradesByHoldingId: listLoader<TradeView>((ids) => tradesByHoldingIds(ctx, ids)),
     /** Income records of a holding by paid date (Holding.income). */
-    incomeByHoldingId: new DataLoader<number, IncomeView[]>(async (ids) => {
-      const byHolding = await incomeByHoldingIds(ctx, ids);
-      return ids.map((id) => byHolding.get(id) ?? []);
-    }),
+    incomeByHoldingId: listLoader<IncomeView>((ids) => incomeByHoldingIds(ctx, ids)),
     /** A portfolio's cash accounts with their balances (Portfolio.cashAccounts). */
-    cashAccountsByPortfolioId: new DataLoader<number, CashAccountView[]>(async (ids) => {
-      const byPortfolio = await cashAccountsByPortfolioIds(ctx, ids);
-      return ids.map((id) => byPortfolio.get(id) ?? []);
-    }),
+    cashAccountsByPortfolioId: listLoader<CashAccountView>((ids) => cashAccountsByPortfolioIds(ctx, ids)),
     /** A client's portfolios (Client.portfolios). */
-    portfoliosByClientId: new DataLoader<number, PortfolioView[]>(async (ids) => {
-      const byClient = await portfoliosByClientIds(ctx, ids);
-      return ids.map((id) => byClient.get(id) ?? []);
-    }),
+    portfoliosByClientId: listLoader<PortfolioView>((ids) => portfoliosByClientIds(ctx, ids)),
     /** A custom group's holding assignments (CustomGroup.assignments). */
-    assignmentsByGroupId: new DataLoader<number, CustomGroupAssignmentView[]>(async (ids) => {
-      const byGroup = await assignmentsByGroupIds(ctx, ids);
-      return ids.map((id) => byGroup.get(id) ?? []);
-    }),
+    assignmentsByGroupId: listLoader<CustomGroupAssignmentView>((ids) => assignmentsByGroupIds(ctx, ids)),
   };
 }
 
 export type Loaders = ReturnType<typeof createLoaders>;
+
+/** A DataLoader for a relation field without arguments: the parent's id to its list (empty when the service has none). */
+function listLoader<V>(load: (ids: readonly number[]) => Promise<Map<number, V[]>>) {
+  return new DataLoader<number, V[]>(async (ids) => {
+    const byId = await load(ids);
+    return ids.map((id) => byId.get(id) ?? []);
+  });
+}
 
 /** A relation field with arguments: the parent's id and the field's arguments (their JSON is their identity). */
 export interface KeyWithArgs {

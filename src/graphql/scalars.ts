@@ -3,13 +3,13 @@ import { NonFiniteNumberError } from "../lib/json";
 import { Decimal, isDecimal } from "../lib/money";
 
 /**
- * Decimal travels as a string so no float ever touches an amount (API.md §3). NaN and ±Infinity
- * are no amount: "NaN" or "Infinity" would reach a client as if they were one, so serialising
- * them throws NonFiniteNumberError, which formatError answers as INTERNAL and logs (as REST does).
+ * Decimal travels as a string so no float ever touches an amount (docs/conventions.md §4.2). NaN
+ * and ±Infinity are no amount: "NaN" or "Infinity" would reach a client as if they were one, so
+ * serialising them throws NonFiniteNumberError, which formatError answers as INTERNAL and logs (as
+ * REST does). The scalars' descriptions are schema.graphql's (the one source of the served SDL).
  */
 export const DecimalScalar = new GraphQLScalarType({
   name: "Decimal",
-  description: "An exact decimal number, serialised as a string.",
   serialize(value) {
     const d = isDecimal(value)
       ? value
@@ -34,7 +34,6 @@ export const DecimalScalar = new GraphQLScalarType({
 
 export const DateTimeScalar = new GraphQLScalarType({
   name: "DateTime",
-  description: "A point in time, ISO 8601 in UTC.",
   serialize(value) {
     if (value instanceof Date) return value.toISOString();
     if (typeof value === "string") return new Date(value).toISOString();
@@ -57,7 +56,6 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** A calendar date, YYYY-MM-DD (trade, income, price and report dates). */
 export const DateScalar = new GraphQLScalarType({
   name: "Date",
-  description: "A calendar date, YYYY-MM-DD.",
   serialize(value) {
     if (value instanceof Date) return value.toISOString().slice(0, 10);
     if (typeof value === "string" && DATE.test(value)) return value;
@@ -88,7 +86,6 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
  */
 export const IncomeComponentsScalar = new GraphQLScalarType({
   name: "IncomeComponents",
-  description: "AMIT statement components: a JSON object of component name → Decimal amount.",
   serialize(value) {
     if (!isPlainObject(value)) throw new GraphQLError("IncomeComponents cannot represent " + String(value));
     return Object.fromEntries(Object.entries(value).map(([name, amount]) => [name, DecimalScalar.serialize(amount)]));
@@ -112,7 +109,6 @@ export const IncomeComponentsScalar = new GraphQLScalarType({
 /** Amounts by myTax label, the same JSON object REST answers (labels start with a digit). */
 export const TaxLabelsScalar = new GraphQLScalarType({
   name: "TaxLabels",
-  description: "Amounts by ATO myTax label: a JSON object of label → Decimal amount.",
   serialize(value) {
     if (!isPlainObject(value)) throw new GraphQLError("TaxLabels cannot represent " + String(value));
     return Object.fromEntries(Object.entries(value).map(([label, amount]) => [label, DecimalScalar.serialize(amount)]));

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { makeExecutableSchema } from "@graphql-tools/schema";
+import { GraphQLScalarType } from "graphql";
 import type { Resolvers } from "../../generated/graphql/resolvers";
 import { PROJECT_ROOT } from "../lib/paths";
 import { allocationModelResolvers } from "../modules/allocation-models/allocation-models.resolvers";
@@ -21,16 +22,27 @@ import { tradeResolvers } from "../modules/trades/trades.resolvers";
 import { transactionResolvers } from "../modules/transactions/transactions.resolvers";
 import { DateScalar, DateTimeScalar, DecimalScalar, IncomeComponentsScalar, TaxLabelsScalar } from "./scalars";
 
+/**
+ * A scalar's parsing and serialising without its own description. graphql-tools copies every
+ * property of a scalar resolver onto the SDL's type, a description too, and schema.graphql is the
+ * one source of what the server describes (test/api/sdl-served.test.ts compares the two).
+ */
+function withoutDescription(scalar: GraphQLScalarType): GraphQLScalarType {
+  const behaviour = new GraphQLScalarType(scalar.toConfig());
+  delete (behaviour as { description?: unknown }).description;
+  return behaviour;
+}
+
 /** SDL-first: schema.graphql is the contract; each module contributes its resolvers. */
 export function buildSchema() {
   const typeDefs = fs.readFileSync(path.join(PROJECT_ROOT, "schema.graphql"), "utf8");
   const resolvers: Resolvers[] = [
     {
-      Decimal: DecimalScalar,
-      DateTime: DateTimeScalar,
-      Date: DateScalar,
-      IncomeComponents: IncomeComponentsScalar,
-      TaxLabels: TaxLabelsScalar,
+      Decimal: withoutDescription(DecimalScalar),
+      DateTime: withoutDescription(DateTimeScalar),
+      Date: withoutDescription(DateScalar),
+      IncomeComponents: withoutDescription(IncomeComponentsScalar),
+      TaxLabels: withoutDescription(TaxLabelsScalar),
     },
     sourceResolvers,
     portfolioResolvers,

@@ -6,13 +6,13 @@ import type http from "node:http";
 import type { Request, Response } from "express";
 import type { Logger } from "pino";
 import type { GraphQLLimits } from "../config";
-import { buildContext, presentedKey, unauthenticated, type AnalyticsBudget } from "../context";
+import { presentedKey, unauthenticated, type AnalyticsBudget } from "../context";
 import { withLoaders, type GraphQLContext } from "./loaders";
-import { requestSignal } from "../http/request-signal";
-import type { SeriesCache } from "../modules/analytics/engine-cache";
+import { requestContext } from "../http/request-context";
+import type { SeriesCache } from "../modules/ledger/valuation/series-cache";
 import type { PrismaClient } from "../db";
-import { DomainError } from "../lib/errors";
-import { formatError, refusedBeforeExecution } from "./errors";
+import { DomainError } from "../lib/domain-errors";
+import { formatError, refusedBeforeExecution } from "./format-error";
 import { guarded, guardPlugin, limitRules, parseOptions, type GuardedContext } from "./limits";
 import { buildSchema } from "./schema";
 import { noSubscriptions } from "./subscriptions";
@@ -104,17 +104,7 @@ export function graphqlContext(db: PrismaClient, log: Logger, series: SeriesCach
     if (!req.auth && !presentedKey(req.headers))
       return guarded(anonymousContext(req.log ?? log), { keyless: true, bucket: req.rateLimit });
     try {
-      const ctx = withLoaders(
-        buildContext({
-          db,
-          auth: req.auth,
-          log: req.log ?? log,
-          requestId: req.id as string,
-          series,
-          analytics,
-          signal: requestSignal(req, res),
-        }),
-      );
+      const ctx = withLoaders(requestContext({ db, log, series, analytics }, req, res));
       return guarded(ctx, { keyless: false, bucket: req.rateLimit });
     } catch (error) {
       if (error instanceof DomainError && error.code === "UNAUTHENTICATED") {

@@ -12,7 +12,7 @@ const CHUNK_BYTES = 256 * 1024;
  * loop between chunks; the parse costs about the same in all. body-parser's rules are kept: an
  * empty body is `{}` (one of only whitespace is not JSON), only an object or array may be the top level (its `strict`), a charset other
  * than UTF-8 is its `charset.unsupported`, and a body that does not parse is its
- * `entity.parse.failed` (400, src/http/errors.ts).
+ * `entity.parse.failed` (400, src/http/error-responses.ts).
  */
 export async function chunkedJson(req: Request, _res: Response, next: NextFunction): Promise<void> {
   if (!Buffer.isBuffer(req.body)) return next();

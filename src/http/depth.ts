@@ -1,5 +1,5 @@
 import type { Request } from "express";
-import { DomainError } from "../lib/errors";
+import { DomainError } from "../lib/domain-errors";
 
 /**
  * How deep a request body (REST) or GraphQL variables may nest arrays and objects. The deepest

@@ -15,7 +15,7 @@ export interface Endpoint {
   method: "get" | "post" | "put" | "delete";
   /** Express path under /v1, e.g. `/portfolios/:portfolioId`. */
   path: string;
-  /** The service function's name: one word from GraphQL field to route (STYLE.md). */
+  /** The service function's name: one word from GraphQL field to route (docs/conventions.md §9.1). */
   operationId: string;
   tag: string;
   summary: string;
@@ -34,10 +34,14 @@ export interface Endpoint {
   location?: (created: Record<string, unknown>, params: Record<string, string>) => string;
   /**
    * The handler returns a page `{items, total, limit, offset}`: the body is the bare array
-   * (API.md §1 lists) and the headers say what is left: `X-Total-Count` and an RFC 8288 `Link`.
+   * (docs/conventions.md §6) and the headers say what is left: `X-Total-Count` and an RFC 8288 `Link`.
    */
   paged?: boolean;
-  /** Statuses besides 400/401/404/429 worth documenting. */
+  /**
+   * Statuses the operation answers besides those every operation of its kind does (errorStatuses
+   * in openapi.ts: 403 on writes; 409 and 507 on every method but GET; 422 on POST; 404 with an
+   * id in the path; 413 and 415 with a body; 400, 401, 429, 500 and 503 everywhere).
+   */
   errors?: number[];
   /**
    * A POST that computes from what is stored and writes nothing (computeRebalance): a Read client

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { PrismaClient } from "../db";
-import { DomainError } from "../lib/errors";
+import { DomainError } from "../lib/domain-errors";
 import { assertShallowInput } from "./depth";
 import {
   claimKey,
@@ -10,16 +10,16 @@ import {
   type KeyScope,
   type StoredAnswer,
 } from "../modules/idempotency/idempotency.store";
-import { graphqlMutationFields, parseIdempotencyKey, requestFingerprint } from "../modules/idempotency/request-key";
+import { graphqlMutationFields, parseIdempotencyKey, requestFingerprint } from "./idempotency-key";
 
 /**
- * `Idempotency-Key` on POST (API.md §1 writes; IETF draft "The Idempotency-Key HTTP Header
+ * `Idempotency-Key` on POST (docs/conventions.md §7.2; IETF draft "The Idempotency-Key HTTP Header
  * Field"). The first request with a key runs and its answer is kept for 24 h; a retry with the
  * same key and the same request gets that answer again, byte for byte, with
  * `Idempotent-Replayed: true`, and writes nothing. Keys live in the database, so every API
  * process in front of it agrees (src/modules/idempotency/idempotency.store.ts).
  *
- * - Namespace: the account's own keys share one (API.md: "same account"); a client login key has
+ * - Namespace: the account's own keys share one (docs/conventions.md §7.2); a client login key has
  *   its client's own, so it can never be handed an answer an adviser's key received.
  * - Kept: every answer below 500 except 409 and 429, which say "try again": a rejected request
  *   wrote nothing, so running its retry is safe, and a retry of a 400/403/404/422 gets the same

@@ -1,4 +1,4 @@
-import { ERROR_CODES } from "../lib/errors";
+import { ERROR_CODES } from "../lib/domain-errors";
 
 /**
  * The parts of the OpenAPI document every operation shares (openapi.ts builds the operations):
@@ -9,7 +9,7 @@ export const PROBLEM_JSON = "application/problem+json";
 /** Headers any answer may carry once authentication has run: the rate limit's state. */
 export const RATE_LIMIT_HEADERS = ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"];
 
-/** Statuses answered with problem+json, each one shared response component (README: Errors). */
+/** Statuses answered with problem+json, each one shared response component (docs/conventions.md §5). */
 export const PROBLEM_RESPONSES: Record<number, { name: string; description: string; headers?: string[] }> = {
   400: {
     name: "BadRequest",
@@ -140,7 +140,7 @@ export const PROBLEM_SCHEMA = {
     title: { type: "string" },
     status: { type: "integer", description: "The HTTP status" },
     detail: { type: "string" },
-    code: { type: "string", enum: Object.keys(ERROR_CODES), description: "Stable error code (README: Errors)" },
+    code: { type: "string", enum: Object.keys(ERROR_CODES), description: "Stable error code (docs/conventions.md §5)" },
     errors: {
       type: "array",
       description: "Each bad input field",
@@ -174,28 +174,45 @@ export const PROBLEM_SCHEMA = {
   additionalProperties: false,
 };
 
-/** One response component per error status, naming the codes it can carry. */
-export function problemResponses(): Record<string, unknown> {
-  const responses: Record<string, unknown> = {};
-  for (const [status, r] of Object.entries(PROBLEM_RESPONSES)) {
-    const codes = Object.entries(ERROR_CODES)
-      .filter(([, c]) => c.status === Number(status))
-      .map(([code]) => code);
-    // 405, 415 and 507 (embedded database) are refused before authentication: no bucket is known.
-    const rateLimited = ![405, 415].includes(Number(status));
-    responses[r.name] = {
-      description: r.description,
-      headers: headerRefs([...(r.headers ?? []), ...(rateLimited ? RATE_LIMIT_HEADERS : [])]),
-      content: {
-        [PROBLEM_JSON]: {
-          schema: {
-            type: "object",
-            allOf: [ref("schemas", "Problem")],
-            properties: { status: { const: Number(status) }, ...(codes.length ? { code: { enum: codes } } : {}) },
-          },
+/**
+ * The problem+json response of one error status, naming the codes it can carry; its headers as
+ * references to the document's header components, or `inline` (for a response no operation lists).
+ */
+function problemResponse(status: number, inline = false): Record<string, unknown> {
+  const r = PROBLEM_RESPONSES[status];
+  const codes = Object.entries(ERROR_CODES)
+    .filter(([, c]) => c.status === status)
+    .map(([code]) => code);
+  // 405, 415 and 507 (embedded database) are refused before authentication: no bucket is known.
+  const rateLimited = ![405, 415].includes(status);
+  const names = [...(r.headers ?? []), ...(rateLimited ? RATE_LIMIT_HEADERS : [])];
+  return {
+    description: r.description,
+    headers: inline ? Object.fromEntries(names.map((name) => [wireName(name), HEADERS[name]])) : headerRefs(names),
+    content: {
+      [PROBLEM_JSON]: {
+        schema: {
+          type: "object",
+          allOf: [ref("schemas", "Problem")],
+          properties: { status: { const: status }, ...(codes.length ? { code: { enum: codes } } : {}) },
         },
       },
-    };
-  }
-  return responses;
+    },
+  };
 }
+
+/** One response component per error status an operation can answer (405 is no operation's: below). */
+export function problemResponses(): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(PROBLEM_RESPONSES)
+      .filter(([status]) => Number(status) !== 405)
+      .map(([status, r]) => [r.name, problemResponse(Number(status))]),
+  );
+}
+
+/**
+ * The 405 answer: a path's, for a method it does not take, so no operation lists it and the
+ * document has no component for it (an unused component is a lint warning); info.description
+ * describes it, and test/api/openapi-contract.test.ts checks 405 answers against this.
+ */
+export const METHOD_NOT_ALLOWED_RESPONSE = problemResponse(405, true);

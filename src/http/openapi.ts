@@ -10,6 +10,7 @@ import {
   HEADERS,
 } from "./openapi-components";
 import { isWrite, type Endpoint } from "./endpoint";
+import { license, TAG_DESCRIPTIONS } from "./openapi-info";
 
 /**
  * OpenAPI 3.1 generated from the same zod schemas that validate requests (OpenAPI 3.1 schemas are
@@ -48,7 +49,7 @@ const OTHER_SUCCESS: Record<string, { status: number; description: string }> = {
 };
 
 /**
- * Every error status `e` can answer (see the README's error table):
+ * Every error status `e` can answer (docs/conventions.md §5):
  * - 400, 401, 429, 500 and 503 anywhere: every route checks the text of its path, query and body,
  *   needs a key, spends from a rate-limit bucket and reads the database;
  * - on writes, 403 (a Read client key); on every method but GET, 409 (a concurrent change
@@ -228,7 +229,13 @@ export function buildOpenApi(endpoints: Endpoint[], info: { version: string }) {
   }
 
   schemas.Problem = PROBLEM_SCHEMA;
-  const responses = problemResponses();
+  // Only the response and header components something refers to: an unused one is a lint warning.
+  const refersTo = (json: unknown, kind: "responses" | "headers") => {
+    const text = JSON.stringify(json);
+    return ([name]: [string, unknown]) => text.includes(`"${ref(kind, name).$ref}"`);
+  };
+  const responses = Object.fromEntries(Object.entries(problemResponses()).filter(refersTo(paths, "responses")));
+  const headers = Object.fromEntries(Object.entries(HEADERS).filter(refersTo({ paths, responses }, "headers")));
 
   return {
     openapi: "3.1.0",
@@ -237,16 +244,20 @@ export function buildOpenApi(endpoints: Endpoint[], info: { version: string }) {
       version: info.version,
       description:
         "Portfolios, holdings, trades, income and cash; valuations, performance, Australian tax reports and allocation models. The same operations are served over GraphQL at /graphql.\n\n" +
-        "Every error is `application/problem+json` (schema `Problem`), and each operation lists every status it can answer. A method a path does not take answers 405 with `Allow` (response `MethodNotAllowed`); OPTIONS answers 204 with `Allow`; HEAD is answered wherever GET is; an unknown path answers 404. Every answer carries `x-request-id` (a given `X-Request-Id` of 1 to 100 letters, digits, `_`, `.` or `-` is kept).",
+        "Every error is `application/problem+json` (schema `Problem`), and each operation lists every status it can answer. A method a path does not take answers 405 `METHOD_NOT_ALLOWED` (a `Problem`) with `Allow`, before authentication; OPTIONS answers 204 with `Allow`; HEAD is answered wherever GET is; an unknown path answers 404. Every answer carries `x-request-id` (a given `X-Request-Id` of 1 to 100 letters, digits, `_`, `.` or `-` is kept).\n\n" +
+        "The documentation is in the repository's `docs/` folder: `docs/conventions.md` (keys, errors and their codes, paging, Idempotency-Key, dates and decimals, limits, GraphQL), `docs/reports.md` (every report's inputs and outputs) and `docs/rules.md` (the rules behind the numbers). Descriptions below cite their sections, as `docs/rules.md §4`.",
+      license: license(),
     },
     servers: [{ url: "/" }],
     security: [{ apiKey: [] }, { bearer: [] }, { xApiKey: [] }],
-    tags: [...new Set(endpoints.map((e) => e.tag))].map((name) => ({ name })),
+    tags: [...new Set(endpoints.map((e) => e.tag))].map((name) =>
+      TAG_DESCRIPTIONS[name] ? { name, description: TAG_DESCRIPTIONS[name] } : { name },
+    ),
     paths,
     components: {
       schemas,
       responses,
-      headers: HEADERS,
+      headers,
       parameters: {
         IdempotencyKey: {
           name: "Idempotency-Key",

@@ -1,7 +1,7 @@
-import { DomainError } from "../lib/errors";
+import { DomainError } from "../lib/domain-errors";
 
 /**
- * Token buckets (API.md §1 limits: default 10 requests/s, burst 50 per key). State is per process:
+ * Token buckets (docs/conventions.md §8.2: default 10 requests/s, burst 50 per key). State is per process:
  * behind N processes a key gets up to N times the rate, the documented price of stateless
  * processes. Buckets that have refilled are forgotten, since they behave exactly like new ones.
  */

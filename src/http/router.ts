@@ -1,9 +1,9 @@
 import express, { type NextFunction, type Request, type Response } from "express";
 import { match } from "path-to-regexp";
 import type { Logger } from "pino";
-import { buildContext, presentedKey, unauthenticated, type AnalyticsBudget, type Context } from "../context";
-import { requestSignal } from "./request-signal";
-import type { SeriesCache } from "../modules/analytics/engine-cache";
+import { presentedKey, unauthenticated, type AnalyticsBudget, type Context } from "../context";
+import { requestContext } from "./request-context";
+import type { SeriesCache } from "../modules/ledger/valuation/series-cache";
 import type { PrismaClient } from "../db";
 import type { AuthenticatedKey } from "../modules/accounts/accounts.service";
 import { allocationModelRoutes } from "../modules/allocation-models/allocation-models.routes";
@@ -24,7 +24,7 @@ import { sourceRoutes } from "../modules/sources/sources.routes";
 import { tradeRoutes } from "../modules/trades/trades.routes";
 import { endpoint, type Endpoint } from "./endpoint";
 import { tooManyRows } from "../lib/bulk";
-import { DomainError } from "../lib/errors";
+import { DomainError } from "../lib/domain-errors";
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -61,15 +61,7 @@ export const endpoints: Endpoint[] = [
 export function requireContext(db: PrismaClient, log: Logger, series: SeriesCache, analytics?: AnalyticsBudget) {
   return (req: Request, res: Response, next: NextFunction) => {
     try {
-      req.ctx = buildContext({
-        db,
-        auth: req.auth,
-        log: req.log ?? log,
-        requestId: req.id as string,
-        series,
-        analytics,
-        signal: requestSignal(req, res),
-      });
+      req.ctx = requestContext({ db, log, series, analytics }, req, res);
       next();
     } catch (error) {
       next(error);

@@ -1,4 +1,4 @@
-import { DomainError } from "./errors";
+import { DomainError } from "./domain-errors";
 import { Slicer } from "./slices";
 
 /**

@@ -2,9 +2,9 @@ import { Readable } from "node:stream";
 import { setImmediate as yieldToIo } from "node:timers/promises";
 import { CsvError, parse, type Info } from "csv-parse";
 import { formatCount, tooManyRows } from "./bulk";
-import { DomainError, validationFailed } from "./errors";
+import { DomainError, validationFailed } from "./domain-errors";
 import { Slicer } from "./slices";
-import { closest } from "./validation";
+import { closest } from "./field-errors";
 
 /**
  * The one reader of text/csv bulk bodies (trade imports, market prices, FX rates, custom prices).

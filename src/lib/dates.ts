@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * Calendar dates (trade, income, price and report dates) are `YYYY-MM-DD`, no time, no zone
- * (API.md §1). In the database they are DATE columns, which Prisma hands over as UTC midnight.
+ * (docs/conventions.md §4.1). In the database they are DATE columns, which Prisma hands over as UTC midnight.
  */
 export const dateInput = z
   .string({ error: "must be a date, YYYY-MM-DD" })
@@ -37,6 +37,17 @@ export function financialYearOf(date: string, yearEnd = "06-30"): number {
   const year = Number(date.slice(0, 4));
   return date.slice(5) <= yearEnd ? year : year + 1;
 }
+
+/**
+ * A financial year as an input, named by the calendar year it ends in (2025: the year ending
+ * 30 June 2025, or the portfolio's own year end). 1986 at the earliest: CGT began on 20 September
+ * 1985, so FY1986 is the first year it can apply to; 2200 at the latest, as for dates.
+ */
+export const financialYearInput = z
+  .number({ error: "must be a financial year such as 2025" })
+  .int("must be a whole year such as 2025")
+  .min(1986, "must be 1986 or later (CGT began on 20 September 1985)")
+  .max(2200, "must be 2200 or earlier");
 
 /** First and last day of a financial year (inclusive). */
 export function financialYearRange(financialYear: number, yearEnd = "06-30"): { from: string; to: string } {

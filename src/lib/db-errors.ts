@@ -1,4 +1,4 @@
-import { DomainError } from "./errors";
+import { DomainError } from "./domain-errors";
 import { COLUMN_MAX } from "./money";
 
 /**
@@ -70,7 +70,7 @@ export function driverCause(error: unknown): { kind?: string; sqlState?: string 
 
 /**
  * A DomainError (VALIDATION_FAILED) when `error` is the database refusing a value, else
- * undefined. Read by toDomainError in src/lib/errors.ts, after its own Prisma mappings.
+ * undefined. Read by toDomainError (src/lib/to-domain-error.ts), after its own Prisma mappings.
  */
 export function dataError(error: unknown): DomainError | undefined {
   if (!error || typeof error !== "object") return undefined;

@@ -1,5 +1,5 @@
 import { driverCause } from "./db-errors";
-import { DomainError } from "./errors";
+import { DomainError } from "./domain-errors";
 
 /** Seconds a client is asked to wait before retrying while the database is unreachable. */
 export const RETRY_AFTER_SECONDS = 5;
@@ -62,7 +62,7 @@ export const storageFull = (detail = "The server is out of storage space") =>
 /**
  * A DomainError when `error` says the database is unreachable (503 with Retry-After) or out of
  * space (507), else undefined. Looks through `cause` chains, since pg's connection-timeout error
- * wraps the socket error. Read by toDomainError in src/lib/errors.ts.
+ * wraps the socket error. Read by toDomainError (src/lib/to-domain-error.ts).
  */
 export function outageError(error: unknown): DomainError | undefined {
   for (let e = error, depth = 0; e && typeof e === "object" && depth < 5; e = (e as ErrorLike).cause, depth++) {

@@ -1,4 +1,4 @@
-import { DomainError, type ErrorCode } from "./errors";
+import { DomainError, type ErrorCode } from "./domain-errors";
 import { clientClosed } from "./slices";
 
 /**

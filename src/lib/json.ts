@@ -34,7 +34,7 @@ function member(v: unknown, segment: string): string {
 
 /**
  * JSON with exact decimals: a Decimal is written as a bare JSON number from its own digits
- * (`152.39`, never through a float), as API.md §1 requires. Node 20 has no JSON.rawJSON, hence
+ * (`152.39`, never through a float), as docs/conventions.md §4.2 says. Node 20 has no JSON.rawJSON, hence
  * this small writer. Dates become ISO 8601 strings; undefined object members are omitted. A
  * non-finite number, Decimal or JS, throws NonFiniteNumberError.
  */

@@ -29,7 +29,7 @@ export const COLUMN_MAX = {
 } as const;
 
 /**
- * A decimal input: a JSON number or a string such as "152.39" (API.md §1 money). Rejects NaN,
+ * A decimal input: a JSON number or a string such as "152.39" (docs/conventions.md §4.2). Rejects NaN,
  * Infinity, exponent notation in strings and more than `scale` decimals instead of rounding.
  * `positive`: 0 is refused too — a price or a rate of 0 values a holding at nothing and divides
  * by zero wherever a report converts back (units for an amount, a benchmark's units).

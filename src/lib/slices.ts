@@ -1,4 +1,4 @@
-import { DomainError } from "./errors";
+import { DomainError } from "./domain-errors";
 
 /**
  * Long computations written as generators that `yield` at safe points, run either at once or in

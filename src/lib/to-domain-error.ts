@@ -1,6 +1,6 @@
 import { dataError, driverCause } from "./db-errors";
 import { outageError } from "./db-outage";
-import { DomainError } from "./errors";
+import { DomainError } from "./domain-errors";
 
 interface PrismaLikeError {
   name?: string;

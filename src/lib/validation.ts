@@ -1,113 +1,10 @@
 import { z } from "zod";
-import { DomainError, type FieldError } from "./errors";
+import { DomainError, type FieldError } from "./domain-errors";
+import { fieldErrors } from "./field-errors";
+import { isPlainObject, unstorableText } from "./storable-text";
 
-/** `buckets.2.targetPct` → `buckets[2].targetPct`; the root is `(body)`. */
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = "";
-  for (const part of path) {
-    if (typeof part === "number") out += `[${part}]`;
-    else out += out ? `.${String(part)}` : String(part);
-  }
-  return out || "(body)";
-}
-
-/**
- * One field error per issue. A field the schema does not know (a strict object's
- * `unrecognized_keys`) is one error per field at its full path, `buckets[2].labell`, naming the
- * closest known field when the schema is given and one is near (a typo, not a different field).
- */
-export function fieldErrors(error: z.ZodError, schema?: z.ZodType): FieldError[] {
-  return error.issues.flatMap((issue) => {
-    // A record's bad key: what its key schema said ("must be an AMIT component name: …"), not zod's "Invalid key in record".
-    if (issue.code === "invalid_key")
-      return [
-        { path: formatPath(issue.path), message: issue.issues.map((i) => i.message).join("; ") || issue.message },
-      ];
-    if (issue.code !== "unrecognized_keys") return [{ path: formatPath(issue.path), message: issue.message }];
-    const known = schema ? knownKeysAt(schema, issue.path) : [];
-    return issue.keys.map((key) => {
-      const near = closest(key, known);
-      return {
-        path: formatPath([...issue.path, key]),
-        message: `is not a known field${near ? `; did you mean ${near}?` : ""}`,
-      };
-    });
-  });
-}
-
-/** The keys of the object schema(s) that could sit at `path` below `schema`: wrappers, arrays, records, unions and pipes are looked through. */
-export function knownKeysAt(schema: z.core.$ZodType, path: readonly PropertyKey[]): string[] {
-  const keys = new Set<string>();
-  const visit = (s: z.core.$ZodType | undefined, rest: readonly PropertyKey[], depth: number): void => {
-    if (!s || depth > 64) return;
-    const def = s._zod.def as unknown as Record<string, unknown> & { type: string };
-    const next = (inner: unknown, r = rest) => visit(inner as z.core.$ZodType | undefined, r, depth + 1);
-    switch (def.type) {
-      case "object": {
-        const shape = def.shape as Record<string, z.core.$ZodType>;
-        if (rest.length === 0) Object.keys(shape).forEach((k) => keys.add(k));
-        else next(shape[String(rest[0])], rest.slice(1));
-        return;
-      }
-      case "array":
-        if (rest.length > 0) next(def.element, rest.slice(1));
-        return;
-      case "record":
-        if (rest.length > 0) next(def.valueType, rest.slice(1));
-        return;
-      case "tuple":
-        if (rest.length > 0) next((def.items as z.core.$ZodType[])[Number(rest[0])], rest.slice(1));
-        return;
-      case "union":
-        (def.options as z.core.$ZodType[]).forEach((o) => next(o));
-        return;
-      case "intersection":
-        next(def.left);
-        next(def.right);
-        return;
-      case "pipe":
-        next(def.in);
-        next(def.out);
-        return;
-      case "lazy":
-        next((def.getter as () => unknown)());
-        return;
-      default:
-        // optional, nullable, default, prefault, catch, readonly, nonoptional...
-        if ("innerType" in def) next(def.innerType);
-    }
-  };
-  visit(schema, path, 0);
-  return [...keys];
-}
-
-/** The known name nearest to a misspelt one (case ignored), if it is within a typo's distance. */
-export function closest(name: string, known: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const candidate of known) {
-    const d = editDistance(name.toLowerCase(), candidate.toLowerCase());
-    if (d < bestDistance) [best, bestDistance] = [candidate, d];
-  }
-  // One edit in 4 letters, at most 3: `brokrage` → brokerage, `labell` → label, never `foo` → name.
-  return best !== undefined && bestDistance <= Math.min(3, Math.max(1, Math.floor(best.length / 4))) ? best : undefined;
-}
-
-/** Levenshtein distance with adjacent transpositions counted as one edit (`pirce` → price). */
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 3 || a.length > 100 || b.length > 100) return Infinity;
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0][j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  }
-  return d[a.length][b.length];
-}
+export { closest, fieldErrors, formatPath, knownKeysAt } from "./field-errors";
+export { isStorableText, text, UNSTORABLE_MESSAGE, unstorableText } from "./storable-text";
 
 /**
  * An object's (or a list's) cross-field rules, run in the same pass as its fields' own checks so that one
@@ -175,60 +72,6 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what 
   throw invalidInput(what, fieldErrors(result.error, schema));
 }
 
-/**
- * NUL, or a UTF-16 surrogate without its partner. Neither can be stored: PostgreSQL refuses NUL
- * in text (SQLSTATE 22021), and a lone surrogate has no UTF-8 form (drivers silently write U+FFFD).
- */
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-export const UNSTORABLE_MESSAGE = "must not contain NUL characters or unpaired UTF-16 surrogates";
-
-export function isStorableText(value: string): boolean {
-  return !UNSTORABLE.test(value);
-}
-
-/** Parsed JSON, a query string or GraphQL input, not a Date, Decimal or Buffer (any realm's Object.prototype). */
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  if (v === null || typeof v !== "object") return false;
-  const proto = Object.getPrototypeOf(v);
-  return proto === null || Object.getPrototypeOf(proto) === null;
-}
-
-interface Visit {
-  value: unknown;
-  key?: PropertyKey;
-  parent?: Visit;
-}
-
-/**
- * Every string in a decoded input (object keys too) that a text column cannot store, as field
- * errors in document order, at most `max`. Walks with its own stack, so a body nested 100,000
- * deep cannot overflow the call stack; only plain objects and arrays are entered.
- */
-export function unstorableText(value: unknown, root: PropertyKey[] = [], max = 20): FieldError[] {
-  const errors: FieldError[] = [];
-  const pathOf = (visit: Visit) => {
-    const path: PropertyKey[] = [];
-    for (let v: Visit | undefined = visit; v?.key !== undefined; v = v.parent) path.push(v.key);
-    return formatPath([...root, ...path.reverse()]);
-  };
-  const stack: Visit[] = [{ value }];
-  while (stack.length > 0 && errors.length < max) {
-    const visit = stack.pop()!;
-    const v = visit.value;
-    if (typeof visit.key === "string" && UNSTORABLE.test(visit.key))
-      errors.push({ path: pathOf(visit), message: `is a field name that ${UNSTORABLE_MESSAGE}` });
-    if (typeof v === "string") {
-      if (UNSTORABLE.test(v)) errors.push({ path: pathOf(visit), message: UNSTORABLE_MESSAGE });
-    } else if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], key: i, parent: visit });
-    } else if (isPlainObject(v)) {
-      const keys = Object.keys(v);
-      for (let i = keys.length - 1; i >= 0; i--) stack.push({ value: v[keys[i]], key: keys[i], parent: visit });
-    }
-  }
-  return errors;
-}
-
 /** A flag in a query string ("true"/"false") or a JSON/GraphQL Boolean. */
 export const booleanFlag = z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")], {
   error: "must be true or false",
@@ -274,20 +117,6 @@ export const idSchema = z
 
 export function parseId(value: unknown, name: string): number {
   return parseInput(z.object({ [name]: idSchema }), { [name]: value }, `The ${name}`)[name] as number;
-}
-
-/**
- * Free text that PostgreSQL can store: trimmed, within length bounds, and free of control
- * characters other than tab and line breaks (NUL cannot be stored in a text column at all) and of
- * unpaired surrogates (which have no UTF-8 form).
- */
-export function text(opts: { min?: number; max: number; trim?: boolean }) {
-  const base = opts.trim === false ? z.string() : z.string().trim();
-  return base
-    .min(opts.min ?? 0, opts.min === 1 ? "must not be empty" : `must be at least ${opts.min} characters`)
-    .max(opts.max, `must be at most ${opts.max} characters`)
-    .regex(/^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]*$/, "must not contain control characters")
-    .refine(isStorableText, UNSTORABLE_MESSAGE);
 }
 
 /**

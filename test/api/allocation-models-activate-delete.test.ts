@@ -1,24 +1,15 @@
-import { ledgerSnapshot } from "../support/app";
-import { newPortfolio } from "../support/kit";
+import { ledgerSnapshot, useTestApp } from "../support/app";
+import { newPortfolio } from "../factories";
 import { expectAbsent, expectError, expectOk } from "../support/outcomes";
-import {
-  t,
-  Model,
-  rest,
-  Q,
-  TRANSPORTS,
-  BALANCED,
-  seedModel,
-  dbRow,
-  activeCount,
-  without,
-} from "./allocation-models.shared";
+import { type Model, Q, BALANCED, without, allocationModelsApi } from "./allocation-models.transports";
 
 /**
  * Soft-deleting and activating allocation models (seed 3).
- * (Split from allocation-models.test.ts by story; the suite's app, transports and helpers are in ./allocation-models.shared.ts,
- * which registers the app's lifecycle hooks in this file when imported.)
+ * (Split from allocation-models.test.ts by story; the transports and setup functions are in ./allocation-models.transports.ts.)
  */
+
+const t = useTestApp();
+const { rest, TRANSPORTS, seedModel, dbRow, activeCount } = allocationModelsApi(t);
 
 describe("Soft-delete an allocation model", () => {
   describe.each(TRANSPORTS)("over $name", (tr) => {

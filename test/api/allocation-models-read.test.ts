@@ -1,25 +1,23 @@
-import { newPortfolio } from "../support/kit";
+import { newPortfolio } from "../factories";
 import { expectAbsent, expectError, expectOk, type Json } from "../support/outcomes";
 import {
-  t,
-  rest,
   Q,
   gqlModel,
   gqlModelOrNull,
-  graphql,
-  TRANSPORTS,
-  newCustomGroup,
-  seedModel,
   names,
   PUBLIC_ID,
   without,
-} from "./allocation-models.shared";
+  allocationModelsApi,
+} from "./allocation-models.transports";
+import { useTestApp } from "../support/app";
 
 /**
  * Reading allocation models: the list, the active model, one model by publicId, and GraphQL Portfolio.allocationModels / activeAllocationModel.
- * (Split from allocation-models.test.ts by story; the suite's app, transports and helpers are in ./allocation-models.shared.ts,
- * which registers the app's lifecycle hooks in this file when imported.)
+ * (Split from allocation-models.test.ts by story; the transports and setup functions are in ./allocation-models.transports.ts.)
  */
+
+const t = useTestApp();
+const { rest, graphql, TRANSPORTS, newCustomGroup, seedModel } = allocationModelsApi(t);
 
 describe("List the allocation models of a portfolio (seed 4.2)", () => {
   describe.each(TRANSPORTS)("over $name", (tr) => {

@@ -1,25 +1,15 @@
-import { ledgerSnapshot } from "../support/app";
-import { newPortfolio } from "../support/kit";
+import { ledgerSnapshot, useTestApp } from "../support/app";
+import { newPortfolio } from "../factories";
 import { expectError, expectOk } from "../support/outcomes";
-import {
-  t,
-  rest,
-  Q,
-  TRANSPORTS,
-  BALANCED,
-  seedModel,
-  dbRow,
-  activeCount,
-  names,
-  PUBLIC_ID,
-  without,
-} from "./allocation-models.shared";
+import { Q, BALANCED, names, PUBLIC_ID, without, allocationModelsApi } from "./allocation-models.transports";
 
 /**
  * Saving an allocation model: create or update (seed 4.3), and what isActive in a save does.
- * (Split from allocation-models.test.ts by story; the suite's app, transports and helpers are in ./allocation-models.shared.ts,
- * which registers the app's lifecycle hooks in this file when imported.)
+ * (Split from allocation-models.test.ts by story; the transports and setup functions are in ./allocation-models.transports.ts.)
  */
+
+const t = useTestApp();
+const { rest, TRANSPORTS, seedModel, dbRow, activeCount } = allocationModelsApi(t);
 
 describe("Create or update an allocation model (seed 4.3)", () => {
   describe.each(TRANSPORTS)("over $name", (tr) => {

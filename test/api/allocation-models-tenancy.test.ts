@@ -1,13 +1,15 @@
-import { ledgerSnapshot } from "../support/app";
-import { newPortfolio } from "../support/kit";
+import { ledgerSnapshot, useTestApp } from "../support/app";
+import { newPortfolio } from "../factories";
 import { expectAbsent, expectError, expectOk, type Json } from "../support/outcomes";
-import { t, rest, Q, TRANSPORTS, seedModel, VALID } from "./allocation-models.shared";
+import { Q, VALID, allocationModelsApi } from "./allocation-models.transports";
 
 /**
  * Tenant isolation: another account's portfolio and models do not exist for a key.
- * (Split from allocation-models.test.ts by story; the suite's app, transports and helpers are in ./allocation-models.shared.ts,
- * which registers the app's lifecycle hooks in this file when imported.)
+ * (Split from allocation-models.test.ts by story; the transports and setup functions are in ./allocation-models.transports.ts.)
  */
+
+const t = useTestApp();
+const { rest, TRANSPORTS, seedModel } = allocationModelsApi(t);
 
 describe("Tenant isolation: another account's portfolio and models do not exist for a key", () => {
   describe.each(TRANSPORTS)("over $name", (tr) => {

@@ -1,25 +1,15 @@
-import { ledgerSnapshot } from "../support/app";
-import { newPortfolio } from "../support/kit";
+import { ledgerSnapshot, useTestApp } from "../support/app";
+import { newPortfolio } from "../factories";
 import { expectError, expectInvalid, expectOk } from "../support/outcomes";
-import {
-  t,
-  rest,
-  Q,
-  graphql,
-  TRANSPORTS,
-  newCustomGroup,
-  seedModel,
-  manyBuckets,
-  VALID,
-  withBucket,
-  BAD,
-} from "./allocation-models.shared";
+import { Q, manyBuckets, VALID, withBucket, BAD, allocationModelsApi } from "./allocation-models.transports";
 
 /**
  * Validation of allocation models: 400 VALIDATION_FAILED naming each bad path with nothing written, and bad portfolio ids.
- * (Split from allocation-models.test.ts by story; the suite's app, transports and helpers are in ./allocation-models.shared.ts,
- * which registers the app's lifecycle hooks in this file when imported.)
+ * (Split from allocation-models.test.ts by story; the transports and setup functions are in ./allocation-models.transports.ts.)
  */
+
+const t = useTestApp();
+const { rest, graphql, TRANSPORTS, newCustomGroup, seedModel } = allocationModelsApi(t);
 
 describe("Validation: 400 VALIDATION_FAILED naming each bad path, and nothing written", () => {
   describe.each(TRANSPORTS)("over $name", (tr) => {

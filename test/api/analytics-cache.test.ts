@@ -2,10 +2,12 @@ import pino from "pino";
 import request from "supertest";
 import { createApp, type App } from "../../src/app";
 import type { Context } from "../../src/context";
-import { SeriesCache } from "../../src/modules/analytics/engine-cache";
+import { SeriesCache } from "../../src/modules/ledger/valuation/series-cache";
 import type { RangePortfolio } from "../../src/modules/ledger";
-import { startTestApp, type TestApp } from "../support/app";
-import { hookedClient, LEDGER_PAGE_SQL, measured, newPortfolio, newTrade, postCreated } from "../support/kit";
+import { useTestApp } from "../support/app";
+import { newPortfolio, newTrade, postCreated } from "../factories";
+import { hookedClient, LEDGER_PAGE_SQL, measured } from "../support/kit";
+import { usdHolding } from "../scenarios/analytics";
 
 /**
  * The computed series cache is never stale, across processes. Two app instances over one database
@@ -18,13 +20,12 @@ import { hookedClient, LEDGER_PAGE_SQL, measured, newPortfolio, newTrade, postCr
  * The portfolio: buy 100 AAA.ASX @ 10 on 2024-01-02 (1,000 in); market price 12 on 2024-01-31.
  * Period 2024-01-01..2024-01-31: EMV 1,200, gain 200.
  */
-let t: TestApp;
+const t = useTestApp();
 let other: App;
 let b: ReturnType<typeof request>;
 let key: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
   other = await createApp({
     db: t.db,
     log: pino({ level: "silent" }),
@@ -34,10 +35,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await other.stop();
-  await t.close();
 });
 beforeEach(async () => {
-  await t.db.reset();
   key = await t.newAccount();
 });
 
@@ -139,19 +138,8 @@ it("every kind of write through another instance is seen by the next read", asyn
 });
 
 it("an FX rate and a custom price written through another instance are seen too", async () => {
-  const portfolioId = await newPortfolio(t, key, { name: "Foreign" });
   // 10 USX @ USD 100 at 1.5 on 2024-01-02 (AUD 1,500 in); no market price: the trade's price.
-  await newTrade(t, key, {
-    portfolioId,
-    symbol: "USX",
-    exchange: "NYSE",
-    tradeType: "Buy",
-    tradeDate: "2024-01-02",
-    quantity: 10,
-    price: 100,
-    currencyCode: "USD",
-    exchangeRate: 1.5,
-  });
+  const { portfolioId } = await usdHolding(t, key, "Foreign");
   expect(await gainThroughA(portfolioId)).toBe("0");
   // USD/AUD 1.6 on 2024-01-31: 10 × 100 × 1.6 = 1,600: gain 100.
   await writeThroughB("post", "/v1/fx-rates/bulk", [{ base: "USD", quote: "AUD", date: "2024-01-31", rate: 1.6 }]);

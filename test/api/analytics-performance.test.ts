@@ -1,7 +1,9 @@
-import { startTestApp, type TestApp } from "../support/app";
-import { newPortfolio, newTrade, postCreated } from "../support/kit";
+import { useTestApp } from "../support/app";
+import { navexaWorkedExample } from "../scenarios/navexa-worked-example";
+import { newPortfolio, postCreated } from "../factories";
 import { expectError, expectInvalid, expectOk, type Json } from "../support/outcomes";
-import { canonicalReport, expectIdentity, performanceTransports, REPORT } from "./analytics.shared";
+import { canonicalReport, expectIdentity, performanceTransports, REPORT } from "./analytics.transports";
+import { cashFundedRoundTrip, usdHolding } from "../scenarios/analytics";
 
 /**
  * GET /v1/portfolios/{p}/performance and GraphQL `performance` (REPORTS.md §2), on the worked
@@ -18,49 +20,14 @@ import { canonicalReport, expectIdentity, performanceTransports, REPORT } from "
  *   XIRR of −2,000 (2018-01-01), −2,200 (2018-12-31), +4,600 (2019-12-31) = 6.328548494 %
  * The return is all capital (AUD, no income): capital 400 and 6.445346989 % annualised.
  */
-let t: TestApp;
+const t = useTestApp();
 let key: string;
 
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
 beforeEach(async () => {
-  await t.db.reset();
   key = await t.newAccount();
 });
 
-async function navexa(k = key) {
-  const portfolioId = await newPortfolio(t, k, { name: "SMSF" });
-  await newTrade(t, k, {
-    portfolioId,
-    symbol: "XYZ",
-    exchange: "ASX",
-    tradeType: "Buy",
-    tradeDate: "2018-01-01",
-    quantity: 1000,
-    price: 2,
-  });
-  await newTrade(t, k, {
-    portfolioId,
-    symbol: "XYZ",
-    exchange: "ASX",
-    tradeType: "Buy",
-    tradeDate: "2018-12-31",
-    quantity: 1000,
-    price: 2.2,
-  });
-  await newTrade(t, k, {
-    portfolioId,
-    symbol: "XYZ",
-    exchange: "ASX",
-    tradeType: "Sell",
-    tradeDate: "2019-12-31",
-    quantity: 2000,
-    price: 2.3,
-  });
-  return portfolioId;
-}
+const navexa = (k = key) => navexaWorkedExample(t, k);
 
 const transports = performanceTransports(() => t);
 const num = (v: unknown) => Number(v);
@@ -132,43 +99,12 @@ describe.each(transports)("performance over $name", (tr) => {
   });
 
   it("with a synced cash account the deposits are the flows; interest is dividend return; components add up", async () => {
-    const portfolioId = await newPortfolio(t, key, { name: "With cash" });
-    const cash = await postCreated<{ id: number }>(t, key, "/v1/cash-accounts", {
-      portfolioId,
-      name: "Cash",
-      currencyCode: "AUD",
-      syncTrades: true,
-      settlementDays: 0,
-    });
+    const { portfolioId, cashAccountId } = await cashFundedRoundTrip(t, key);
     await postCreated(t, key, "/v1/cash-transactions", {
-      cashAccountId: cash.id,
-      type: "Deposit",
-      date: "2024-01-01",
-      amount: 1000,
-    });
-    await newTrade(t, key, {
-      portfolioId,
-      symbol: "AAA",
-      exchange: "ASX",
-      tradeType: "Buy",
-      tradeDate: "2024-01-02",
-      quantity: 50,
-      price: 10,
-    });
-    await postCreated(t, key, "/v1/cash-transactions", {
-      cashAccountId: cash.id,
+      cashAccountId,
       type: "InterestPayment",
       date: "2024-01-03",
       amount: 5,
-    });
-    await newTrade(t, key, {
-      portfolioId,
-      symbol: "AAA",
-      exchange: "ASX",
-      tradeType: "Sell",
-      tradeDate: "2024-01-04",
-      quantity: 50,
-      price: 12,
     });
     // Deposit 1,000 in (the only flow); the buy (500) and the sale (600) settle in the account.
     // EMV: cash 1,000 − 500 + 5 + 600 = 1,105; total return 1,105 − 0 − 1,000 = 105:
@@ -202,25 +138,14 @@ describe.each(transports)("performance over $name", (tr) => {
     // 10 USX @ USD 100 on 2024-01-02 at 1.5 (AUD 1,500 in); USD/AUD 1.5 all period; an income
     // record of AUD 100 net (its own currency), ex 2024-01-10, paid 2024-01-20 (AUD 100 out).
     //   EMV 1,500; total 1,500 − 0 − (1,500 − 100) = 100 = dividend 100 + capital 0 + currency 0.
-    const portfolioId = await newPortfolio(t, key, { name: "Mixed" });
-    const trade = await newTrade(t, key, {
-      portfolioId,
-      symbol: "USX",
-      exchange: "NYSE",
-      tradeType: "Buy",
-      tradeDate: "2024-01-02",
-      quantity: 10,
-      price: 100,
-      currencyCode: "USD",
-      exchangeRate: 1.5,
-    });
+    const { portfolioId, holdingId } = await usdHolding(t, key, "Mixed");
     const rates = await t.http
       .post("/v1/fx-rates/bulk")
       .set("authorization", key)
       .send([{ base: "USD", quote: "AUD", date: "2024-01-01", rate: 1.5 }]);
     expect(rates.status).toBeLessThan(300);
     await postCreated(t, key, "/v1/income", {
-      holdingId: trade.holdingId,
+      holdingId,
       exDividendDate: "2024-01-10",
       paidDate: "2024-01-20",
       unfrankedAmount: 100,

@@ -1,5 +1,6 @@
-import { startTestApp, type TestApp } from "../support/app";
-import { newPortfolio, newTrade, postCreated } from "../support/kit";
+import { useTestApp } from "../support/app";
+import { navexaWorkedExample } from "../scenarios/navexa-worked-example";
+import { newPortfolio, postCreated } from "../factories";
 import {
   canonicalAnswer,
   expectError,
@@ -10,6 +11,7 @@ import {
   type Json,
   type Outcome,
 } from "../support/outcomes";
+import { cashFundedRoundTrip, usdHolding } from "../scenarios/analytics";
 
 /**
  * The portfolio timeseries (REPORTS.md §1) over REST and GraphQL.
@@ -22,49 +24,14 @@ import {
  *   2019-12-31  value 0 (sold for 4,600), invested 4,200 − 4,600 = −400, TWR 9.523809524 %
  * Every point: totalValue = marketValue + cashValue + incomeReceivable.
  */
-let t: TestApp;
+const t = useTestApp();
 let key: string;
 
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
 beforeEach(async () => {
-  await t.db.reset();
   key = await t.newAccount();
 });
 
-async function navexa(k = key) {
-  const portfolioId = await newPortfolio(t, k, { name: "Worked example" });
-  await newTrade(t, k, {
-    portfolioId,
-    symbol: "XYZ",
-    exchange: "ASX",
-    tradeType: "Buy",
-    tradeDate: "2018-01-01",
-    quantity: 1000,
-    price: 2,
-  });
-  await newTrade(t, k, {
-    portfolioId,
-    symbol: "XYZ",
-    exchange: "ASX",
-    tradeType: "Buy",
-    tradeDate: "2018-12-31",
-    quantity: 1000,
-    price: 2.2,
-  });
-  await newTrade(t, k, {
-    portfolioId,
-    symbol: "XYZ",
-    exchange: "ASX",
-    tradeType: "Sell",
-    tradeDate: "2019-12-31",
-    quantity: 2000,
-    price: 2.3,
-  });
-  return portfolioId;
-}
+const navexa = (k = key) => navexaWorkedExample(t, k, "Worked example");
 
 type Point = {
   date: string;
@@ -149,38 +116,7 @@ describe.each(transports)("portfolio timeseries over $name", (tr) => {
   });
 
   it("with a cash account the deposits are the flows: net invested is what was deposited", async () => {
-    const portfolioId = await newPortfolio(t, key, { name: "With cash" });
-    const cash = await postCreated<{ id: number }>(t, key, "/v1/cash-accounts", {
-      portfolioId,
-      name: "Cash",
-      currencyCode: "AUD",
-      syncTrades: true,
-      settlementDays: 0,
-    });
-    await postCreated(t, key, "/v1/cash-transactions", {
-      cashAccountId: cash.id,
-      type: "Deposit",
-      date: "2024-01-01",
-      amount: 1000,
-    });
-    await newTrade(t, key, {
-      portfolioId,
-      symbol: "AAA",
-      exchange: "ASX",
-      tradeType: "Buy",
-      tradeDate: "2024-01-02",
-      quantity: 50,
-      price: 10,
-    });
-    await newTrade(t, key, {
-      portfolioId,
-      symbol: "AAA",
-      exchange: "ASX",
-      tradeType: "Sell",
-      tradeDate: "2024-01-04",
-      quantity: 50,
-      price: 12,
-    });
+    const { portfolioId } = await cashFundedRoundTrip(t, key);
     // Deposit 1,000 (a flow); the buy (500) and the sale (600) settle through the synced account
     // (not flows). 2024-01-04: cash 1,000 − 500 + 600 = 1,100, holdings 0; TWR 1,100 / 1,000 − 1 = 10 %.
     const points = expectOk(await tr.series(key, portfolioId, { from: "2024-01-01", to: "2024-01-04" }));
@@ -296,20 +232,9 @@ describe.each(holdingTransports)("holding timeseries over $name", (tr) => {
   });
 
   it("a USD holding: its income is an outflow at its own rate", async () => {
-    const portfolioId = await newPortfolio(t, key, { name: "US" });
-    const buy = await newTrade(t, key, {
-      portfolioId,
-      symbol: "USX",
-      exchange: "NYSE",
-      tradeType: "Buy",
-      tradeDate: "2024-01-02",
-      quantity: 10,
-      price: 100,
-      currencyCode: "USD",
-      exchangeRate: 1.5,
-    });
+    const { holdingId } = await usdHolding(t, key, "US");
     await postCreated(t, key, "/v1/income", {
-      holdingId: buy.holdingId,
+      holdingId,
       exDividendDate: "2024-01-05",
       paidDate: "2024-01-10",
       unfrankedAmount: 20,
@@ -318,7 +243,7 @@ describe.each(holdingTransports)("holding timeseries over $name", (tr) => {
     });
     // In: 10 × USD 100 × 1.5 = AUD 1,500; out on 2024-01-10: USD 20 × 1.5 = AUD 30.
     const points = expectOk(
-      await tr.series(key, buy.holdingId, { from: "2024-01-02", to: "2024-01-10", interval: "week" }),
+      await tr.series(key, holdingId, { from: "2024-01-02", to: "2024-01-10", interval: "week" }),
     );
     expect(points.map((x) => [x.date, x.quantity, x.price, x.exchangeRate, x.marketValue, x.netInvested])).toEqual([
       ["2024-01-02", "10", "100", "1.5", "1500", "1500"],

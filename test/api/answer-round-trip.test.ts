@@ -1,5 +1,5 @@
-import { startTestApp, type TestApp } from "../support/app";
-import { seedWriteFixture, type FixtureIds } from "../support/write-fixture";
+import { useTestApp } from "../support/app";
+import { seedWriteFixture, type FixtureIds } from "../scenarios/write-fixture";
 
 /**
  * Strict inputs refuse unknown fields (API.md §1), but the fields of a resource's own answer are
@@ -8,16 +8,11 @@ import { seedWriteFixture, type FixtureIds } from "../support/write-fixture";
  * and ignored; a typo beside them is still refused by name, and nothing is written.
  */
 
-let t: TestApp;
+const t = useTestApp();
 let key: string;
 let ids: FixtureIds;
 
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
 beforeEach(async () => {
-  await t.db.reset();
   key = await t.newAccount();
   ids = await seedWriteFixture(t, key);
 });

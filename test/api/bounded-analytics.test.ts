@@ -6,12 +6,13 @@ import { createApp } from "../../src/app";
 import { DEFAULT_ANALYTICS_LIMITS } from "../../src/config";
 import { buildContext } from "../../src/context";
 import { today } from "../../src/lib/dates";
-import { requestSignal } from "../../src/http/request-signal";
+import { requestSignal } from "../../src/http/request-context";
 import { authenticateKey, createAccountKey } from "../../src/modules/accounts/accounts.service";
-import { SeriesCache } from "../../src/modules/analytics/engine-cache";
+import { SeriesCache } from "../../src/modules/ledger/valuation/series-cache";
 import { getPortfolioTimeseries } from "../../src/modules/analytics/timeseries.service";
-import { startTestApp, type TestApp } from "../support/app";
-import { hookedClient, measured, newPortfolio, newTrade } from "../support/kit";
+import { useTestApp } from "../support/app";
+import { newPortfolio, newTrade } from "../factories";
+import { hookedClient, measured } from "../support/kit";
 
 /**
  * Issue 20 row 2: analytics within limits. A series has at most ANALYTICS_MAX_POINTS points and a
@@ -19,15 +20,10 @@ import { hookedClient, measured, newPortfolio, newTrade } from "../support/kit";
  * GraphQL alike); a computation stops when its client hangs up; a key may run only its share of
  * heavy computations at once (429 with Retry-After), the process only its slots (503).
  */
-let t: TestApp;
+const t = useTestApp();
 let key: string;
 
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
 beforeEach(async () => {
-  await t.db.reset();
   key = await t.newAccount();
 });
 

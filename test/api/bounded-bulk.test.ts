@@ -1,5 +1,6 @@
-import { ledgerSnapshot, startTestApp, type TestApp } from "../support/app";
-import { importTradesCsv, importTradesJson, newCustomHolding, newPortfolio, TRADE_CSV_HEADER } from "../support/kit";
+import { ledgerSnapshot, useTestApp } from "../support/app";
+import { newCustomHolding, newPortfolio } from "../factories";
+import { importTradesCsv, importTradesJson, TRADE_CSV_HEADER } from "../support/kit";
 import { expectRejected, withApp } from "../support/outcomes";
 
 /**
@@ -9,16 +10,11 @@ import { expectRejected, withApp } from "../support/outcomes";
  * `errorCount` the total.
  */
 
-let t: TestApp;
+const t = useTestApp();
 const { count } = withApp(() => t);
 let key: string;
 
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
 beforeEach(async () => {
-  await t.db.reset();
   key = await t.newAccount();
 });
 

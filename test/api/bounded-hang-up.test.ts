@@ -3,19 +3,16 @@ import type { AddressInfo } from "node:net";
 import pino from "pino";
 import { createApp } from "../../src/app";
 import { DEFAULT_ANALYTICS_LIMITS } from "../../src/config";
-import { startTestApp, type TestApp } from "../support/app";
-import { hookedClient, newPortfolio, newTrade } from "../support/kit";
+import { useTestApp } from "../support/app";
+import { newPortfolio, newTrade } from "../factories";
+import { hookedClient } from "../support/kit";
 
 /**
  * A client that hangs up while its heavy computation waits for a slot gets nothing (499
  * CLIENT_CLOSED in the log), and its Idempotency-Key is not spent on that: the retry with the same
  * key runs the request. A 499 was stored as the key's answer and replayed for 24 hours.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp({ reset: "none" });
 
 it("a request whose client hung up while it queued is run by its retry with the same Idempotency-Key, not replayed as 499", async () => {
   const key = await t.newAccount();

@@ -3,9 +3,9 @@ import pino from "pino";
 import request from "supertest";
 import { createApp } from "../../src/app";
 import { MAX_INPUT_DEPTH } from "../../src/http/depth";
-import { canonicalJson } from "../../src/modules/idempotency/request-key";
-import { startTestApp, type TestApp } from "../support/app";
-import { newPortfolio, newTrade, postCreated } from "../support/kit";
+import { canonicalJson } from "../../src/http/idempotency-key";
+import { useTestApp } from "../support/app";
+import { newPortfolio, newTrade, postCreated } from "../factories";
 import { expectProblem, withApp } from "../support/outcomes";
 
 /**
@@ -21,16 +21,11 @@ import { expectProblem, withApp } from "../support/outcomes";
  *   2^53−1 were read as numbers before).
  */
 
-let t: TestApp;
+const t = useTestApp();
 const { unchanged, count } = withApp(() => t);
 let key: string;
 
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
 beforeEach(async () => {
-  await t.db.reset();
   key = await t.newAccount();
 });
 

@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { ledgerSnapshot, startTestApp, type TestApp } from "../support/app";
+import { ledgerSnapshot, useTestApp } from "../support/app";
 
 /**
  * Issue 20, row 3: a request without a valid key is refused before its body is read. 20 keyless
@@ -10,12 +10,11 @@ import { ledgerSnapshot, startTestApp, type TestApp } from "../support/app";
  * bodies are refused by size (1 MiB) instead.
  */
 
-let t: TestApp;
+const t = useTestApp({ reset: "none" });
 let base: string;
 let server: http.Server;
 
 beforeAll(async () => {
-  t = await startTestApp();
   // A body sent slowly needs a server of its own, with the app supertest drives (its server's
   // request listener; a Test that is never sent starts nothing).
   const supertestServer = (t.http.get("/health") as unknown as { app: http.Server }).app;
@@ -26,7 +25,6 @@ beforeAll(async () => {
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
-  await t.close();
 });
 
 const DECLARED = 19 * 1024 * 1024;

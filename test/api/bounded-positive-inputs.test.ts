@@ -1,6 +1,7 @@
 import { toDomainError } from "../../src/lib/to-domain-error";
-import { startTestApp, type TestApp } from "../support/app";
-import { importTradesCsv, newPortfolio, newTrade, postCreated, tradeCsv, utcDate } from "../support/kit";
+import { useTestApp } from "../support/app";
+import { newPortfolio, newTrade, postCreated } from "../factories";
+import { importTradesCsv, tradeCsv, utcDate } from "../support/kit";
 import { expectInvalid, gqlOutcome, restCall, withApp, type Outcome } from "../support/outcomes";
 
 /**
@@ -10,16 +11,11 @@ import { expectInvalid, gqlOutcome, restCall, withApp, type Outcome } from "../s
  * nothing written. A zero close or income rate was accepted before: a USD 1,000 income counted
  * AUD 0 in the tax reports, and a close of 0 made the reports divide by zero.
  */
-let t: TestApp;
+const t = useTestApp();
 let key: string;
 const { count, unchanged } = withApp(() => t);
 
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
 beforeEach(async () => {
-  await t.db.reset();
   key = await t.newAccount();
 });
 

@@ -1,18 +1,25 @@
-import { ledgerSnapshot } from "../support/app";
+import { ledgerSnapshot, useTestApp } from "../support/app";
 import { expectAbsent, expectError, expectOk } from "../support/outcomes";
-import { t, key, newPortfolio, rest, graphql, newAccount, newTx, ledgerStory, storyLedger } from "./cash.shared";
+import { storyLedger, cashApi } from "./cash.transports";
+import { cashLedgerStory } from "../scenarios/cash-ledger-story";
 
 /**
  * Who may see and change cash: tenant isolation and client keys.
- * (Split from cash.test.ts by story; the suite's app, transports and helpers are in ./cash.shared.ts,
- * which registers the app's lifecycle hooks in this file when imported.)
+ * (Split from cash.test.ts by story; the transports and setup functions are in ./cash.transports.ts.)
  */
+
+const t = useTestApp();
+let key: string;
+beforeEach(async () => {
+  key = await t.newAccount();
+});
+const { newPortfolio, rest, graphql, newAccount, newTx } = cashApi(t);
 
 describe.each([rest, graphql])("cash accounts over $name", (tr) => {
   describe("tenant isolation", () => {
     it("treats another account's portfolio, accounts and transactions as missing, and changes nothing", async () => {
       const other = await t.newAccount();
-      const s = await ledgerStory(other);
+      const s = await cashLedgerStory(t, other);
       const before = await ledgerSnapshot(t.db);
       expectAbsent(await tr.getAccount(key, s.account.id));
       expectAbsent(await tr.getTx(key, s.deposit.id));

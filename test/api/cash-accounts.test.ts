@@ -1,12 +1,18 @@
-import { ledgerSnapshot } from "../support/app";
+import { ledgerSnapshot, useTestApp } from "../support/app";
 import { expectAbsent, expectError, expectInvalid, expectInvalidOrBadUserInput, expectOk } from "../support/outcomes";
-import { t, key, auth, newPortfolio, rest, graphql, newAccount, newTx } from "./cash.shared";
+import { auth, cashApi } from "./cash.transports";
 
 /**
  * Cash accounts (API.md §2 "Cash accounts and their transactions"): create, list, get, update, delete.
- * (Split from cash.test.ts by story; the suite's app, transports and helpers are in ./cash.shared.ts,
- * which registers the app's lifecycle hooks in this file when imported.)
+ * (Split from cash.test.ts by story; the transports and setup functions are in ./cash.transports.ts.)
  */
+
+const t = useTestApp();
+let key: string;
+beforeEach(async () => {
+  key = await t.newAccount();
+});
+const { newPortfolio, rest, graphql, newAccount, newTx } = cashApi(t);
 
 describe.each([rest, graphql])("cash accounts over $name", (tr) => {
   describe("accounts", () => {

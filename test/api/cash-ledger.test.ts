@@ -1,25 +1,20 @@
 import { settlementDate } from "../../src/modules/ledger/cash-effects";
 import { expectInvalid, expectOk } from "../support/outcomes";
-import {
-  t,
-  key,
-  TODAY,
-  newPortfolio,
-  newTrade,
-  rest,
-  graphql,
-  newAccount,
-  newTx,
-  newIncome,
-  ledgerStory,
-  storyLedger,
-} from "./cash.shared";
+import { TODAY, storyLedger, cashApi } from "./cash.transports";
+import { useTestApp } from "../support/app";
+import { cashLedgerStory } from "../scenarios/cash-ledger-story";
 
 /**
  * The cash ledger: settlement dates, the running balance over cash transactions and synced trades and income, and Portfolio.cashAccounts over GraphQL.
- * (Split from cash.test.ts by story; the suite's app, transports and helpers are in ./cash.shared.ts,
- * which registers the app's lifecycle hooks in this file when imported.)
+ * (Split from cash.test.ts by story; the transports and setup functions are in ./cash.transports.ts.)
  */
+
+const t = useTestApp();
+let key: string;
+beforeEach(async () => {
+  key = await t.newAccount();
+});
+const { newPortfolio, newTrade, rest, graphql, newAccount, newTx, newIncome } = cashApi(t);
 
 describe("settlementDate", () => {
   it.each([
@@ -38,7 +33,7 @@ describe("settlementDate", () => {
 describe.each([rest, graphql])("cash accounts over $name", (tr) => {
   describe("ledger", () => {
     it("runs a balance over cash, settled trades and paid income in the account's currency, oldest first", async () => {
-      const s = await ledgerStory(key);
+      const s = await cashLedgerStory(t, key);
       const o = await tr.ledger(key, s.account.id);
       expect(expectOk(o)).toEqual(storyLedger(s));
       if (tr.name === "REST") {
@@ -52,7 +47,7 @@ describe.each([rest, graphql])("cash accounts over $name", (tr) => {
     });
 
     it("pages and filters by date with the true running balance", async () => {
-      const s = await ledgerStory(key);
+      const s = await cashLedgerStory(t, key);
       const all = storyLedger(s);
       expect(expectOk(await tr.ledger(key, s.account.id, { limit: 2, offset: 2 }))).toEqual(all.slice(2, 4));
       expect(expectOk(await tr.ledger(key, s.account.id, { offset: 6 }))).toEqual(all.slice(6));
@@ -65,7 +60,7 @@ describe.each([rest, graphql])("cash accounts over $name", (tr) => {
     });
 
     it("leaves trades or income out when their sync is off, and counts only the account's currency", async () => {
-      const s = await ledgerStory(key);
+      const s = await cashLedgerStory(t, key);
       expectOk(await tr.updateAccount(key, s.account.id, { syncTrades: false }));
       expect(expectOk(await tr.ledger(key, s.account.id)).map((m) => m.source)).toEqual([
         "Cash",
@@ -161,7 +156,7 @@ describe.each([rest, graphql])("cash accounts over $name", (tr) => {
 
 describe("Portfolio.cashAccounts (GraphQL)", () => {
   it("answers each portfolio's accounts with balances and ledgers", async () => {
-    const s = await ledgerStory(key);
+    const s = await cashLedgerStory(t, key);
     const empty = await newPortfolio(key, { name: "Empty" });
     const res = await t.gql(
       key,

@@ -4,7 +4,7 @@ import pino from "pino";
 import request from "supertest";
 import { createApp, type App } from "../../src/app";
 import { openDatabase, type Database } from "../../src/db";
-import { formatError } from "../../src/graphql/errors";
+import { formatError } from "../../src/graphql/format-error";
 import { toDomainError } from "../../src/lib/to-domain-error";
 import { createAccountKey } from "../../src/modules/accounts/accounts.service";
 import { openTestDatabase, type TestDatabase } from "../support/db";

@@ -2,7 +2,7 @@ import { getIntrospectionQuery } from "graphql";
 import type request from "supertest";
 import { aliasedCreates, aliasedNestedLists, fragmentChain } from "../../bench/abuse";
 import { DEFAULT_GRAPHQL_LIMITS } from "../../src/config";
-import { startTestApp, type TestApp } from "../support/app";
+import { useTestApp } from "../support/app";
 import { measured } from "../support/kit";
 
 /**
@@ -10,13 +10,7 @@ import { measured } from "../support/kit";
  * resolver, no SQL beyond the key lookup), with or without a key; and the rate limit counts the
  * work an operation asks for, not the request.
  */
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
-beforeEach(() => t.db.reset());
+const t = useTestApp();
 
 const portfolioCount = async () => Number((await t.db.sql<{ n: string }>("SELECT count(*) AS n FROM portfolio"))[0].n);
 
@@ -174,12 +168,7 @@ describe("the rate limit counts work", () => {
   // live as long as the app and key ids restart on a reset, so this app is never reset: each
   // test uses keys of its own.
   const BURST = 20;
-  let limited: TestApp;
-
-  beforeAll(async () => {
-    limited = await startTestApp({ rateLimitPerSecond: 0.001, rateLimitBurst: BURST });
-  });
-  afterAll(() => limited.close());
+  const limited = useTestApp({ rateLimitPerSecond: 0.001, rateLimitBurst: BURST, reset: "none" });
 
   const count = async () => Number((await limited.db.sql<{ n: string }>("SELECT count(*) AS n FROM portfolio"))[0].n);
 

@@ -1,16 +1,10 @@
-import { startTestApp, type TestApp } from "../support/app";
+import { useTestApp } from "../support/app";
 
 /**
  * No N+1: a nested GraphQL query costs a fixed number of SQL statements whatever the number of
  * portfolios, models and buckets, because relation fields go through per-request DataLoaders.
  */
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
-beforeEach(() => t.db.reset());
+const t = useTestApp();
 
 async function seed(key: string, portfolios: number, models: number, buckets: number): Promise<void> {
   for (let p = 0; p < portfolios; p++) {

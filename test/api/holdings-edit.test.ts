@@ -1,12 +1,20 @@
-import { ISO_UTC, newPortfolio } from "../support/kit";
+import { newPortfolio } from "../factories";
+import { ISO_UTC } from "../support/kit";
 import { expectAbsent, expectError, expectInvalid, expectOk, type Json } from "../support/outcomes";
-import { t, unchanged, count, key, rest, TRANSPORTS, trade, buy, sell, customPrice } from "./holdings.shared";
+import { useTestApp } from "../support/app";
+import { holdingsApi } from "./holdings.transports";
 
 /**
  * Changing holdings: updates (notes, classification, DRP), deletes, custom investments created explicitly, and ticker changes that keep the history.
- * (Split from holdings.test.ts by story; the suite's app, transports and helpers are in ./holdings.shared.ts,
- * which registers the app's lifecycle hooks in this file when imported.)
+ * (Split from holdings.test.ts by story; the transports and setup functions are in ./holdings.transports.ts.)
  */
+
+const t = useTestApp();
+let key: string;
+beforeEach(async () => {
+  key = await t.newAccount();
+});
+const { unchanged, count, rest, TRANSPORTS, trade, buy, sell, customPrice } = holdingsApi(t, () => key);
 
 describe.each(TRANSPORTS)("holdings over $name", (tr) => {
   describe("updating a holding: notes, classification, DRP", () => {

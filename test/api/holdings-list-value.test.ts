@@ -1,12 +1,19 @@
-import { newPortfolio } from "../support/kit";
+import { newPortfolio } from "../factories";
 import { expectAbsent, expectInvalid, expectOk, type Json } from "../support/outcomes";
-import { t, count, key, TRANSPORTS, trade, buy, sell, marketPrice, customPrice, fxRate } from "./holdings.shared";
+import { useTestApp } from "../support/app";
+import { holdingsApi } from "./holdings.transports";
 
 /**
  * Listing a portfolio's holdings and their market value (custom price, else market price, else last trade), and what a nested read costs in statements.
- * (Split from holdings.test.ts by story; the suite's app, transports and helpers are in ./holdings.shared.ts,
- * which registers the app's lifecycle hooks in this file when imported.)
+ * (Split from holdings.test.ts by story; the transports and setup functions are in ./holdings.transports.ts.)
  */
+
+const t = useTestApp();
+let key: string;
+beforeEach(async () => {
+  key = await t.newAccount();
+});
+const { count, TRANSPORTS, trade, buy, sell, marketPrice, customPrice, fxRate } = holdingsApi(t, () => key);
 
 describe.each(TRANSPORTS)("holdings over $name", (tr) => {
   describe("listing a portfolio's holdings", () => {

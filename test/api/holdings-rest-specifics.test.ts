@@ -1,12 +1,19 @@
-import { newPortfolio } from "../support/kit";
+import { newPortfolio } from "../factories";
 import { type FieldError } from "../support/outcomes";
-import { t, key, buy } from "./holdings.shared";
+import { useTestApp } from "../support/app";
+import { holdingsApi } from "./holdings.transports";
 
 /**
  * What only REST shows about holdings: exact fields, query-string validation, bad ids.
- * (Split from holdings.test.ts by story; the suite's app, transports and helpers are in ./holdings.shared.ts,
- * which registers the app's lifecycle hooks in this file when imported.)
+ * (Split from holdings.test.ts by story; the transports and setup functions are in ./holdings.transports.ts.)
  */
+
+const t = useTestApp();
+let key: string;
+beforeEach(async () => {
+  key = await t.newAccount();
+});
+const { buy } = holdingsApi(t, () => key);
 
 describe("REST specifics", () => {
   it("a holding answers exactly the documented fields, numbers as JSON numbers", async () => {

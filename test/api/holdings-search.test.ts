@@ -1,11 +1,18 @@
 import { expectInvalid, expectOk } from "../support/outcomes";
-import { key, Security, TRANSPORTS } from "./holdings.shared";
+import { type Security, holdingsApi } from "./holdings.transports";
+import { useTestApp } from "../support/app";
 
 /**
  * Securities search: exact symbol, then prefix, then name words.
- * (Split from holdings.test.ts by story; the suite's app, transports and helpers are in ./holdings.shared.ts,
- * which registers the app's lifecycle hooks in this file when imported.)
+ * (Split from holdings.test.ts by story; the transports and setup functions are in ./holdings.transports.ts.)
  */
+
+const t = useTestApp();
+let key: string;
+beforeEach(async () => {
+  key = await t.newAccount();
+});
+const { TRANSPORTS } = holdingsApi(t, () => key);
 
 describe.each(TRANSPORTS)("holdings over $name", (tr) => {
   describe("securities search: exact symbol, then prefix, then name words", () => {

@@ -2,10 +2,10 @@ import type { Response } from "supertest";
 
 import { endpoints } from "../../src/http/router";
 
-import { startTestApp, type TestApp } from "../support/app";
+import { useTestApp } from "../support/app";
 import { expectProblem, withApp } from "../support/outcomes";
 
-import { fixtureUrl, seedWriteFixture, writeBodies, type FixtureIds } from "../support/write-fixture";
+import { fixtureUrl, seedWriteFixture, writeBodies, type FixtureIds } from "../scenarios/write-fixture";
 
 /**
  * Bad input of every kind answers 4xx problem+json (GraphQL: an error with extensions.code) and
@@ -14,19 +14,17 @@ import { fixtureUrl, seedWriteFixture, writeBodies, type FixtureIds } from "../s
  * rows naming another portfolio, and allocation models along another account's custom group.
  * Each case was a 500 or a silent write once.
  */
-let t: TestApp;
+const t = useTestApp({ reset: "none" });
 const { unchanged } = withApp(() => t);
 let key: string;
 let otherKey: string;
 let ids: FixtureIds;
 
 beforeAll(async () => {
-  t = await startTestApp();
   key = await t.newAccount("owner");
   otherKey = await t.newAccount("other");
   ids = await seedWriteFixture(t, key);
 });
-afterAll(() => t.close());
 
 /** The first GraphQL error's code; the operation's field is null. */
 function gqlCode(res: Response, field?: string): string | undefined {

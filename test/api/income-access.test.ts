@@ -1,23 +1,24 @@
-import { newPortfolio, newTrade } from "../support/kit";
+import { newPortfolio, newTrade } from "../factories";
 import { expectAbsent, expectError, expectOk } from "../support/outcomes";
-import {
-  t,
-  unchanged,
-  key,
-  portfolioId,
-  holdingId,
-  Q,
-  gqlInput,
-  TRANSPORTS,
-  seedIncome,
-  dividend,
-} from "./income.shared";
+import { Q, gqlInput, incomeApi } from "./income.transports";
+import { useTestApp } from "../support/app";
+import { cbaHolding, bhpHolding } from "../scenarios/holdings";
 
 /**
  * Who may see income: tenancy and client keys, and what each transport alone answers (no key, malformed ids, Holding.income).
- * (Split from income.test.ts by story; the suite's app, transports and helpers are in ./income.shared.ts,
- * which registers the app's lifecycle hooks in this file when imported.)
+ * (Split from income.test.ts by story; the transports and setup functions are in ./income.transports.ts.)
  */
+
+const t = useTestApp();
+let key: string;
+let portfolioId: number;
+/** CBA.ASX: 100 units bought at 100 on 2024-01-10 (cost base 10,000). */
+let holdingId: number;
+beforeEach(async () => {
+  key = await t.newAccount();
+  ({ portfolioId, holdingId } = await cbaHolding(t, key));
+});
+const { unchanged, TRANSPORTS, seedIncome, dividend } = incomeApi(t, () => holdingId);
 
 describe.each(TRANSPORTS)("income over $name", (tr) => {
   describe("tenancy and client keys", () => {
@@ -116,17 +117,7 @@ describe.each(TRANSPORTS)("income over $name", (tr) => {
 
 describe("income over GraphQL only", () => {
   it("Holding.income lists the records of every holding of a portfolio", async () => {
-    const bhp = (
-      await newTrade(t, key, {
-        portfolioId,
-        symbol: "BHP",
-        exchange: "ASX",
-        tradeType: "Buy",
-        tradeDate: "2024-01-10",
-        quantity: 10,
-        price: 45,
-      })
-    ).holdingId;
+    const bhp = await bhpHolding(t, key, portfolioId);
     const a = await seedIncome(key, dividend({ unfrankedAmount: 1 }));
     const b = await seedIncome(key, {
       holdingId: bhp,

@@ -1,24 +1,24 @@
-import { newPortfolio, newTrade } from "../support/kit";
+import { newPortfolio, newTrade } from "../factories";
 import { expectError, expectInvalid, expectOk, type Json } from "../support/outcomes";
-import {
-  t,
-  unchanged,
-  accountIdOf,
-  key,
-  portfolioId,
-  holdingId,
-  rest,
-  TRANSPORTS,
-  position,
-  seedIncome,
-  dividend,
-} from "./income.shared";
+import { useTestApp } from "../support/app";
+import { cbaHolding, aaplHolding } from "../scenarios/holdings";
+import { incomeApi } from "./income.transports";
 
 /**
  * Recording income: create, DRP, and foreign-currency income (USD holding in an AUD portfolio).
- * (Split from income.test.ts by story; the suite's app, transports and helpers are in ./income.shared.ts,
- * which registers the app's lifecycle hooks in this file when imported.)
+ * (Split from income.test.ts by story; the transports and setup functions are in ./income.transports.ts.)
  */
+
+const t = useTestApp();
+let key: string;
+let portfolioId: number;
+/** CBA.ASX: 100 units bought at 100 on 2024-01-10 (cost base 10,000). */
+let holdingId: number;
+beforeEach(async () => {
+  key = await t.newAccount();
+  ({ portfolioId, holdingId } = await cbaHolding(t, key));
+});
+const { unchanged, accountIdOf, rest, TRANSPORTS, position, seedIncome, dividend } = incomeApi(t, () => holdingId);
 
 describe.each(TRANSPORTS)("income over $name", (tr) => {
   describe("create", () => {
@@ -272,18 +272,7 @@ describe.each(TRANSPORTS)("income over $name", (tr) => {
   describe("foreign-currency income (USD holding in an AUD portfolio)", () => {
     let aapl: number;
     beforeEach(async () => {
-      aapl = (
-        await newTrade(t, key, {
-          portfolioId,
-          symbol: "AAPL",
-          exchange: "NASDAQ",
-          tradeType: "Buy",
-          tradeDate: "2024-01-10",
-          quantity: 10,
-          price: 150,
-          exchangeRate: "1.5",
-        })
-      ).holdingId;
+      aapl = await aaplHolding(t, key, portfolioId);
     });
     const usd = (extra: Json = {}): Json => ({
       holdingId: aapl,

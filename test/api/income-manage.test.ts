@@ -1,12 +1,24 @@
-import { newTrade } from "../support/kit";
+import { newTrade } from "../factories";
 import { expectAbsent, expectError, expectInvalid, expectOk } from "../support/outcomes";
-import { t, unchanged, key, portfolioId, holdingId, rest, TRANSPORTS, seedIncome, dividend } from "./income.shared";
+import { useTestApp } from "../support/app";
+import { cbaHolding, bhpHolding } from "../scenarios/holdings";
+import { incomeApi } from "./income.transports";
 
 /**
  * Managing income: confirm, get, list, update, delete, and pro-rata distributions.
- * (Split from income.test.ts by story; the suite's app, transports and helpers are in ./income.shared.ts,
- * which registers the app's lifecycle hooks in this file when imported.)
+ * (Split from income.test.ts by story; the transports and setup functions are in ./income.transports.ts.)
  */
+
+const t = useTestApp();
+let key: string;
+let portfolioId: number;
+/** CBA.ASX: 100 units bought at 100 on 2024-01-10 (cost base 10,000). */
+let holdingId: number;
+beforeEach(async () => {
+  key = await t.newAccount();
+  ({ portfolioId, holdingId } = await cbaHolding(t, key));
+});
+const { unchanged, rest, TRANSPORTS, seedIncome, dividend } = incomeApi(t, () => holdingId);
 
 describe.each(TRANSPORTS)("income over $name", (tr) => {
   describe("confirm, get, list, update, delete", () => {
@@ -25,17 +37,7 @@ describe.each(TRANSPORTS)("income over $name", (tr) => {
     });
 
     it("lists a holding's records by paid date (ties by id), and only that holding's", async () => {
-      const other = (
-        await newTrade(t, key, {
-          portfolioId,
-          symbol: "BHP",
-          exchange: "ASX",
-          tradeType: "Buy",
-          tradeDate: "2024-01-10",
-          quantity: 10,
-          price: 45,
-        })
-      ).holdingId;
+      const other = await bhpHolding(t, key, portfolioId);
       const late = await seedIncome(
         key,
         dividend({ exDividendDate: "2024-08-01", paidDate: "2024-09-20", unfrankedAmount: 3 }),
@@ -103,17 +105,7 @@ describe.each(TRANSPORTS)("income over $name", (tr) => {
     });
 
     it("update to another holdingId is refused with BUSINESS_RULE; a bad update with VALIDATION_FAILED; neither writes", async () => {
-      const other = (
-        await newTrade(t, key, {
-          portfolioId,
-          symbol: "BHP",
-          exchange: "ASX",
-          tradeType: "Buy",
-          tradeDate: "2024-01-10",
-          quantity: 10,
-          price: 45,
-        })
-      ).holdingId;
+      const other = await bhpHolding(t, key, portfolioId);
       const r = await seedIncome(key, dividend({ unfrankedAmount: 10 }));
       await unchanged(async () => {
         expectError(await tr.update(key, r.id, dividend({ holdingId: other, unfrankedAmount: 10 })), "BUSINESS_RULE");

@@ -1,4 +1,5 @@
-import { startTestApp, type TestApp } from "../support/app";
+import { aaplHolding } from "../scenarios/holdings";
+import { useTestApp } from "../support/app";
 
 /**
  * DOMAIN.md §1: `netAmount` = gross − withholding tax − foreign tax paid, the cash that arrives.
@@ -7,32 +8,17 @@ import { startTestApp, type TestApp } from "../support/app";
  * and balance, and the portfolio transaction ledger.
  */
 
-let t: TestApp;
+const t = useTestApp();
 let key: string;
 let portfolioId: number;
 let holdingId: number;
 let cashAccountId: number;
 
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
 beforeEach(async () => {
-  await t.db.reset();
   key = await t.newAccount();
   portfolioId = (await t.http.post("/v1/portfolios").set("authorization", key).send({ name: "US shares" }).expect(201))
     .body.id;
-  const buy = {
-    portfolioId,
-    symbol: "AAPL",
-    exchange: "NASDAQ",
-    tradeType: "Buy",
-    tradeDate: "2024-01-10",
-    quantity: 10,
-    price: 150,
-    exchangeRate: "1.5",
-  };
-  holdingId = (await t.http.post("/v1/trades").set("authorization", key).send(buy).expect(201)).body.holdingId;
+  holdingId = await aaplHolding(t, key, portfolioId);
   const account = { portfolioId, name: "USD account", currencyCode: "USD", syncTrades: false, syncIncome: true };
   cashAccountId = (await t.http.post("/v1/cash-accounts").set("authorization", key).send(account).expect(201)).body.id;
 });

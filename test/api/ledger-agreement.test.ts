@@ -1,8 +1,9 @@
 import { Decimal } from "../../src/lib/money";
 import { dailyValuation, loadValuationRange, type RangePortfolio } from "../../src/modules/ledger";
 import { tradeCashEffect } from "../../src/modules/ledger/cash-effects";
-import { startTestApp, type TestApp } from "../support/app";
-import { newPortfolio, newTrade as recordTrade, postCreated, utcDate } from "../support/kit";
+import { useTestApp } from "../support/app";
+import { newPortfolio, newTrade as recordTrade, postCreated } from "../factories";
+import { utcDate } from "../support/kit";
 
 /**
  * The cash account ledger (GET /v1/cash-accounts/{c}/transactions, CashAccount.transactions) and
@@ -13,15 +14,10 @@ import { newPortfolio, newTrade as recordTrade, postCreated, utcDate } from "../
  * valuation engine over the same story agrees with both (cash balance, units, flows).
  */
 
-let t: TestApp;
+const t = useTestApp();
 let key: string;
 
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
 beforeEach(async () => {
-  await t.db.reset();
   key = await t.newAccount();
 });
 

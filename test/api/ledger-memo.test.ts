@@ -1,17 +1,13 @@
-import { startTestApp, type TestApp } from "../support/app";
-import { newPortfolio, newTrade, utcDate } from "../support/kit";
+import { useTestApp } from "../support/app";
+import { newPortfolio, newTrade } from "../factories";
+import { utcDate } from "../support/kit";
 
 /**
  * Holdings' positions are memoised per process by the ledger's fingerprint (the rows the request
  * read), so a write from anywhere — another API process, a script, a migration — shows on the
  * next read. Here the "other process" writes straight to the database, behind this app's back.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-  await t.db.reset();
-});
-afterAll(() => t.close());
+const t = useTestApp({ reset: "none" });
 
 const holdings = async (key: string, portfolioId: number) => {
   const res = await t.http.get(`/v1/portfolios/${portfolioId}/holdings`).set("authorization", key);

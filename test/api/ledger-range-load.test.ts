@@ -5,28 +5,17 @@ import {
   READ_LIMITS,
   type RangePortfolio,
 } from "../../src/modules/ledger";
-import { startTestApp, type TestApp } from "../support/app";
-import {
-  hookedClient,
-  importTradesJson,
-  LEDGER_PAGE_SQL,
-  measured,
-  newPortfolio,
-  postCreated,
-  utcDate,
-} from "../support/kit";
+import { useTestApp } from "../support/app";
+import { newPortfolio, postCreated } from "../factories";
+import { hookedClient, importTradesJson, LEDGER_PAGE_SQL, measured, utcDate } from "../support/kit";
 
 /**
  * Range loading (src/modules/ledger/range-load.ts) in a fixed number of statements whatever the
  * number of days, holdings, prices, rates, cash transactions and income records; and the daily
  * engine over a real database agreeing with GET /holdings?date= on every holding's value.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-  await t.db.reset();
-}, 120_000);
-afterAll(() => t.close());
+const t = useTestApp({ reset: "none" });
+beforeAll(async () => {}, 120_000);
 
 const day = (offset: number) => new Date(Date.UTC(2020, 0, 1) + offset * 86_400_000).toISOString().slice(0, 10);
 

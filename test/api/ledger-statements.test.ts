@@ -1,5 +1,6 @@
-import { startTestApp, type TestApp } from "../support/app";
-import { importTradesJson, measured, newPortfolio, utcDate } from "../support/kit";
+import { useTestApp } from "../support/app";
+import { newPortfolio } from "../factories";
+import { importTradesJson, measured, utcDate } from "../support/kit";
 
 /**
  * No N+1 over the ledger: reading a portfolio's holdings with their positions, trades and income
@@ -8,9 +9,9 @@ import { importTradesJson, measured, newPortfolio, utcDate } from "../support/ki
  * come from one ledger load for all holdings (holdings.service.ts valueHoldings).
  *
  * The two portfolios are seeded once (the 5,000-trade import is the slow part) and every test
- * here only reads them, so the database is reset before the seed rather than before each test.
+ * here only reads them, so the database is never reset (the file's own database starts empty).
  */
-let t: TestApp;
+const t = useTestApp({ reset: "none" });
 
 const LARGE = { holdings: 50, trades: 100, income: 2 };
 const SMALL = { holdings: 2, trades: 3, income: 1 };
@@ -23,12 +24,9 @@ let large: Seeded;
 let small: Seeded;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  await t.db.reset();
   large = await seed(LARGE);
   small = await seed(SMALL);
 }, 240_000);
-afterAll(() => t.close());
 
 const day = (offset: number) => new Date(Date.UTC(2020, 0, 1) + offset * 86_400_000).toISOString().slice(0, 10);
 

@@ -1,13 +1,19 @@
-import { ledgerSnapshot } from "../support/app";
+import { ledgerSnapshot, useTestApp } from "../support/app";
 import { ISO_UTC } from "../support/kit";
 import { expectError, expectInvalid } from "../support/outcomes";
-import { t, count, key, PORTFOLIO_KEYS, rest, graphql, created, BAD_FIELDS } from "./portfolios.shared";
+import { PORTFOLIO_KEYS, created, BAD_FIELDS, portfoliosApi } from "./portfolios.transports";
 
 /**
  * Creating and updating portfolios, over REST and GraphQL.
- * (Split from portfolios.test.ts by story; the suite's app, transports and helpers are in ./portfolios.shared.ts,
- * which registers the app's lifecycle hooks in this file when imported.)
+ * (Split from portfolios.test.ts by story; the transports and setup functions are in ./portfolios.transports.ts.)
  */
+
+const t = useTestApp();
+let key: string;
+beforeEach(async () => {
+  key = await t.newAccount();
+});
+const { count, rest, graphql } = portfoliosApi(t);
 
 describe.each([rest, graphql])("portfolios over $name", (tr) => {
   describe("create", () => {

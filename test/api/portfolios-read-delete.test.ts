@@ -1,12 +1,18 @@
-import { ledgerSnapshot } from "../support/app";
+import { ledgerSnapshot, useTestApp } from "../support/app";
 import { expectAbsent, expectError, expectInvalid } from "../support/outcomes";
-import { t, count, key, rest, graphql, created } from "./portfolios.shared";
+import { created, portfoliosApi } from "./portfolios.transports";
 
 /**
  * Listing, getting and deleting portfolios, and tenant isolation.
- * (Split from portfolios.test.ts by story; the suite's app, transports and helpers are in ./portfolios.shared.ts,
- * which registers the app's lifecycle hooks in this file when imported.)
+ * (Split from portfolios.test.ts by story; the transports and setup functions are in ./portfolios.transports.ts.)
  */
+
+const t = useTestApp();
+let key: string;
+beforeEach(async () => {
+  key = await t.newAccount();
+});
+const { count, rest, graphql } = portfoliosApi(t);
 
 describe.each([rest, graphql])("portfolios over $name", (tr) => {
   describe("list and get", () => {

@@ -1,12 +1,18 @@
 import type request from "supertest";
-import { ledgerSnapshot } from "../support/app";
-import { t, count, key, Portfolio, PORTFOLIO_KEYS, rest, created, restGet } from "./portfolios.shared";
+import { ledgerSnapshot, useTestApp } from "../support/app";
+import { type Portfolio, PORTFOLIO_KEYS, created, portfoliosApi } from "./portfolios.transports";
 
 /**
  * What only one transport shows about portfolios: REST bodies, problem+json and ids; GraphQL nulls and error extensions.
- * (Split from portfolios.test.ts by story; the suite's app, transports and helpers are in ./portfolios.shared.ts,
- * which registers the app's lifecycle hooks in this file when imported.)
+ * (Split from portfolios.test.ts by story; the transports and setup functions are in ./portfolios.transports.ts.)
  */
+
+const t = useTestApp();
+let key: string;
+beforeEach(async () => {
+  key = await t.newAccount();
+});
+const { count, rest, restGet } = portfoliosApi(t);
 
 describe("REST specifics", () => {
   const problemShape = (body: Record<string, unknown>) => {

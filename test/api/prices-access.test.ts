@@ -1,12 +1,18 @@
-import { ledgerSnapshot } from "../support/app";
+import { ledgerSnapshot, useTestApp } from "../support/app";
 import { expectAbsent, expectError, expectOk } from "../support/outcomes";
-import { t, key, newHolding, rest, graphql } from "./prices.shared";
+import { pricesApi } from "./prices.transports";
 
 /**
  * Who may see and change prices: tenant isolation and client keys.
- * (Split from prices.test.ts by story; the suite's app, transports and helpers are in ./prices.shared.ts,
- * which registers the app's lifecycle hooks in this file when imported.)
+ * (Split from prices.test.ts by story; the transports and setup functions are in ./prices.transports.ts.)
  */
+
+const t = useTestApp();
+let key: string;
+beforeEach(async () => {
+  key = await t.newAccount();
+});
+const { newHolding, rest, graphql } = pricesApi(t);
 
 describe.each([rest, graphql])("prices over $name", (tr) => {
   describe("tenant isolation", () => {

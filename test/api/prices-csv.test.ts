@@ -1,12 +1,18 @@
-import { ledgerSnapshot } from "../support/app";
+import { ledgerSnapshot, useTestApp } from "../support/app";
 import { type FieldError } from "../support/outcomes";
-import { t, count, key, CustomPrice, auth, newPortfolio, newHolding } from "./prices.shared";
+import { type CustomPrice, auth, pricesApi } from "./prices.transports";
 
 /**
  * text/csv bodies (REST): market prices, exchange rates and custom prices from CSV.
- * (Split from prices.test.ts by story; the suite's app, transports and helpers are in ./prices.shared.ts,
- * which registers the app's lifecycle hooks in this file when imported.)
+ * (Split from prices.test.ts by story; the transports and setup functions are in ./prices.transports.ts.)
  */
+
+const t = useTestApp();
+let key: string;
+beforeEach(async () => {
+  key = await t.newAccount();
+});
+const { count, newPortfolio, newHolding } = pricesApi(t);
 
 describe("text/csv bodies (REST)", () => {
   const csv = (path: string, body: string, k = key) =>

@@ -1,6 +1,7 @@
-import { startTestApp, type TestApp } from "../support/app";
-import { newPortfolio, newTrade, postCreated } from "../support/kit";
+import { useTestApp } from "../support/app";
+import { newPortfolio, newTrade, postCreated } from "../factories";
 import { type Json } from "../support/outcomes";
+import { seventyThirty } from "../scenarios/seventy-thirty";
 
 /**
  * computeRebalance buckets holdings by the model's dimension (API.md: holding, assetClass, sector,
@@ -8,41 +9,18 @@ import { type Json } from "../support/outcomes";
  * parcel. Ledger: AAA (ASX, AUD, Stock) 70 @ 100, BBB (ASX) 30 @ 100; classification and custom
  * group labels put AAA in "Growth" and BBB in "Defensive".
  */
-let t: TestApp;
+const t = useTestApp();
 let key: string;
 
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
 beforeEach(async () => {
-  await t.db.reset();
   key = await t.newAccount();
 });
 
 async function ledger() {
-  const portfolioId = await newPortfolio(t, key, { name: "Dimensions" });
-  const a = await newTrade(t, key, {
-    portfolioId,
-    symbol: "AAA",
-    exchange: "ASX",
-    tradeType: "Buy",
-    tradeDate: "2024-01-10",
-    quantity: 70,
-    price: 100,
-  });
-  const b = await newTrade(t, key, {
-    portfolioId,
-    symbol: "BBB",
-    exchange: "ASX",
-    tradeType: "Buy",
-    tradeDate: "2024-01-10",
-    quantity: 30,
-    price: 100,
-  });
+  const { portfolioId, aaa, bbb } = await seventyThirty(t, key, "Dimensions");
   for (const [id, label] of [
-    [a.holdingId, "Growth"],
-    [b.holdingId, "Defensive"],
+    [aaa, "Growth"],
+    [bbb, "Defensive"],
   ] as const) {
     const res = await t.http
       .put(`/v1/holdings/${id}`)
@@ -50,7 +28,7 @@ async function ledger() {
       .send({ classification: { assetClass: label, sector: label } });
     expect(res.status).toBe(200);
   }
-  return { portfolioId, aaa: a.holdingId, bbb: b.holdingId };
+  return { portfolioId, aaa, bbb };
 }
 
 const rebalance = async (portfolioId: number, dimension: string, buckets: Json[], input: Json = {}) => {

@@ -1,5 +1,6 @@
-import { startTestApp, type TestApp } from "../support/app";
-import { measured, newPortfolio, newTrade, postCreated } from "../support/kit";
+import { useTestApp } from "../support/app";
+import { newPortfolio, newTrade, postCreated } from "../factories";
+import { measured } from "../support/kit";
 import {
   expectError,
   expectInvalid,
@@ -12,6 +13,7 @@ import {
   type Json,
   type Outcome,
 } from "../support/outcomes";
+import { seventyThirty } from "../scenarios/seventy-thirty";
 
 /**
  * computeRebalance over REST (POST /v1/portfolios/{p}/rebalance) and GraphQL (mutation
@@ -22,39 +24,16 @@ import {
  * Model (dimension holding): AAA.ASX 60 ± 5, BBB.ASX 40 ± 5 → drifts +10 / −10; sell 10 AAA
  * (1,000), buy 10 BBB (1,000); both in band after; no cash left.
  */
-let t: TestApp;
+const t = useTestApp();
 let key: string;
 const { gqlCall, unchanged } = withApp(() => t);
 
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
 beforeEach(async () => {
-  await t.db.reset();
   key = await t.newAccount();
 });
 
 async function sixtyForty(k = key) {
-  const portfolioId = await newPortfolio(t, k, { name: "60/40" });
-  const a = await newTrade(t, k, {
-    portfolioId,
-    symbol: "AAA",
-    exchange: "ASX",
-    tradeType: "Buy",
-    tradeDate: "2024-01-10",
-    quantity: 70,
-    price: 100,
-  });
-  const b = await newTrade(t, k, {
-    portfolioId,
-    symbol: "BBB",
-    exchange: "ASX",
-    tradeType: "Buy",
-    tradeDate: "2024-01-10",
-    quantity: 30,
-    price: 100,
-  });
+  const { portfolioId, aaa, bbb } = await seventyThirty(t, k, "60/40");
   const model = await postCreated<{ publicId: string }>(t, k, `/v1/portfolios/${portfolioId}/allocation-models`, {
     name: "Balanced",
     dimension: "holding",
@@ -64,7 +43,7 @@ async function sixtyForty(k = key) {
       { label: "BBB.ASX", targetPct: 40, tolerancePct: 5 },
     ],
   });
-  return { portfolioId, aaa: a.holdingId, bbb: b.holdingId, publicId: model.publicId };
+  return { portfolioId, aaa, bbb, publicId: model.publicId };
 }
 
 /** The answer in one comparable shape (decimals as text, ids as numbers). */

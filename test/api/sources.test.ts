@@ -1,16 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
-import { startTestApp, type TestApp } from "../support/app";
+import { useTestApp } from "../support/app";
 import { UUID } from "../support/kit";
 
-let t: TestApp;
+const t = useTestApp({ reset: "none" });
 let key: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
   key = await t.newAccount();
 });
-afterAll(() => t.close());
 
 describe("GET /v1/sources (seed 4.1)", () => {
   it("answers 200 application/json with every source as {id: uuid, name}", async () => {

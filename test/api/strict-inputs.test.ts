@@ -1,6 +1,6 @@
-import { ledgerSnapshot, startTestApp, type TestApp } from "../support/app";
+import { ledgerSnapshot, useTestApp } from "../support/app";
 
-import { newPortfolio, newTrade } from "../support/kit";
+import { newPortfolio, newTrade } from "../factories";
 
 import { expectRejected, type FieldError } from "../support/outcomes";
 
@@ -11,15 +11,10 @@ import { expectRejected, type FieldError } from "../support/outcomes";
  * the rules between fields (allocation buckets, trades, income...) beside the fields' own.
  */
 
-let t: TestApp;
+const t = useTestApp();
 let key: string;
 
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
 beforeEach(async () => {
-  await t.db.reset();
   key = await t.newAccount();
 });
 

@@ -1,5 +1,6 @@
-import { startTestApp, type TestApp } from "../support/app";
-import { measured, newPortfolio, newTrade } from "../support/kit";
+import { useTestApp } from "../support/app";
+import { newPortfolio, newRoundTrip } from "../factories";
+import { measured } from "../support/kit";
 import {
   canonicalAnswer,
   expectError,
@@ -23,51 +24,18 @@ import {
  * s100-50: the 200 loss comes off the non-discount 300 first (100 left); no losses carried;
  * discount 50 % of 400 = 200; net capital gain 100 + 200 = 300; 18H = 300 + 400 = 700; 18V 0.
  */
-let t: TestApp;
+const t = useTestApp();
 let key: string;
 
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
 beforeEach(async () => {
-  await t.db.reset();
   key = await t.newAccount();
 });
 
-const buySell = async (
-  k: string,
-  portfolioId: number,
-  symbol: string,
-  buy: [string, number, number],
-  sell: [string, number, number],
-) => {
-  const b = await newTrade(t, k, {
-    portfolioId,
-    symbol,
-    exchange: "ASX",
-    tradeType: "Buy",
-    tradeDate: buy[0],
-    quantity: buy[1],
-    price: buy[2],
-  });
-  const s = await newTrade(t, k, {
-    portfolioId,
-    symbol,
-    exchange: "ASX",
-    tradeType: "Sell",
-    tradeDate: sell[0],
-    quantity: sell[1],
-    price: sell[2],
-  });
-  return { buyId: b.id, sellId: s.id, holdingId: b.holdingId };
-};
-
 async function fy2025(k = key, overrides: Json = {}) {
   const portfolioId = await newPortfolio(t, k, { name: "Investor", ...overrides });
-  const aaa = await buySell(k, portfolioId, "AAA", ["2023-05-02", 100, 10], ["2024-09-10", 100, 14]);
-  const bbb = await buySell(k, portfolioId, "BBB", ["2024-08-01", 50, 20], ["2025-02-03", 50, 26]);
-  const ccc = await buySell(k, portfolioId, "CCC", ["2024-07-15", 10, 50], ["2025-03-03", 10, 30]);
+  const aaa = await newRoundTrip(t, k, portfolioId, "AAA", ["2023-05-02", 100, 10], ["2024-09-10", 100, 14]);
+  const bbb = await newRoundTrip(t, k, portfolioId, "BBB", ["2024-08-01", 50, 20], ["2025-02-03", 50, 26]);
+  const ccc = await newRoundTrip(t, k, portfolioId, "CCC", ["2024-07-15", 10, 50], ["2025-03-03", 10, 30]);
   return { portfolioId, aaa, bbb, ccc };
 }
 
@@ -189,7 +157,7 @@ describe.each(transports)("capital gains over $name", (tr) => {
   it("a loss carries forward by itself across a year with no events, and the tax settings' entries add to their year", async () => {
     const s = await fy2025();
     // FY2023: DDD buy 100 @ 10 (1,000), sell 100 @ 7 (700) → a 300 loss, 18V 300.
-    const ddd = await buySell(key, s.portfolioId, "DDD", ["2022-08-01", 100, 10], ["2023-03-01", 100, 7]);
+    const ddd = await newRoundTrip(t, key, s.portfolioId, "DDD", ["2022-08-01", 100, 10], ["2023-03-01", 100, 7]);
     const y2023 = expectOk(await tr.report(key, s.portfolioId, 2023));
     expect(y2023.summary).toMatchObject({
       capitalLosses: "300",
@@ -330,7 +298,7 @@ it("costs the same statements for 3 holdings as for 30 (no N+1)", async () => {
   const small = await fy2025();
   const large = await fy2025(key, { name: "Larger" });
   for (let i = 0; i < 27; i++)
-    await buySell(key, large.portfolioId, `Z${i}`, ["2023-01-03", 10, 5], ["2024-10-01", 10, 6]);
+    await newRoundTrip(t, key, large.portfolioId, `Z${i}`, ["2023-01-03", 10, 5], ["2024-10-01", 10, 6]);
   const cost = async (p: number, path: string) =>
     (await measured(t.db, () => t.http.get(`/v1/portfolios/${p}/reports/${path}`).set("authorization", key)))
       .statements;

@@ -1,5 +1,5 @@
-import { startTestApp, type TestApp } from "../support/app";
-import { newPortfolio, newTrade, postCreated } from "../support/kit";
+import { useTestApp } from "../support/app";
+import { newPortfolio, newTrade, postCreated } from "../factories";
 import {
   canonicalAnswer,
   expectError,
@@ -22,15 +22,10 @@ import {
  *   - cash interest of 12.50 on an AUD account in January 2025: 10L 12.5.
  *   - an unconfirmed dividend counts nowhere; a dividend paid 1 July 2025 belongs to FY2026.
  */
-let t: TestApp;
+const t = useTestApp();
 let key: string;
 
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
 beforeEach(async () => {
-  await t.db.reset();
   key = await t.newAccount();
 });
 

@@ -3,9 +3,10 @@ import { buildContext } from "../../src/context";
 import { authenticateKey } from "../../src/modules/accounts/accounts.service";
 import { capitalGainsReport } from "../../src/modules/tax/capital-gains.service";
 import { unrealisedCapitalGainsReport } from "../../src/modules/tax/unrealised.service";
-import { startTestApp, type TestApp } from "../support/app";
-import { hookedClient, importTradesJson, LEDGER_PAGE_SQL, newPortfolio } from "../support/kit";
-import { SeriesCache } from "../../src/modules/analytics/engine-cache";
+import { useTestApp } from "../support/app";
+import { newPortfolio } from "../factories";
+import { hookedClient, importTradesJson, LEDGER_PAGE_SQL } from "../support/kit";
+import { SeriesCache } from "../../src/modules/ledger/valuation/series-cache";
 
 /**
  * A tax report reads the ledger, the holdings, trust income and entered losses in statements of
@@ -18,12 +19,8 @@ import { SeriesCache } from "../../src/modules/analytics/engine-cache";
  * and half after (the ledger), BBB's sale would be in the ledger and BBB not among the holdings:
  * its gain left out of a report that has its trades.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-  await t.db.reset();
-}, 120_000);
-afterAll(() => t.close());
+const t = useTestApp({ reset: "none" });
+beforeAll(async () => {}, 120_000);
 
 const trade = (symbol: string, tradeType: "Buy" | "Sell", tradeDate: string, price: number) => ({
   symbol,

@@ -1,5 +1,5 @@
-import { startTestApp, type TestApp } from "../support/app";
-import { newPortfolio, newTrade } from "../support/kit";
+import { useTestApp } from "../support/app";
+import { newPortfolio, newTrade } from "../factories";
 import {
   canonicalAnswer,
   expectError,
@@ -28,15 +28,10 @@ import {
  * assessable 260. Year to date: before, BBB's 300 (net 300); after, the 80 loss comes off BBB's
  * 300 first (220 left) and the 600 is halved: 220 + 300 = 520.
  */
-let t: TestApp;
+const t = useTestApp();
 let key: string;
 
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
 beforeEach(async () => {
-  await t.db.reset();
   key = await t.newAccount();
 });
 

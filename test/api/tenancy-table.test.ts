@@ -1,6 +1,6 @@
 import { isWrite } from "../../src/http/endpoint";
 import { endpoints } from "../../src/http/router";
-import { ledgerSnapshot, startTestApp, type TestApp } from "../support/app";
+import { ledgerSnapshot, useTestApp } from "../support/app";
 import {
   ATTACHMENT_PDF,
   BODYLESS_WRITES,
@@ -8,27 +8,25 @@ import {
   seedWriteFixture,
   writeBodies,
   type FixtureIds,
-} from "../support/write-fixture";
+} from "../scenarios/write-fixture";
 
 /**
  * API.md §1 tenancy, for every REST route at once: another account's ids answer 404, exactly as
  * missing ones, and a client key with Read permission gets 403 on every write. A route added
  * without a case here fails the "every route is covered" test, so the table cannot fall behind.
  */
-let t: TestApp;
+const t = useTestApp({ reset: "none" });
 let ownerKey: string;
 let otherKey: string;
 let readKey: string;
 let ids: FixtureIds;
 
 beforeAll(async () => {
-  t = await startTestApp();
   ownerKey = await t.newAccount("owner");
   otherKey = await t.newAccount("other");
   ids = await seedWriteFixture(t, ownerKey);
   readKey = await t.newClientKey(ownerKey, "Read", [ids.portfolioId as number]);
 });
-afterAll(() => t.close());
 
 /** A valid body for each write, so the only thing wrong with the request is who sends it. */
 const bodies = () => writeBodies(ids);

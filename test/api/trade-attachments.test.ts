@@ -1,6 +1,7 @@
 import type { Test } from "supertest";
-import { startTestApp, type TestApp } from "../support/app";
-import { ISO_UTC, newPortfolio, newTrade as kitTrade, PNG } from "../support/kit";
+import { useTestApp } from "../support/app";
+import { newPortfolio, newTrade as kitTrade } from "../factories";
+import { ISO_UTC, PNG } from "../support/kit";
 
 import { expectProblem, withApp } from "../support/outcomes";
 
@@ -12,16 +13,11 @@ import { expectProblem, withApp } from "../support/outcomes";
  * REST's. Tenancy: another account's trade is 404, a Read client key cannot upload (403).
  */
 
-let t: TestApp;
+const t = useTestApp();
 const { unchanged } = withApp(() => t);
 let key: string;
 
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
 beforeEach(async () => {
-  await t.db.reset();
   key = await t.newAccount();
 });
 

@@ -1,14 +1,10 @@
-import { startTestApp, type TestApp } from "../support/app";
+import { useTestApp } from "../support/app";
 
 /**
  * Concurrent writes on one holding. On PostgreSQL they really run at once; on PGlite they queue,
  * and the same outcome must hold.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp({ reset: "none" });
 
 it("ten first trades of one new symbol at once make one holding and ten trades", async () => {
   const key = await t.newAccount();

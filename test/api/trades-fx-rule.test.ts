@@ -3,9 +3,17 @@
  * no look-back window, crosses through a common currency, the last trade in that currency as the
  * fallback, and an update never taking its own old rate.
  */
-import { newPortfolio } from "../support/kit";
+import { newPortfolio } from "../factories";
 import { expectError, expectOk, type Json } from "../support/outcomes";
-import { t, unchanged, key, TRANSPORTS, fxRate } from "./trades.shared";
+import { useTestApp } from "../support/app";
+import { tradesApi } from "./trades.transports";
+
+const t = useTestApp();
+let key: string;
+beforeEach(async () => {
+  key = await t.newAccount();
+});
+const { unchanged, TRANSPORTS, fxRate } = tradesApi(t, () => key);
 
 describe.each(TRANSPORTS)("the one FX rule over $name", (tr) => {
   const aapl = (p: number, tradeDate: string, extra: Json = {}) => ({

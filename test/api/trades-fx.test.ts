@@ -1,12 +1,19 @@
-import { newPortfolio } from "../support/kit";
+import { newPortfolio } from "../factories";
 import { expectError, expectInvalid, expectOk, type Json } from "../support/outcomes";
-import { t, unchanged, count, key, TRANSPORTS, trade, fxRate } from "./trades.shared";
+import { useTestApp } from "../support/app";
+import { tradesApi } from "./trades.transports";
 
 /**
  * Foreign-currency trades carry an exchange rate into the base currency.
- * (Split from trades.test.ts by story; the suite's app, transports and helpers are in ./trades.shared.ts,
- * which registers the app's lifecycle hooks in this file when imported.)
+ * (Split from trades.test.ts by story; the transports and setup functions are in ./trades.transports.ts.)
  */
+
+const t = useTestApp();
+let key: string;
+beforeEach(async () => {
+  key = await t.newAccount();
+});
+const { unchanged, count, TRANSPORTS, trade, fxRate } = tradesApi(t, () => key);
 
 describe.each(TRANSPORTS)("trades over $name", (tr) => {
   describe("foreign-currency trades carry an exchange rate into the base currency", () => {

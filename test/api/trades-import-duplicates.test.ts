@@ -1,6 +1,7 @@
-import { ledgerSnapshot, startTestApp, type TestApp } from "../support/app";
+import { ledgerSnapshot, useTestApp } from "../support/app";
 
-import { importTradesCsv, importTradesJson, newPortfolio, tradeCsv } from "../support/kit";
+import { newPortfolio } from "../factories";
+import { importTradesCsv, importTradesJson, tradeCsv } from "../support/kit";
 
 import { expectRejected } from "../support/outcomes";
 
@@ -13,15 +14,10 @@ import { expectRejected } from "../support/outcomes";
  * and trade types are read in any case.
  */
 
-let t: TestApp;
+const t = useTestApp();
 let key: string;
 
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
 beforeEach(async () => {
-  await t.db.reset();
   key = await t.newAccount();
 });
 

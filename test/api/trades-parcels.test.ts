@@ -1,19 +1,25 @@
-import { newPortfolio } from "../support/kit";
+import { newPortfolio } from "../factories";
+import { navexaParcels } from "../scenarios/navexa-worked-example";
 import { expectError, expectOk, type Json } from "../support/outcomes";
-import { t, unchanged, count, key, TRANSPORTS, trade, buy } from "./trades.shared";
+import { useTestApp } from "../support/app";
+import { tradesApi } from "./trades.transports";
 
 /**
  * Parcels: FIFO by default, manual parcels on a sell, and a sell beyond the units held.
- * (Split from trades.test.ts by story; the suite's app, transports and helpers are in ./trades.shared.ts,
- * which registers the app's lifecycle hooks in this file when imported.)
+ * (Split from trades.test.ts by story; the transports and setup functions are in ./trades.transports.ts.)
  */
+
+const t = useTestApp();
+let key: string;
+beforeEach(async () => {
+  key = await t.newAccount();
+});
+const { unchanged, count, TRANSPORTS, trade, buy } = tradesApi(t, () => key);
 
 describe.each(TRANSPORTS)("trades over $name", (tr) => {
   describe("FIFO by default, and the trade as GET /v1/trades/{t} shows it", () => {
     it("Navexa's example: buy 10 @ 1, buy 10 @ 2, sell 7 @ 3 leaves 13 units with cost base 23", async () => {
-      const p = await newPortfolio(t, key);
-      const b1 = await buy(p, "CBA", 10, 1, "2024-01-01");
-      await buy(p, "CBA", 10, 2, "2024-02-01");
+      const { portfolioId: p, holdingId } = await navexaParcels(t, key);
       const sell = expectOk(
         await tr.createTrade(key, {
           portfolioId: p,
@@ -29,7 +35,7 @@ describe.each(TRANSPORTS)("trades over $name", (tr) => {
       );
       expect(sell).toEqual({
         id: expect.any(Number),
-        holdingId: b1.holdingId,
+        holdingId,
         portfolioId: p,
         symbol: "CBA",
         exchange: "ASX",
@@ -48,7 +54,7 @@ describe.each(TRANSPORTS)("trades over $name", (tr) => {
         hasAttachment: false,
       });
       expect(expectOk(await tr.getTrade(key, sell.id))).toEqual(sell);
-      expect(expectOk(await tr.getHolding(key, b1.holdingId))).toMatchObject({ quantity: "13", costBase: "23" });
+      expect(expectOk(await tr.getHolding(key, holdingId))).toMatchObject({ quantity: "13", costBase: "23" });
     });
 
     it("value is |quantity| × price in the trade currency, brokerage apart", async () => {
@@ -72,10 +78,8 @@ describe.each(TRANSPORTS)("trades over $name", (tr) => {
 
   describe("manual parcels on a sell override the method", () => {
     async function navexa() {
-      const p = await newPortfolio(t, key);
-      const b1 = await buy(p, "CBA", 10, 1, "2024-01-01");
-      const b2 = await buy(p, "CBA", 10, 2, "2024-02-01");
-      return { p, h: b1.holdingId, b1, b2 };
+      const s = await navexaParcels(t, key);
+      return { p: s.portfolioId, h: s.holdingId, b1: { id: s.firstBuyId }, b2: { id: s.secondBuyId } };
     }
     const sell7 = (p: number, h: number, parcels: unknown, extra: Json = {}) => ({
       portfolioId: p,

@@ -1,11 +1,20 @@
 import { expectError, expectOk } from "../support/outcomes";
-import { expectHidden, GRAPHQL_ROUTES, key, REST_ROUTES, unchanged, world } from "./trades.shared";
+import { expectHidden, tradeRoutes } from "./trades.routes";
+import { useTestApp } from "../support/app";
+import { tradesApi } from "./trades.transports";
 
 /**
  * Tenancy and permissions on every trade route, over REST and GraphQL.
- * (Split from trades.test.ts by story; the suite's app, transports and helpers are in ./trades.shared.ts,
- * which registers the app's lifecycle hooks in this file when imported.)
+ * (Split from trades.test.ts by story; the route table and its world are in ./trades.routes.ts.)
  */
+
+const t = useTestApp();
+let key: string;
+beforeEach(async () => {
+  key = await t.newAccount();
+});
+const { unchanged } = tradesApi(t, () => key);
+const { GRAPHQL_ROUTES, REST_ROUTES, world } = tradeRoutes(t, () => key);
 
 describe("tenancy and permissions", () => {
   describe.each([

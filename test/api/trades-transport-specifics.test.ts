@@ -1,12 +1,19 @@
-import { newPortfolio } from "../support/kit";
+import { newPortfolio } from "../factories";
 import { type FieldError, type Json } from "../support/outcomes";
-import { t, unchanged, key, trade, buy } from "./trades.shared";
+import { useTestApp } from "../support/app";
+import { tradesApi } from "./trades.transports";
 
 /**
  * What only one transport shows about trades: REST wire details, GraphQL schema refusals and nesting.
- * (Split from trades.test.ts by story; the suite's app, transports and helpers are in ./trades.shared.ts,
- * which registers the app's lifecycle hooks in this file when imported.)
+ * (Split from trades.test.ts by story; the transports and setup functions are in ./trades.transports.ts.)
  */
+
+const t = useTestApp();
+let key: string;
+beforeEach(async () => {
+  key = await t.newAccount();
+});
+const { unchanged, trade, buy } = tradesApi(t, () => key);
 
 describe("REST specifics", () => {
   it("GET /v1/trades/{t} answers exactly the documented fields, numbers as JSON numbers", async () => {

@@ -3,8 +3,8 @@ import type { Response } from "supertest";
 import type { Endpoint } from "../../src/http/endpoint";
 import { endpoints } from "../../src/http/router";
 import { unstorableText } from "../../src/lib/validation";
-import { ledgerFingerprint, startTestApp, type TestApp } from "../support/app";
-import { ATTACHMENT_PDF, fixtureUrl, seedWriteFixture, writeBodies, type FixtureIds } from "../support/write-fixture";
+import { ledgerFingerprint, useTestApp } from "../support/app";
+import { ATTACHMENT_PDF, fixtureUrl, seedWriteFixture, writeBodies, type FixtureIds } from "../scenarios/write-fixture";
 import {
   anyText,
   badQueryInteger,
@@ -34,20 +34,18 @@ import { schemaKeys } from "./schema-keys";
  * decimal digits; an attachment that uploads must download. FUZZ_RUNS, FUZZ_SEED and FUZZ_PATH:
  * see hostile.ts.
  */
-let t: TestApp;
+const t = useTestApp({ reset: "none" });
 let key: string;
 let ids: FixtureIds;
 let priceIds: FixtureIds;
 let fingerprint: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
   key = await t.newAccount("fuzz");
   ids = await seedWriteFixture(t, key);
   // Custom prices belong to the custom investment, not to the listed holding.
   priceIds = { ...ids, holdingId: ids.customHoldingId };
 });
-afterAll(() => t.close());
 
 interface HostileRequest {
   what: string;

@@ -21,13 +21,79 @@ export interface TestApp {
 
 let accounts = 0;
 
+/** The configuration a test app runs with (the rest of the app's configuration is fixed). */
+export interface TestAppConfig {
+  rateLimitPerSecond?: number;
+  rateLimitBurst?: number;
+  corsOrigins?: string[];
+}
+
+export interface TestAppOptions extends TestAppConfig {
+  /**
+   * "each" (the default): the database is emptied before every test, so each starts from the
+   * seeded tables alone. "none": never; the suite's tests share what its beforeAll wrote (a
+   * file's database starts empty, a copy of the migrated template).
+   */
+  reset?: "each" | "none";
+}
+
+/**
+ * The app of the suite (or describe block) it is called in: registers, when called, a beforeAll
+ * that starts the app, a beforeEach that resets its database (unless `reset: "none"`) and an
+ * afterAll that closes it. Call it in the file's (or block's) body before the suite's own hooks,
+ * so they run after the start and the reset. The answer's fields may be read inside tests and
+ * hooks only (the app does not exist before beforeAll); passing the answer itself around, e.g.
+ * to factories or transports built at collection time, is fine.
+ *
+ *   const t = useTestApp();
+ *   let key: string;
+ *   beforeEach(async () => (key = await t.newAccount()));
+ *   it("…", async () => expect((await t.http.get("/v1/portfolios").set("authorization", key)).status).toBe(200));
+ *
+ * Jest runs afterAll hooks in the order they were registered: the app closes before the suite's
+ * own afterAll runs, so something that must stop while the database is still open registers its
+ * afterAll before calling useTestApp. A test that needs its own lifecycle (several apps over one
+ * database, a server of its own) uses startTestApp.
+ */
+export function useTestApp(options: TestAppOptions = {}): TestApp {
+  const { reset = "each", ...config } = options;
+  let app: TestApp | undefined;
+  const started = (): TestApp => {
+    if (!app) throw new Error("useTestApp: the app exists inside tests and hooks only (it starts in beforeAll)");
+    return app;
+  };
+  beforeAll(async () => {
+    app = await startTestApp(config);
+  });
+  afterAll(async () => {
+    const closing = app;
+    app = undefined;
+    await closing?.close();
+  });
+  if (reset === "each") beforeEach(() => started().db.reset());
+  return {
+    get db() {
+      return started().db;
+    },
+    get http() {
+      return started().http;
+    },
+    newAccount: (name) => started().newAccount(name),
+    newClientKey: (accountKey, permission, portfolioIds) =>
+      started().newClientKey(accountKey, permission, portfolioIds),
+    gql: (key, query, variables) => started().gql(key, query, variables),
+    close: async () => {
+      throw new Error("useTestApp: the app is closed by the afterAll useTestApp registered");
+    },
+  };
+}
+
 /**
  * The real application over a real database (PGlite, or PostgreSQL with TEST_DATABASE_URL),
- * driven over HTTP with supertest. One per test file; call `db.reset()` between tests.
+ * driven over HTTP with supertest. One per test file; call `db.reset()` between tests. Suites
+ * use useTestApp, which calls this in their beforeAll.
  */
-export async function startTestApp(
-  config: { rateLimitPerSecond?: number; rateLimitBurst?: number; corsOrigins?: string[] } = {},
-): Promise<TestApp> {
+export async function startTestApp(config: TestAppConfig = {}): Promise<TestApp> {
   const db = await openTestDatabase();
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
   const { app, stop } = await createApp({

@@ -1,5 +1,5 @@
 import { SaveAllocationModelInput } from "../../src/modules/allocation-models/allocation-models.schemas";
-import { DomainError } from "../../src/lib/errors";
+import { DomainError } from "../../src/lib/domain-errors";
 import { parseInput } from "../../src/lib/validation";
 
 const valid = {

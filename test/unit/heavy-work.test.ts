@@ -1,4 +1,4 @@
-import { DomainError } from "../../src/lib/errors";
+import { DomainError } from "../../src/lib/domain-errors";
 import { HeavyWork, heavyWork, type HeavyWorkLimits } from "../../src/lib/heavy-work";
 import { inSlices, type Steps } from "../../src/lib/slices";
 import { pointCount, pointDates } from "../../src/modules/analytics/intervals";

@@ -1,5 +1,5 @@
 import { TokenBuckets } from "../../src/http/rate-limit";
-import { DomainError } from "../../src/lib/errors";
+import { DomainError } from "../../src/lib/domain-errors";
 
 function harness(perSecond: number, burst: number) {
   let now = 0;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DomainError } from "../../src/lib/errors";
+import { DomainError } from "../../src/lib/domain-errors";
 import { Decimal } from "../../src/lib/money";
 import { isStorableText, parseInput, text, unstorableText } from "../../src/lib/validation";
 

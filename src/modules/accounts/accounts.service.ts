@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import type { Logger } from "pino";
 import type { PrismaClient } from "../../db";
-import { DomainError } from "../../lib/errors";
+import { DomainError } from "../../lib/domain-errors";
 
 /**
  * Accounts and their API keys. A key is shown once, when it is made; only its SHA-256 is stored,
@@ -11,7 +11,7 @@ import { DomainError } from "../../lib/errors";
 export interface AuthenticatedKey {
   keyId: number;
   account: { id: number; name: string };
-  /** Set for a client login key: it acts as that client (API.md §1 tenancy). */
+  /** Set for a client login key: it acts as that client (docs/conventions.md §2.4). */
   client?: { id: number; permission: "Read" | "ReadWrite" };
 }
 
@@ -78,7 +78,7 @@ export async function authenticateKey(db: PrismaClient, presentedKey: string): P
 }
 
 /**
- * Start-up keys (API.md §1 keys): BOOTSTRAP_API_KEY makes sure account `default` exists with that
+ * Start-up keys (docs/conventions.md §2.1): BOOTSTRAP_API_KEY makes sure account `default` exists with that
  * key; otherwise, on a first start with no account at all, an account `default` is created and
  * its key returned so the server can print it once. Safe when several processes start together:
  * the unique account name and key hash make the losers' inserts fail, and they carry on.

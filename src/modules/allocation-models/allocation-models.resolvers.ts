@@ -3,6 +3,7 @@ import {
   activateAllocationModel,
   deleteAllocationModel,
   findAllocationModel,
+  activeModelOf,
   getActiveAllocationModel,
   listAllocationModels,
   saveAllocationModel,
@@ -19,5 +20,10 @@ export const allocationModelResolvers: Resolvers = {
       (await saveAllocationModel(ctx, args.portfolioId, args.input)).model,
     deleteAllocationModel: (_parent, args, ctx) => deleteAllocationModel(ctx, args.publicId),
     activateAllocationModel: (_parent, args, ctx) => activateAllocationModel(ctx, args.publicId),
+  },
+  Portfolio: {
+    allocationModels: (portfolio, _args, ctx) => ctx.loaders.allocationModelsByPortfolioId.load(portfolio.id),
+    activeAllocationModel: async (portfolio, _args, ctx) =>
+      activeModelOf(await ctx.loaders.allocationModelsByPortfolioId.load(portfolio.id)),
   },
 };

@@ -3,7 +3,7 @@ import { Decimal, decimalInput, isDecimal, sum } from "../../lib/money";
 import { acceptingAnswerFields, crossField, text } from "../../lib/validation";
 
 /**
- * Dimensions a model divides a portfolio along (API.md §2 allocation model rules). A
+ * Dimensions a model divides a portfolio along (docs/reports.md §4.1). A
  * `customGroup:{id}` model buckets holdings by their label in that custom group.
  */
 export const DIMENSIONS = ["holding", "assetClass", "sector", "currency", "exchange", "holdingType"] as const;
@@ -27,7 +27,7 @@ export const publicIdInput = z.string({ error: PUBLIC_ID_RULE }).max(36, PUBLIC_
 /** Percentages are stored as DECIMAL(7,4): 0 to 100 with at most 4 decimals. */
 const percent = decimalInput({ scale: 4, min: 0, max: 100 });
 
-/** Targets must add up to 100 within this much (issue 2 / API.md). */
+/** Targets must add up to 100 within this much (docs/reports.md §4.1). */
 export const TARGET_SUM_TOLERANCE = new Decimal("0.01");
 
 /** A holding bucket is labelled SYMBOL.EXCHANGE (CBA.ASX, BRK.B.NYSE); "Cash" holds cash accounts. */

@@ -2,18 +2,13 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { Context } from "../../context";
 import type { Prisma } from "../../../generated/prisma/client";
-import { DomainError, notFound } from "../../lib/errors";
+import { DomainError, notFound } from "../../lib/domain-errors";
 import type { Decimal } from "../../lib/money";
 import { parseId, parseInput } from "../../lib/validation";
-import { assertCanWrite, portfolioScope } from "../portfolios/access";
+import { assertCanWrite, portfolioWhere } from "../ledger/portfolio-access";
 import { getPortfolio } from "../portfolios/portfolios.service";
-import {
-  customGroupIdOf,
-  publicIdInput,
-  SaveAllocationModelInput,
-  SaveAllocationModelBody,
-} from "./allocation-models.schemas";
-import { TX_OPTIONS } from "../../db";
+import { customGroupIdOf, publicIdInput, SaveAllocationModelBody } from "./allocation-models.schemas";
+import { lockPortfolio, portfolioWrite, write, type WriteTx } from "../ledger/write";
 
 export interface BucketView {
   label: string;
@@ -55,7 +50,7 @@ const MODEL_ORDER = [{ createdAt: "asc" }, { id: "asc" }] satisfies Prisma.Alloc
 const liveModel = (ctx: Context, publicId: string): Prisma.AllocationModelWhereInput => ({
   publicId,
   deletedAt: null,
-  portfolio: portfolioScope(ctx),
+  portfolio: portfolioWhere(ctx),
 });
 
 function parsePublicId(value: unknown): string {
@@ -64,8 +59,9 @@ function parsePublicId(value: unknown): string {
 
 /**
  * A `customGroup:{id}` model buckets holdings by that group's labels, so the group must be one of
- * the caller's account. Another account's group answers NOT_FOUND exactly as a missing one (API.md
- * §1 tenancy), on create, update and activation alike (the group may have gone since the save).
+ * the caller's account. Another account's group answers NOT_FOUND exactly as a missing one
+ * (docs/conventions.md §2.3), on create, update and activation alike (the group may have gone
+ * since the save).
  */
 async function assertDimensionGroup(tx: Prisma.TransactionClient, ctx: Context, dimension: string): Promise<void> {
   const groupId = customGroupIdOf(dimension);
@@ -97,13 +93,22 @@ export async function allocationModelsByPortfolioIds(
   portfolioIds: readonly number[],
 ): Promise<Map<number, AllocationModelView[]>> {
   const rows = await ctx.db.allocationModel.findMany({
-    where: { portfolioId: { in: [...portfolioIds] }, deletedAt: null, portfolio: portfolioScope(ctx) },
+    where: { portfolioId: { in: [...portfolioIds] }, deletedAt: null, portfolio: portfolioWhere(ctx) },
     select,
     orderBy: MODEL_ORDER,
   });
   const byPortfolio = new Map<number, AllocationModelView[]>(portfolioIds.map((id) => [id, []]));
   for (const row of rows) byPortfolio.get(row.portfolioId)?.push(row);
   return byPortfolio;
+}
+
+/**
+ * A portfolio's active model: the one of its live models flagged active (a partial unique index
+ * keeps it to one), or null. GraphQL's Portfolio.activeAllocationModel picks it from the models
+ * its DataLoader read for Portfolio.allocationModels, so both fields cost one batch.
+ */
+export function activeModelOf<M extends { isActive: boolean }>(liveModels: readonly M[]): M | null {
+  return liveModels.find((m) => m.isActive) ?? null;
 }
 
 /** The active model of the portfolio, or null when it has none. */
@@ -129,16 +134,6 @@ export async function getAllocationModel(ctx: Context, publicId: unknown): Promi
 }
 
 /**
- * Locks the portfolio row for the rest of the transaction. Every change of a portfolio's active
- * flag takes this lock first, so concurrent activations run one after the other; the partial
- * unique index stays the last line of defence.
- */
-async function lockPortfolio(tx: Prisma.TransactionClient, portfolioId: number): Promise<void> {
-  const rows = await tx.$queryRaw<unknown[]>`SELECT id FROM portfolio WHERE id = ${portfolioId} FOR UPDATE`;
-  if (rows.length === 0) throw notFound(`Portfolio ${portfolioId}`);
-}
-
-/**
  * Seed 4.3 create-or-update: an absent or empty publicId inserts, a present one updates that
  * model of this portfolio (NOT_FOUND otherwise). Buckets are replaced as a whole. `isActive: true`
  * activates the model (clearing the others), `false` deactivates it, absent leaves it.
@@ -160,8 +155,9 @@ export async function saveAllocationModel(
     sortOrder: b.sortOrder ?? i,
   }));
 
-  return ctx.db.$transaction(async (tx) => {
-    await lockPortfolio(tx, portfolio.id);
+  // Under the portfolio's lock, so concurrent saves and activations run one after the other; the
+  // partial unique index on the active flag stays the last line of defence.
+  return portfolioWrite(ctx, portfolio.id, async (tx) => {
     await assertDimensionGroup(tx, ctx, data.dimension);
     let modelId: number;
     if (publicId) {
@@ -201,24 +197,34 @@ export async function saveAllocationModel(
     }
     const model = await tx.allocationModel.findUniqueOrThrow({ where: { id: modelId }, select });
     return { model, created: !publicId };
-  }, TX_OPTIONS);
+  });
 }
 
 async function clearActive(tx: Prisma.TransactionClient, portfolioId: number): Promise<void> {
   await tx.allocationModel.updateMany({ where: { portfolioId, isActive: true }, data: { isActive: false } });
 }
 
+/** The caller's live model `pid` (NOT_FOUND otherwise), its portfolio locked for the rest of the transaction. */
+async function lockModelPortfolio(
+  tx: WriteTx,
+  ctx: Context,
+  pid: string,
+): Promise<{ id: number; portfolioId: number }> {
+  const target = await tx.allocationModel.findFirst({
+    where: liveModel(ctx, pid),
+    select: { id: true, portfolioId: true },
+  });
+  if (!target) throw notFound(`Allocation model ${pid}`);
+  await lockPortfolio(tx, ctx, target.portfolioId);
+  return target;
+}
+
 /** Seed §3: sets the model active and clears the flag on every other model of its portfolio. */
 export async function activateAllocationModel(ctx: Context, publicId: unknown): Promise<AllocationModelView> {
   const pid = parsePublicId(publicId);
   assertCanWrite(ctx);
-  return ctx.db.$transaction(async (tx) => {
-    const target = await tx.allocationModel.findFirst({
-      where: liveModel(ctx, pid),
-      select: { id: true, portfolioId: true },
-    });
-    if (!target) throw notFound(`Allocation model ${pid}`);
-    await lockPortfolio(tx, target.portfolioId);
+  return write(ctx, async (tx) => {
+    const target = await lockModelPortfolio(tx, ctx, pid);
     // Re-read under the lock: a concurrent soft delete or save may have won the race.
     const still = await tx.allocationModel.findFirst({
       where: { id: target.id, deletedAt: null },
@@ -231,7 +237,7 @@ export async function activateAllocationModel(ctx: Context, publicId: unknown): 
       data: { isActive: false },
     });
     return tx.allocationModel.update({ where: { id: target.id }, data: { isActive: true }, select });
-  }, TX_OPTIONS);
+  });
 }
 
 /**
@@ -241,19 +247,14 @@ export async function activateAllocationModel(ctx: Context, publicId: unknown): 
 export async function deleteAllocationModel(ctx: Context, publicId: unknown): Promise<true> {
   const pid = parsePublicId(publicId);
   assertCanWrite(ctx);
-  return ctx.db.$transaction(async (tx) => {
-    const target = await tx.allocationModel.findFirst({
-      where: liveModel(ctx, pid),
-      select: { id: true, portfolioId: true },
-    });
-    if (!target) throw notFound(`Allocation model ${pid}`);
+  return write(ctx, async (tx) => {
     // Under the portfolio lock, so an activation or save in flight cannot revive the model.
-    await lockPortfolio(tx, target.portfolioId);
+    const target = await lockModelPortfolio(tx, ctx, pid);
     const { count } = await tx.allocationModel.updateMany({
       where: { id: target.id, deletedAt: null },
       data: { deletedAt: new Date(), isActive: false },
     });
     if (count === 0) throw notFound(`Allocation model ${pid}`);
     return true as const;
-  }, TX_OPTIONS);
+  });
 }

@@ -5,7 +5,7 @@ import { customGroupIdOf } from "../allocation-models/allocation-models.schemas"
 import { exchange, symbol } from "../securities/securities.schemas";
 import { INTERVALS } from "./intervals";
 
-/** The analytics operations' inputs and answers (REPORTS.md §1–3). */
+/** The analytics operations' inputs and answers (docs/reports.md §1–3). */
 export const TimeseriesQuery = z
   .strictObject({
     from: dateInput.optional().describe("First day (inclusive); default the portfolio's first event"),
@@ -62,7 +62,7 @@ export const HoldingTimeseriesResponse = z
   )
   .describe("One point per interval, the first on from and the last on to");
 
-/** performance's groupBy: the allocation dimensions, industry, or a custom group (REPORTS.md §2). */
+/** performance's groupBy: the allocation dimensions, industry, or a custom group (docs/reports.md §2). */
 export const GROUP_BY = ["holding", "assetClass", "sector", "industry", "currency", "exchange", "holdingType"] as const;
 const groupBy = z
   .string()

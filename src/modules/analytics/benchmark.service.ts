@@ -1,15 +1,24 @@
 import type { Context } from "../../context";
-import { addDays, fromDate, toDate } from "../../lib/dates";
-import { DomainError, validationFailed } from "../../lib/errors";
+import { addDays } from "../../lib/dates";
+import { DomainError, validationFailed } from "../../lib/domain-errors";
 import { Decimal, ZERO } from "../../lib/money";
 import { throwIfClosed } from "../../lib/slices";
 import { parseInput } from "../../lib/validation";
-import { calendarDays, DatedSeries, dayNumber, roundMoney, type DailyValuation, type ValuationRange } from "../ledger";
-import { PORTFOLIO_TAX_SELECT } from "../holdings/holding-values";
-import { scopedPortfolio } from "../portfolios/scoped";
+import {
+  calendarDays,
+  DatedSeries,
+  dayNumber,
+  marketPrices,
+  PORTFOLIO_LEDGER_SELECT,
+  roundMoney,
+  scopedPortfolio,
+  securityKey,
+  type DailyValuation,
+  type ValuationRange,
+} from "../ledger";
 import { EXCHANGE_CURRENCY } from "../securities/securities.schemas";
 import { BenchmarkQuery } from "./analytics.schemas";
-import { portfolioEngine } from "./engine-cache";
+import { portfolioSeries } from "../ledger/valuation/series-cache";
 import { heavyWork } from "../../lib/heavy-work";
 import { assertWithinLimits } from "./limits";
 import { pointDates } from "./intervals";
@@ -17,8 +26,8 @@ import { chain, firstEventDate, resolvePeriod, type Period } from "./period";
 import { portfolioTotals, returnMethods, type ReturnMethods } from "./performance.service";
 
 /**
- * GET /v1/portfolios/{p}/benchmark, GraphQL `benchmark` (REPORTS.md §3): the portfolio against a
- * security or another portfolio, by the same methods over the same dates (DOMAIN.md §3).
+ * GET /v1/portfolios/{p}/benchmark, GraphQL `benchmark` (docs/reports.md §3): the portfolio against a
+ * security or another portfolio, by the same methods over the same dates (docs/rules.md §11).
  *
  * A security benchmark replays the portfolio: its opening value is invested in the benchmark at
  * the close of the day before `from`, and every external flow of the portfolio buys (in) or sells
@@ -84,17 +93,17 @@ async function benchmark(
   const other =
     request.benchmarkPortfolioId === undefined
       ? undefined
-      : await scopedPortfolio(ctx, request.benchmarkPortfolioId, undefined, { ...PORTFOLIO_TAX_SELECT, name: true });
+      : await scopedPortfolio(ctx, request.benchmarkPortfolioId, undefined, { ...PORTFOLIO_LEDGER_SELECT, name: true });
   const period = resolvePeriod(request, await firstEventDate(ctx, { portfolioId: portfolio.id }));
   assertWithinLimits(ctx, period, true);
-  const { range, engine } = await portfolioEngine(ctx, portfolio, period.start, period.to);
+  const { range, engine } = await portfolioSeries(ctx, portfolio, period.start, period.to);
   throwIfClosed(ctx.signal);
   const mine = scopeOf(range, engine, { ...period, start: range.from });
 
   let benchmark: BenchmarkReport["benchmark"];
   let theirs: Scope;
   if (other) {
-    const loaded = await portfolioEngine(ctx, other, addDays(period.from, -1), period.to);
+    const loaded = await portfolioSeries(ctx, other, addDays(period.from, -1), period.to);
     throwIfClosed(ctx.signal);
     theirs = scopeOf(loaded.range, loaded.engine, { ...period, start: loaded.range.from });
     benchmark = { type: "Portfolio", portfolioId: other.id, name: other.name };
@@ -168,7 +177,6 @@ async function benchmarkSecurity(
   period: Period,
   base: string,
 ): Promise<BenchmarkSecurity> {
-  const open = toDate(addDays(period.from, -1));
   const [known, prices] = await Promise.all([
     ctx.db.$queryRaw<{ name: string; currency_code: string }[]>`
       SELECT name, currency_code FROM (
@@ -176,13 +184,10 @@ async function benchmarkSecurity(
         UNION ALL SELECT name, currency_code, 1 FROM security WHERE account_id IS NULL AND symbol = ${symbol} AND exchange = ${exchange}
         UNION ALL SELECT h.name, h.currency_code, 2 FROM holding h JOIN portfolio p ON p.id = h.portfolio_id WHERE p.account_id = ${ctx.account.id} AND h.symbol = ${symbol} AND h.exchange = ${exchange}
       ) s ORDER BY rank LIMIT 1`,
-    ctx.db.$queryRaw<{ date: Date; close: Decimal }[]>`
-      (SELECT date, close FROM market_price WHERE account_id = ${ctx.account.id} AND symbol = ${symbol} AND exchange = ${exchange} AND date <= ${open} ORDER BY date DESC LIMIT 1)
-      UNION ALL
-      (SELECT date, close FROM market_price WHERE account_id = ${ctx.account.id} AND symbol = ${symbol} AND exchange = ${exchange} AND date > ${open} AND date <= ${toDate(period.to)})
-      ORDER BY date`,
+    marketPrices(ctx.db, ctx.account.id, [{ symbol, exchange }], { from: addDays(period.from, -1), to: period.to }),
   ]);
-  if (prices.length === 0) {
+  const series = prices.get(securityKey({ symbol, exchange }));
+  if (!series) {
     throw new DomainError(
       "BUSINESS_RULE",
       `The benchmark ${symbol}.${exchange} has no imported price on or before ${period.to}.`,
@@ -195,8 +200,8 @@ async function benchmarkSecurity(
     name: known[0]?.name ?? symbol,
     currencyCode: known[0]?.currency_code.trim() ?? EXCHANGE_CURRENCY[exchange] ?? base,
     prices: DatedSeries.sorted(
-      prices.map((p) => fromDate(p.date)),
-      prices.map((p) => new Decimal(p.close)),
+      [...series.dates],
+      series.values.map((v) => new Decimal(v)),
     ),
   };
 }

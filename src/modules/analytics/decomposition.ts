@@ -2,7 +2,7 @@ import { Decimal, ZERO } from "../../lib/money";
 import { roundMoney } from "../ledger";
 
 /**
- * Where a return came from (DOMAIN.md §3), pure and exact. Over a period, a holding's total gain in
+ * Where a return came from (docs/rules.md §11.4), pure and exact. Over a period, a holding's total gain in
  * the base currency is EMV − BMV − its flows (each flow at its own day's rate); the dividend return
  * is the net income with an ex-date in the period, each at its own rate; the capital gain is the
  * same sum in the holding's own currency with that income taken out, at the closing rate; the
@@ -73,7 +73,7 @@ export function decomposeLocal(h: HoldingPeriod): ReturnComponents {
 }
 
 /**
- * A cash account's part (DOMAIN §3): its interest less fees and interest charged is dividend
+ * A cash account's part (docs/rules.md §11.4): its interest less fees and interest charged is dividend
  * return; what its balance gained or lost in the base currency beyond its movements is currency
  * gain; it has no capital gain. Its transfers are deposits, withdrawals and the cash of synced
  * trades and income (+ into the account, − out of it), each in the base currency at its day's

@@ -1,7 +1,7 @@
 import { calendarDays, dayNumber } from "../ledger";
 
 /**
- * The dates of a series' points (REPORTS.md §1), pure: `day` every day; `week` the Sundays;
+ * The dates of a series' points (docs/reports.md §1), pure: `day` every day; `week` the Sundays;
  * `month` the month ends; the first point is always `from` and the last always `to`. The default
  * interval is `day` up to 400 days, `month` beyond.
  */

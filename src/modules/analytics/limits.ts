@@ -1,6 +1,6 @@
 import type { Context } from "../../context";
 import { addDays, today } from "../../lib/dates";
-import { validationFailed } from "../../lib/errors";
+import { validationFailed } from "../../lib/domain-errors";
 import { dayNumber } from "../ledger";
 import { defaultInterval, pointCount, type Interval } from "./intervals";
 

@@ -1,13 +1,13 @@
 import { dayNumber } from "../ledger";
 
 /**
- * Modified Dietz (DOMAIN.md §3), pure: `R = (EMV − BMV − ΣCF) / (BMV + Σ wᵢ·CFᵢ)` over the T days
- * `from..to` (both included); an inflow on day d weighs `(to − d + 1) / T` (it is there from the
+ * Modified Dietz (docs/rules.md §11.2), pure: `R = (EMV − BMV − ΣCF) / (BMV + Σ wᵢ·CFᵢ)` over the
+ * T days `from..to` (both included); an inflow on day d weighs `(to − d + 1) / T` (it is there from the
  * start of its day), an outflow `(to − d) / T` (from its end). A denominator ≤ 0 has no return:
  * null. Annualised by "average years invested" (Navexa, Sharesight): `R × 365 / T`, only when
  * T ≥ 365. This denominator is the one every totalReturn component shares.
  */
-export interface Flow {
+export interface DatedAmount {
   /** YYYY-MM-DD */
   date: string;
   /** Signed, base currency: + into the portfolio (or holding), − out of it. */
@@ -24,7 +24,7 @@ export interface ModifiedDietzResult {
 export function modifiedDietz(input: {
   openingValue: number;
   closingValue: number;
-  flows: readonly Flow[];
+  flows: readonly DatedAmount[];
   from: string;
   to: string;
 }): ModifiedDietzResult {

@@ -1,6 +1,6 @@
 import type { Context } from "../../context";
 import { addDays, today } from "../../lib/dates";
-import { validationFailed } from "../../lib/errors";
+import { validationFailed } from "../../lib/domain-errors";
 import { Decimal } from "../../lib/money";
 import { dayNumber, flowInBaseCurrency, type Flow, type FxTable } from "../ledger";
 import { defaultInterval, type Interval } from "./intervals";
@@ -15,7 +15,7 @@ export interface Period {
   interval: Interval;
 }
 
-/** The period asked for, with its defaults (REPORTS.md §0: from the first event to today). */
+/** The period asked for, with its defaults (docs/reports.md §0: from the first event to today). */
 export function resolvePeriod(
   request: { from?: string; to?: string; interval?: Interval },
   first: string | null,

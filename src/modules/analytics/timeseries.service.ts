@@ -1,20 +1,20 @@
 import type { Context } from "../../context";
-import { notFound } from "../../lib/errors";
+import { notFound } from "../../lib/domain-errors";
 import { Decimal, ZERO } from "../../lib/money";
 import { inSlices, type Steps } from "../../lib/slices";
 import { parseInput } from "../../lib/validation";
 import { dayNumber, exactHolding, foldHolding, loadLedger } from "../ledger";
 import { holdingWithPortfolio } from "../holdings/holdings.service";
-import { scopedPortfolio } from "../portfolios/scoped";
+import { scopedPortfolio } from "../ledger/portfolio-access";
 import { TimeseriesQuery } from "./analytics.schemas";
-import { portfolioEngine } from "./engine-cache";
+import { portfolioSeries } from "../ledger/valuation/series-cache";
 import { heavyWork } from "../../lib/heavy-work";
 import { assertWithinLimits } from "./limits";
 import { pointDates } from "./intervals";
 import { chain, firstEventDate, netInvested, resolvePeriod, type Period } from "./period";
 
 /**
- * GET /v1/portfolios/{p}/timeseries, GraphQL `portfolioTimeseries` (REPORTS.md §1): the
+ * GET /v1/portfolios/{p}/timeseries, GraphQL `portfolioTimeseries` (docs/reports.md §1): the
  * portfolio's value over a period from the daily valuation engine. Money figures are the engine's
  * exact Decimal figures on each point's date; the cumulative time-weighted return is the engine's
  * Float64 daily chain (a rate). Net invested counts every external flow since the portfolio began,
@@ -48,7 +48,7 @@ async function portfolioTimeseries(
   const portfolio = await scopedPortfolio(ctx, portfolioId);
   const period = resolvePeriod(request, await firstEventDate(ctx, { portfolioId: portfolio.id }));
   assertWithinLimits(ctx, period, true);
-  const { range, engine } = await portfolioEngine(ctx, portfolio, period.start, period.to);
+  const { range, engine } = await portfolioSeries(ctx, portfolio, period.start, period.to);
   const twr = chain({ ...period, start: range.from }, engine.total, engine.flowIn, engine.flowOut).daily;
   const invested = netInvested(engine.portfolioFlows, range.fx, portfolio.baseCurrencyCode);
   return inSlices(
@@ -90,8 +90,8 @@ export interface HoldingTimeseriesPoint {
 }
 
 /**
- * GET /v1/holdings/{h}/timeseries, GraphQL `holdingTimeseries` (REPORTS.md §1): the same points for
- * one holding, with its units, price, rate and cost base; its flows are its own (DOMAIN.md §3:
+ * GET /v1/holdings/{h}/timeseries, GraphQL `holdingTimeseries` (docs/reports.md §1): the same points for
+ * one holding, with its units, price, rate and cost base; its flows are its own (docs/rules.md §10:
  * acquiring trades in, disposals, capital returns and income out).
  */
 export async function getHoldingTimeseries(
@@ -115,7 +115,7 @@ async function holdingTimeseries(
   // The portfolio's engine starts at the holding's first event or the day before from: within these days.
   assertWithinLimits(ctx, period, true);
   const [{ range, engine }, ledger] = await Promise.all([
-    portfolioEngine(ctx, portfolio, period.start, period.to),
+    portfolioSeries(ctx, portfolio, period.start, period.to),
     loadLedger(ctx.db, portfolio, [holding.id], period.to),
   ]);
   const series = engine.holdings.find((h) => h.id === holding.id);
@@ -123,7 +123,7 @@ async function holdingTimeseries(
   // Deleted between its lookup and the load: gone, as a missing holding is.
   if (!series || !valued) throw notFound(`Holding ${holding.id}`);
   // A day without a price or rate values the holding at 0, as the portfolio's total counts it; its
-  // value includes the income it is owed (DOMAIN §3), so a dividend earns from its ex-date.
+  // value includes the income it is owed (docs/rules.md §10), so a dividend earns from its ex-date.
   const values = series.value.map((v, d) => (Number.isNaN(v) ? 0 : v) + series.receivable[d]);
   const twr = chain({ ...period, start: range.from }, values, series.flowIn, series.flowOut).daily;
   const invested = netInvested(engine.holdingFlows.get(holding.id) ?? [], range.fx, portfolio.baseCurrencyCode);

@@ -1,9 +1,9 @@
 /**
- * The daily time-weighted return (DOMAIN.md §3, GIPS), pure: inflows at the start of their day,
+ * The daily time-weighted return (docs/rules.md §11.1, GIPS), pure: inflows at the start of their day,
  * outflows at its end, `r_d = (V_d + Out_d) / (V_{d−1} + In_d) − 1`, 0 when the denominator is 0
  * (an empty portfolio earns nothing, and a full exit and re-entry does not break the chain);
  * cumulative `Π(1 + r_d) − 1`; annualised `(1 + R)^(365 / days) − 1` only over 365 days or more.
- * Float64: rates, not money (REPORTS.md §0).
+ * Float64: rates, not money (docs/reports.md §0).
  */
 export interface TwrDay {
   /** Value at the close of the day, base currency. */

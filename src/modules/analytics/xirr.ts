@@ -1,7 +1,7 @@
 import { dayNumber } from "../ledger";
 
 /**
- * The money-weighted return (DOMAIN.md §3, Excel's XIRR), pure: the rate r solving
+ * The money-weighted return (docs/rules.md §11.3, Excel's XIRR), pure: the rate r solving
  * `Σ Pᵢ / (1 + r)^((dᵢ − d₀) / 365) = 0`, d₀ the first payment's date. Solved by Brent's method
  * inside a bracket where the sum changes sign, so it always converges; when no bracket exists (no
  * sign change on (−1, 10⁶]) the answer is null, never a wrong number.

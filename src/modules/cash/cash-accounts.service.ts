@@ -1,12 +1,11 @@
 import type { Context } from "../../context";
-import { businessRule, notFound, orNull } from "../../lib/errors";
+import { businessRule, notFound, orNull } from "../../lib/domain-errors";
 import { parseId, parseInput } from "../../lib/validation";
-import { assertCanWrite } from "../portfolios/access";
-import { scopedPortfolio } from "../portfolios/scoped";
+import { assertCanWrite, scopedPortfolio } from "../ledger/portfolio-access";
 import { CreateCashAccountInput, UpdateCashAccountBody } from "./cash.schemas";
 import { withBalances } from "./cash-movements.service";
 import { accountRow, accountScope, ACCOUNT_SELECT, type CashAccountView } from "./cash.views";
-import { TX_OPTIONS } from "../../db";
+import { write } from "../ledger/write";
 
 /** A portfolio's cash accounts: each answered with its balance as of today. */
 /** GET /v1/portfolios/{p}/cash-accounts: the portfolio's accounts by id, with balances. */
@@ -72,7 +71,7 @@ export async function updateCashAccount(
   const id = parseId(cashAccountId, "cashAccountId");
   const data = parseInput(UpdateCashAccountBody, input, "The cash account");
   assertCanWrite(ctx);
-  const row = await ctx.db.$transaction(async (tx) => {
+  const row = await write(ctx, async (tx) => {
     // Locked before it is read. FOR UPDATE also waits for transactions being added to the account
     // (their foreign-key check holds FOR KEY SHARE), so the count below cannot miss one.
     await tx.$queryRaw`SELECT id FROM cash_account WHERE id = ${id} FOR UPDATE`;
@@ -102,7 +101,7 @@ export async function updateCashAccount(
       },
       select: ACCOUNT_SELECT,
     });
-  }, TX_OPTIONS);
+  });
   const [view] = await withBalances(ctx, [row]);
   return view;
 }

@@ -1,9 +1,9 @@
 import type { Prisma } from "../../../generated/prisma/client";
 import type { Context } from "../../context";
 import { toDate } from "../../lib/dates";
-import { businessRule, notFound, orNull } from "../../lib/errors";
+import { businessRule, notFound, orNull } from "../../lib/domain-errors";
 import { parseId, parseInput } from "../../lib/validation";
-import { assertCanWrite } from "../portfolios/access";
+import { assertCanWrite } from "../ledger/portfolio-access";
 import { CashTransactionInput, UpdateCashTransactionBody } from "./cash.schemas";
 import {
   accountRow,
@@ -12,7 +12,7 @@ import {
   transactionView,
   type CashTransactionView,
 } from "./cash.views";
-import { TX_OPTIONS } from "../../db";
+import { write } from "../ledger/write";
 
 /** Cash transactions entered by hand (deposits, withdrawals, interest, fees) in an account's currency. */
 export const findCashTransaction = (ctx: Context, cashTransactionId: unknown) =>
@@ -57,7 +57,7 @@ export async function updateCashTransaction(
   const id = parseId(cashTransactionId, "cashTransactionId");
   const data = parseInput(UpdateCashTransactionBody, input, "The cash transaction");
   assertCanWrite(ctx);
-  const row = await ctx.db.$transaction(async (tx) => {
+  const row = await write(ctx, async (tx) => {
     const current = await getCashTransaction(ctx, id, tx);
     if (data.cashAccountId !== undefined && data.cashAccountId !== current.cashAccountId) {
       // The target account locked first (FOR SHARE): its currency cannot change until the move
@@ -82,7 +82,7 @@ export async function updateCashTransaction(
       },
       select: TRANSACTION_SELECT,
     });
-  }, TX_OPTIONS);
+  });
   return transactionView(row);
 }
 

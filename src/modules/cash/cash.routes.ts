@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Endpoint } from "../../http/endpoint";
+import { routeTable } from "../../http/route-table";
 import {
   CashAccountResponse,
   CashMovementResponse,
@@ -7,8 +8,6 @@ import {
   CashTransactionResponse,
   CreateCashAccountInput,
   LedgerQuery,
-  UpdateCashAccountInput,
-  UpdateCashTransactionInput,
   UpdateCashAccountBody,
   UpdateCashTransactionBody,
 } from "./cash.schemas";
@@ -25,121 +24,59 @@ import {
   updateCashTransaction,
 } from "./cash.service";
 
-const tag = "Cash accounts";
+const route = routeTable({ tag: "Cash accounts" });
 
 export const cashRoutes: Endpoint[] = [
-  {
-    method: "get",
-    path: "/portfolios/:portfolioId/cash-accounts",
-    operationId: "listCashAccounts",
+  route.get("/portfolios/:portfolioId/cash-accounts", listCashAccounts, "List the cash accounts of a portfolio", {
     tag: "Portfolios",
-    summary: "List the cash accounts of a portfolio",
     description: "Each account with its balance as of today.",
     response: z.array(CashAccountResponse),
-    handler: (ctx, req) => listCashAccounts(ctx, req.params.portfolioId),
-  },
-  {
-    method: "post",
-    path: "/cash-accounts",
-    operationId: "createCashAccount",
-    tag,
-    summary: "Create a cash account",
+  }),
+  route.post("/cash-accounts", createCashAccount, "Create a cash account", {
     description:
       "With syncTrades, settled Buy and Sell trades and capital returns (ReturnOfCapital) of the portfolio in the account's currency move its cash; with syncIncome, paid income that is not reinvested does.",
     body: CreateCashAccountInput,
     response: CashAccountResponse,
     status: 201,
     location: (c) => `/cash-accounts/${c.id}`,
-    errors: [403],
-    handler: (ctx, req) => createCashAccount(ctx, req.body),
-  },
-  {
-    method: "get",
-    path: "/cash-accounts/:cashAccountId",
-    operationId: "getCashAccount",
-    tag,
-    summary: "Get a cash account with its balance",
+  }),
+  route.get("/cash-accounts/:cashAccountId", getCashAccount, "Get a cash account with its balance", {
     response: CashAccountResponse,
-    handler: (ctx, req) => getCashAccount(ctx, req.params.cashAccountId),
-  },
-  {
-    method: "put",
-    path: "/cash-accounts/:cashAccountId",
-    operationId: "updateCashAccount",
-    tag,
-    summary: "Update a cash account",
+  }),
+  route.put("/cash-accounts/:cashAccountId", updateCashAccount, "Update a cash account", {
     description:
       "Absent fields stay. The account stays in its portfolio, and its currency is fixed once it has cash transactions (422).",
     body: UpdateCashAccountBody,
     response: CashAccountResponse,
-    errors: [403, 422],
-    handler: (ctx, req) => updateCashAccount(ctx, req.params.cashAccountId, req.body),
-  },
-  {
-    method: "delete",
-    path: "/cash-accounts/:cashAccountId",
-    operationId: "deleteCashAccount",
-    tag,
-    summary: "Delete a cash account with its transactions",
-    status: 204,
-    errors: [403],
-    handler: (ctx, req) => deleteCashAccount(ctx, req.params.cashAccountId),
-  },
-  {
-    method: "get",
-    path: "/cash-accounts/:cashAccountId/transactions",
-    operationId: "listCashMovements",
-    tag,
-    summary: "The ledger of a cash account with its running balance, oldest first",
-    description:
-      "Cash transactions, plus settled trades (syncTrades) and paid income (syncIncome) as derived rows with a null id. Same day: cash transactions, then trades, then income, each by id. The balance runs over the whole ledger whatever the page or dates asked for.",
-    query: LedgerQuery,
-    response: z.array(CashMovementResponse),
-    paged: true,
-    handler: (ctx, req) => listCashMovements(ctx, req.params.cashAccountId, req.query),
-  },
-  {
-    method: "post",
-    path: "/cash-transactions",
-    operationId: "createCashTransaction",
-    tag,
-    summary: "Enter a cash transaction",
+    errors: [422],
+  }),
+  route.delete("/cash-accounts/:cashAccountId", deleteCashAccount, "Delete a cash account with its transactions"),
+  route.get(
+    "/cash-accounts/:cashAccountId/transactions",
+    listCashMovements,
+    "The ledger of a cash account with its running balance, oldest first",
+    {
+      description:
+        "Cash transactions, plus settled trades (syncTrades) and paid income (syncIncome) as derived rows with a null id. Same day: cash transactions, then trades, then income, each by id. The balance runs over the whole ledger whatever the page or dates asked for.",
+      query: LedgerQuery,
+      response: z.array(CashMovementResponse),
+      paged: true,
+    },
+  ),
+  route.post("/cash-transactions", createCashTransaction, "Enter a cash transaction", {
     body: CashTransactionInput,
     response: CashTransactionResponse,
     status: 201,
     location: (c) => `/cash-transactions/${c.id}`,
-    errors: [403],
-    handler: (ctx, req) => createCashTransaction(ctx, req.body),
-  },
-  {
-    method: "get",
-    path: "/cash-transactions/:cashTransactionId",
-    operationId: "getCashTransaction",
-    tag,
-    summary: "Get a cash transaction",
+  }),
+  route.get("/cash-transactions/:cashTransactionId", getCashTransaction, "Get a cash transaction", {
     response: CashTransactionResponse,
-    handler: (ctx, req) => getCashTransaction(ctx, req.params.cashTransactionId),
-  },
-  {
-    method: "put",
-    path: "/cash-transactions/:cashTransactionId",
-    operationId: "updateCashTransaction",
-    tag,
-    summary: "Update a cash transaction",
+  }),
+  route.put("/cash-transactions/:cashTransactionId", updateCashTransaction, "Update a cash transaction", {
     description: "Absent fields stay. A move to another cash account must keep the currency (422).",
     body: UpdateCashTransactionBody,
     response: CashTransactionResponse,
-    errors: [403, 422],
-    handler: (ctx, req) => updateCashTransaction(ctx, req.params.cashTransactionId, req.body),
-  },
-  {
-    method: "delete",
-    path: "/cash-transactions/:cashTransactionId",
-    operationId: "deleteCashTransaction",
-    tag,
-    summary: "Delete a cash transaction",
-    status: 204,
-    errors: [403],
-    handler: (ctx, req) => deleteCashTransaction(ctx, req.params.cashTransactionId),
-  },
+    errors: [422],
+  }),
+  route.delete("/cash-transactions/:cashTransactionId", deleteCashTransaction, "Delete a cash transaction"),
 ];

@@ -1,10 +1,10 @@
 import type { Prisma } from "../../../generated/prisma/client";
 import type { Context } from "../../context";
 import { fromDate } from "../../lib/dates";
-import { notFound } from "../../lib/errors";
+import { notFound } from "../../lib/domain-errors";
 import { Decimal } from "../../lib/money";
 import { parseId } from "../../lib/validation";
-import { portfolioScope } from "../portfolios/access";
+import { portfolioWhere } from "../ledger/portfolio-access";
 import type { CashTransactionType } from "./cash.schemas";
 
 /** What the cash module answers and reads: its views, selects and the caller's scope. */
@@ -69,8 +69,8 @@ export const TRANSACTION_SELECT = {
 } satisfies Prisma.CashTransactionSelect;
 export type TransactionRow = Prisma.CashTransactionGetPayload<{ select: typeof TRANSACTION_SELECT }>;
 
-/** Cash accounts the caller may see: those of its portfolios (API.md §1 tenancy). */
-export const accountScope = (ctx: Context): Prisma.CashAccountWhereInput => ({ portfolio: portfolioScope(ctx) });
+/** Cash accounts the caller may see: those of its portfolios (docs/conventions.md §2.3). */
+export const accountScope = (ctx: Context): Prisma.CashAccountWhereInput => ({ portfolio: portfolioWhere(ctx) });
 export const transactionScope = (ctx: Context): Prisma.CashTransactionWhereInput => ({
   cashAccount: accountScope(ctx),
 });

@@ -24,7 +24,4 @@ export const clientResolvers: Resolvers = {
     createClientApiKey: async (_parent, args, ctx) => (await createClientApiKey(ctx, args.id)).key,
     revokeClientApiKeys: (_parent, args, ctx) => revokeClientApiKeys(ctx, args.id),
   },
-  Client: {
-    portfolios: (client, _args, ctx) => ctx.loaders.portfoliosByClientId.load(client.id),
-  },
 };

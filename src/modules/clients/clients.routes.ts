@@ -1,12 +1,12 @@
 import { z } from "zod";
 import type { Endpoint } from "../../http/endpoint";
+import { routeTable } from "../../http/route-table";
 import { PortfolioResponse } from "../portfolios/portfolios.schemas";
 import {
   AssignClientPortfoliosInput,
   ClientApiKeyResponse,
   ClientResponse,
   CreateClientInput,
-  UpdateClientInput,
   UpdateClientBody,
 } from "./clients.schemas";
 import {
@@ -21,112 +21,41 @@ import {
   updateClient,
 } from "./clients.service";
 
-const tag = "Clients";
 /** Every client operation is the adviser's: a client login key answers 403. */
-const errors = [403];
+const route = routeTable({ tag: "Clients", errors: [403] });
 
 export const clientRoutes: Endpoint[] = [
-  {
-    method: "get",
-    path: "/clients",
-    operationId: "listClients",
-    tag,
-    summary: "List clients",
-    response: z.array(ClientResponse),
-    errors,
-    handler: (ctx) => listClients(ctx),
-  },
-  {
-    method: "post",
-    path: "/clients",
-    operationId: "createClient",
-    tag,
-    summary: "Create a client",
+  route.get("/clients", listClients, "List clients", { response: z.array(ClientResponse) }),
+  route.post("/clients", createClient, "Create a client", {
     body: CreateClientInput,
     response: ClientResponse,
     status: 201,
     location: (c) => `/clients/${c.id}`,
-    errors,
-    handler: (ctx, req) => createClient(ctx, req.body),
-  },
-  {
-    method: "get",
-    path: "/clients/:clientId",
-    operationId: "getClient",
-    tag,
-    summary: "Get a client",
-    response: ClientResponse,
-    errors,
-    handler: (ctx, req) => getClient(ctx, req.params.clientId),
-  },
-  {
-    method: "put",
-    path: "/clients/:clientId",
-    operationId: "updateClient",
-    tag,
-    summary: "Update a client",
+  }),
+  route.get("/clients/:clientId", getClient, "Get a client", { response: ClientResponse }),
+  route.put("/clients/:clientId", updateClient, "Update a client", {
     description: "Fields absent stay as they are; `email: null` removes the address.",
     body: UpdateClientBody,
     response: ClientResponse,
-    errors,
-    handler: (ctx, req) => updateClient(ctx, req.params.clientId, req.body),
-  },
-  {
-    method: "delete",
-    path: "/clients/:clientId",
-    operationId: "deleteClient",
-    tag,
-    summary: "Delete a client",
+  }),
+  route.delete("/clients/:clientId", deleteClient, "Delete a client", {
     description: "Its portfolios stay, unassigned; its login keys are revoked.",
-    status: 204,
-    errors,
-    handler: (ctx, req) => deleteClient(ctx, req.params.clientId),
-  },
-  {
-    method: "get",
-    path: "/clients/:clientId/portfolios",
-    operationId: "listClientPortfolios",
-    tag,
-    summary: "List a client's portfolios",
+  }),
+  route.get("/clients/:clientId/portfolios", listClientPortfolios, "List a client's portfolios", {
     response: z.array(PortfolioResponse),
-    errors,
-    handler: (ctx, req) => listClientPortfolios(ctx, req.params.clientId),
-  },
-  {
-    method: "put",
-    path: "/clients/:clientId/portfolios",
-    operationId: "assignClientPortfolios",
-    tag,
-    summary: "Replace a client's portfolios",
+  }),
+  route.put("/clients/:clientId/portfolios", assignClientPortfolios, "Replace a client's portfolios", {
     description:
       "The listed portfolios become the client's (moved from another client if need be); the client's others are unassigned. Every id must be a portfolio of this account (404 otherwise). Answers the client's portfolios.",
     body: AssignClientPortfoliosInput,
     response: z.array(PortfolioResponse),
-    errors,
-    handler: (ctx, req) => assignClientPortfolios(ctx, req.params.clientId, req.body),
-  },
-  {
-    method: "post",
-    path: "/clients/:clientId/api-keys",
-    operationId: "createClientApiKey",
-    tag,
-    summary: "Create a login key for a client",
+  }),
+  route.post("/clients/:clientId/api-keys", createClientApiKey, "Create a login key for a client", {
     description:
       "The key acts as the client: it sees only the client's portfolios, with the client's permission. It is shown only in this answer.",
     response: ClientApiKeyResponse,
     status: 201,
     secretAnswer: true,
-    errors,
-    handler: (ctx, req) => createClientApiKey(ctx, req.params.clientId),
-  },
-  {
-    method: "delete",
-    path: "/clients/:clientId/api-keys",
-    operationId: "revokeClientApiKeys",
-    tag,
-    summary: "Revoke every login key of a client",
-    status: 204,
-    errors,
-    handler: (ctx, req) => revokeClientApiKeys(ctx, req.params.clientId),
-  },
+  }),
+  route.delete("/clients/:clientId/api-keys", revokeClientApiKeys, "Revoke every login key of a client"),
 ];

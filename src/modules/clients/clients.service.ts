@@ -1,21 +1,15 @@
 import type { Prisma } from "../../../generated/prisma/client";
 import type { Context } from "../../context";
-import { notFound } from "../../lib/errors";
+import { notFound } from "../../lib/domain-errors";
 import { parseId, parseInput } from "../../lib/validation";
 import { generateKey, hashKey } from "../accounts/accounts.service";
-import { assertAdviser } from "../portfolios/access";
+import { assertAdviser } from "../ledger/portfolio-access";
 import { PORTFOLIO_SELECT, toPortfolioView, type PortfolioView } from "../portfolios/portfolios.service";
-import {
-  AssignClientPortfoliosInput,
-  CreateClientInput,
-  UpdateClientInput,
-  type Permission,
-  UpdateClientBody,
-} from "./clients.schemas";
-import { TX_OPTIONS } from "../../db";
+import { AssignClientPortfoliosInput, CreateClientInput, type Permission, UpdateClientBody } from "./clients.schemas";
+import { write } from "../ledger/write";
 
 /**
- * An adviser's clients (API.md §2 Clients). Clients, their portfolio assignments and their login
+ * An adviser's clients (docs/conventions.md §2.4). Clients, their portfolio assignments and their login
  * keys are the adviser's to manage: every use case here refuses a client login key (FORBIDDEN).
  */
 export interface ClientView {
@@ -139,7 +133,7 @@ export async function assignClientPortfolios(ctx: Context, id: unknown, input: u
   const clientId = parseId(id, "clientId");
   const data = parseInput(AssignClientPortfoliosInput, input, "The assignment");
   assertAdviser(ctx, "assign portfolios to clients");
-  await ctx.db.$transaction(async (tx) => {
+  await write(ctx, async (tx) => {
     await lockClient(tx, ctx, clientId);
     // Every portfolio this changes, locked in id order before the updates: two assignments moving
     // portfolios between clients in opposite directions queue instead of deadlocking.
@@ -158,24 +152,24 @@ export async function assignClientPortfolios(ctx: Context, id: unknown, input: u
       data: { clientId },
     });
     if (data.permission) await tx.client.update({ where: { id: clientId }, data: { permission: data.permission } });
-  }, TX_OPTIONS);
+  });
   return listClientPortfolios(ctx, clientId);
 }
 
 /**
- * POST /v1/clients/{c}/api-keys: a login key that acts as the client (API.md §1 tenancy). The key
+ * POST /v1/clients/{c}/api-keys: a login key that acts as the client (docs/conventions.md §2.4). The key
  * is answered once; only its SHA-256 is stored.
  */
 export async function createClientApiKey(ctx: Context, id: unknown): Promise<{ key: string }> {
   const clientId = parseId(id, "clientId");
   assertAdviser(ctx, "create client keys");
   const key = generateKey();
-  await ctx.db.$transaction(async (tx) => {
+  await write(ctx, async (tx) => {
     await lockClient(tx, ctx, clientId);
     await tx.apiKey.create({
       data: { accountId: ctx.account.id, clientId, keyHash: hashKey(key), label: `client ${clientId}` },
     });
-  }, TX_OPTIONS);
+  });
   return { key };
 }
 
@@ -183,9 +177,9 @@ export async function createClientApiKey(ctx: Context, id: unknown): Promise<{ k
 export async function revokeClientApiKeys(ctx: Context, id: unknown): Promise<true> {
   const clientId = parseId(id, "clientId");
   assertAdviser(ctx, "revoke client keys");
-  await ctx.db.$transaction(async (tx) => {
+  await write(ctx, async (tx) => {
     await lockClient(tx, ctx, clientId);
     await tx.apiKey.deleteMany({ where: { accountId: ctx.account.id, clientId } });
-  }, TX_OPTIONS);
+  });
   return true;
 }

@@ -1,19 +1,14 @@
 import type { Prisma } from "../../../generated/prisma/client";
 import type { Context } from "../../context";
-import { businessRule, DomainError, notFound, validationFailed } from "../../lib/errors";
+import { businessRule, DomainError, notFound, validationFailed } from "../../lib/domain-errors";
 import { parseId, parseInput } from "../../lib/validation";
-import { holdingScope } from "../holdings/holdings.service";
-import { assertAdviser } from "../portfolios/access";
-import {
-  CreateCustomGroupInput,
-  SetCustomGroupAssignmentsInput,
-  UpdateCustomGroupInput,
-  UpdateCustomGroupBody,
-} from "./custom-groups.schemas";
-import { TX_OPTIONS } from "../../db";
+import { holdingWhere } from "../holdings/holdings.service";
+import { assertAdviser } from "../ledger/portfolio-access";
+import { CreateCustomGroupInput, SetCustomGroupAssignmentsInput, UpdateCustomGroupBody } from "./custom-groups.schemas";
+import { write } from "../ledger/write";
 
 /**
- * Custom groups (API.md §2): the account's own classifications of holdings. They are account-wide,
+ * Custom groups: the account's own classifications of holdings. They are account-wide,
  * so only the adviser changes them; a client login key may read them, and sees the assignments of
  * its own portfolios' holdings only.
  */
@@ -76,10 +71,10 @@ export async function getCustomGroup(ctx: Context, id: unknown): Promise<CustomG
 export async function createCustomGroup(ctx: Context, input: unknown): Promise<CustomGroupView> {
   const data = parseInput(CreateCustomGroupInput, input, "The custom group");
   assertAdviser(ctx, "create custom groups");
-  return ctx.db.$transaction(async (tx) => {
+  return write(ctx, async (tx) => {
     await assertNameFree(tx, ctx, data.name);
     return tx.customGroup.create({ data: { accountId: ctx.account.id, name: data.name, labels: data.labels }, select });
-  }, TX_OPTIONS);
+  });
 }
 
 /**
@@ -90,7 +85,7 @@ export async function updateCustomGroup(ctx: Context, id: unknown, input: unknow
   const groupId = parseId(id, "groupId");
   const data = parseInput(UpdateCustomGroupBody, input, "The custom group");
   assertAdviser(ctx, "change custom groups");
-  return ctx.db.$transaction(async (tx) => {
+  return write(ctx, async (tx) => {
     const group = await lockGroup(tx, ctx, groupId);
     if (data.name !== undefined && data.name !== group.name) await assertNameFree(tx, ctx, data.name, groupId);
     if (data.labels) {
@@ -109,7 +104,7 @@ export async function updateCustomGroup(ctx: Context, id: unknown, input: unknow
       }
     }
     return tx.customGroup.update({ where: { id: groupId }, data: { name: data.name, labels: data.labels }, select });
-  }, TX_OPTIONS);
+  });
 }
 
 /** Deletes the group with its assignments (foreign keys cascade). */
@@ -125,7 +120,7 @@ export async function deleteCustomGroup(ctx: Context, id: unknown): Promise<true
 export async function listCustomGroupAssignments(ctx: Context, id: unknown): Promise<CustomGroupAssignmentView[]> {
   const group = await getCustomGroup(ctx, id);
   return ctx.db.customGroupAssignment.findMany({
-    where: { groupId: group.id, holding: holdingScope(ctx) },
+    where: { groupId: group.id, holding: holdingWhere(ctx) },
     select: { holdingId: true, label: true },
     orderBy: ASSIGNMENT_ORDER,
   });
@@ -137,7 +132,7 @@ export async function assignmentsByGroupIds(
   groupIds: readonly number[],
 ): Promise<Map<number, CustomGroupAssignmentView[]>> {
   const rows = await ctx.db.customGroupAssignment.findMany({
-    where: { groupId: { in: [...groupIds] }, group: { accountId: ctx.account.id }, holding: holdingScope(ctx) },
+    where: { groupId: { in: [...groupIds] }, group: { accountId: ctx.account.id }, holding: holdingWhere(ctx) },
     select: { groupId: true, holdingId: true, label: true },
     orderBy: ASSIGNMENT_ORDER,
   });
@@ -159,7 +154,7 @@ export async function setCustomGroupAssignments(
   const groupId = parseId(id, "groupId");
   const assignments = parseInput(SetCustomGroupAssignmentsInput, input, "The assignments");
   assertAdviser(ctx, "change custom group assignments");
-  await ctx.db.$transaction(async (tx) => {
+  await write(ctx, async (tx) => {
     const group = await lockGroup(tx, ctx, groupId);
     const labels = new Set(group.labels);
     const badLabels = assignments.flatMap((a, i) =>
@@ -186,6 +181,6 @@ export async function setCustomGroupAssignments(
     await tx.customGroupAssignment.createMany({
       data: assignments.map((a) => ({ groupId, holdingId: a.holdingId, label: a.label })),
     });
-  }, TX_OPTIONS);
+  });
   return listCustomGroupAssignments(ctx, groupId);
 }

@@ -1,6 +1,5 @@
 import type { Resolvers } from "../../../generated/graphql/resolvers";
 import { dropNulls } from "../../graphql/args";
-import { pageOfTrades } from "../trades/trades.service";
 import {
   changeHoldingSymbol,
   createHolding,
@@ -25,9 +24,5 @@ export const holdingResolvers: Resolvers = {
   Portfolio: {
     holdings: (portfolio, args, ctx) =>
       ctx.loaders.holdingsByPortfolio.load({ id: portfolio.id, args: dropNulls(args) }),
-  },
-  Holding: {
-    trades: async (holding, args, ctx) =>
-      pageOfTrades(await ctx.loaders.tradesByHoldingId.load(holding.id), dropNulls(args)),
   },
 };

@@ -1,48 +1,31 @@
 import type { Prisma } from "../../../generated/prisma/client";
 import type { Context } from "../../context";
-import { DomainError, notFound, orNull } from "../../lib/errors";
+import { DomainError, notFound, orNull } from "../../lib/domain-errors";
 import { parseId, parseInput } from "../../lib/validation";
 import { ledgerWrite } from "../ledger/unit-of-work";
-import { assertCanWrite, portfolioScope } from "../portfolios/access";
-import { scopedPortfolio, scopedPortfolios, type ScopedPortfolio } from "../portfolios/scoped";
-import { EXCHANGE_CURRENCY } from "../securities/securities.schemas";
-import { findSecurity } from "../securities/securities.service";
 import {
-  ChangeSymbolInput,
-  CreateHoldingInput,
-  ListHoldingsQuery,
-  UpdateHoldingInput,
-  UpdateHoldingBody,
-} from "./holdings.schemas";
-import {
-  HOLDING_SELECT,
-  PORTFOLIO_TAX_SELECT,
-  valueHoldings,
-  valuePortfolioHoldings,
-  type HoldingRow,
-  type HoldingTypeName,
-  type HoldingView,
-} from "./holding-values";
+  assertCanWrite,
+  PORTFOLIO_LEDGER_SELECT,
+  portfolioWhere,
+  scopedPortfolio,
+  scopedPortfolios,
+  type ScopedPortfolio,
+} from "../ledger/portfolio-access";
+import { findSecurity, unlistedSecurityCurrency } from "../securities/securities.service";
+import { ChangeSymbolInput, CreateHoldingInput, ListHoldingsQuery, UpdateHoldingBody } from "./holdings.schemas";
+import { HOLDING_SELECT, valueHoldings, type HoldingRow, type HoldingTypeName, type HoldingView } from "./holding-view";
 
-export {
-  HOLDING_SELECT,
-  PORTFOLIO_TAX_SELECT,
-  valueHoldings,
-  type HoldingRow,
-  type HoldingTypeName,
-  type HoldingView,
-  type PortfolioForLedger,
-} from "./holding-values";
+export { HOLDING_SELECT, valueHoldings, type HoldingRow, type HoldingTypeName, type HoldingView } from "./holding-view";
 
-/** Holdings the caller may see: those of its portfolios (API.md §1 tenancy). */
-export const holdingScope = (ctx: Context): Prisma.HoldingWhereInput => ({ portfolio: portfolioScope(ctx) });
+/** Holdings the caller may see: those of its portfolios (docs/conventions.md §2.3). */
+export const holdingWhere = (ctx: Context): Prisma.HoldingWhereInput => ({ portfolio: portfolioWhere(ctx) });
 
 /** The holding with its portfolio, or NOT_FOUND (another account's holding included). */
 export async function holdingWithPortfolio(ctx: Context, holdingId: unknown, db: Prisma.TransactionClient = ctx.db) {
   const id = parseId(holdingId, "holdingId");
   const h = await db.holding.findFirst({
-    where: { id, ...holdingScope(ctx) },
-    select: { ...HOLDING_SELECT, portfolio: { select: PORTFOLIO_TAX_SELECT } },
+    where: { id, ...holdingWhere(ctx) },
+    select: { ...HOLDING_SELECT, portfolio: { select: PORTFOLIO_LEDGER_SELECT } },
   });
   if (!h) throw notFound(`Holding ${id}`);
   return h;
@@ -57,7 +40,7 @@ export async function listHoldings(ctx: Context, portfolioId: unknown, query: un
     select: HOLDING_SELECT,
     orderBy: HOLDING_ORDER,
   });
-  const views = await valueHoldings(ctx.db, portfolio, holdings, date);
+  const views = await valueHoldings(ctx.db, [portfolio], holdings, date);
   return includeClosed ? views : views.filter((v) => !v.quantity.isZero());
 }
 
@@ -87,7 +70,7 @@ export async function holdingsByPortfolioIds(
           select: HOLDING_SELECT,
           orderBy: HOLDING_ORDER,
         });
-  const views = await valuePortfolioHoldings(ctx.db, portfolios, holdings, date);
+  const views = await valueHoldings(ctx.db, portfolios, holdings, date);
   const byPortfolio = new Map<number, HoldingView[]>(portfolios.map((p) => [p.id, []]));
   for (const v of views) if (includeClosed || !v.quantity.isZero()) byPortfolio.get(v.portfolioId)!.push(v);
   return byPortfolio;
@@ -97,7 +80,7 @@ export const findHolding = (ctx: Context, holdingId: unknown) => orNull(getHoldi
 
 export async function getHolding(ctx: Context, holdingId: unknown): Promise<HoldingView> {
   const h = await holdingWithPortfolio(ctx, holdingId);
-  const [view] = await valueHoldings(ctx.db, h.portfolio, [h]);
+  const [view] = await valueHoldings(ctx.db, [h.portfolio], [h]);
   return view;
 }
 
@@ -130,7 +113,7 @@ export async function createHolding(ctx: Context, portfolioId: unknown, input: u
     },
     select: HOLDING_SELECT,
   });
-  const [view] = await valueHoldings(ctx.db, portfolio, [h]);
+  const [view] = await valueHoldings(ctx.db, [portfolio], [h]);
   return view;
 }
 
@@ -258,7 +241,7 @@ export async function holdingForTrade(
     await tx.$executeRaw`
       INSERT INTO security (account_id, symbol, exchange, name, currency_code, security_type)
       VALUES (${portfolio.accountId}, ${symbol}, ${exchange}, ${ref.name ?? symbol},
-              ${ref.currencyCode ?? EXCHANGE_CURRENCY[exchange] ?? portfolio.baseCurrencyCode}, ${ref.holdingType ?? "Stock"}::"HoldingType")
+              ${unlistedSecurityCurrency(exchange, ref.currencyCode ?? undefined, portfolio.baseCurrencyCode)}, ${ref.holdingType ?? "Stock"}::"HoldingType")
       ON CONFLICT (account_id, symbol, exchange) WHERE account_id IS NOT NULL DO NOTHING`;
     security = await findSecurity(tx, portfolio.accountId, symbol, exchange);
   }

@@ -9,7 +9,7 @@ import type { PrismaClient } from "../../db";
  * These are system operations of the HTTP layer (like accounts.service), so they take the database.
  */
 
-/** API.md §1 writes: a key answers for 24 h, then it is forgotten and may run again. */
+/** docs/conventions.md §7.2: a key answers for 24 h, then it is forgotten and may run again. */
 export const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
 /**
  * A key still in progress after this long belongs to a process that died mid-request: a retry

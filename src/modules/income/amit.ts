@@ -1,5 +1,5 @@
 /**
- * The AMIT component names an income record may carry (DOMAIN.md §2), with the myTax label or the
+ * The AMIT component names an income record may carry (docs/rules.md §6.5), with the myTax label or the
  * cost base change each gives (tax/taxable-income.ts, ledger/load.ts). Any other name is refused
  * with this list.
  */

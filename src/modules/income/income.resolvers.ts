@@ -1,13 +1,7 @@
 import type { Resolvers } from "../../../generated/graphql/resolvers";
 import { dropNulls } from "../../graphql/args";
-import {
-  confirmIncome,
-  createIncome,
-  deleteIncome,
-  findIncome,
-  updateIncome,
-  updateProRataDistributions,
-} from "./income.service";
+import { confirmIncome, createIncome, deleteIncome, findIncome, updateIncome } from "./income.service";
+import { updateProRataDistributions } from "./pro-rata-distributions.service";
 
 /** Components travel as REST's JSON object (the IncomeComponents scalar), so they pass straight through. */
 export const incomeResolvers: Resolvers = {

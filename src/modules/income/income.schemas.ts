@@ -1,14 +1,14 @@
 import { z } from "zod";
 import { currencyCode } from "../../lib/codes";
 import { AMIT_COMPONENTS } from "./amit";
-import { dateInput, dateOutput } from "../../lib/dates";
+import { dateInput, dateOutput, financialYearInput } from "../../lib/dates";
 import { decimalInput, positivePriceInput, positiveRateInput } from "../../lib/money";
 import { acceptingAnswerFields, crossField, idSchema, text } from "../../lib/validation";
 
 /** DECIMAL(19,4): below 10^15. */
 const amount = decimalInput({ scale: 4, min: 0, max: 999_999_999_999_999 });
 const AMIT_NAMES = new Set<string>(AMIT_COMPONENTS);
-/** A name outside DOMAIN.md §2's vocabulary is refused at its own path, with the names allowed. */
+/** A name outside the vocabulary of docs/rules.md §6.5 is refused at its own path, with the names allowed. */
 const componentKey = z.string().refine((name) => AMIT_NAMES.has(name), {
   error: `must be an AMIT component name: ${AMIT_COMPONENTS.join(", ")}`,
   abort: true,
@@ -74,12 +74,7 @@ export type IncomeInput = z.output<typeof IncomeInput>;
 
 export const ProRataInput = z
   .strictObject({
-    financialYear: z
-      .number()
-      .int("must be an integer")
-      .min(1990)
-      .max(2100)
-      .describe("FY2025 = 2024-07-01..2025-06-30 (distributions by ex-dividend date)"),
+    financialYear: financialYearInput.describe("FY2025 = 2024-07-01..2025-06-30 (distributions by ex-dividend date)"),
     components: Components.refine((c) => Object.keys(c).length > 0, "must hold at least one component").describe(
       "The annual statement totals (name → amount)",
     ),

@@ -1,7 +1,7 @@
 import { Decimal } from "../../lib/money";
 
 /**
- * Pro-rata distributions (DOMAIN.md §2): a holding's annual statement totals for one year, spread
+ * Pro-rata distributions (docs/rules.md §6.6): a holding's annual statement totals for one year, spread
  * over that year's distributions in proportion to each one's gross amount. Each total is split
  * separately, rounded to 4 decimals, and the last distribution takes the rounding remainder so the
  * parts add up exactly to the totals. Pure.
@@ -31,7 +31,7 @@ export function spreadProRata(
   return out;
 }
 
-/** Franking credit of a franked amount D at company tax rate t: D × t / (1 − t) (DOMAIN.md §1). */
+/** Franking credit of a franked amount D at company tax rate t: D × t / (1 − t) (docs/rules.md §6.1). */
 export function frankingCredit(franked: Decimal, companyTaxRate: Decimal): Decimal {
   return franked
     .times(companyTaxRate)

@@ -4,7 +4,7 @@ import type { TradeType } from "./events";
 import { roundMoney } from "./rounding";
 
 /**
- * The cash effect of a trade and of an income record (DOMAIN.md §1, §3): the one definition both
+ * The cash effect of a trade and of an income record (docs/rules.md §9.1): the one definition both
  * cash ledgers read (the cash account's derived movements and the portfolio transaction ledger).
  * Pure: no Prisma, no clock. Signs: + money in, − money out, in the record's own currency.
  */
@@ -27,17 +27,17 @@ export const CASH_TRADE_TYPES = ["Buy", "Sell", "ReturnOfCapital"] as const sati
  * Signed cash amount of a trade in its currency. The value |units| × price is rounded to 4 dp
  * first (half-up), as the cash it settles is stored with 4 decimals; brokerage is already 4 dp.
  *
- * - Buy: −(value + brokerage): the investor pays the price and the broker (DOMAIN §1 cost base,
- *   §3 "Buy in (units × price + brokerage)").
- * - Sell: value − brokerage (DOMAIN §3 "Sell out (units × price − brokerage)").
- * - ReturnOfCapital: +value, the cash paid back per unit × units (DOMAIN §3 "ReturnOfCapital out
- *   (the cash paid)"). Brokerage is not part of it: the parcel fold ignores brokerage on a capital
+ * - Buy: −(value + brokerage): the investor pays the price and the broker, as the
+ *   cost base and the external flow count it (docs/rules.md §2, §10).
+ * - Sell: value − brokerage, as the external flow counts it (docs/rules.md §10).
+ * - ReturnOfCapital: +value, the cash paid back per unit × units (docs/rules.md §10:
+ *   the cash paid is the flow). Brokerage is not part of it: the parcel fold ignores brokerage on a capital
  *   return too, and a company paying capital back charges none.
  * - OpeningBalance, TransferIn, TransferOut: 0. Units cross the portfolio's boundary, not money;
- *   that is why DOMAIN §3 counts them as external flows at units × price even when a synced cash
+ *   that is why docs/rules.md §10 counts them as external flows at units × price even when a synced cash
  *   account exists, and why the price on them is a valuation, never a payment.
  * - Split, Consolidation, Bonus, CostBaseIncrease, CostBaseDecrease, Cancellation: 0. They change
- *   units or cost base only (DOMAIN §1); §3 lists them as "not flows: they are returns".
+ *   units or cost base only (docs/rules.md §2); they are not flows but returns (§10).
  *   A CostBaseIncrease/Decrease records a tax adjustment (e.g. AMIT), not a payment; a
  *   Cancellation disposes of the units "for nothing".
  * Any other (unknown) type moves no cash.
@@ -71,7 +71,7 @@ export interface IncomeAmountsInput {
 
 /**
  * Gross = franked + unfranked + foreign income; net = gross − withholding tax − foreign tax paid,
- * the cash that arrives (DOMAIN.md §1).
+ * the cash that arrives (docs/rules.md §6.1).
  */
 export function incomeAmounts(i: IncomeAmountsInput): { grossAmount: Decimal; netAmount: Decimal } {
   const grossAmount = new Decimal(i.frankedAmount).plus(i.unfrankedAmount).plus(i.foreignIncome);
@@ -80,8 +80,8 @@ export function incomeAmounts(i: IncomeAmountsInput): { grossAmount: Decimal; ne
 
 /**
  * Cash effect of an income record: its net amount, in its currency, on its paid date. Reinvested
- * (DRP) income moves no cash: the DRP units replace the receivable (DOMAIN §1 "DRP income creates a
- * parcel", §3 "DRP units replace the receivable with no flow"). Every part is stored with 4
+ * (DRP) income moves no cash: the DRP units replace the receivable, with no flow
+ * (docs/rules.md §6.2, §10). Every part is stored with 4
  * decimals, so the net needs no rounding; it is rounded anyway so the rule holds for any input.
  */
 export function incomeCashEffect<D>(i: IncomeAmountsInput & { paidDate: D; isReinvested: boolean }): {
@@ -94,7 +94,7 @@ export function incomeCashEffect<D>(i: IncomeAmountsInput & { paidDate: D; isRei
 /**
  * When a synced Buy or Sell moves a cash account's money: the trade date plus `businessDays` days,
  * counting Monday to Friday only (no public holidays). The account's own ledger uses it; for
- * valuation a synced trade moves cash on the trade date (DOMAIN.md §3 trade-date accounting).
+ * valuation a synced trade moves cash on the trade date (docs/rules.md §9.2 trade-date accounting).
  */
 export function settlementDate(tradeDate: string, businessDays: number): string {
   const d = toDate(tradeDate);

@@ -1,9 +1,9 @@
 import { Decimal } from "../../lib/money";
 
-/** The entity types of DOMAIN.md §2, which decide the CGT discount. */
+/** The entity types of docs/rules.md §4.1, which decide the CGT discount. */
 export type EntityType = "Individual" | "Trust" | "SMSF" | "Company";
 
-/** CGT discount by entity type (DOMAIN.md §2): individuals and trusts 50%, SMSFs 33⅓%, companies none. */
+/** CGT discount by entity type (docs/rules.md §4.1): individuals and trusts 50%, SMSFs 33⅓%, companies none. */
 export function discountRateOf(entityType: EntityType | undefined): Decimal {
   if (entityType === "Company") return new Decimal(0);
   if (entityType === "SMSF") return new Decimal(1).div(3);

@@ -2,7 +2,7 @@ import { fromDate } from "../../lib/dates";
 import { Decimal } from "../../lib/money";
 
 /**
- * The events of a holding (DOMAIN.md §1): its trades and the units a reinvested distribution
+ * The events of a holding (docs/rules.md §1): its trades and the units a reinvested distribution
  * allots, in the order the ledger applies them. Pure: rows in, events out.
  */
 export const TRADE_TYPES = [
@@ -53,7 +53,7 @@ export interface LedgerEvent {
 }
 
 /**
- * Units held after an event (DOMAIN.md §1), the one rule the parcel fold and the units timeline
+ * Units held after an event (docs/rules.md §2), the one rule the parcel fold and the units timeline
  * share: acquisitions, bonuses and splits add, disposals and consolidations take away, a
  * cancellation leaves none; cost base adjustments and capital returns leave units alone.
  */
@@ -157,7 +157,7 @@ export function drpEvent(i: DrpRow): LedgerEvent {
   };
 }
 
-/** A confirmed distribution with AMIT components that change the cost base (DOMAIN.md §2). */
+/** A confirmed distribution with AMIT components that change the cost base (docs/rules.md §6.5). */
 export interface AmitRow {
   id: number;
   portfolioId: number;

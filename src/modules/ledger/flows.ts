@@ -5,7 +5,7 @@ import type { FxTable } from "./fx";
 import { roundMoney } from "./rounding";
 
 /**
- * External flows (DOMAIN.md §3): money crossing the boundary of a portfolio or of one holding, in
+ * External flows (docs/rules.md §10): money crossing the boundary of a portfolio or of one holding, in
  * the currency of the record; the daily engine converts each at its day's rate. Pure.
  *
  * Portfolio: a cash account's Deposit (in) and Withdrawal (out); every trade or income not settled
@@ -186,7 +186,7 @@ export function holdingFlows(holdingId: number, trades: FlowTrade[], income: Flo
 }
 
 /**
- * A flow in the base currency at its day's rate (DOMAIN §3), rounded as every reported figure is,
+ * A flow in the base currency at its day's rate (docs/rules.md §10), rounded as every reported figure is,
  * signed + in and − out; null when no rate exists that day (the daily engine counts it 0 too).
  */
 export function flowInBaseCurrency(f: Flow, fx: FxTable, base: string): Decimal | null {

@@ -5,7 +5,7 @@ import { OpenParcels, ParcelError, type Parcel, type ParcelMethod } from "./parc
 import { apportion, roundMoney, roundUnits } from "./rounding";
 
 /**
- * The parcel fold (DOMAIN.md §1–2): a holding's parcels, disposals, units and cost base derived
+ * The parcel fold (docs/rules.md §1–3): a holding's parcels, disposals, units and cost base derived
  * from its events in date order (same day: the order they were entered), with the position after
  * every event (the timeline). Pure: no Prisma, no clock. Linear in the number of events for FIFO
  * and LIFO sells; other methods walk the open parcels of the sell they serve.

@@ -3,7 +3,7 @@ import { DatedSeries } from "./dated-series";
 import { roundMoney } from "./rounding";
 
 /**
- * The one FX rule (DOMAIN.md §3): the rate on day d, in units of the target currency per unit of
+ * The one FX rule (docs/rules.md §8): the rate on day d, in units of the target currency per unit of
  * the source, is the latest imported rate dated ≤ d, direct, inverse or crossed through a common
  * currency, the newest winning; else the rate of the last trade in that currency dated ≤ d; 1 for
  * the same currency. Pure: built from rows loaded once, answered by binary search.

@@ -1,5 +1,5 @@
 /**
- * The ledger core (DOMAIN.md §1–3): every rule the services and reports read about units, cost
+ * The ledger core (docs/rules.md §1–10): every rule the services and reports read about units, cost
  * base, prices, rates, cash and flows, each defined once in the file named for it.
  */
 export * from "./cash-effects";
@@ -13,9 +13,13 @@ export * from "./moment";
 export * from "./parcel-selection";
 export * from "./prices";
 export * from "./rounding";
-export * from "./valuation";
+export * from "./valuation/position";
 export * from "./flows";
-export * from "./daily-valuation";
-export * from "./range-load";
+export * from "./valuation/daily-series";
+export * from "./valuation/range-load";
 export * from "./read-limits";
-export * from "./valuation-exact";
+export * from "./valuation/exact-day";
+export * from "./market-data";
+export * from "./portfolio-access";
+export * from "./valuation/holdings-on-date";
+export * from "./valuation/series-cache";

@@ -3,7 +3,7 @@ import { discountEligibleFrom } from "./discount";
 import type { LedgerEvent } from "./events";
 
 /**
- * Which parcels a disposal takes (DOMAIN.md §2): manual parcels, else the method — FIFO oldest
+ * Which parcels a disposal takes (docs/rules.md §3): manual parcels, else the method — FIFO oldest
  * first, LIFO newest first, MaximiseGain cheapest per unit first, MinimiseGain dearest first,
  * MinimiseCGT losses first, then discount-eligible gains, then the rest, smallest gain first.
  * Pure. The open parcels are kept in two orders, so no sell sorts or rescans the whole history.

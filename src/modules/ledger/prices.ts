@@ -2,7 +2,7 @@ import { Decimal } from "../../lib/money";
 import { DatedSeries } from "./dated-series";
 
 /**
- * The one price rule (DOMAIN.md §3): a holding's price on day d is the latest price dated ≤ d
+ * The one price rule (docs/rules.md §7): a holding's price on day d is the latest price dated ≤ d
  * from the custom investment's own prices first, else the imported market prices of its symbol,
  * else the price of its last trade in the holding's currency. Pure: series loaded once, each
  * question answered by binary search.

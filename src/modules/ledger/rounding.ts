@@ -1,7 +1,7 @@
 import { Decimal } from "../../lib/money";
 
 /**
- * How the ledger rounds (DOMAIN.md §1): money to 4 decimals (DECIMAL(19,4) columns), units to 8
+ * How the ledger rounds (docs/rules.md §1): money to 4 decimals (DECIMAL(19,4) columns), units to 8
  * (DECIMAL(28,8)), half-up. Every proportional split gives its rounding remainder to the last part,
  * so the parts add up exactly to the whole.
  */

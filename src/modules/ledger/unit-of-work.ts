@@ -1,44 +1,20 @@
 import type { Prisma } from "../../../generated/prisma/client";
 import type { Context } from "../../context";
-import { businessRule, notFound, type DomainError } from "../../lib/errors";
-import { scopedPortfolio, type ScopedPortfolio } from "../portfolios/scoped";
+import { businessRule, type DomainError } from "../../lib/domain-errors";
+import { scopedPortfolio, type ScopedPortfolio } from "./portfolio-access";
 import type { LedgerEvent } from "./events";
 import type { FoldResult } from "./fold";
 import { foldHolding, loadLedger, type Ledger } from "./load";
+import { lockPortfolio, write } from "./write";
 import { ParcelError } from "./parcel-selection";
 
 /**
  * The one unit of work for a write to a portfolio's ledger (trades, imports, income, tax settings,
- * ticker changes, holding deletes): one transaction with one option set, the portfolio locked and
- * read again under its lock, the ledger loaded and folded with the change, and a broken ledger
- * rule (ParcelError) answered as the write's DomainError. Nothing is written unless every fold
- * passes, since the work writes only after it has folded.
+ * ticker changes, holding deletes): write.ts's discipline (one transaction, the portfolio locked
+ * first), the portfolio read again under its lock, the ledger loaded and folded with the change,
+ * and a broken ledger rule (ParcelError) answered as the write's DomainError. Nothing is written
+ * unless every fold passes, since the work writes only after it has folded.
  */
-
-/**
- * Ledger writes queue behind each other on their portfolio's row lock (lockPortfolioForLedger), so
- * they wait and run longer than other writes.
- */
-export const LEDGER_TX_OPTIONS = { maxWait: 15_000, timeout: 60_000 };
-
-/**
- * Locks the portfolio row and answers it as read under the lock. Every ledger write takes its
- * locks in one order: this portfolio row, then holding rows in id order, then the rows under
- * them. In one order, concurrent writes queue instead of deadlocking (PostgreSQL 40P01).
- * FOR NO KEY UPDATE excludes the portfolio's other writers but not the FOR KEY SHARE that
- * foreign-key checks take, so a cash account or a model added to the portfolio does not wait.
- */
-export async function lockPortfolioForLedger(
-  tx: Prisma.TransactionClient,
-  ctx: Context,
-  portfolioId: number,
-): Promise<ScopedPortfolio> {
-  const rows = await tx.$queryRaw<
-    unknown[]
-  >`SELECT id FROM portfolio WHERE id = ${portfolioId} AND account_id = ${ctx.account.id} FOR NO KEY UPDATE`;
-  if (rows.length === 0) throw notFound(`Portfolio ${portfolioId}`);
-  return scopedPortfolio(ctx, portfolioId, tx);
-}
 
 /** Events that change a holding's ledger: one keyed as a stored event replaces it (null removes it); any other is added. */
 export type LedgerChange = Map<string, LedgerEvent | null>;
@@ -82,8 +58,9 @@ export async function ledgerWrite<T>(
   options: { explain?: ExplainBreach } = {},
 ): Promise<T> {
   const explain = options.explain ?? explainDefault;
-  return ctx.db.$transaction(async (tx) => {
-    let portfolio = await lockPortfolioForLedger(tx, ctx, portfolioId);
+  return write(ctx, async (tx) => {
+    await lockPortfolio(tx, ctx, portfolioId);
+    let portfolio = await scopedPortfolio(ctx, portfolioId, tx);
     const writeLedger = (ledger: Ledger): WriteLedger => {
       const attempt = (holdingId: number, change?: LedgerChange | LedgerEvent[]) => {
         try {
@@ -126,7 +103,7 @@ export async function ledgerWrite<T>(
       },
     };
     return work(unit);
-  }, LEDGER_TX_OPTIONS);
+  });
 }
 
 /** A change as foldHolding takes it: stored keys replaced (or removed), the rest added. */

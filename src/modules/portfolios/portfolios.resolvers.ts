@@ -11,9 +11,7 @@ export const portfolioResolvers: Resolvers = {
     updatePortfolio: (_parent, args, ctx) => updatePortfolio(ctx, args.id, args.input),
     deletePortfolio: (_parent, args, ctx) => deletePortfolio(ctx, args.id),
   },
-  Portfolio: {
-    allocationModels: (portfolio, _args, ctx) => ctx.loaders.allocationModelsByPortfolioId.load(portfolio.id),
-    activeAllocationModel: async (portfolio, _args, ctx) =>
-      (await ctx.loaders.allocationModelsByPortfolioId.load(portfolio.id)).find((m) => m.isActive) ?? null,
+  Client: {
+    portfolios: (client, _args, ctx) => ctx.loaders.portfoliosByClientId.load(client.id),
   },
 };

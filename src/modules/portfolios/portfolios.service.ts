@@ -1,14 +1,8 @@
 import type { Context } from "../../context";
-import { DomainError, notFound } from "../../lib/errors";
+import { DomainError, notFound } from "../../lib/domain-errors";
 import { parseId, parseInput } from "../../lib/validation";
-import { assertAdviser, assertCanWrite, portfolioScope } from "./access";
-import { findScopedPortfolio } from "./scoped";
-import {
-  CreatePortfolioInput,
-  DEFAULT_YEAR_END,
-  UpdatePortfolioInput,
-  UpdatePortfolioBody,
-} from "./portfolios.schemas";
+import { assertAdviser, assertCanWrite, portfolioWhere, findScopedPortfolio } from "../ledger/portfolio-access";
+import { CreatePortfolioInput, DEFAULT_YEAR_END, UpdatePortfolioBody } from "./portfolios.schemas";
 
 export interface PortfolioView {
   id: number;
@@ -51,7 +45,7 @@ const view = ({ createdAt, ...row }: Row): PortfolioView => ({
 });
 
 export async function listPortfolios(ctx: Context): Promise<PortfolioView[]> {
-  const rows = await ctx.db.portfolio.findMany({ where: portfolioScope(ctx), select, orderBy: { id: "asc" } });
+  const rows = await ctx.db.portfolio.findMany({ where: portfolioWhere(ctx), select, orderBy: { id: "asc" } });
   return rows.map(view);
 }
 
@@ -61,7 +55,7 @@ export async function findPortfolio(ctx: Context, id: unknown): Promise<Portfoli
   return row ? view(row) : null;
 }
 
-/** Another account's portfolio answers NOT_FOUND, exactly as a missing one (API.md §1 tenancy). */
+/** Another account's portfolio answers NOT_FOUND, exactly as a missing one (docs/conventions.md §2.3). */
 export async function getPortfolio(ctx: Context, id: unknown): Promise<PortfolioView> {
   const portfolio = await findPortfolio(ctx, id);
   if (!portfolio) throw notFound(`Portfolio ${String(id)}`);
@@ -114,7 +108,7 @@ export async function updatePortfolio(ctx: Context, id: unknown, input: unknown)
 export async function deletePortfolio(ctx: Context, id: unknown): Promise<true> {
   const portfolioId = parseId(id, "portfolioId");
   assertAdviser(ctx, "delete portfolios");
-  const { count } = await ctx.db.portfolio.deleteMany({ where: { id: portfolioId, ...portfolioScope(ctx) } });
+  const { count } = await ctx.db.portfolio.deleteMany({ where: { id: portfolioId, ...portfolioWhere(ctx) } });
   if (count === 0) throw notFound(`Portfolio ${portfolioId}`);
   return true;
 }

@@ -1,15 +1,12 @@
 import type { Resolvers } from "../../../generated/graphql/resolvers";
+import { listFxRates, listMarketPrices, upsertFxRates, upsertMarketPrices } from "./imported-prices.service";
 import {
   addCustomPrice,
   addCustomPrices,
   deleteCustomPrice,
   findCustomPrice,
   listCustomPrices,
-  listFxRates,
-  listMarketPrices,
   updateCustomPrice,
-  upsertFxRates,
-  upsertMarketPrices,
 } from "./prices.service";
 
 export const priceResolvers: Resolvers = {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Endpoint } from "../../http/endpoint";
+import { routeTable } from "../../http/route-table";
 import {
   CustomPriceInput,
   CustomPriceResponse,
@@ -12,141 +13,70 @@ import {
   MarketPriceResponse,
   MarketPricesBulkInput,
   MarketPricesQuery,
-  UpdateCustomPriceInput,
   UpsertResponse,
   UpdateCustomPriceBody,
 } from "./prices.schemas";
+import { listFxRates, listMarketPrices, upsertFxRates, upsertMarketPrices } from "./imported-prices.service";
 import {
   addCustomPrice,
   addCustomPrices,
   deleteCustomPrice,
   getCustomPrice,
   listCustomPrices,
-  listFxRates,
-  listMarketPrices,
   updateCustomPrice,
-  upsertFxRates,
-  upsertMarketPrices,
 } from "./prices.service";
 
-const tag = "Prices";
+const route = routeTable({ tag: "Prices" });
 
 export const priceRoutes: Endpoint[] = [
-  {
-    method: "get",
-    path: "/holdings/:holdingId/prices",
-    operationId: "listCustomPrices",
+  route.get("/holdings/:holdingId/prices", listCustomPrices, "List a holding's custom prices, oldest first", {
     tag: "Holdings",
-    summary: "List a holding's custom prices, oldest first",
     response: z.array(CustomPriceResponse),
-    handler: (ctx, req) => listCustomPrices(ctx, req.params.holdingId),
-  },
-  {
-    method: "post",
-    path: "/holdings/:holdingId/prices",
-    operationId: "addCustomPrice",
+  }),
+  route.post("/holdings/:holdingId/prices", addCustomPrice, "Add a custom price", {
     tag: "Holdings",
-    summary: "Add a custom price",
     description: "One price per holding per date: a second one on a date answers 409.",
     body: CustomPriceInput,
     response: CustomPriceResponse,
     status: 201,
     location: (price) => `/prices/${price.id}`,
-    errors: [403, 409],
-    handler: (ctx, req) => addCustomPrice(ctx, req.params.holdingId, req.body),
-  },
-  {
-    method: "post",
-    path: "/holdings/:holdingId/prices/bulk",
-    operationId: "addCustomPrices",
+  }),
+  route.post("/holdings/:holdingId/prices/bulk", addCustomPrices, "Add custom prices, all or nothing", {
     tag: "Holdings",
-    summary: "Add custom prices, all or nothing",
     description:
       "1 to 10,000 rows (also text/csv with header date,price, in any order and case). Bad rows answer 400 naming `[i].price` (CSV: `line N.price`); a date repeated in the body or already priced answers 409 naming the dates. Nothing is written on any error. Answers the new prices, oldest first.",
     body: CustomPricesInput,
     csv: { columns: ["date", "price"], required: ["date", "price"] },
     response: z.array(CustomPriceResponse),
     status: 201,
-    errors: [403, 409, 413],
-    handler: (ctx, req) => addCustomPrices(ctx, req.params.holdingId, req.body),
-  },
-  {
-    method: "get",
-    path: "/prices/:priceId",
-    operationId: "getCustomPrice",
-    tag,
-    summary: "Get a custom price",
-    response: CustomPriceResponse,
-    handler: (ctx, req) => getCustomPrice(ctx, req.params.priceId),
-  },
-  {
-    method: "put",
-    path: "/prices/:priceId",
-    operationId: "updateCustomPrice",
-    tag,
-    summary: "Update a custom price",
+  }),
+  route.get("/prices/:priceId", getCustomPrice, "Get a custom price", { response: CustomPriceResponse }),
+  route.put("/prices/:priceId", updateCustomPrice, "Update a custom price", {
     description: "Absent fields stay; a date another price of the holding has answers 409.",
     body: UpdateCustomPriceBody,
     response: CustomPriceResponse,
-    errors: [403, 409],
-    handler: (ctx, req) => updateCustomPrice(ctx, req.params.priceId, req.body),
-  },
-  {
-    method: "delete",
-    path: "/prices/:priceId",
-    operationId: "deleteCustomPrice",
-    tag,
-    summary: "Delete a custom price",
-    status: 204,
-    errors: [403],
-    handler: (ctx, req) => deleteCustomPrice(ctx, req.params.priceId),
-  },
-  {
-    method: "post",
-    path: "/market-prices/bulk",
-    operationId: "upsertMarketPrices",
-    tag,
-    summary: "Import closing prices (insert or replace), all or nothing",
+  }),
+  route.delete("/prices/:priceId", deleteCustomPrice, "Delete a custom price"),
+  route.post("/market-prices/bulk", upsertMarketPrices, "Import closing prices (insert or replace), all or nothing", {
     description:
       "A JSON array, or text/csv with header symbol,exchange,date,close (in any order and case); symbols and exchanges are upper-cased; up to 50,000 rows. Bad rows answer 400 naming `[i].close` (CSV: `line N.close`, the header being line 1); nothing is written on any error. Client keys may not import (403).",
     body: MarketPricesBulkInput,
     csv: { columns: [...MARKET_PRICE_COLUMNS], required: [...MARKET_PRICE_COLUMNS] },
     response: UpsertResponse,
-    errors: [403, 413],
-    handler: (ctx, req) => upsertMarketPrices(ctx, req.body),
-  },
-  {
-    method: "get",
-    path: "/market-prices",
-    operationId: "listMarketPrices",
-    tag,
-    summary: "Imported closing prices of a security, oldest first",
+  }),
+  route.get("/market-prices", listMarketPrices, "Imported closing prices of a security, oldest first", {
     query: MarketPricesQuery,
     response: z.array(MarketPriceResponse),
-    handler: (ctx, req) => listMarketPrices(ctx, req.query),
-  },
-  {
-    method: "post",
-    path: "/fx-rates/bulk",
-    operationId: "upsertFxRates",
-    tag,
-    summary: "Import exchange rates (insert or replace), all or nothing",
+  }),
+  route.post("/fx-rates/bulk", upsertFxRates, "Import exchange rates (insert or replace), all or nothing", {
     description:
       "One base buys rate units of quote on that date. A JSON array, or text/csv with header base,quote,date,rate (in any order and case; currency codes in any case); up to 50,000 rows, with the same error rules as market prices. Client keys may not import (403).",
     body: FxRatesBulkInput,
     csv: { columns: [...FX_RATE_COLUMNS], required: [...FX_RATE_COLUMNS] },
     response: UpsertResponse,
-    errors: [403, 413],
-    handler: (ctx, req) => upsertFxRates(ctx, req.body),
-  },
-  {
-    method: "get",
-    path: "/fx-rates",
-    operationId: "listFxRates",
-    tag,
-    summary: "Imported exchange rates of a currency pair, oldest first",
+  }),
+  route.get("/fx-rates", listFxRates, "Imported exchange rates of a currency pair, oldest first", {
     query: FxRatesQuery,
     response: z.array(FxRateResponse),
-    handler: (ctx, req) => listFxRates(ctx, req.query),
-  },
+  }),
 ];

@@ -6,7 +6,7 @@ import { acceptingAnswerFields, crossField, upperCased } from "../../lib/validat
 import { exchange, symbol } from "../securities/securities.schemas";
 
 /**
- * Prices keep 8 decimals (DECIMAL(24, 8)), rates 10 (DECIMAL(20, 10)) (API.md §1 money). Both above
+ * Prices keep 8 decimals (DECIMAL(24, 8)), rates 10 (DECIMAL(20, 10)) (docs/conventions.md §4.2). Both above
  * 0: a close of 0 is no price (the reports would divide by it), and the CSV rows go through these
  * same schemas.
  */

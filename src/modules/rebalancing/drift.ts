@@ -2,7 +2,7 @@ import { Decimal, ZERO } from "../../lib/money";
 import type { LedgerEvent, ParcelMethod } from "../ledger";
 
 /**
- * The drift report (DOMAIN.md §4): each bucket's current weight against its target, and whether it
+ * The drift report (docs/reports.md §4.3): each bucket's current weight against its target, and whether it
  * is in band. Current weight = value / total value; drift = current % − target %; InBand when
  * |drift| ≤ tolerance, else Over or Under; holdings in no bucket are Untargeted (target 0) and,
  * when they hold value, count in maxDriftPct and outOfBandCount.

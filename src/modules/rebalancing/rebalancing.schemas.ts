@@ -4,7 +4,7 @@ import { decimalInput } from "../../lib/money";
 import { idSchema, looseEnum } from "../../lib/validation";
 import { publicIdInput } from "../allocation-models/allocation-models.schemas";
 
-/** The rebalance request (API.md, Allocation models; REPORTS.md §4). */
+/** The rebalance request (docs/reports.md §4.2). */
 export const REBALANCE_MODES = ["BuyOnly", "BuyAndSell"] as const;
 export const REBALANCE_BANDS = ["Tolerance", "ExactTarget"] as const;
 

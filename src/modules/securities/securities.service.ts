@@ -1,7 +1,8 @@
-import { Prisma } from "../../../generated/prisma/client";
+import { Prisma, type Security } from "../../../generated/prisma/client";
 import type { Context } from "../../context";
 import { parseInput } from "../../lib/validation";
-import { SearchSecuritiesQuery } from "./securities.schemas";
+import { EXCHANGE_CURRENCY, SearchSecuritiesQuery } from "./securities.schemas";
+import { securityKey } from "../ledger/market-data";
 
 export interface SecurityView {
   symbol: string;
@@ -61,12 +62,47 @@ export async function searchSecurities(ctx: Context, query: unknown): Promise<Se
   }));
 }
 
-/** The security of a symbol visible to the account (its own first, then the master), or null. */
-export async function findSecurity(db: Prisma.TransactionClient, accountId: number, symbol: string, exchange: string) {
+/** A security's name in the maps below: its symbol and exchange. */
+export { securityKey };
+
+/**
+ * The securities of these symbols that an account sees, by securityKey, one each: the account's
+ * own (added by its first trade of a symbol the master list lacks) before the master list's. One
+ * statement whatever the number of symbols.
+ */
+export async function findSecurities(
+  db: Prisma.TransactionClient,
+  accountId: number,
+  wanted: readonly { symbol: string; exchange: string }[],
+): Promise<Map<string, Security>> {
+  const found = new Map<string, Security>();
+  if (wanted.length === 0) return found;
   const rows = await db.security.findMany({
-    where: { symbol, exchange, OR: [{ accountId: null }, { accountId }] },
+    where: {
+      OR: wanted.map((w) => ({ symbol: w.symbol, exchange: w.exchange })),
+      AND: [{ OR: [{ accountId: null }, { accountId }] }],
+    },
     orderBy: { accountId: { sort: "asc", nulls: "last" } },
-    take: 1,
   });
-  return rows[0] ?? null;
+  for (const row of rows) if (!found.has(securityKey(row))) found.set(securityKey(row), row);
+  return found;
+}
+
+/** The security of one symbol that the account sees (its own first, then the master list's), or null. */
+export async function findSecurity(
+  db: Prisma.TransactionClient,
+  accountId: number,
+  symbol: string,
+  exchange: string,
+): Promise<Security | null> {
+  const found = await findSecurities(db, accountId, [{ symbol, exchange }]);
+  return found.get(securityKey({ symbol, exchange })) ?? null;
+}
+
+/**
+ * The currency of a security no list knows: the one given, else its exchange's, else the
+ * portfolio's base currency (CUSTOM, a custom investment, has no currency of its own).
+ */
+export function unlistedSecurityCurrency(exchange: string, given: string | undefined, base: string): string {
+  return given ?? EXCHANGE_CURRENCY[exchange] ?? base;
 }

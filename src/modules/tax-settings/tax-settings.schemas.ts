@@ -1,26 +1,26 @@
 import { z } from "zod";
+import { financialYearInput } from "../../lib/dates";
 import { decimalInput } from "../../lib/money";
 import { crossField, idSchema } from "../../lib/validation";
 import { entityType } from "../portfolios/portfolios.schemas";
 import { parcelMethod } from "../trades/trades.schemas";
 
-/** A financial year named by the year it ends in (FY2025 = 2024-07-01..2025-06-30 in Australia). */
-const financialYear = z
-  .number({ error: "must be a financial year such as 2025" })
-  .int("must be a whole year such as 2025")
-  .min(1990, "must be between 1990 and 2100")
-  .max(2100, "must be between 1990 and 2100");
-
 /** Amounts are DECIMAL(19,4): at most 15 integer digits and 4 decimals. */
 const lossAmount = decimalInput({ scale: 4, min: 0, max: 999_999_999_999_999 });
 
-export const YearMethodInput = z.strictObject({ financialYear, method: parcelMethod }).meta({ id: "YearMethodInput" });
+export const YearMethodInput = z
+  .strictObject({ financialYear: financialYearInput, method: parcelMethod })
+  .meta({ id: "YearMethodInput" });
 export const HoldingMethodOverrideInput = z
-  .strictObject({ holdingId: idSchema.describe("A holding of this portfolio"), financialYear, method: parcelMethod })
+  .strictObject({
+    holdingId: idSchema.describe("A holding of this portfolio"),
+    financialYear: financialYearInput,
+    method: parcelMethod,
+  })
   .meta({ id: "HoldingMethodOverrideInput" });
 export const CarriedForwardLossInput = z
   .strictObject({
-    financialYear,
+    financialYear: financialYearInput,
     amount: lossAmount.describe("In the portfolio's base currency, at least 0, up to 4 decimals"),
   })
   .meta({ id: "CarriedForwardLossInput" });

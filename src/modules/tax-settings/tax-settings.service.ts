@@ -1,18 +1,17 @@
 import type { Prisma } from "../../../generated/prisma/client";
 import type { Context } from "../../context";
-import { businessRule, notFound, orNull } from "../../lib/errors";
+import { businessRule, notFound, orNull } from "../../lib/domain-errors";
 import { Decimal } from "../../lib/money";
 import { parseId, parseInput } from "../../lib/validation";
 import type { ParcelError, ParcelMethod } from "../ledger";
 import { ledgerWrite } from "../ledger/unit-of-work";
-import { assertCanWrite, portfolioScope } from "../portfolios/access";
-import { findScopedPortfolio } from "../portfolios/scoped";
+import { assertCanWrite, portfolioWhere, findScopedPortfolio } from "../ledger/portfolio-access";
 import type { PortfolioView } from "../portfolios/portfolios.service";
 import { TaxSettingsInput } from "./tax-settings.schemas";
 
 /**
- * A portfolio's tax settings (API.md §2 Tax settings): the owner's entity type, the parcel
- * methods (DOMAIN.md §2 precedence: holding override for the year > the year's > default) and the
+ * A portfolio's tax settings (docs/reports.md §5): the owner's entity type, the parcel
+ * methods (docs/rules.md §3 precedence: holding override for the year > the year's > default) and the
  * capital losses carried into each financial year. They follow the portfolio's scope: a client
  * key reads them, and changes them with ReadWrite only.
  */
@@ -50,7 +49,7 @@ const view = (p: Row): TaxSettingsView => ({
 
 /** GET /v1/tax-settings: the settings of every portfolio the caller may see, by portfolio id. */
 export async function listTaxSettings(ctx: Context): Promise<TaxSettingsView[]> {
-  const rows = await ctx.db.portfolio.findMany({ where: portfolioScope(ctx), select, orderBy: { id: "asc" } });
+  const rows = await ctx.db.portfolio.findMany({ where: portfolioWhere(ctx), select, orderBy: { id: "asc" } });
   return rows.map(view);
 }
 

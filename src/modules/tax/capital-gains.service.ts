@@ -1,12 +1,11 @@
 import type { Context } from "../../context";
-import { financialYearRange } from "../../lib/dates";
 import type { Decimal } from "../../lib/money";
 import { parseInput } from "../../lib/validation";
 import { lossLedger, type CgtSummary } from "./cgt";
 import {
-  currentFinancialYear,
   loadTaxBook,
   readTaxPortfolio,
+  reportYear,
   yearsOf,
   type DisposalRow,
   type TaxBook,
@@ -16,7 +15,7 @@ import { FinancialYearQuery } from "./tax.schemas";
 import { heavyWork } from "../../lib/heavy-work";
 
 /**
- * GET /v1/portfolios/{p}/reports/capital-gains, GraphQL `capitalGainsReport` (REPORTS.md §5.1):
+ * GET /v1/portfolios/{p}/reports/capital-gains, GraphQL `capitalGainsReport` (docs/reports.md §5.1):
  * the year's CGT events parcel by parcel and the s100-50 summary, with the losses the portfolio's
  * own earlier years left unused (the loss ledger) plus those entered in its tax settings.
  */
@@ -42,8 +41,7 @@ export function capitalGainsReport(
 async function capitalGainsReportNow(ctx: Context, portfolioId: unknown, query: unknown): Promise<CapitalGainsReport> {
   const request = parseInput(FinancialYearQuery, query ?? {}, "The query");
   const { portfolio, book, financialYear, from, to } = await readTaxPortfolio(ctx, portfolioId, async (portfolio) => {
-    const financialYear = request.financialYear ?? currentFinancialYear(portfolio);
-    const { from, to } = financialYearRange(financialYear, portfolio.financialYearEnd);
+    const { financialYear, from, to } = reportYear(request.financialYear, portfolio);
     return { portfolio, book: await loadTaxBook(ctx, portfolio, to), financialYear, from, to };
   });
   return capitalGainsOf(portfolio, book, financialYear, from, to);

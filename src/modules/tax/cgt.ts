@@ -2,8 +2,8 @@ import { Decimal, ZERO } from "../../lib/money";
 import { roundMoney } from "../ledger";
 
 /**
- * The net capital gain of one income year (ITAA 1997 s100-50, DOMAIN.md §2), pure: the year's CGT
- * events and the losses carried in, to every summary figure of REPORTS.md §5.1.
+ * The net capital gain of one income year (ITAA 1997 s100-50, docs/rules.md §4.3), pure: the year's
+ * CGT events and the losses carried in, to every summary figure of docs/reports.md §5.1.
  *
  *   1. current-year capital losses come off the gains, non-discount gains first;
  *   2. net capital losses carried forward come off what remains, non-discount gains first;
@@ -135,7 +135,7 @@ export interface LossLedgerYear {
 }
 
 /**
- * The capital-loss ledger (DOMAIN.md §2): each year's unused net capital loss carries into the
+ * The capital-loss ledger (docs/rules.md §5): each year's unused net capital loss carries into the
  * next by itself; the tax settings' entries add to the year they name. Years run from the first
  * with a CGT event or an entry to `lastYear`, so editing a trade of 2021 changes 18V of every
  * later year. Linear in the number of events.

@@ -4,7 +4,7 @@ import type { MyTaxDocument } from "./mytax-document";
 import { INCOME_LABELS } from "./taxable-income";
 
 /**
- * The myTax report as a PDF an accountant can file from (REPORTS.md §5.4): A4, the portfolio, the
+ * The myTax report as a PDF an accountant can file from (docs/reports.md §5.4): A4, the portfolio, the
  * year and the entity; every label with its amount; the capital gains summary; the disposals
  * (a table whose header repeats on every page it runs onto); the income per holding and the
  * interest per cash account; "Page n of m" on every page. Noto Sans is embedded, so the document

@@ -1,19 +1,19 @@
 import type { Context } from "../../context";
-import { financialYearRange, today } from "../../lib/dates";
+import { today } from "../../lib/dates";
 import { heavyWork } from "../../lib/heavy-work";
 import { parseInput } from "../../lib/validation";
 import { capitalGainsOf } from "./capital-gains.service";
 import { myTaxLines } from "./mytax";
 import type { MyTaxDocument, MyTaxReport } from "./mytax-document";
 import { renderMyTaxPdf } from "./mytax-pdf";
-import { currentFinancialYear, loadTaxBook, readTaxPortfolio } from "./tax-book";
+import { loadTaxBook, readTaxPortfolio, reportYear } from "./tax-book";
 import { FinancialYearQuery } from "./tax.schemas";
 import { taxableIncomeOf } from "./taxable-income.service";
 
 export type { MyTaxDocument, MyTaxReport } from "./mytax-document";
 
 /**
- * GET /v1/portfolios/{p}/reports/ato-mytax, GraphQL `myTaxReport` (REPORTS.md §5.4): every myTax
+ * GET /v1/portfolios/{p}/reports/ato-mytax, GraphQL `myTaxReport` (docs/reports.md §5.4): every myTax
  * label in order, to the cent, from the capital gains and taxable income reports of the year.
  * The PDF renders the same report with the disposals and the income per holding.
  */
@@ -44,8 +44,7 @@ async function myTaxDocumentNow(ctx: Context, portfolioId: unknown, query: unkno
     ctx,
     portfolioId,
     async (portfolio) => {
-      const financialYear = request.financialYear ?? currentFinancialYear(portfolio);
-      const { from, to } = financialYearRange(financialYear, portfolio.financialYearEnd);
+      const { financialYear, from, to } = reportYear(request.financialYear, portfolio);
       const [book, income] = await Promise.all([
         loadTaxBook(ctx, portfolio, to),
         taxableIncomeOf(ctx, portfolio, financialYear),

@@ -3,7 +3,7 @@ import type { CgtSummary } from "./cgt";
 import type { IncomeLabel } from "./taxable-income";
 
 /**
- * The ATO myTax labels (REPORTS.md §5.4), pure: in the order myTax asks for them, each once,
+ * The ATO myTax labels (docs/reports.md §5.4), pure: in the order myTax asks for them, each once,
  * zeros included, rounded to whole cents (myTax takes dollars and cents).
  */
 export const MYTAX_LABELS = [

@@ -1,6 +1,6 @@
 import type { Context } from "../../context";
 import { financialYearOf } from "../../lib/dates";
-import { businessRule, notFound } from "../../lib/errors";
+import { businessRule, notFound } from "../../lib/domain-errors";
 import { Decimal } from "../../lib/money";
 import { parseInput } from "../../lib/validation";
 import { foldParcels, ParcelError, type LedgerEvent, type ParcelMethod } from "../ledger";
@@ -11,7 +11,7 @@ import { SimulateSellRequest } from "./tax.schemas";
 import { heavyWork } from "../../lib/heavy-work";
 
 /**
- * POST /v1/portfolios/{p}/simulate-sell, GraphQL `simulateSell` (REPORTS.md §5.5): the parcels a
+ * POST /v1/portfolios/{p}/simulate-sell, GraphQL `simulateSell` (docs/reports.md §5.5): the parcels a
  * sell would take on `date` (by the method that would apply, the one asked for, or manual
  * parcels), its gain split, discount and assessable gain as if it were the year's only CGT event,
  * and its effect on the year's net capital gain given the year's other events up to that date and

@@ -1,6 +1,6 @@
 import type { Context } from "../../context";
-import { financialYearOf, fromDate, today } from "../../lib/dates";
-import { businessRule } from "../../lib/errors";
+import { financialYearOf, financialYearRange, fromDate, today } from "../../lib/dates";
+import { businessRule } from "../../lib/domain-errors";
 import { Decimal } from "../../lib/money";
 import {
   atOneMoment,
@@ -15,17 +15,17 @@ import {
   type Ledger,
   type LedgerEvent,
 } from "../ledger";
-import { PORTFOLIO_TAX_SELECT } from "../holdings/holding-values";
-import { scopedPortfolio } from "../portfolios/scoped";
+import { PORTFOLIO_LEDGER_SELECT } from "../ledger/portfolio-access";
+import { scopedPortfolio } from "../ledger/portfolio-access";
 import { parseId } from "../../lib/validation";
 import type { CgtGain, TrustCapitalGain } from "./cgt";
 
 /**
- * What every tax report reads (REPORTS.md §5): the portfolio (AUD-based, AU-resident, or 422),
+ * What every tax report reads (docs/reports.md §5): the portfolio (AUD-based, AU-resident, or 422),
  * its CGT events folded from the ledger with the parcel method that applied, the capital gains its
  * trusts distributed, and the losses entered in its tax settings; in a fixed number of statements.
  */
-export const TAX_PORTFOLIO_SELECT = { ...PORTFOLIO_TAX_SELECT, name: true, taxResidency: true } as const;
+export const TAX_PORTFOLIO_SELECT = { ...PORTFOLIO_LEDGER_SELECT, name: true, taxResidency: true } as const;
 
 export async function taxPortfolio(ctx: Context, portfolioId: unknown) {
   const portfolio = await scopedPortfolio(ctx, portfolioId, ctx.db, TAX_PORTFOLIO_SELECT);
@@ -54,25 +54,34 @@ export function readTaxPortfolio<T>(
   ).then((m) => m.value);
 }
 
-/** The current financial year of a portfolio (its year end), by today's UTC date. */
-export const currentFinancialYear = (portfolio: { financialYearEnd: string }) =>
-  financialYearOf(today(), portfolio.financialYearEnd);
+/**
+ * The financial year a report asks for, else the portfolio's current one (by its year end and
+ * today's UTC date), with its first and last day.
+ */
+export function reportYear(asked: number | undefined, portfolio: { financialYearEnd: string }) {
+  const financialYear = asked ?? financialYearOf(today(), portfolio.financialYearEnd);
+  return { financialYear, ...financialYearRange(financialYear, portfolio.financialYearEnd) };
+}
 
 export type CgtEventType = "Sell" | "Cancellation" | "CapitalReturnExcess";
 
-/** One parcel's part in one CGT event: a row of the capital gains report. */
-export interface DisposalRow extends CgtGain {
-  holdingId: number;
-  symbol: string;
-  exchange: string;
-  eventType: CgtEventType;
-  saleTradeId: number | null;
+/** The gain of units of one parcel disposed of (or, in the unrealised report, as if disposed of). */
+export interface ParcelGain extends CgtGain {
   acquisitionTradeId: number | null;
   acquisitionDate: string;
   disposalDate: string;
   quantity: Decimal;
   costBase: Decimal;
   proceeds: Decimal;
+}
+
+/** One parcel's part in one CGT event: a row of the capital gains report. */
+export interface DisposalRow extends ParcelGain {
+  holdingId: number;
+  symbol: string;
+  exchange: string;
+  eventType: CgtEventType;
+  saleTradeId: number | null;
   method: string | null;
   financialYear: number;
 }
@@ -213,7 +222,7 @@ export function disposalRow(
   };
 }
 
-/** The parcel method a sell took: its manual parcels, or the method of DOMAIN.md §2's precedence. */
+/** The parcel method a sell took: its manual parcels, or the method of docs/rules.md §3's precedence. */
 export function methodOf(ledger: Ledger, holdingId: number, event: LedgerEvent): string | null {
   if (event.type !== "Sell") return null;
   return event.parcels && event.parcels.length > 0 ? "Manual" : ledger.methodFor(holdingId, event);

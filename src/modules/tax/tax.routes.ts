@@ -1,4 +1,5 @@
 import { FileResponse, type Endpoint } from "../../http/endpoint";
+import { routeTable } from "../../http/route-table";
 import { capitalGainsReport } from "./capital-gains.service";
 import { myTaxReport, myTaxReportPdf } from "./mytax.service";
 import { simulateSell } from "./simulate-sell.service";
@@ -15,60 +16,46 @@ import {
 } from "./tax.schemas";
 import { unrealisedCapitalGainsReport } from "./unrealised.service";
 
-const tag = "Reports";
+const route = routeTable({ tag: "Reports" });
 const AU_ONLY = "For portfolios in AUD with Australian tax residency (422 otherwise).";
 
 export const taxRoutes: Endpoint[] = [
-  {
-    method: "get",
-    path: "/portfolios/:portfolioId/reports/capital-gains",
-    operationId: "capitalGainsReport",
-    tag,
-    summary: "Realised capital gains of a financial year (CGT report)",
-    description: `Every CGT event of the year parcel by parcel, and the ITAA 1997 s100-50 summary with labels 18H, 18A and 18V; losses carried in from the portfolio's own earlier years plus those entered in its tax settings (REPORTS.md §5.1). ${AU_ONLY}`,
-    query: FinancialYearQuery,
-    response: CapitalGainsResponse,
-    handler: (ctx, req) => capitalGainsReport(ctx, req.params.portfolioId, req.query),
-  },
-  {
-    method: "get",
-    path: "/portfolios/:portfolioId/reports/unrealised-capital-gains",
-    operationId: "unrealisedCapitalGainsReport",
-    tag,
-    summary: "The capital gains if every open parcel were sold on a date",
-    description: `Each open parcel sold at that day's valuation price, per holding with nextDiscountDate, and the summary (REPORTS.md §5.2). A date in the future: 400. ${AU_ONLY}`,
-    query: UnrealisedQuery,
-    response: UnrealisedResponse,
-    handler: (ctx, req) => unrealisedCapitalGainsReport(ctx, req.params.portfolioId, req.query),
-  },
-  {
-    method: "get",
-    path: "/portfolios/:portfolioId/reports/taxable-income",
-    operationId: "taxableIncomeReport",
-    tag,
-    summary: "Confirmed income of a financial year by myTax label",
-    description: `Per income record, per holding and in total, with cash interest at 10L; dividends in the year they are paid, trust distributions in the year of entitlement (REPORTS.md §5.3). ${AU_ONLY}`,
-    query: FinancialYearQuery,
-    response: TaxableIncomeResponse,
-    handler: (ctx, req) => taxableIncomeReport(ctx, req.params.portfolioId, req.query),
-  },
-  {
-    method: "get",
-    path: "/portfolios/:portfolioId/reports/ato-mytax",
-    operationId: "myTaxReport",
-    tag,
-    summary: "The ATO myTax labels of a financial year",
-    description: `10L 10M 11S 11T 11U 11V 13U 13C 13Q 13R 18H 18A 18V 20E 20M 20O, each once and to the cent, with the capital gains summary and the income totals (REPORTS.md §5.4). ${AU_ONLY}`,
+  route.get(
+    "/portfolios/:portfolioId/reports/capital-gains",
+    capitalGainsReport,
+    "Realised capital gains of a financial year (CGT report)",
+    {
+      description: `Every CGT event of the year parcel by parcel, and the ITAA 1997 s100-50 summary with labels 18H, 18A and 18V; losses carried in from the portfolio's own earlier years plus those entered in its tax settings (docs/reports.md §5.1, docs/rules.md §4–5). ${AU_ONLY}`,
+      query: FinancialYearQuery,
+      response: CapitalGainsResponse,
+    },
+  ),
+  route.get(
+    "/portfolios/:portfolioId/reports/unrealised-capital-gains",
+    unrealisedCapitalGainsReport,
+    "The capital gains if every open parcel were sold on a date",
+    {
+      description: `Each open parcel sold at that day's valuation price, per holding with nextDiscountDate, and the summary (docs/reports.md §5.2). A date in the future: 400. ${AU_ONLY}`,
+      query: UnrealisedQuery,
+      response: UnrealisedResponse,
+    },
+  ),
+  route.get(
+    "/portfolios/:portfolioId/reports/taxable-income",
+    taxableIncomeReport,
+    "Confirmed income of a financial year by myTax label",
+    {
+      description: `Per income record, per holding and in total, with cash interest at 10L; dividends in the year they are paid, trust distributions in the year of entitlement (docs/reports.md §5.3, docs/rules.md §6). ${AU_ONLY}`,
+      query: FinancialYearQuery,
+      response: TaxableIncomeResponse,
+    },
+  ),
+  route.get("/portfolios/:portfolioId/reports/ato-mytax", myTaxReport, "The ATO myTax labels of a financial year", {
+    description: `10L 10M 11S 11T 11U 11V 13U 13C 13Q 13R 18H 18A 18V 20E 20M 20O, each once and to the cent, with the capital gains summary and the income totals (docs/reports.md §5.4). ${AU_ONLY}`,
     query: FinancialYearQuery,
     response: MyTaxResponse,
-    handler: (ctx, req) => myTaxReport(ctx, req.params.portfolioId, req.query),
-  },
-  {
-    method: "get",
-    path: "/portfolios/:portfolioId/reports/ato-mytax/pdf",
-    operationId: "myTaxReportPdf",
-    tag,
-    summary: "The ATO myTax report as a PDF",
+  }),
+  route.get("/portfolios/:portfolioId/reports/ato-mytax/pdf", myTaxReportPdf, "The ATO myTax report as a PDF", {
     description: `A4, fonts embedded: the label table, the capital gains summary, the disposals, the income per holding, page numbers. ${AU_ONLY}`,
     query: FinancialYearQuery,
     fileResponse: { types: ["application/pdf"] },
@@ -76,18 +63,12 @@ export const taxRoutes: Endpoint[] = [
       const pdf = await myTaxReportPdf(ctx, req.params.portfolioId, req.query);
       return new FileResponse("application/pdf", pdf.fileName, pdf.data);
     },
-  },
-  {
-    method: "post",
-    path: "/portfolios/:portfolioId/simulate-sell",
-    operationId: "simulateSell",
-    tag,
-    summary: "The capital gain of a sell that is not made",
-    description: `The parcels the sell would take, its gain split, discount and assessable gain, and its effect on the year's net capital gain (REPORTS.md §5.5). Writes nothing, so a Read client key may call it. More units than held on that date: 422. ${AU_ONLY}`,
+  }),
+  route.post("/portfolios/:portfolioId/simulate-sell", simulateSell, "The capital gain of a sell that is not made", {
+    description: `The parcels the sell would take, its gain split, discount and assessable gain, and its effect on the year's net capital gain (docs/reports.md §5.5). Writes nothing, so a Read client key may call it. More units than held on that date: 422. ${AU_ONLY}`,
     body: SimulateSellRequest,
     response: SimulateSellResponse,
     status: 200,
     readsOnly: true,
-    handler: (ctx, req) => simulateSell(ctx, req.params.portfolioId, req.body),
-  },
+  }),
 ];

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dateInput, dateOutput } from "../../lib/dates";
+import { dateInput, dateOutput, financialYearInput } from "../../lib/dates";
 import { decimalInput, positiveRateInput } from "../../lib/money";
 import { booleanFlag, idSchema } from "../../lib/validation";
 import { PARCEL_METHODS } from "../ledger";
@@ -7,8 +7,9 @@ import { INCOME_LABELS } from "./taxable-income";
 import { MYTAX_LABELS } from "./mytax";
 
 /**
- * The tax reports' inputs and answers (REPORTS.md §5). `financialYear` 2025 is the year ending
- * 30 June 2025 (or the portfolio's own year end); the first income year CGT applies to is 1986.
+ * The tax reports' inputs and answers (docs/reports.md §5). `financialYear` 2025 is the year ending
+ * 30 June 2025 (or the portfolio's own year end), from 1986 (lib/dates.ts financialYearInput); a
+ * query string gives it as text.
  */
 const YEAR_MESSAGE = "must be a year such as 2025 (the year ending 30 June 2025)";
 const financialYear = z
@@ -22,13 +23,7 @@ const financialYear = z
     ],
     { error: YEAR_MESSAGE },
   )
-  .pipe(
-    z
-      .number()
-      .int("must be a whole year such as 2025")
-      .min(1986, "must be 1986 or later (CGT began on 20 September 1985)")
-      .max(2200, "must be 2200 or earlier"),
-  )
+  .pipe(financialYearInput)
   .describe("The income year: 2025 = 1 July 2024 to 30 June 2025; default the current one");
 
 export const FinancialYearQuery = z

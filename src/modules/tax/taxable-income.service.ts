@@ -1,18 +1,18 @@
 import type { Context } from "../../context";
 import { financialYearRange, fromDate, toDate } from "../../lib/dates";
-import { businessRule } from "../../lib/errors";
+import { businessRule } from "../../lib/domain-errors";
 import { Decimal } from "../../lib/money";
 import { parseInput } from "../../lib/validation";
 import { roundMoney } from "../ledger";
 import { loadFxTable } from "../ledger/fx-load";
-import { componentsOf } from "../income/income.service";
-import { currentFinancialYear, readTaxPortfolio, type TaxPortfolio } from "./tax-book";
+import { componentsOf } from "../income/income-view";
+import { readTaxPortfolio, reportYear, type TaxPortfolio } from "./tax-book";
 import { FinancialYearQuery } from "./tax.schemas";
 import { addLabels, allLabels, labelsOf, type IncomeLabel, type Labels } from "./taxable-income";
 import { heavyWork } from "../../lib/heavy-work";
 
 /**
- * GET /v1/portfolios/{p}/reports/taxable-income, GraphQL `taxableIncomeReport` (REPORTS.md §5.3):
+ * GET /v1/portfolios/{p}/reports/taxable-income, GraphQL `taxableIncomeReport` (docs/reports.md §5.3):
  * the year's confirmed income by myTax label, per record, per holding and in total, and the cash
  * accounts' interest (10L). Company dividends count in the year they are paid, trust distributions
  * in the year of entitlement (ex-dividend date), interest in the year of its date.
@@ -51,7 +51,7 @@ async function taxableIncomeReportNow(
 ): Promise<TaxableIncomeReport> {
   const request = parseInput(FinancialYearQuery, query ?? {}, "The query");
   return readTaxPortfolio(ctx, portfolioId, (portfolio) =>
-    taxableIncomeOf(ctx, portfolio, request.financialYear ?? currentFinancialYear(portfolio)),
+    taxableIncomeOf(ctx, portfolio, reportYear(request.financialYear, portfolio).financialYear),
   );
 }
 

@@ -2,10 +2,11 @@ import { financialYearOf } from "../../lib/dates";
 import { Decimal } from "../../lib/money";
 import { roundMoney } from "../ledger";
 import type { AmitComponent } from "../income/amit";
+import type { IncomeView } from "../income/income-view";
 import { TRUST_GROSS_UP } from "./cgt";
 
 /**
- * Taxable income by myTax label (DOMAIN.md §2), pure: which year an income record belongs to,
+ * Taxable income by myTax label (docs/rules.md §6.3, §6.4), pure: which year an income record belongs to,
  * and the labels it gives. Amounts in the base currency (AUD) at the record's own rate, 4 decimals.
  */
 export const INCOME_LABELS = [
@@ -27,20 +28,21 @@ export const INCOME_LABELS = [
 export type IncomeLabel = (typeof INCOME_LABELS)[number];
 export type Labels = Partial<Record<IncomeLabel, Decimal>>;
 
-export interface TaxIncome {
-  exDividendDate: string;
-  paidDate: string;
-  isTrustIncome: boolean;
-  frankedAmount: Decimal;
-  unfrankedAmount: Decimal;
-  frankingCredits: Decimal;
-  foreignIncome: Decimal;
-  foreignTaxPaid: Decimal;
-  withholdingTax: Decimal;
-  /** Base-currency units per unit of the income's currency. */
-  exchangeRate: Decimal;
-  components: Record<string, Decimal> | null;
-}
+/** What the labels read of an income record. */
+export type TaxIncome = Pick<
+  IncomeView,
+  | "exDividendDate"
+  | "paidDate"
+  | "isTrustIncome"
+  | "frankedAmount"
+  | "unfrankedAmount"
+  | "frankingCredits"
+  | "foreignIncome"
+  | "foreignTaxPaid"
+  | "withholdingTax"
+  | "exchangeRate"
+  | "components"
+>;
 
 /**
  * The income year a record belongs to: a company dividend the year it is paid; a trust

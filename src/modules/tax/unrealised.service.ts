@@ -1,6 +1,6 @@
 import type { Context } from "../../context";
 import { financialYearOf, today } from "../../lib/dates";
-import { validationFailed } from "../../lib/errors";
+import { validationFailed } from "../../lib/domain-errors";
 import { Decimal, ZERO } from "../../lib/money";
 import { parseInput } from "../../lib/validation";
 import {
@@ -11,25 +11,18 @@ import {
   loadValuationRange,
   roundMoney,
 } from "../ledger";
-import { gainSplit, lossLedger, netCapitalGain, type CgtGain, type CgtSummary } from "./cgt";
-import { loadTaxBook, readTaxPortfolio, yearsOf } from "./tax-book";
+import { gainSplit, lossLedger, netCapitalGain, type CgtSummary } from "./cgt";
+import { loadTaxBook, readTaxPortfolio, yearsOf, type ParcelGain } from "./tax-book";
 import { UnrealisedQuery } from "./tax.schemas";
 import { heavyWork } from "../../lib/heavy-work";
 
 /**
  * GET /v1/portfolios/{p}/reports/unrealised-capital-gains, GraphQL `unrealisedCapitalGainsReport`
- * (REPORTS.md §5.2): the CGT as if every open parcel were sold on `date` at that day's valuation
+ * (docs/reports.md §5.2): the CGT as if every open parcel were sold on `date` at that day's valuation
  * price (the price and FX rules of the daily engine), without brokerage. Losses carried into that
  * year count only when asked (`includeCarriedForward`).
  */
-export interface UnrealisedParcel extends CgtGain {
-  acquisitionTradeId: number | null;
-  acquisitionDate: string;
-  disposalDate: string;
-  quantity: Decimal;
-  costBase: Decimal;
-  proceeds: Decimal;
-}
+export type UnrealisedParcel = ParcelGain;
 
 export interface UnrealisedHolding {
   holdingId: number;

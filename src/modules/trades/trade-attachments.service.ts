@@ -1,10 +1,10 @@
 import type { Context } from "../../context";
-import { DomainError, notFound } from "../../lib/errors";
+import { DomainError, notFound } from "../../lib/domain-errors";
 import { parseId } from "../../lib/validation";
-import { holdingScope } from "../holdings/holdings.service";
-import { assertCanWrite } from "../portfolios/access";
+import { holdingWhere } from "../holdings/holdings.service";
+import { assertCanWrite } from "../ledger/portfolio-access";
 
-/** A trade's contract note or statement, kept in the database (API.md Trades). */
+/** A trade's contract note or statement, kept in the database. */
 export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
 
 /** Accepted types, each recognised by its first bytes, so the stored type matches the file. */
@@ -47,7 +47,7 @@ function safeFileName(name: string): string {
 
 async function tradeOf(ctx: Context, tradeId: unknown): Promise<number> {
   const id = parseId(tradeId, "tradeId");
-  const trade = await ctx.db.trade.findFirst({ where: { id, holding: holdingScope(ctx) }, select: { id: true } });
+  const trade = await ctx.db.trade.findFirst({ where: { id, holding: holdingWhere(ctx) }, select: { id: true } });
   if (!trade) throw notFound(`Trade ${id}`);
   return id;
 }

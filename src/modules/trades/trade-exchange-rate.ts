@@ -1,12 +1,12 @@
 import type { Prisma } from "../../../generated/prisma/client";
-import { businessRule, validationFailed } from "../../lib/errors";
+import { businessRule, validationFailed } from "../../lib/domain-errors";
 import { COLUMN_MAX, Decimal } from "../../lib/money";
 import type { FxTable } from "../ledger";
 import { loadFxTable, type FxLoadOptions, type FxPortfolio } from "../ledger/fx-load";
 
 /**
  * The exchange rate a trade or an income record is stored with: 1 in the portfolio's base
- * currency; otherwise the one given, else the one FX rule's rate on its date (DOMAIN.md §3,
+ * currency; otherwise the one given, else the one FX rule's rate on its date (docs/rules.md §8,
  * ledger/fx.ts: the latest imported rate dated ≤ the date, direct, inverse or crossed, else the
  * rate of the portfolio's last trade in that currency dated ≤ the date). Neither: BUSINESS_RULE.
  */

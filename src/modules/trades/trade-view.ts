@@ -2,7 +2,7 @@ import type { Prisma } from "../../../generated/prisma/client";
 import type { Context } from "../../context";
 import { fromDate } from "../../lib/dates";
 import { Decimal } from "../../lib/money";
-import { holdingScope } from "../holdings/holdings.service";
+import { holdingWhere } from "../holdings/holdings.service";
 import type { TradeType } from "../ledger";
 
 /** A trade as both transports answer it, and the select it is read with. */
@@ -73,5 +73,5 @@ export function toTradeView(t: TradeViewRow): TradeView {
   };
 }
 
-/** Trades the caller may see: those of its portfolios' holdings (API.md §1 tenancy). */
-export const tradeScope = (ctx: Context): Prisma.TradeWhereInput => ({ holding: holdingScope(ctx) });
+/** Trades the caller may see: those of its portfolios' holdings (docs/conventions.md §2.3). */
+export const tradeWhere = (ctx: Context): Prisma.TradeWhereInput => ({ holding: holdingWhere(ctx) });

@@ -1,9 +1,9 @@
 import { readCsv, type HeaderProblem } from "../../lib/csv";
-import { DomainError, type FieldError } from "../../lib/errors";
+import { DomainError, type FieldError } from "../../lib/domain-errors";
 import { MAX_IMPORT_ROWS, type Row } from "./trades-import.rows";
 
 /**
- * The CSV form of a trade import (API.md Trades): the header names the columns, in any order and
+ * The CSV form of a trade import (docs/conventions.md §7.4): the header names the columns, in any order and
  * case; the first three are required. Each row becomes the raw fields of a trade body, with the
  * line it starts on (the header is line 1), for trades-import.service.ts to validate.
  */

@@ -1,7 +1,8 @@
 import type { Prisma } from "../../../generated/prisma/client";
-import { DomainError } from "../../lib/errors";
+import { DomainError } from "../../lib/domain-errors";
 import { Decimal } from "../../lib/money";
-import { rowError, signedQuantity, type ImportHolding, type ParsedRow, type SkippedRow } from "./trades-import.rows";
+import { signedQuantity } from "./stored-trade";
+import { rowError, type ImportHolding, type ParsedRow, type SkippedRow } from "./trades-import.rows";
 
 /**
  * Rows equal to a recorded trade: same holding, trade date, type, and quantity and price as stored
@@ -42,7 +43,10 @@ export async function findDuplicates(
   const used = new Set<number>();
   const found: SkippedRow[] = [];
   for (const { line, data } of recorded) {
-    const quantity = data.tradeType === "Cancellation" && !data.quantity ? undefined : signedQuantity(data).toFixed();
+    const quantity =
+      data.tradeType === "Cancellation" && !data.quantity
+        ? undefined
+        : signedQuantity(data.tradeType, data.quantity).toFixed();
     const candidates =
       unmatched.get(
         key(

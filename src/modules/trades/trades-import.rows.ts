@@ -1,9 +1,8 @@
 import { z } from "zod";
 import { forEachRow } from "../../lib/bulk";
-import { DomainError, MAX_LISTED_ERRORS, type FieldError } from "../../lib/errors";
-import { Decimal } from "../../lib/money";
+import { DomainError, MAX_LISTED_ERRORS, type FieldError } from "../../lib/domain-errors";
 import { fieldErrors, looseEnum } from "../../lib/validation";
-import { ImportRow, OUTGOING } from "./trades.schemas";
+import { ImportRow } from "./trades.schemas";
 
 /**
  * The rows of a trade import (trades-import.service.ts): its query, its answer, and each row
@@ -126,12 +125,6 @@ export async function parseRows(
   });
   if (errors.length) throw importFailed("VALIDATION_FAILED", errors);
   return parsed;
-}
-
-/** Units as stored: negative for units leaving; a Cancellation without a quantity takes every unit (known after the fold). */
-export function signedQuantity(data: ImportRowData): Decimal {
-  const q = (data.quantity ?? new Decimal(0)).abs();
-  return OUTGOING.has(data.tradeType) ? q.neg() : q;
 }
 
 export function importFailed(code: "VALIDATION_FAILED" | "BUSINESS_RULE", errors: FieldError[]): DomainError {

@@ -1,18 +1,17 @@
 import type { Prisma } from "../../../generated/prisma/client";
 import type { Context } from "../../context";
 import { tooManyRows } from "../../lib/bulk";
-import { DomainError, type FieldError } from "../../lib/errors";
+import { DomainError, type FieldError } from "../../lib/domain-errors";
 import { Decimal } from "../../lib/money";
 import { parseInput } from "../../lib/validation";
 import { holdingForTrade } from "../holdings/holdings.service";
-import { ParcelError, tradeEvent } from "../ledger";
+import { ParcelError } from "../ledger";
 import type { LedgerEvent } from "../ledger";
 import { loadFxTable } from "../ledger/fx-load";
 import { ledgerWrite } from "../ledger/unit-of-work";
-import { assertCanWrite } from "../portfolios/access";
-import { scopedPortfolio, type ScopedPortfolio } from "../portfolios/scoped";
-import { EXCHANGE_CURRENCY } from "../securities/securities.schemas";
-import { findSecurity } from "../securities/securities.service";
+import { assertCanWrite, scopedPortfolio, type ScopedPortfolio } from "../ledger/portfolio-access";
+import { findSecurity, unlistedSecurityCurrency } from "../securities/securities.service";
+import { cancelledUnits, storedTrade, storedTradeEvent } from "./stored-trade";
 import { BASE_RATE_IS_ONE, noRate, rateFromTable, unstorableRate } from "./trade-exchange-rate";
 import { csvRows } from "./trades-import.csv";
 import { duplicatesFound, findDuplicates } from "./trades-import.duplicates";
@@ -22,7 +21,6 @@ import {
   MAX_IMPORT_ROWS,
   parseRows,
   rowError,
-  signedQuantity,
   type ImportHolding,
   type ImportResult,
   type ImportRowData,
@@ -39,7 +37,7 @@ export {
 } from "./trades-import.rows";
 
 /**
- * Bulk import of trades (API.md Trades: POST /v1/portfolios/{p}/trades/import): a JSON array of
+ * Bulk import of trades (POST /v1/portfolios/{p}/trades/import, docs/conventions.md §7.4): a JSON array of
  * trade bodies or CSV with the header `date,type,symbol,exchange,quantity,price,brokerage,
  * currency,exchangeRate,source,notes` (column names, trade types, holding types and currency
  * codes in any case). All or nothing: every rejected row is reported with its line and reason,
@@ -158,22 +156,7 @@ export async function importTrades(
         else if (unstorableRate(exchangeRate, data.tradeDate))
           errors.push(rowError(line, "exchangeRate", unstorableRate(exchangeRate, data.tradeDate)!));
       }
-      return {
-        line,
-        holding,
-        seq: 1e12 + i,
-        tradeType: data.tradeType,
-        tradeDate: data.tradeDate,
-        quantity: signedQuantity(data),
-        price: data.price ?? new Decimal(0),
-        brokerage: data.brokerage ?? new Decimal(0),
-        currencyCode,
-        exchangeRate: exchangeRate ?? new Decimal(1),
-        sourceId: data.sourceId ?? null,
-        notes: data.notes ?? "",
-        acquisitionDate: data.acquisitionDate ?? null,
-        parcels: (data.parcels ?? []).map((p) => ({ tradeId: p.tradeId, units: p.quantity })),
-      };
+      return { line, holding, seq: 1e12 + i, ...storedTrade(data, currencyCode, exchangeRate ?? new Decimal(1)) };
     });
     if (errors.length) throw importFailed("BUSINESS_RULE", errors);
 
@@ -182,20 +165,7 @@ export async function importTrades(
     const ledger = await load(holdingIds.filter((id) => id > 0));
     const eventsOf = new Map<number, LedgerEvent[]>();
     for (const p of prepared) {
-      const e = tradeEvent(
-        {
-          id: 0,
-          holdingId: p.holding.id,
-          tradeType: p.tradeType,
-          tradeDate: p.tradeDate,
-          quantity: p.quantity,
-          price: p.price,
-          brokerage: p.brokerage,
-          exchangeRate: p.exchangeRate,
-          acquisitionDate: p.acquisitionDate,
-        },
-        p.parcels.length ? p.parcels : undefined,
-      );
+      const e = storedTradeEvent(0, p.holding.id, p);
       const list = eventsOf.get(p.holding.id) ?? [];
       list.push({ ...e, key: `line ${p.line}`, tradeId: undefined, seq: p.seq });
       eventsOf.set(p.holding.id, list);
@@ -209,9 +179,7 @@ export async function importTrades(
       }
       // A Cancellation stores the units it took: every unit held on its date.
       for (const p of prepared.filter((x) => x.holding.id === holdingId && x.tradeType === "Cancellation")) {
-        p.quantity = fold.disposals
-          .filter((d) => d.eventKey === `line ${p.line}`)
-          .reduce((s, d) => s.minus(d.units), new Decimal(0));
+        p.quantity = cancelledUnits(fold, `line ${p.line}`);
       }
     }
     if (errors.length) throw importFailed("BUSINESS_RULE", errors);
@@ -255,17 +223,14 @@ export async function importTrades(
   });
 }
 
-/** The currency holdingForTrade will give a holding it creates for this row (the master list's, else the row's, else the exchange's). */
+/** The currency holdingForTrade will give a holding it creates for this row (the security's, else the row's, else the exchange's). */
 async function plannedCurrency(
   tx: Prisma.TransactionClient,
   portfolio: ScopedPortfolio,
   data: ImportRowData,
 ): Promise<string> {
   const security = await findSecurity(tx, portfolio.accountId, data.symbol!, data.exchange!);
-  if (security) return security.currencyCode;
   return (
-    data.currencyCode ??
-    (data.exchange !== "CUSTOM" ? EXCHANGE_CURRENCY[data.exchange!] : undefined) ??
-    portfolio.baseCurrencyCode
+    security?.currencyCode ?? unlistedSecurityCurrency(data.exchange!, data.currencyCode, portfolio.baseCurrencyCode)
   );
 }

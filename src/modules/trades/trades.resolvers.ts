@@ -2,7 +2,7 @@ import type { Resolvers } from "../../../generated/graphql/resolvers";
 import { dropNulls } from "../../graphql/args";
 import { deleteTradeAttachment } from "./trade-attachments.service";
 import { importTrades } from "./trades-import.service";
-import { createTrade, deleteTrade, findTrade, updateTrade } from "./trades.service";
+import { createTrade, deleteTrade, findTrade, pageOfTrades, updateTrade } from "./trades.service";
 
 /**
  * The import's body as REST takes it: CSV text or the JSON array of rows. Both or neither is
@@ -22,5 +22,9 @@ export const tradeResolvers: Resolvers = {
     importTrades: (_parent, { portfolioId, input }, ctx) =>
       importTrades(ctx, portfolioId, importBody(input), { dryRun: input.dryRun, duplicates: input.duplicates }),
     deleteTradeAttachment: (_parent, args, ctx) => deleteTradeAttachment(ctx, args.id),
+  },
+  Holding: {
+    trades: async (holding, args, ctx) =>
+      pageOfTrades(await ctx.loaders.tradesByHoldingId.load(holding.id), dropNulls(args)),
   },
 };

@@ -1,6 +1,7 @@
 import multer from "multer";
 import { z } from "zod";
 import { FileResponse, WithStatus, type Endpoint } from "../../http/endpoint";
+import { routeTable } from "../../http/route-table";
 import {
   ATTACHMENT_MAX_BYTES,
   ATTACHMENT_TYPES,
@@ -13,7 +14,7 @@ import { ImportQuery, importTrades } from "./trades-import.service";
 import { ImportRow, ListQuery, TradeInput, TradeResponse, UpdateTradeBody } from "./trades.schemas";
 import { createTrade, deleteTrade, getTrade, listHoldingTrades, updateTrade } from "./trades.service";
 
-const tag = "Trades";
+const route = routeTable({ tag: "Trades" });
 
 /**
  * A file name without a charset (`filename="報告.csv"`) is read as UTF-8: browsers send the raw
@@ -55,59 +56,26 @@ const ImportResponse = z
   .meta({ id: "TradeImportResult" });
 
 export const tradeRoutes: Endpoint[] = [
-  {
-    method: "post",
-    path: "/trades",
-    operationId: "createTrade",
-    tag,
-    summary: "Add a trade",
+  route.post("/trades", createTrade, "Add a trade", {
     description:
       "Creates the holding on its first trade (by symbol and exchange). A trade in another currency than the portfolio's carries an exchange rate, given or from the FX table; a sell beyond the units held, or a parcel pick that does not exist, answers 422.",
     body: TradeInput,
     response: TradeResponse,
     status: 201,
     location: (trade) => `/trades/${trade.id}`,
-    errors: [403, 422],
-    handler: (ctx, req) => createTrade(ctx, req.body),
-  },
-  {
-    method: "get",
-    path: "/trades/:tradeId",
-    operationId: "getTrade",
-    tag,
-    summary: "Get a trade",
-    response: TradeResponse,
-    handler: (ctx, req) => getTrade(ctx, req.params.tradeId),
-  },
-  {
-    method: "put",
-    path: "/trades/:tradeId",
-    operationId: "updateTrade",
-    tag,
-    summary: "Update a trade",
+  }),
+  route.get("/trades/:tradeId", getTrade, "Get a trade", { response: TradeResponse }),
+  route.put("/trades/:tradeId", updateTrade, "Update a trade", {
     description: "Same body as create. Refused (422) when it would leave a later sell without units.",
     body: UpdateTradeBody,
     response: TradeResponse,
-    errors: [403, 422],
-    handler: (ctx, req) => updateTrade(ctx, req.params.tradeId, req.body),
-  },
-  {
-    method: "delete",
-    path: "/trades/:tradeId",
-    operationId: "deleteTrade",
-    tag,
-    summary: "Delete a trade",
+    errors: [422],
+  }),
+  route.delete("/trades/:tradeId", deleteTrade, "Delete a trade", {
     description: "Refused (422) when it would leave a later sell without units.",
-    status: 204,
-    errors: [403, 422],
-    handler: (ctx, req) => deleteTrade(ctx, req.params.tradeId),
-  },
-  {
-    method: "post",
-    path: "/portfolios/:portfolioId/trades/import",
-    operationId: "importTrades",
-    tag,
-    summary: "Import trades in bulk (JSON array or CSV)",
+    errors: [422],
+  }),
+  route.post("/portfolios/:portfolioId/trades/import", importTrades, "Import trades in bulk (JSON array or CSV)", {
     description:
       "All or nothing. JSON: an array of trade bodies (portfolioId optional). CSV (text/csv): header date,type,symbol,exchange,quantity,price,brokerage,currency,exchangeRate,source,notes in any order and case (source: a Source id or name). Trade types, holding types and currency codes are read in any case (`buy`, `SELL`, `Return of capital`, `usd`). Every rejected row is listed in `errors` with its `line` (CSV: the header is line 1; JSON: the array position + 1); unknown fields and columns are refused (400). " +
       "A row equal to a recorded trade (same holding, trade date, type, quantity and price, compared exactly) is a duplicate: `duplicates=error` (default) answers 409 listing each such row with its line and `duplicateOf` (the trade's id) and writes nothing; `skip` imports the other rows and lists the left-out ones in `skipped`; `allow` imports every row. Each recorded trade answers for one row at most, and equal rows within the file are not duplicates of each other (identical fills happen). " +
@@ -117,25 +85,18 @@ export const tradeRoutes: Endpoint[] = [
     csv: IMPORT_CSV,
     response: ImportResponse,
     status: 201,
-    errors: [403, 409, 413, 422],
     handler: async (ctx, req) => {
       const result = await importTrades(ctx, req.params.portfolioId, req.body, req.query);
       // 201 only when trades were created: a dry run, or a file whose rows were all skipped, creates none.
       return new WithStatus(result.dryRun || result.imported === 0 ? 200 : 201, result);
     },
-  },
-  {
-    method: "put",
-    path: "/trades/:tradeId/attachment",
-    operationId: "uploadTradeAttachment",
-    tag,
-    summary: "Upload a trade's attachment",
+  }),
+  route.put("/trades/:tradeId/attachment", uploadTradeAttachment, "Upload a trade's attachment", {
     description:
       "multipart/form-data with one field `file`: PDF, PNG, JPEG or CSV up to 10 MiB. Replaces any earlier attachment.",
     upload: true,
     middleware: [upload],
     response: AttachmentResponse,
-    errors: [403, 413],
     handler: (ctx, req) =>
       uploadTradeAttachment(
         ctx,
@@ -144,39 +105,20 @@ export const tradeRoutes: Endpoint[] = [
           ? { originalName: req.file.originalname, mimeType: req.file.mimetype, data: req.file.buffer }
           : undefined,
       ),
-  },
-  {
-    method: "get",
-    path: "/trades/:tradeId/attachment",
-    operationId: "getTradeAttachment",
-    tag,
-    summary: "Download a trade's attachment",
+  }),
+  route.get("/trades/:tradeId/attachment", getTradeAttachment, "Download a trade's attachment", {
     description: "The file with its content type; 404 when the trade has none.",
     fileResponse: { types: ATTACHMENT_TYPES },
     handler: async (ctx, req) => {
       const file = await getTradeAttachment(ctx, req.params.tradeId);
       return new FileResponse(file.contentType, file.fileName, file.data);
     },
-  },
-  {
-    method: "delete",
-    path: "/trades/:tradeId/attachment",
-    operationId: "deleteTradeAttachment",
-    tag,
-    summary: "Delete a trade's attachment",
-    status: 204,
-    errors: [403],
-    handler: (ctx, req) => deleteTradeAttachment(ctx, req.params.tradeId),
-  },
-  {
-    method: "get",
-    path: "/holdings/:holdingId/trades",
-    operationId: "listHoldingTrades",
+  }),
+  route.delete("/trades/:tradeId/attachment", deleteTradeAttachment, "Delete a trade's attachment"),
+  route.get("/holdings/:holdingId/trades", listHoldingTrades, "List a holding's trades, oldest first", {
     tag: "Holdings",
-    summary: "List a holding's trades, oldest first",
     query: ListQuery,
     response: z.array(TradeResponse),
     paged: true,
-    handler: (ctx, req) => listHoldingTrades(ctx, req.params.holdingId, req.query),
-  },
+  }),
 ];

@@ -18,7 +18,7 @@ import { exchange, SECURITY_TYPES, symbol } from "../securities/securities.schem
 export const tradeType = z.enum(TRADE_TYPES);
 export const parcelMethod = z.enum(PARCEL_METHODS);
 
-/** Quantities and prices keep up to 8 decimals, amounts 4, exchange rates 10 (API.md §1 money). */
+/** Quantities and prices keep up to 8 decimals, amounts 4, exchange rates 10 (docs/conventions.md §4.2). */
 export const quantityInput = decimalInput({ scale: 8, min: -1e15, max: 1e15 });
 export const priceInput = decimalInput({ scale: 8, min: 0, max: 1e15 });
 /** DECIMAL(19,4): below 10^15. */

@@ -1,19 +1,18 @@
 import type { Prisma } from "../../../generated/prisma/client";
 import type { Context } from "../../context";
 import { toDate } from "../../lib/dates";
-import { businessRule, notFound, orNull, validationFailed } from "../../lib/errors";
-import { Decimal } from "../../lib/money";
+import { businessRule, notFound, orNull, validationFailed } from "../../lib/domain-errors";
+import type { Decimal } from "../../lib/money";
 import type { Page } from "../../lib/page";
 import { parseId, parseInput } from "../../lib/validation";
 import { holdingForTrade, holdingWithPortfolio } from "../holdings/holdings.service";
-import { tradeEvent } from "../ledger";
-import type { FoldResult, TradeType } from "../ledger";
+import type { FoldResult } from "../ledger";
 import { ledgerWrite } from "../ledger/unit-of-work";
-import { assertCanWrite } from "../portfolios/access";
-import type { ScopedPortfolio } from "../portfolios/scoped";
+import { assertCanWrite, type ScopedPortfolio } from "../ledger/portfolio-access";
+import { cancelledUnits, storedTrade, storedTradeEvent, type StoredTrade } from "./stored-trade";
 import { tradeExchangeRate } from "./trade-exchange-rate";
-import { toTradeView, TRADE_VIEW_SELECT, tradeScope, type TradeView } from "./trade-view";
-import { ListQuery, OUTGOING, TradeInput, UpdateTradeBody } from "./trades.schemas";
+import { toTradeView, TRADE_VIEW_SELECT, tradeWhere, type TradeView } from "./trade-view";
+import { ListQuery, TradeInput, UpdateTradeBody } from "./trades.schemas";
 
 export { toTradeView, TRADE_VIEW_SELECT, type TradeView } from "./trade-view";
 
@@ -26,26 +25,6 @@ async function assertSource(db: Prisma.TransactionClient, sourceId: string | nul
     ]);
 }
 
-/** The signed quantity stored: negative for units leaving; a Cancellation takes every unit held. */
-function signedQuantity(type: TradeType, quantity: Decimal | undefined): Decimal {
-  const q = (quantity ?? new Decimal(0)).abs();
-  return OUTGOING.has(type) ? q.neg() : q;
-}
-
-interface PreparedTrade {
-  tradeType: TradeType;
-  tradeDate: string;
-  quantity: Decimal;
-  price: Decimal;
-  brokerage: Decimal;
-  currencyCode: string;
-  exchangeRate: Decimal;
-  sourceId: string | null;
-  notes: string;
-  acquisitionDate: string | null;
-  parcels: { tradeId: number; units: Decimal }[];
-}
-
 /** `replacing`: the trade an update rewrites (its old rate is no fallback for its new one). */
 async function prepare(
   db: Prisma.TransactionClient,
@@ -53,41 +32,17 @@ async function prepare(
   holdingCurrency: string,
   data: TradeInput,
   replacing?: number,
-): Promise<PreparedTrade> {
+): Promise<StoredTrade> {
   await assertSource(db, data.sourceId);
   const currencyCode = data.currencyCode ?? holdingCurrency;
-  return {
-    tradeType: data.tradeType,
-    tradeDate: data.tradeDate,
-    quantity: signedQuantity(data.tradeType, data.quantity),
-    price: data.price ?? new Decimal(0),
-    brokerage: data.brokerage ?? new Decimal(0),
-    currencyCode,
-    exchangeRate: await tradeExchangeRate(db, portfolio, currencyCode, data.tradeDate, data.exchangeRate, {
-      exceptTradeId: replacing,
-    }),
-    sourceId: data.sourceId ?? null,
-    notes: data.notes ?? "",
-    acquisitionDate: data.acquisitionDate ?? null,
-    parcels: (data.parcels ?? []).map((p) => ({ tradeId: p.tradeId, units: p.quantity })),
-  };
+  const exchangeRate = await tradeExchangeRate(db, portfolio, currencyCode, data.tradeDate, data.exchangeRate, {
+    exceptTradeId: replacing,
+  });
+  return storedTrade(data, currencyCode, exchangeRate);
 }
 
-function asRow(id: number, holdingId: number, t: PreparedTrade) {
-  return {
-    id,
-    holdingId,
-    tradeType: t.tradeType,
-    tradeDate: t.tradeDate,
-    quantity: t.quantity,
-    price: t.price,
-    brokerage: t.brokerage,
-    exchangeRate: t.exchangeRate,
-    acquisitionDate: t.acquisitionDate,
-  };
-}
-
-function tradeData(t: PreparedTrade) {
+/** The trade's columns, its manual parcel picks included. */
+function tradeData(t: StoredTrade) {
   return {
     tradeType: t.tradeType,
     tradeDate: toDate(t.tradeDate),
@@ -99,17 +54,17 @@ function tradeData(t: PreparedTrade) {
     sourceId: t.sourceId,
     notes: t.notes,
     acquisitionDate: t.acquisitionDate ? toDate(t.acquisitionDate) : null,
+    parcels: t.parcels.length
+      ? { createMany: { data: t.parcels.map((p) => ({ parcelTradeId: p.tradeId, quantity: p.units.toFixed() })) } }
+      : undefined,
   };
 }
 
-/**
- * A Cancellation disposes of every unit held when it comes (same-day trades entered before it
- * included): it is stored as that many units, negative, read off the fold itself.
- */
-function cancelledUnits(fold: FoldResult, key: string): Decimal {
-  const units = fold.disposals.filter((d) => d.eventKey === key).reduce((s, d) => s.plus(d.units), new Decimal(0));
-  if (units.gte(1e16)) throw businessRule("The cancelled units are too many to record (10^16 or more).");
-  return units.neg();
+/** The units a Cancellation takes, refused when its column could not hold them. */
+function recordableCancelledUnits(fold: FoldResult, key: string): Decimal {
+  const units = cancelledUnits(fold, key);
+  if (units.lte(-1e16)) throw businessRule("The cancelled units are too many to record (10^16 or more).");
+  return units;
 }
 
 /** POST /v1/trades: records a trade, creating the holding on its first trade. */
@@ -121,21 +76,11 @@ export async function createTrade(ctx: Context, input: unknown): Promise<TradeVi
     const holding = await holdingForTrade(tx, ctx, portfolio, data);
     const t = await prepare(tx, portfolio, holding.currencyCode, data);
     // The new trade's id is not known yet; any id above the existing ones orders it last on its day.
-    const provisional = {
-      ...tradeEvent(asRow(Number.MAX_SAFE_INTEGER, holding.id, t), t.parcels.length ? t.parcels : undefined),
-      key: "this trade",
-    };
+    const provisional = { ...storedTradeEvent(Number.MAX_SAFE_INTEGER, holding.id, t), key: "this trade" };
     const fold = await check(holding.id, [provisional]);
-    if (t.tradeType === "Cancellation") t.quantity = cancelledUnits(fold, "this trade");
+    if (t.tradeType === "Cancellation") t.quantity = recordableCancelledUnits(fold, "this trade");
     const created = await tx.trade.create({
-      data: {
-        portfolioId: portfolio.id,
-        holdingId: holding.id,
-        ...tradeData(t),
-        parcels: t.parcels.length
-          ? { createMany: { data: t.parcels.map((p) => ({ parcelTradeId: p.tradeId, quantity: p.units.toFixed() })) } }
-          : undefined,
-      },
+      data: { portfolioId: portfolio.id, holdingId: holding.id, ...tradeData(t) },
       select: { id: true },
     });
     // Read under the locks, so the answer is the trade as committed (a racing holding delete waits).
@@ -151,7 +96,7 @@ export async function getTrade(
   db: Prisma.TransactionClient = ctx.db,
 ): Promise<TradeView> {
   const id = parseId(tradeId, "tradeId");
-  const row = await db.trade.findFirst({ where: { id, ...tradeScope(ctx) }, select: TRADE_VIEW_SELECT });
+  const row = await db.trade.findFirst({ where: { id, ...tradeWhere(ctx) }, select: TRADE_VIEW_SELECT });
   // The holding comes in a second statement: one deleted in between took the trade with it.
   if (!row || !row.holding) throw notFound(`Trade ${id}`);
   return toTradeView(row);
@@ -190,7 +135,7 @@ export async function tradesByHoldingIds(
   holdingIds: readonly number[],
 ): Promise<Map<number, TradeView[]>> {
   const rows = await ctx.db.trade.findMany({
-    where: { holdingId: { in: [...holdingIds] }, ...tradeScope(ctx) },
+    where: { holdingId: { in: [...holdingIds] }, ...tradeWhere(ctx) },
     select: TRADE_VIEW_SELECT,
     orderBy: [{ tradeDate: "asc" }, { id: "asc" }],
   });
@@ -208,7 +153,7 @@ export async function updateTrade(ctx: Context, tradeId: unknown, input: unknown
   const data = parseInput(UpdateTradeBody, input, "The trade");
   assertCanWrite(ctx);
   const existing = await ctx.db.trade.findFirst({
-    where: { id, ...tradeScope(ctx) },
+    where: { id, ...tradeWhere(ctx) },
     select: { id: true, holdingId: true, portfolioId: true, holding: { select: { symbol: true, exchange: true } } },
   });
   if (!existing || !existing.holding) throw notFound(`Trade ${id}`);
@@ -225,19 +170,10 @@ export async function updateTrade(ctx: Context, tradeId: unknown, input: unknown
     const holding = await holdingForTrade(tx, ctx, portfolio, { holdingId: existing.holdingId });
     const t = await prepare(tx, portfolio, holding.currencyCode, data, id);
     const key = `trade ${id}`;
-    const replacement = tradeEvent(asRow(id, holding.id, t), t.parcels.length ? t.parcels : undefined);
-    const fold = await check(holding.id, new Map([[key, replacement]]));
-    if (t.tradeType === "Cancellation") t.quantity = cancelledUnits(fold, key);
+    const fold = await check(holding.id, new Map([[key, storedTradeEvent(id, holding.id, t)]]));
+    if (t.tradeType === "Cancellation") t.quantity = recordableCancelledUnits(fold, key);
     await tx.tradeParcel.deleteMany({ where: { sellTradeId: id } });
-    await tx.trade.update({
-      where: { id },
-      data: {
-        ...tradeData(t),
-        parcels: t.parcels.length
-          ? { createMany: { data: t.parcels.map((p) => ({ parcelTradeId: p.tradeId, quantity: p.units.toFixed() })) } }
-          : undefined,
-      },
-    });
+    await tx.trade.update({ where: { id }, data: tradeData(t) });
     return getTrade(ctx, id, tx);
   });
 }
@@ -247,7 +183,7 @@ export async function deleteTrade(ctx: Context, tradeId: unknown): Promise<true>
   const id = parseId(tradeId, "tradeId");
   assertCanWrite(ctx);
   const existing = await ctx.db.trade.findFirst({
-    where: { id, ...tradeScope(ctx) },
+    where: { id, ...tradeWhere(ctx) },
     select: { holdingId: true, portfolioId: true },
   });
   if (!existing) throw notFound(`Trade ${id}`);

@@ -5,7 +5,7 @@ import type { Context } from "../../context";
 import { fromDate } from "../../lib/dates";
 import { Decimal } from "../../lib/money";
 import { parseInput } from "../../lib/validation";
-import { scopedPortfolio, scopedPortfolios } from "../portfolios/scoped";
+import { scopedPortfolio, scopedPortfolios } from "../ledger/portfolio-access";
 import { incomeCashEffect, tradeCashEffect } from "../ledger/cash-effects";
 import { CASH_TYPES, TransactionsQuery } from "./transactions.schemas";
 

@@ -1,0 +1,40 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Request, Response } from "express";
+import type { Logger } from "pino";
+import { buildContext, type AnalyticsBudget, type Context } from "../context";
+import type { PrismaClient } from "../db";
+import type { SeriesCache } from "../modules/ledger/valuation/series-cache";
+
+/**
+ * An AbortSignal that aborts when the client goes away before its answer is sent: the response
+ * closes without having finished (a hang-up, a timeout, a reset). A finished answer never aborts it.
+ * Services carry it on the context down to the slices of their computations (lib/slices.ts).
+ */
+export function requestSignal(_req: IncomingMessage, res: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  if (res.destroyed && !res.writableFinished) controller.abort();
+  else res.once("close", () => void (res.writableFinished || controller.abort()));
+  return controller.signal;
+}
+
+/** What every request's Context is built from besides the request: the process's shared parts. */
+export interface ContextDeps {
+  db: PrismaClient;
+  log: Logger;
+  series: SeriesCache;
+  analytics?: AnalyticsBudget;
+}
+
+/**
+ * The Context of an HTTP request, REST and GraphQL alike: its authenticated key, its logger and
+ * id, and the signal that stops its work when the client hangs up. UNAUTHENTICATED without a key.
+ */
+export function requestContext(deps: ContextDeps, req: Request, res: Response): Context {
+  return buildContext({
+    ...deps,
+    auth: req.auth,
+    log: req.log ?? deps.log,
+    requestId: req.id as string,
+    signal: requestSignal(req, res),
+  });
+}

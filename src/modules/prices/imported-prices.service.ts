@@ -1,0 +1,132 @@
+import type { z } from "zod";
+import type { Context } from "../../context";
+import { fromDate, toDate } from "../../lib/dates";
+import { Decimal } from "../../lib/money";
+import { parseInput } from "../../lib/validation";
+import { assertAdviser } from "../ledger/portfolio-access";
+import { bulkRows, rejectRepeats, validateRows } from "./bulk-rows";
+import {
+  FX_RATE_COLUMNS,
+  FxRateRow,
+  FxRatesQuery,
+  MARKET_PRICE_COLUMNS,
+  MarketPriceRow,
+  MarketPricesQuery,
+  MAX_BULK_ROWS,
+} from "./prices.schemas";
+
+/**
+ * Closing prices and exchange rates an account imports in bulk, and reads back. Each import is
+ * insert or replace per key, all or nothing, in one set-based statement (50,000 rows would be
+ * 50,000 round trips one by one). Rows are written in key order, so two overlapping imports lock
+ * them in one order and queue, never deadlock.
+ */
+
+export interface MarketPriceView {
+  symbol: string;
+  exchange: string;
+  date: string;
+  close: Decimal;
+}
+
+/** One `base` buys `rate` of `quote` on `date`. */
+export interface FxRateView {
+  base: string;
+  quote: string;
+  date: string;
+  rate: Decimal;
+}
+
+/**
+ * A bulk import's rows, each valid and no key twice (which row should win is unclear, and an
+ * upsert cannot write one key twice in a statement). Client keys may not import.
+ */
+async function importedRows<S extends z.ZodType>(
+  ctx: Context,
+  input: unknown,
+  spec: {
+    action: string;
+    what: string;
+    columns: readonly string[];
+    schema: S;
+    key: (row: z.output<S>) => string;
+    sameness: string;
+  },
+): Promise<z.output<S>[]> {
+  assertAdviser(ctx, spec.action);
+  const rows = await bulkRows(input, spec.columns, MAX_BULK_ROWS, spec.what);
+  const values = await validateRows(spec.schema, rows, spec.what);
+  rejectRepeats(rows, values, spec.key, "date", spec.what, spec.sameness);
+  return values;
+}
+
+/** The dates a list query asks for, both ends included, either open. */
+const between = (q: { from?: string; to?: string }) => ({
+  gte: q.from ? toDate(q.from) : undefined,
+  lte: q.to ? toDate(q.to) : undefined,
+});
+
+/** POST /v1/market-prices/bulk: insert or replace per (account, symbol, exchange, date). */
+export async function upsertMarketPrices(ctx: Context, input: unknown): Promise<{ upserted: number }> {
+  const prices = await importedRows(ctx, input, {
+    action: "import market prices",
+    what: "The market prices",
+    columns: MARKET_PRICE_COLUMNS,
+    schema: MarketPriceRow,
+    key: (p) => `${p.symbol}|${p.exchange}|${p.date}`,
+    sameness: "the same symbol, exchange and date",
+  });
+  const upserted = await ctx.db.$executeRaw`
+    INSERT INTO market_price (account_id, symbol, exchange, date, close)
+    SELECT ${ctx.account.id}, u.symbol, u.exchange, u.date, u.close
+    FROM unnest(${prices.map((p) => p.symbol)}::varchar[], ${prices.map((p) => p.exchange)}::varchar[],
+                ${prices.map((p) => p.date)}::date[], ${prices.map((p) => p.close.toFixed())}::numeric[]) AS u(symbol, exchange, date, close)
+    ORDER BY u.symbol, u.exchange, u.date
+    ON CONFLICT (account_id, symbol, exchange, date) DO UPDATE SET close = EXCLUDED.close`;
+  return { upserted };
+}
+
+/** GET /v1/market-prices: one security's imported closes between two dates, oldest first. */
+export async function listMarketPrices(ctx: Context, query: unknown): Promise<MarketPriceView[]> {
+  const q = parseInput(MarketPricesQuery, query ?? {}, "The query");
+  const rows = await ctx.db.marketPrice.findMany({
+    where: { accountId: ctx.account.id, symbol: q.symbol, exchange: q.exchange, date: between(q) },
+    orderBy: { date: "asc" },
+  });
+  return rows.map((r) => ({
+    symbol: r.symbol,
+    exchange: r.exchange,
+    date: fromDate(r.date),
+    close: new Decimal(r.close),
+  }));
+}
+
+/** POST /v1/fx-rates/bulk: insert or replace per (account, base, quote, date). */
+export async function upsertFxRates(ctx: Context, input: unknown): Promise<{ upserted: number }> {
+  const rates = await importedRows(ctx, input, {
+    action: "import exchange rates",
+    what: "The exchange rates",
+    columns: FX_RATE_COLUMNS,
+    schema: FxRateRow,
+    key: (r) => `${r.base}|${r.quote}|${r.date}`,
+    sameness: "the same base, quote and date",
+  });
+  const upserted = await ctx.db.$executeRaw`
+    INSERT INTO fx_rate (account_id, base, quote, date, rate)
+    SELECT ${ctx.account.id}, u.base, u.quote, u.date, u.rate
+    FROM unnest(${rates.map((r) => r.base)}::char(3)[], ${rates.map((r) => r.quote)}::char(3)[],
+                ${rates.map((r) => r.date)}::date[], ${rates.map((r) => r.rate.toFixed())}::numeric[]) AS u(base, quote, date, rate)
+    ORDER BY u.base, u.quote, u.date
+    ON CONFLICT (account_id, base, quote, date) DO UPDATE SET rate = EXCLUDED.rate`;
+  return { upserted };
+}
+
+/** GET /v1/fx-rates: one currency pair's imported rates between two dates, oldest first. */
+export async function listFxRates(ctx: Context, query: unknown): Promise<FxRateView[]> {
+  const q = parseInput(FxRatesQuery, query ?? {}, "The query");
+  const rows = await ctx.db.fxRate.findMany({
+    where: { accountId: ctx.account.id, base: q.base, quote: q.quote, date: between(q) },
+    orderBy: { date: "asc" },
+  });
+  return rows.map((r) => ({ base: r.base, quote: r.quote, date: fromDate(r.date), rate: new Decimal(r.rate) }));
+}

@@ -1,0 +1,116 @@
+import { useTestApp } from "../support/app";
+import { newPortfolio } from "../factories";
+import { TRADE_CSV_HEADER, tradeCsv } from "../support/kit";
+import { expectRejected } from "../support/outcomes";
+import { COMMSEC, linesOf, tradeImportApi } from "./trades-import.requests";
+
+/**
+ * Bulk trade import (API.md §2 Trades: POST /v1/portfolios/{p}/trades/import), REST only (GraphQL
+ * has no import). A JSON array of trade bodies or text/csv with the header
+ * `date,type,symbol,exchange,quantity,price,brokerage,currency,exchangeRate,source,notes`.
+ * All or nothing: every rejected row is listed as `{path: "line N.field", message, line: N}` (CSV:
+ * the header is line 1; JSON: the array position + 1) and nothing is written; `?dryRun=true`
+ * validates only. The ledger of the file is folded with the existing one, so a sell may use units
+ * bought earlier in the same file, and the result equals recording the rows one by one. The rows
+ * go in with a set-based insert: the statement count does not grow with the number of rows.
+ */
+/**
+ * CSV files: the documented header in any order, Source names or ids, and bad headers or cells refused.
+ */
+
+const t = useTestApp();
+let key: string;
+
+beforeEach(async () => {
+  key = await t.newAccount();
+});
+
+const { unchanged, holdings, importCsv } = tradeImportApi(t, () => key);
+
+describe("CSV import", () => {
+  it("reads the documented header; source may be a Source name or id; optional cells may be empty", async () => {
+    const p = await newPortfolio(t, key);
+    const res = await importCsv(
+      p,
+      tradeCsv(
+        "2024-01-10,Buy,CBA,ASX,10,100,9.95,,,CommSec,first buy",
+        `2024-01-11,Buy,nab,asx,20,30,,,,${COMMSEC},`,
+        '2024-01-12,Buy,AAPL,NASDAQ,5,170,0,USD,1.52,,"note, with a comma"',
+        "2024-02-01,Sell,CBA,ASX,4,110,,AUD,,commsec,",
+      ),
+    );
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ dryRun: false, imported: 4, valid: 4 });
+    const [cbaBuy, nab, aapl, cbaSell] = await Promise.all(
+      (res.body.tradeIds as number[]).map(
+        async (id) => (await t.http.get(`/v1/trades/${id}`).set("authorization", key)).body,
+      ),
+    );
+    expect(cbaBuy).toMatchObject({
+      symbol: "CBA",
+      tradeType: "Buy",
+      quantity: 10,
+      price: 100,
+      brokerage: 9.95,
+      sourceId: COMMSEC,
+      notes: "first buy",
+      currencyCode: "AUD",
+      exchangeRate: 1,
+    });
+    expect(nab).toMatchObject({ symbol: "NAB", exchange: "ASX", sourceId: COMMSEC, brokerage: 0, notes: "" });
+    expect(aapl).toMatchObject({
+      currencyCode: "USD",
+      exchangeRate: 1.52,
+      notes: "note, with a comma",
+      sourceId: null,
+    });
+    expect(cbaSell).toMatchObject({ tradeType: "Sell", quantity: -4, sourceId: COMMSEC });
+    expect((await holdings(p)).map((h) => [h.symbol, h.quantity, h.costBase])).toEqual([
+      ["AAPL", 5, 1292],
+      ["CBA", 6, 605.97],
+      ["NAB", 20, 600],
+    ]);
+  });
+
+  it("refuses rows with more cells than the header has columns (an unquoted comma), naming each line, writing nothing", async () => {
+    const p = await newPortfolio(t, key);
+    await unchanged(async () => {
+      const res = await importCsv(
+        p,
+        tradeCsv(
+          "2024-01-10,Buy,CBA,ASX,10,100,9.95,,,CommSec,first buy",
+          "2024-01-11,Buy,NAB,ASX,20,30,,,,,note, with a comma",
+          "2024-01-12,Buy,WBC,ASX,1,1,,,,,a,b,c",
+        ),
+      );
+      const errors = expectRejected(res, 400, "VALIDATION_FAILED");
+      expect(linesOf(errors)).toEqual([3, 4]);
+      expect(errors[0].message).toBe("has 12 cells for the header's 11 columns (quote a cell that holds a comma)");
+    });
+  });
+
+  it("accepts the columns in any order and without the optional ones", async () => {
+    const p = await newPortfolio(t, key);
+    const res = await importCsv(p, "symbol,exchange,quantity,price,type,date\nCBA,ASX,10,100,Buy,2024-01-10\n");
+    expect(res.status).toBe(201);
+    expect((await holdings(p)).map((h) => [h.symbol, h.quantity])).toEqual([["CBA", 10]]);
+  });
+
+  it("rejects a header with unknown or missing columns, and a file without rows, writing nothing", async () => {
+    const p = await newPortfolio(t, key);
+    await unchanged(async () => {
+      expectRejected(
+        await importCsv(p, "date,type,ticker,exchange,quantity,price\n2024-01-10,Buy,CBA,ASX,1,1\n"),
+        400,
+        "VALIDATION_FAILED",
+      );
+      expectRejected(
+        await importCsv(p, "date,symbol,exchange,quantity,price\n2024-01-10,CBA,ASX,1,1\n"),
+        400,
+        "VALIDATION_FAILED",
+      );
+      expectRejected(await importCsv(p, TRADE_CSV_HEADER + "\n"), 400, "VALIDATION_FAILED");
+      expectRejected(await importCsv(p, ""), 400, "VALIDATION_FAILED");
+    });
+  });
+});

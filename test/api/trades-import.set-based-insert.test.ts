@@ -1,0 +1,66 @@
+import { useTestApp } from "../support/app";
+import { newPortfolio } from "../factories";
+import { type Json, COMMSEC, tradeImportApi } from "./trades-import.requests";
+
+/**
+ * Bulk trade import (API.md §2 Trades: POST /v1/portfolios/{p}/trades/import), REST only (GraphQL
+ * has no import). A JSON array of trade bodies or text/csv with the header
+ * `date,type,symbol,exchange,quantity,price,brokerage,currency,exchangeRate,source,notes`.
+ * All or nothing: every rejected row is listed as `{path: "line N.field", message, line: N}` (CSV:
+ * the header is line 1; JSON: the array position + 1) and nothing is written; `?dryRun=true`
+ * validates only. The ledger of the file is folded with the existing one, so a sell may use units
+ * bought earlier in the same file, and the result equals recording the rows one by one. The rows
+ * go in with a set-based insert: the statement count does not grow with the number of rows.
+ */
+/**
+ * The import inserts its rows set-based: 2,000 rows cost the same few SQL statements as 20.
+ */
+
+const t = useTestApp();
+let key: string;
+
+beforeEach(async () => {
+  key = await t.newAccount();
+});
+
+const { importJson } = tradeImportApi(t, () => key);
+
+describe("set-based insert", () => {
+  function rows(n: number): Json[] {
+    return Array.from({ length: n }, (_, i) => {
+      const symbol = i % 2 === 0 ? "CBA" : "NAB";
+      const date = new Date(Date.UTC(2020, 0, 1 + Math.floor(i / 2))).toISOString().slice(0, 10);
+      return i % 10 === 9
+        ? { symbol, exchange: "ASX", tradeType: "Sell", tradeDate: date, quantity: 1, price: 2 }
+        : {
+            symbol,
+            exchange: "ASX",
+            tradeType: "Buy",
+            tradeDate: date,
+            quantity: 1,
+            price: 1,
+            brokerage: "0.5",
+            sourceId: COMMSEC,
+            notes: `row ${i}`,
+          };
+    });
+  }
+
+  async function statementsFor(n: number): Promise<number> {
+    const p = await newPortfolio(t, key);
+    const before = t.db.statementCount;
+    const res = await importJson(p, rows(n));
+    const used = t.db.statementCount - before;
+    expect(res.status).toBe(201);
+    expect(res.body.imported).toBe(n);
+    expect(await t.db.sql(`SELECT 1 FROM trade WHERE portfolio_id = $1`, [p])).toHaveLength(n);
+    return used;
+  }
+
+  it("2,000 rows cost the same few SQL statements as 20 rows", async () => {
+    const small = await statementsFor(20);
+    const large = await statementsFor(2000);
+    expect(Math.abs(large - small)).toBeLessThanOrEqual(3);
+    expect(large).toBeLessThan(50);
+  });
+});
