@@ -4,7 +4,7 @@ import { expectOk, type Json } from "../support/outcomes";
 import { summaryOf, taxReportsApi } from "./tax-hostile.transports";
 
 /**
- * A hostile user's view of the capital gains report (REPORTS.md §0, §5; DOMAIN.md §1–2): the CGT
+ * A hostile user's view of the capital gains report (docs/reports.md §0, §5; docs/rules.md §1–4): the CGT
  * events the story suites do not cover (a delisting, returns of capital beyond the cost base, a
  * split, DRP and bonus parcels, a transfer out), each figure derived by hand from the rules.
  */
@@ -264,33 +264,43 @@ describe("figures derived by hand from the rules", () => {
     });
   });
 
-  it("a Bonus parcel is discountable from its stated acquisition date, else from the issue date", async () => {
-    // Each: 100 @ 10 on 2023-01-10; Bonus 10 on 2024-10-01; sell 110 @ 12 on 2025-01-15 (1,320:
-    // 1,200 and 120). The bonus units cost 0: gain 120. With acquisitionDate 2023-01-10 they are
-    // discountable; without, acquired 2024-10-01, they are not.
+  it("an unpriced Bonus joins its parcel (cost base and date kept); a priced one is a parcel dated the issue date", async () => {
+    // docs/rules.md §2 (ITAA 1997 s130-20). Each: 100 @ 10 on 2023-01-10 (1,000); Bonus 10 on
+    // 2024-10-01; sell 110 @ 12 on 2025-01-15 (1,320).
+    // BON, no price: one parcel of 110 at 1,000 acquired 2023-01-10: gain 1,320 − 1,000 = 320,
+    //   discountable.
+    // BOX, price 2 (a bonus taxed as a dividend): a parcel of 10 at 20 acquired 2024-10-01. FIFO:
+    //   100 of the buy (proceeds 1,320 × 100 / 110 = 1,200, cost 1,000, gain 200, discountable)
+    //   and the 10 bonus units (proceeds 120, cost 20, gain 100, not discountable: under 12 months).
     const p = await newPortfolio(t, key, { name: "Bonus" });
-    await trade(p, "BON", "Buy", "2023-01-10", 100, 10);
-    const kept = await trade(p, "BON", "Bonus", "2024-10-01", 10, undefined, { acquisitionDate: "2023-01-10" });
+    const bon = await trade(p, "BON", "Buy", "2023-01-10", 100, 10);
+    await trade(p, "BON", "Bonus", "2024-10-01", 10);
     await trade(p, "BON", "Sell", "2025-01-15", 110, 12);
-    await trade(p, "BOX", "Buy", "2023-01-10", 100, 10);
-    const issued = await trade(p, "BOX", "Bonus", "2024-10-01", 10);
+    const box = await trade(p, "BOX", "Buy", "2023-01-10", 100, 10);
+    const priced = await trade(p, "BOX", "Bonus", "2024-10-01", 10, 2);
     await trade(p, "BOX", "Sell", "2025-01-15", 110, 12);
     const r = expectOk(await rest.capitalGains(key, p, { financialYear: 2025 }));
-    const bonusRows = (r.disposals as Json[]).filter(
-      (d) => d.acquisitionTradeId === kept.id || d.acquisitionTradeId === issued.id,
-    );
-    expect(
-      bonusRows.map((d) => [d.symbol, d.acquisitionDate, d.costBase, d.proceeds, d.capitalGain, d.isDiscountable]),
-    ).toEqual([
-      ["BON", "2023-01-10", "0", "120", "120", true],
-      ["BOX", "2024-10-01", "0", "120", "120", false],
+    const rows = (r.disposals as Json[]).map((d) => [
+      d.symbol,
+      d.acquisitionTradeId,
+      d.acquisitionDate,
+      d.quantity,
+      d.costBase,
+      d.proceeds,
+      d.capitalGain,
+      d.isDiscountable,
     ]);
-    // 200 + 120 + 200 discountable, 120 not: net 120 + 520 / 2 = 380.
+    expect(rows).toEqual([
+      ["BON", bon.id, "2023-01-10", "110", "1000", "1320", "320", true],
+      ["BOX", box.id, "2023-01-10", "100", "1000", "1200", "200", true],
+      ["BOX", priced.id, "2024-10-01", "10", "20", "120", "100", false],
+    ]);
+    // 320 + 200 discountable, 100 not: net 100 + 520 / 2 = 360.
     expect(r.summary).toMatchObject({
-      shortTermGains: "120",
+      shortTermGains: "100",
       longTermGains: "520",
       discount: "260",
-      netCapitalGain: "380",
+      netCapitalGain: "360",
     });
   });
 });

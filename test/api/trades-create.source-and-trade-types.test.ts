@@ -6,7 +6,7 @@ import { tradesApi } from "./trades.transports";
 /**
  * A trade's source (a Source id), and what every trade type does to units and cost base.
  *
- * Recording trades: the first trade creates the holding, sourceId, what each trade type does, validation, and the order a holding lists its trades (API.md "Trades").
+ * Recording trades: the first trade creates the holding, sourceId, what each trade type does, validation, and the order a holding lists its trades (docs/rules.md §1–2).
  * (Split from trades.test.ts by story; the transports and setup functions are in ./trades.transports.ts.)
  */
 
@@ -91,9 +91,14 @@ describe.each(TRANSPORTS)("trades over $name", (tr) => {
         { quantity: "50", costBase: "1010", tradeQuantity: "-50" },
       ],
       [
-        "Bonus adds units at no cost",
+        "Bonus without a price adds units to the parcels; the cost base stays (s130-20)",
         { tradeType: "Bonus", quantity: 25 },
         { quantity: "125", costBase: "1010", tradeQuantity: "25" },
+      ],
+      [
+        "Bonus with a price (taxed as a dividend) adds a parcel at units × price",
+        { tradeType: "Bonus", quantity: 25, price: 2 },
+        { quantity: "125", costBase: "1060", tradeQuantity: "25" },
       ],
       [
         "ReturnOfCapital lowers the cost base by units × amount",

@@ -6,7 +6,7 @@ import { tradesApi } from "./trades.transports";
 /**
  * Validation of a trade on create and update: VALIDATION_FAILED naming the bad path, nothing written.
  *
- * Recording trades: the first trade creates the holding, sourceId, what each trade type does, validation, and the order a holding lists its trades (API.md "Trades").
+ * Recording trades: the first trade creates the holding, sourceId, what each trade type does, validation, and the order a holding lists its trades (docs/rules.md §1–2).
  * (Split from trades.test.ts by story; the transports and setup functions are in ./trades.transports.ts.)
  */
 
@@ -41,6 +41,7 @@ describe.each(TRANSPORTS)("trades over $name", (tr) => {
       ["a negative price", { price: -1 }, ["price"]],
       ["a price on a Split", { tradeType: "Split", price: 5 }, ["price"]],
       ["brokerage on a Bonus", { tradeType: "Bonus", price: undefined, brokerage: 10 }, ["brokerage"]],
+      ["brokerage on a priced Bonus", { tradeType: "Bonus", price: 2, brokerage: 10 }, ["brokerage"]],
       ["a ReturnOfCapital without an amount per unit", { tradeType: "ReturnOfCapital", price: 0 }, ["price"]],
       ["parcels on a Buy", { parcels: [{ tradeId: 1, quantity: 1 }] }, ["parcels"]],
       [

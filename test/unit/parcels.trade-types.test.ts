@@ -37,13 +37,19 @@ describe("each trade type's effect on parcels (DOMAIN.md §1)", () => {
     ]);
   });
 
-  test("Bonus adds units at zero cost, acquired on the bonus date by default", () => {
+  test("Bonus without a price joins the open parcels (cost base and date kept); with a price it is a new parcel", () => {
+    // ITAA 1997 s130-20 (docs/rules.md §2): 100 @ 2 (200) + 10 bonus units → 110 units, still 200, 2024-01-02.
     const r = foldParcels([t(1, "Buy", "2024-01-02", 100, 2), t(2, "Bonus", "2024-05-01", 10)]);
     expect(r.parcels.map((p) => [p.acquisitionDate, s(p.units), s(p.costBaseInBaseCurrency)])).toEqual([
-      ["2024-01-02", "100", "200"],
-      ["2024-05-01", "10", "0"],
+      ["2024-01-02", "110", "200"],
     ]);
     expect(s(r.units)).toBe("110");
+    // Taxed as a dividend at 1.50 a unit: a parcel of 10 at 15, acquired on the issue date.
+    const priced = foldParcels([t(1, "Buy", "2024-01-02", 100, 2), t(2, "Bonus", "2024-05-01", 10, "1.5")]);
+    expect(priced.parcels.map((p) => [p.acquisitionDate, s(p.units), s(p.costBaseInBaseCurrency)])).toEqual([
+      ["2024-01-02", "100", "200"],
+      ["2024-05-01", "10", "15"],
+    ]);
   });
 
   test("DRP allotment creates a parcel at the DRP price", () => {

@@ -7,7 +7,7 @@ import { gainsOf, HALF } from "./tax.helpers";
  * Story: the 12-month boundary of the CGT discount.
  *
  * Source: ITAA 1997 s115-25(1): the asset must have been acquired at least 12 months before the
- * CGT event, the day of acquisition and the day of the event both excluded (DOMAIN.md §2). A period
+ * CGT event, the day of acquisition and the day of the event both excluded (docs/rules.md §4.1). A period
  * of months runs to the day before the corresponding day, or to the end of the month when there is
  * no corresponding day (Acts Interpretation Act 1901 s2G). So for an acquisition on day A the
  * excluded-days count starts A + 1, and 12 months from A + 1 end the day before A + 1's anniversary:
@@ -110,19 +110,17 @@ describe("acquired on 29 February 2024", () => {
     ]);
   });
 
-  test("a bonus parcel keeping a 29 February acquisition date counts from that date", () => {
-    // DOMAIN.md §1: a Bonus may keep the original acquisition date. Bonus units cost 0 → gain = proceeds.
+  test("bonus units of a parcel acquired on 29 February count from that date", () => {
+    // docs/rules.md §2 (ITAA 1997 s130-20): an unpriced bonus keeps its parcel's acquisition date and
+    // spreads its cost base: 10 @ 5 (50) + 10 bonus units → 20 units at 50, acquired 2024-02-29.
     const events = [
       t(1, "Buy", "2024-02-29", 10, 5),
-      t(2, "Bonus", "2024-06-03", 10, 0, { acquisitionDate: "2024-02-29" }),
+      t(2, "Bonus", "2024-06-03", 10),
       t(3, "Sell", "2025-03-01", 20, 6),
     ];
     const { gains, summary } = run(events);
-    // FIFO: parcel 1 (10 units, cost 50, proceeds 60, gain 10), bonus (cost 0, proceeds 60, gain 60); both eligible.
-    expect(gains.map((g) => [s(g.capitalGain), g.isDiscountable])).toEqual([
-      ["10", true],
-      ["60", true],
-    ]);
+    // One parcel: 20 units, cost 50, proceeds 120, gain 70; eligible on 2025-03-01.
+    expect(gains.map((g) => [s(g.capitalGain), g.isDiscountable])).toEqual([["70", true]]);
     expect([s(summary.longTermGains), s(summary.discount), s(summary.netCapitalGain)]).toEqual(["70", "35", "35"]);
   });
 });

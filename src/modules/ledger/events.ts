@@ -34,7 +34,10 @@ export interface LedgerEvent {
   seq: number;
   /** Units, always ≥ 0 (the type says which way they go). For Split/Consolidation: units gained/lost. */
   units: Decimal;
-  /** Per unit, in the trade's currency. For cost base adjustments: the amount per unit. */
+  /**
+   * Per unit, in the trade's currency. For cost base adjustments: the amount per unit. For a Bonus:
+   * 0 (a stored trade's price is never absent) for a bonus issue that is not a dividend.
+   */
   price: Decimal;
   /** In the trade's currency. */
   brokerage: Decimal;
@@ -42,7 +45,10 @@ export interface LedgerEvent {
   exchangeRate: Decimal;
   /** Manual parcel selection for a Sell or TransferOut: acquiring trade id → units. */
   parcels?: { tradeId: number; units: Decimal }[];
-  /** Acquisition date a Bonus or TransferIn parcel keeps, when not the event's own date. */
+  /**
+   * Acquisition date a TransferIn, OpeningBalance or Bonus parcel keeps, when not the event's own
+   * date. An unpriced Bonus over held units makes no parcel: its units keep their parcels' dates.
+   */
   acquisitionDate?: string;
   /**
    * A cost base change a distribution's AMIT components make (not a trade the user entered): when

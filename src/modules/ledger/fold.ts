@@ -223,7 +223,10 @@ export function foldParcels(events: LedgerEvent[], options: FoldOptions = {}): F
     book.recost();
   };
 
-  /** Scales every open parcel's units so they add up to `newTotal`; cost and dates stay. */
+  /**
+   * Scales every open parcel's units (by units, the last taking the remainder) so they add up to
+   * `newTotal`; cost and dates stay. Splits, consolidations and unpriced bonuses share it.
+   */
   const rescale = (e: LedgerEvent, newTotal: Decimal) => {
     const openParcels = book.open();
     if (openParcels.length === 0) throw new ParcelError(e.key, `${e.type} on ${e.date}: no units are held.`);
@@ -253,7 +256,11 @@ export function foldParcels(events: LedgerEvent[], options: FoldOptions = {}): F
         acquire(e, roundMoney(toBase(e.units.times(e.price).plus(e.brokerage), rate)));
         break;
       case "Bonus":
-        acquire(e, ZERO);
+        // ITAA 1997 s130-20: an unpriced bonus (not a dividend) splits every open parcel, cost base
+        // and date kept; a priced one (taxed as a dividend, or paid up), or one with nothing held,
+        // is a parcel of its own at price × units (docs/rules.md §2).
+        if (e.price.isZero() && held.gt(0)) rescale(e, next);
+        else acquire(e, roundMoney(toBase(e.units.times(e.price).plus(e.brokerage), rate)));
         break;
       case "Sell":
         dispose(e, "Sell", e.units, roundMoney(toBase(e.units.times(e.price).minus(e.brokerage), rate)));

@@ -29,7 +29,9 @@ export const rateInput = positiveRateInput();
 /** Types whose units leave the holding: a negative quantity is accepted and means the same. */
 const OUTGOING = new Set(["Sell", "TransferOut", "Consolidation", "Cancellation"]);
 /** Types that carry no price or brokerage. */
-const UNPRICED = new Set(["Split", "Consolidation", "Bonus", "Cancellation"]);
+const UNPRICED = new Set(["Split", "Consolidation", "Cancellation"]);
+/** A Bonus carries no brokerage; its price, when given, is the cost of a bonus taxed as a dividend or paid up (s130-20). */
+const NO_BROKERAGE = new Set([...UNPRICED, "Bonus"]);
 /** Types whose price is an amount per unit that adjusts the cost base. */
 const ADJUSTMENTS = new Set(["ReturnOfCapital", "CostBaseIncrease", "CostBaseDecrease"]);
 
@@ -57,7 +59,11 @@ const tradeFields = {
     .describe(
       "Units; negative accepted for units leaving. Split/Consolidation: units gained/lost. Cancellation: optional (all units)",
     ),
-  price: priceInput.optional().describe("Per unit, trade currency. ReturnOfCapital/CostBase*: the amount per unit"),
+  price: priceInput
+    .optional()
+    .describe(
+      "Per unit, trade currency. ReturnOfCapital/CostBase*: the amount per unit. Bonus: absent for a bonus issue that is not a dividend (the parcels' cost base spreads over the bonus units); the cost per unit of a bonus taxed as a dividend or paid up",
+    ),
   brokerage: amountInput.optional(),
   currencyCode: currencyCode.optional().describe("Trade currency; default: the holding's"),
   exchangeRate: rateInput
@@ -68,7 +74,9 @@ const tradeFields = {
   acquisitionDate: dateInput
     .optional()
     .nullable()
-    .describe("Bonus, TransferIn, OpeningBalance: the acquisition date the parcel keeps"),
+    .describe(
+      "Bonus, TransferIn, OpeningBalance: the acquisition date the parcel keeps (a Bonus without a price over units held makes no parcel: its units keep their parcels' dates)",
+    ),
   parcels: z.array(ParcelPick).max(10_000).optional().nullable().describe("Sell, TransferOut: manual parcel selection"),
 };
 
@@ -105,11 +113,10 @@ function tradeRules(
     else if (q.isZero()) issue("quantity", "must not be zero");
     else if (q.isNegative() && !OUTGOING.has(t.tradeType)) issue("quantity", `must be positive for a ${t.tradeType}`);
   }
-  if (UNPRICED.has(t.tradeType)) {
-    if (ok("price") && t.price && !t.price.isZero()) issue("price", `must be 0 or absent for a ${t.tradeType}`);
-    if (ok("brokerage") && t.brokerage && !t.brokerage.isZero())
-      issue("brokerage", `must be 0 or absent for a ${t.tradeType}`);
-  }
+  if (UNPRICED.has(t.tradeType) && ok("price") && t.price && !t.price.isZero())
+    issue("price", `must be 0 or absent for a ${t.tradeType}`);
+  if (NO_BROKERAGE.has(t.tradeType) && ok("brokerage") && t.brokerage && !t.brokerage.isZero())
+    issue("brokerage", `must be 0 or absent for a ${t.tradeType}`);
   if (ok("price")) {
     if (ADJUSTMENTS.has(t.tradeType) && (!t.price || t.price.isZero()))
       issue("price", `is the amount per unit of the ${t.tradeType} and must be positive`);
