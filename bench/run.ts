@@ -14,6 +14,9 @@
  *                                               vs plain SELECTs + a hand-written Float64 pass
  *   B13 holdings of a 20,000-trade portfolio    vs raw node:http + raw SQL + Float64 FIFO
  *   B14 GET /health p99 while abusive GraphQL   (bench/abuse.ts) hammers the service; target ≤ 100 ms
+ *   B15 GET /health p99 while a market-data refresh of 200 securities × 10 years runs against a
+ *       fake Yahoo (bench/market-refresh.ts, on a server of its own); target ≤ 50 ms; the refresh's
+ *       time, first and incremental (BENCH_MARKET_RATE: the provider's requests/s, default 1000)
  *   B19 GET /health p99 and peak RSS while the requests that once exhausted a process run
  *       (bench/resource-abuse.ts, on a server of its own); target ≤ 200 ms and ≤ +1 GiB
  *
@@ -38,6 +41,7 @@ import { dailyValuationWorkload, seedDailyValuation } from "./daily-valuation";
 import { capitalGainsWorkload, seedCapitalGains } from "./capital-gains";
 import { performanceWorkloads } from "./performance";
 import { rebalanceWorkload, seedRebalance } from "./rebalance";
+import { marketRefreshWorkload, seedMarketRefresh } from "./market-refresh";
 import { seedBench } from "./seed";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -53,10 +57,14 @@ interface Server {
   base: string;
 }
 
-async function startServer(variant: "service" | "baseline", dataDir?: string): Promise<Server> {
+async function startServer(
+  variant: "service" | "baseline",
+  dataDir?: string,
+  env: Record<string, string> = {},
+): Promise<Server> {
   const child = fork(path.join(__dirname, "server.ts"), [], {
     execArgv: ["--import", "tsx"],
-    env: { ...process.env, VARIANT: variant, BENCH_DATA_DIR: dataDir ?? "", NODE_ENV: "production" },
+    env: { ...process.env, VARIANT: variant, BENCH_DATA_DIR: dataDir ?? "", NODE_ENV: "production", ...env },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   const port = await new Promise<number>((resolve, reject) => {
@@ -153,6 +161,7 @@ async function main() {
     for (const trades of [10_000, 20_000])
       capitalGainsPortfolios.push({ trades, id: await seedCapitalGains(db, accountId, trades) });
   }
+  const marketKey = selected("B15") ? (await seedMarketRefresh(db)).key : "";
   await db.close();
   const copy = (name: string) => {
     if (!seedDir) return undefined;
@@ -272,11 +281,22 @@ async function main() {
       );
     if (selected("B14")) await abuseWorkload(service, key);
     if (selected("B19")) await resourceWorkload(copy("b19"), key, valuedPortfolioId);
+    if (selected("B15"))
+      await marketRefreshWorkload({
+        key: marketKey,
+        url,
+        rounds: ROUNDS,
+        seconds: SECONDS,
+        startService: (marketUrl) => {
+          if (seedDir) fs.rmSync(seedDir + "-b15", { recursive: true, force: true });
+          return startServer("service", copy("b15"), { BENCH_MARKET_URL: marketUrl });
+        },
+      });
   } finally {
     service.child.kill("SIGTERM");
     baseline.child.kill("SIGTERM");
     if (seedDir)
-      for (const d of [seedDir, seedDir + "-service", seedDir + "-baseline", seedDir + "-b19"])
+      for (const d of [seedDir, seedDir + "-service", seedDir + "-baseline", seedDir + "-b19", seedDir + "-b15"])
         fs.rmSync(d, { recursive: true, force: true });
   }
 }

@@ -15,6 +15,7 @@ import type { Database } from "./db";
 import { diskGuardPlugin } from "./graphql/low-disk-mutations";
 import { createApolloServer, graphqlContext } from "./graphql/server";
 import { sendJson } from "./http/endpoint";
+import type { ContextDeps } from "./http/request-context";
 import { errorHandler, graphqlErrorHandler, notFoundHandler, problem } from "./http/error-responses";
 import { buildOpenApi } from "./http/openapi";
 import { authenticate } from "./http/auth";
@@ -38,7 +39,7 @@ import { DomainError } from "./lib/domain-errors";
 import { SeriesCache } from "./modules/ledger/valuation/series-cache";
 import { MAX_BULK_ROWS, MAX_CUSTOM_PRICES } from "./modules/prices/prices.schemas";
 import { MAX_IMPORT_ROWS } from "./modules/trades/trades-import.rows";
-import { analyticsBudget } from "./context";
+import { analyticsBudget, type MarketDataJobs } from "./context";
 import { PROJECT_ROOT } from "./lib/paths";
 import { diskSpaceMonitor, toMiB } from "./lib/storage";
 
@@ -167,6 +168,8 @@ export async function createApp(opts: {
       Pick<Config, "graphqlLimits" | "dataDir" | "diskFreeMinMb" | "corsOrigins" | "seriesCacheMb" | "analyticsLimits">
     >;
   log: Logger;
+  /** The process's market-data refresh (index.ts builds it from the configuration); none when absent. */
+  marketData?: MarketDataJobs;
 }): Promise<App> {
   const { db, config, log } = opts;
   const app = express();
@@ -261,20 +264,12 @@ export async function createApp(opts: {
   // Per process: each API process keeps its own, kept correct across processes by the ledger versions.
   const series = new SeriesCache(config.seriesCacheMb);
   const analytics = analyticsBudget(config.analyticsLimits);
+  const deps: ContextDeps = { db: db.prisma, log, series, analytics, marketData: opts.marketData };
   const v1 = createV1Router();
   const replay = idempotency(db.prisma, "rest");
   const graphqlReplay = idempotency(db.prisma, "graphql");
   for (const prefix of ["/v1", "/api/v1"])
-    app.use(
-      prefix,
-      auth,
-      refuseUnkeyedBody({ keylessMayRead: false }),
-      bulk,
-      json,
-      replay,
-      requireContext(db.prisma, log, series, analytics),
-      v1,
-    );
+    app.use(prefix, auth, refuseUnkeyedBody({ keylessMayRead: false }), bulk, json, replay, requireContext(deps), v1);
 
   const apollo = createApolloServer({ httpServer, log, limits: config.graphqlLimits ?? DEFAULT_GRAPHQL_LIMITS });
   if (disk) apollo.addPlugin(diskGuardPlugin(disk));
@@ -286,7 +281,7 @@ export async function createApp(opts: {
     refuseUnkeyedBody({ keylessMayRead: true }),
     json,
     graphqlReplay,
-    expressMiddleware(apollo, { context: graphqlContext(db.prisma, log, series, analytics) }),
+    expressMiddleware(apollo, { context: graphqlContext(deps) }),
     graphqlErrorHandler,
   );
 

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { Cron } from "croner";
 import { z } from "zod";
 
 /**
@@ -63,6 +64,33 @@ export const DEFAULT_ANALYTICS_LIMITS: AnalyticsLimits = {
   maxQueuedPerKey: 8,
 };
 
+/** When the market-data refresh runs (docs/data.md §1.3): weekdays at 7 pm in Sydney, after the ASX close. */
+export const DEFAULT_MARKET_DATA_SCHEDULE = "0 19 * * 1-5";
+export const MARKET_DATA_TIMEZONE = "Australia/Sydney";
+
+function validCron(pattern: string): boolean {
+  try {
+    new Cron(pattern, { paused: true, timezone: MARKET_DATA_TIMEZONE }).stop();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Where market data comes from and when (docs/data.md §1). URLs come from here only. */
+export interface MarketDataConfig {
+  provider: "yahoo" | "replay" | "none";
+  url: string;
+  fxProvider: "rba" | "yahoo" | "replay" | "none";
+  fxUrl: string;
+  /** Recorded responses for `replay` (yahoo/<symbol>.json, rba/f11.1-data.csv). */
+  replayDir?: string;
+  /** A cron pattern in Australia/Sydney, or "off". */
+  schedule: string;
+  /** A price older than the exchange's last trading day by more than this many days is stale. */
+  staleDays: number;
+}
+
 /** Every environment variable the service reads, parsed once at start (README: Configuration). */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
@@ -97,6 +125,16 @@ const envSchema = z.object({
     .default(DEFAULT_ANALYTICS_LIMITS.maxConcurrentPerKey),
   ANALYTICS_MAX_QUEUED: z.coerce.number().int().min(0).default(DEFAULT_ANALYTICS_LIMITS.maxQueued),
   ANALYTICS_MAX_QUEUED_PER_KEY: z.coerce.number().int().min(0).default(DEFAULT_ANALYTICS_LIMITS.maxQueuedPerKey),
+  MARKET_DATA_PROVIDER: z.enum(["yahoo", "replay", "none"]).default("yahoo"),
+  MARKET_DATA_URL: z.url({ protocol: /^https?$/ }).default("https://query1.finance.yahoo.com"),
+  FX_PROVIDER: z.enum(["rba", "yahoo", "replay", "none"]).default("rba"),
+  FX_DATA_URL: z.url({ protocol: /^https?$/ }).default("https://www.rba.gov.au/statistics/tables/csv/f11.1-data.csv"),
+  MARKET_DATA_REPLAY_DIR: z.string().optional(),
+  MARKET_DATA_SCHEDULE: z
+    .string()
+    .default(DEFAULT_MARKET_DATA_SCHEDULE)
+    .refine((v) => v === "off" || validCron(v), "must be a cron pattern (e.g. '0 19 * * 1-5') or 'off'"),
+  PRICE_STALE_DAYS: z.coerce.number().int().min(0).max(365).default(3),
   TRUST_PROXY: z.string().optional(),
   CORS_ORIGINS: z
     .string()
@@ -161,6 +199,7 @@ export interface Config {
   /** Memory for computed daily series (analytics), per process. */
   seriesCacheMb: number;
   analyticsLimits: AnalyticsLimits;
+  marketData: MarketDataConfig;
   trustProxy?: string;
   /** Origins a browser may call the API from (exact, or ["*"]); empty: none, and no CORS headers. */
   corsOrigins: string[];
@@ -173,6 +212,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n${lines}`);
   }
   const e = result.data;
+  if ((e.MARKET_DATA_PROVIDER === "replay" || e.FX_PROVIDER === "replay") && !e.MARKET_DATA_REPLAY_DIR)
+    throw new Error(
+      "Invalid configuration:\n  MARKET_DATA_REPLAY_DIR: the replay provider needs a directory of recorded responses",
+    );
   return {
     port: e.PORT,
     host: e.HOST,
@@ -201,6 +244,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxConcurrentPerKey: e.ANALYTICS_MAX_CONCURRENT_PER_KEY,
       maxQueued: e.ANALYTICS_MAX_QUEUED,
       maxQueuedPerKey: e.ANALYTICS_MAX_QUEUED_PER_KEY,
+    },
+    marketData: {
+      provider: e.MARKET_DATA_PROVIDER,
+      url: e.MARKET_DATA_URL.replace(/\/+$/, ""),
+      fxProvider: e.FX_PROVIDER,
+      fxUrl: e.FX_DATA_URL,
+      replayDir: e.MARKET_DATA_REPLAY_DIR ? path.resolve(e.MARKET_DATA_REPLAY_DIR) : undefined,
+      schedule: e.MARKET_DATA_SCHEDULE,
+      staleDays: e.PRICE_STALE_DAYS,
     },
     trustProxy: e.TRUST_PROXY,
     corsOrigins: e.CORS_ORIGINS,

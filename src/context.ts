@@ -26,9 +26,40 @@ export interface Context {
   series: SeriesCache;
   /** The process's analytics limits and its gate on heavy computations, shared by its requests. */
   analytics: AnalyticsBudget;
+  /** The process's market-data refresh (modules/market-data/refresh.ts): runs started on request. */
+  marketData: MarketDataJobs;
   /** Aborts when the client goes away before its answer (src/http/request-context.ts): sliced work stops. */
   signal: AbortSignal;
 }
+
+/**
+ * The market-data refresh as a request sees it (implemented by modules/market-data/refresh.ts):
+ * start a run (or join the one running, in any process) and say how it is set up.
+ */
+export interface MarketDataJobs {
+  readonly provider: string;
+  readonly fxProvider: string;
+  /** The cron pattern (Australia/Sydney), or "off". */
+  readonly schedule: string;
+  /** Days after the exchange's last trading day before a price is stale. */
+  readonly staleDays: number;
+  /** Starts a run of these securities (all with a trade when absent); answers its id, or the running one's. */
+  refresh(request: {
+    trigger: "request" | "schedule" | "start";
+    /** One account's request: its securities only. */
+    accountId?: number;
+    securities?: { symbol: string; exchange: string }[];
+  }): Promise<{ runId: number }>;
+}
+
+/** No provider, no schedule: a context built outside an app (a job, a test) refreshes nothing. */
+export const NO_MARKET_DATA: MarketDataJobs = {
+  provider: "none",
+  fxProvider: "none",
+  schedule: "off",
+  staleDays: 3,
+  refresh: () => Promise.reject(new DomainError("UNAVAILABLE", "Market data is not set up in this process.")),
+};
 
 /** What one analytics computation may ask for, and the gate on how many run at once (config.ts). */
 export interface AnalyticsBudget {
@@ -76,6 +107,7 @@ export function buildContext(args: {
   requestId?: string;
   series: SeriesCache;
   analytics?: AnalyticsBudget;
+  marketData?: MarketDataJobs;
   signal?: AbortSignal;
 }): Context {
   const { auth } = args;
@@ -91,6 +123,7 @@ export function buildContext(args: {
     requestId,
     series: args.series,
     analytics: args.analytics ?? analyticsBudget(),
+    marketData: args.marketData ?? NO_MARKET_DATA,
     signal: args.signal ?? new AbortController().signal,
   };
 }

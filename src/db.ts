@@ -29,7 +29,23 @@ export interface Database {
    */
   settleStatistics(): Promise<void>;
   ping(): Promise<void>;
+  /**
+   * Takes the installation-wide lock `key` if no one holds it (a PostgreSQL advisory lock, held by
+   * a connection of its own until released or until the process dies; the embedded database has
+   * one process, so a lock in memory). Answers its release, or null when it is held elsewhere.
+   */
+  tryLock(key: number): Promise<(() => Promise<void>) | null>;
   close(): Promise<void>;
+}
+
+/** The embedded database's locks: it admits one process (lockDataDir), so memory is the installation. */
+function memoryLocks(): Database["tryLock"] {
+  const held = new Set<number>();
+  return async (key) => {
+    if (held.has(key)) return null;
+    held.add(key);
+    return async () => void held.delete(key);
+  };
 }
 
 export interface OpenDatabaseOptions {
@@ -171,6 +187,26 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
       },
       settleStatistics: async () => {},
       ping: async () => void (await pool.query("SELECT 1")),
+      tryLock: async (key) => {
+        const client = await pool.connect();
+        try {
+          const { rows } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [key]);
+          if (!rows[0]?.locked) {
+            client.release();
+            return null;
+          }
+        } catch (error) {
+          client.release(true);
+          throw error;
+        }
+        return async () => {
+          // A connection whose unlock failed is closed, not pooled: closing it releases the lock.
+          await client.query("SELECT pg_advisory_unlock($1)", [key]).then(
+            () => client.release(),
+            () => client.release(true),
+          );
+        };
+      },
       close: async () => {
         await prisma.$disconnect();
         await pool.end();
@@ -214,6 +250,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
     },
     settleStatistics: () => statistics.settle(),
     ping: async () => void (await db.query("SELECT 1")),
+    tryLock: memoryLocks(),
     close: async () => {
       await statistics.stop();
       await prisma.$disconnect();

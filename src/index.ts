@@ -5,6 +5,8 @@ import { openDatabase } from "./db";
 import { drainOnClose } from "./http/drain";
 import { createLogger } from "./logger";
 import { ensureBootstrapAccount } from "./modules/accounts/accounts.service";
+import { marketDataProviders } from "./modules/market-data/providers/registry";
+import { MarketDataRefresher } from "./modules/market-data/refresh";
 
 const SIGNALS = ["SIGINT", "SIGTERM"] as const;
 
@@ -29,7 +31,9 @@ async function main() {
   }
 
   // Apollo's own signal handlers are off (src/graphql/server.ts): shutdown has one owner, here.
-  const { httpServer, stop } = await createApp({ db, config, log });
+  const { schedule, staleDays } = config.marketData;
+  const marketData = new MarketDataRefresher(db, marketDataProviders(config.marketData), log, schedule, staleDays);
+  const { httpServer, stop } = await createApp({ db, config, log, marketData });
 
   const drain = drainOnClose(httpServer);
   try {
@@ -43,6 +47,8 @@ async function main() {
   const address = httpServer.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   log.info({ port }, `listening on http://localhost:${port} (REST /v1, GraphQL /graphql, docs /docs)`);
+  // After listening: a refresh never delays the start, and its failures are a state (/v1/market-data/status).
+  marketData.start().catch((error) => log.warn({ err: error }, "market-data schedule not started"));
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -67,6 +73,7 @@ async function main() {
       await drain.close();
       clearTimeout(cut);
       await stop(); // Apollo's own drain finds no connection left.
+      await marketData.stop(); // The security in flight is not written; the next run fetches it again.
       await db.close();
       log.info("stopped");
       process.exit(0);

@@ -13,6 +13,8 @@ import { holdingResolvers } from "../modules/holdings/holdings.resolvers";
 import { incomeResolvers } from "../modules/income/income.resolvers";
 import { portfolioResolvers } from "../modules/portfolios/portfolios.resolvers";
 import { priceResolvers } from "../modules/prices/prices.resolvers";
+import { marketDataResolvers } from "../modules/market-data/market-data.resolvers";
+import { corporateActionResolvers } from "../modules/market-data/corporate-actions.resolvers";
 import { securityResolvers } from "../modules/securities/securities.resolvers";
 import { sourceResolvers } from "../modules/sources/sources.resolvers";
 import { taxSettingsResolvers } from "../modules/tax-settings/tax-settings.resolvers";
@@ -51,6 +53,8 @@ export function buildSchema() {
     incomeResolvers,
     cashResolvers,
     priceResolvers,
+    marketDataResolvers,
+    corporateActionResolvers,
     securityResolvers,
     transactionResolvers,
     clientResolvers,

@@ -8,7 +8,7 @@ import type { Logger } from "pino";
 import type { GraphQLLimits } from "../config";
 import { presentedKey, unauthenticated, type AnalyticsBudget } from "../context";
 import { withLoaders, type GraphQLContext } from "./loaders";
-import { requestContext } from "../http/request-context";
+import { requestContext, type ContextDeps } from "../http/request-context";
 import type { SeriesCache } from "../modules/ledger/valuation/series-cache";
 import type { PrismaClient } from "../db";
 import { DomainError } from "../lib/domain-errors";
@@ -99,12 +99,13 @@ export function createApolloServer(opts: { httpServer?: http.Server; log: Logger
  * any key the request goes on with a context that holds no account, and the guard plugin lets it
  * run only when, parsed and within the limits, it turns out to be introspection.
  */
-export function graphqlContext(db: PrismaClient, log: Logger, series: SeriesCache, analytics?: AnalyticsBudget) {
+export function graphqlContext(deps: ContextDeps) {
+  const { log } = deps;
   return async ({ req, res }: { req: Request; res: Response }): Promise<GuardedContext> => {
     if (!req.auth && !presentedKey(req.headers))
       return guarded(anonymousContext(req.log ?? log), { keyless: true, bucket: req.rateLimit });
     try {
-      const ctx = withLoaders(requestContext({ db, log, series, analytics }, req, res));
+      const ctx = withLoaders(requestContext(deps, req, res));
       return guarded(ctx, { keyless: false, bucket: req.rateLimit });
     } catch (error) {
       if (error instanceof DomainError && error.code === "UNAUTHENTICATED") {

@@ -26,7 +26,7 @@ export interface Endpoint {
   body?: z.ZodType;
   response?: z.ZodType;
   /** Success status; 204 sends no body. */
-  status?: 200 | 201 | 204;
+  status?: 200 | 201 | 202 | 204;
   /**
    * Where a created resource lives, relative to the API root (`/portfolios/12`): sent as
    * `Location` (under the prefix the request used, /v1 or /api/v1) on every 201 answer.

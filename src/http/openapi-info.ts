@@ -39,6 +39,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
     "The Australian tax reports of a financial year: capital gains, unrealised gains, taxable income, the ATO myTax labels (JSON or PDF), and the simulated sell (docs/reports.md §5). For portfolios in AUD with Australian tax residency.",
   Analytics:
     "Performance by time-weighted, money-weighted (XIRR) and Modified Dietz returns, benchmarks, and portfolio and holding timeseries (docs/reports.md §1–3; the methods: docs/rules.md §11).",
+  "Market data":
+    "Prices, exchange rates, dividends and splits fetched from market-data providers on a schedule and on request, and the state of each security's last fetch (docs/data.md).",
 };
 
 /**

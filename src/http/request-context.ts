@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Request, Response } from "express";
 import type { Logger } from "pino";
-import { buildContext, type AnalyticsBudget, type Context } from "../context";
+import { buildContext, type AnalyticsBudget, type Context, type MarketDataJobs } from "../context";
 import type { PrismaClient } from "../db";
 import type { SeriesCache } from "../modules/ledger/valuation/series-cache";
 
@@ -23,6 +23,7 @@ export interface ContextDeps {
   log: Logger;
   series: SeriesCache;
   analytics?: AnalyticsBudget;
+  marketData?: MarketDataJobs;
 }
 
 /**

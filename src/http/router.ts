@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import { match } from "path-to-regexp";
 import type { Logger } from "pino";
 import { presentedKey, unauthenticated, type AnalyticsBudget, type Context } from "../context";
-import { requestContext } from "./request-context";
+import { requestContext, type ContextDeps } from "./request-context";
 import type { SeriesCache } from "../modules/ledger/valuation/series-cache";
 import type { PrismaClient } from "../db";
 import type { AuthenticatedKey } from "../modules/accounts/accounts.service";
@@ -17,6 +17,8 @@ import { customGroupRoutes } from "../modules/custom-groups/custom-groups.routes
 import { holdingRoutes } from "../modules/holdings/holdings.routes";
 import { incomeRoutes } from "../modules/income/income.routes";
 import { priceRoutes } from "../modules/prices/prices.routes";
+import { marketDataRoutes } from "../modules/market-data/market-data.routes";
+import { corporateActionRoutes } from "../modules/market-data/corporate-actions.routes";
 import { taxSettingsRoutes } from "../modules/tax-settings/tax-settings.routes";
 import { transactionRoutes } from "../modules/transactions/transactions.routes";
 import { securityRoutes } from "../modules/securities/securities.routes";
@@ -55,13 +57,15 @@ export const endpoints: Endpoint[] = [
   ...rebalancingRoutes,
   ...taxRoutes,
   ...analyticsRoutes,
+  ...marketDataRoutes,
+  ...corporateActionRoutes,
 ];
 
 /** Every REST operation needs a valid key: the request's Context, or 401 problem+json. */
-export function requireContext(db: PrismaClient, log: Logger, series: SeriesCache, analytics?: AnalyticsBudget) {
+export function requireContext(deps: ContextDeps) {
   return (req: Request, res: Response, next: NextFunction) => {
     try {
-      req.ctx = requestContext({ db, log, series, analytics }, req, res);
+      req.ctx = requestContext(deps, req, res);
       next();
     } catch (error) {
       next(error);

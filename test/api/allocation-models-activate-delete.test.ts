@@ -4,7 +4,7 @@ import { expectAbsent, expectError, expectOk } from "../support/outcomes";
 import { type Model, Q, BALANCED, without, allocationModelsApi } from "./allocation-models.transports";
 
 /**
- * Soft-deleting and activating allocation models (seed 3).
+ * Soft-deleting and activating allocation models (docs/reports.md §4.1).
  * (Split from allocation-models.test.ts by story; the transports and setup functions are in ./allocation-models.transports.ts.)
  */
 

@@ -4,7 +4,7 @@ import { expectError, expectOk } from "../support/outcomes";
 import { Q, BALANCED, names, PUBLIC_ID, without, allocationModelsApi } from "./allocation-models.transports";
 
 /**
- * Saving an allocation model: create or update (seed 4.3), and what isActive in a save does.
+ * Saving an allocation model: create or update (docs/reports.md §4.1), and what isActive in a save does.
  * (Split from allocation-models.test.ts by story; the transports and setup functions are in ./allocation-models.transports.ts.)
  */
 

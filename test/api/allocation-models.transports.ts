@@ -16,7 +16,7 @@ import {
 } from "../support/outcomes";
 
 /**
- * Allocation models (seed 2.2, 2.3, 3, 4.2, 4.3; API.md "Allocation models"), driven over both
+ * Allocation models (docs/reports.md §4.1), driven over both
  * transports on the same scenarios: every rule runs once through REST (/v1) and once through
  * GraphQL (/graphql) via the `Transport` adapters below, which normalise a model so the two can be
  * compared. Setup (portfolios, existing models) goes through REST; the operation under test goes

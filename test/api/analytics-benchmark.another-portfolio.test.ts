@@ -6,14 +6,14 @@ import { IDX, type Scope, num, figures, expectSameFigures, benchmarkApi } from "
 /**
  * Another portfolio of the account as the benchmark: its own figures over the same dates.
  *
- * GET /v1/portfolios/{p}/benchmark and GraphQL `benchmark` (REPORTS.md §3, DOMAIN.md §3): the
+ * GET /v1/portfolios/{p}/benchmark and GraphQL `benchmark` (docs/reports.md §3, docs/rules.md §11): the
  * portfolio against a security with imported prices (its opening value and external flows
  * replayed as buys and sells of the security, fractional units, no costs) or against another
  * portfolio of the account (that portfolio's own returns over the same dates).
  *
- * The portfolio is mostly DOMAIN §3's worked example: buy 1,000 XYZ @ 2.00 on 2018-01-01, buy
+ * The portfolio is mostly docs/rules.md §11.5's worked example: buy 1,000 XYZ @ 2.00 on 2018-01-01, buy
  * 1,000 @ 2.20 on 2018-12-31, sell 2,000 @ 2.30 on 2019-12-31; no cash account, so the trades are
- * its flows (+2,000, +2,200, −4,600). Its own figures over 2018-01-01..2019-12-31 are DOMAIN §3's:
+ * its flows (+2,000, +2,200, −4,600). Its own figures over 2018-01-01..2019-12-31 are docs/rules.md §11.5's:
  * TWR 9.523809524 % (annualised 4.653623694 %), Modified Dietz 12.890693978 % (annualised
  * 6.445346989 %), XIRR 6.328548494 %, total return 400.
  *

@@ -7,14 +7,14 @@ import { IDX, num, figures, benchmarkApi } from "./analytics-benchmark.transport
  * A security as the benchmark: the worked example replayed in its units (by hand), the opening value
  * invested the day before `from`, an outflow larger than it holds; both transports agree.
  *
- * GET /v1/portfolios/{p}/benchmark and GraphQL `benchmark` (REPORTS.md §3, DOMAIN.md §3): the
+ * GET /v1/portfolios/{p}/benchmark and GraphQL `benchmark` (docs/reports.md §3, docs/rules.md §11): the
  * portfolio against a security with imported prices (its opening value and external flows
  * replayed as buys and sells of the security, fractional units, no costs) or against another
  * portfolio of the account (that portfolio's own returns over the same dates).
  *
- * The portfolio is mostly DOMAIN §3's worked example: buy 1,000 XYZ @ 2.00 on 2018-01-01, buy
+ * The portfolio is mostly docs/rules.md §11.5's worked example: buy 1,000 XYZ @ 2.00 on 2018-01-01, buy
  * 1,000 @ 2.20 on 2018-12-31, sell 2,000 @ 2.30 on 2019-12-31; no cash account, so the trades are
- * its flows (+2,000, +2,200, −4,600). Its own figures over 2018-01-01..2019-12-31 are DOMAIN §3's:
+ * its flows (+2,000, +2,200, −4,600). Its own figures over 2018-01-01..2019-12-31 are docs/rules.md §11.5's:
  * TWR 9.523809524 % (annualised 4.653623694 %), Modified Dietz 12.890693978 % (annualised
  * 6.445346989 %), XIRR 6.328548494 %, total return 400.
  *
@@ -51,7 +51,7 @@ describe.each(transports)("benchmark over $name", (tr) => {
       benchmark: { type: "Security", symbol: "IDX", exchange: "ASX", name: expect.any(String) },
     });
 
-    // The portfolio's side is DOMAIN §3's worked example.
+    // The portfolio's side is docs/rules.md §11.5's worked example.
     expect(r.portfolio.totalReturnValue).toBe("400");
     expect(num(r.portfolio.timeWeightedReturn.cumulativePercent)).toBeCloseTo(9.523809524, 8);
     expect(num(r.portfolio.timeWeightedReturn.annualisedPercent)).toBeCloseTo(4.653623694, 8);
@@ -66,7 +66,7 @@ describe.each(transports)("benchmark over $name", (tr) => {
     //   totalReturnValue = 240 − 0 − (2,000 + 2,200 − 4,600) = 640
     //   (= 200 units × (12.1 − 10) + 200 units × (12.1 − 11) = 420 + 220).
     expect(r.benchmarkResult.totalReturnValue).toBe("640");
-    // TWR, daily chain with inflows at the start of their day (DOMAIN §3): 2018-01-01 (0 + 2,000 in)
+    // TWR, daily chain with inflows at the start of their day (docs/rules.md §10): 2018-01-01 (0 + 2,000 in)
     //   closes at 2,000: r = 0. 2018-12-31: the 2,200 comes in at the start of the day, before the
     //   close moves from 10 to 11: (400 × 11) / (2,000 + 2,200) = 4,400 / 4,200. 2019-12-31: the
     //   4,600 leaves at the end of the day: (240 + 4,600) / 4,400 = 1.1.
@@ -89,7 +89,7 @@ describe.each(transports)("benchmark over $name", (tr) => {
     expect(num(r.excessReturn.timeWeightedPercent)).toBeCloseTo(-5.714285714, 8);
     expect(num(r.excessReturn.moneyWeightedPercent)).toBeCloseTo(-3.681034935, 7);
 
-    // Monthly points (REPORTS §1): from (2018-01-01), then the 24 month ends 2018-01-31..2019-12-31,
+    // Monthly points (docs/reports.md §1): from (2018-01-01), then the 24 month ends 2018-01-31..2019-12-31,
     // the last also `to`. Both chains are 0 until 2018-12-31; then the portfolio is
     // (2,000 × 2.2 + 1,000 × 2.2) / 4,200 − 1 = 4.761904762 % and the benchmark 4,400/4,200 − 1,
     // the same; on 2019-12-31 9.523809524 % and 15.238095238 %.

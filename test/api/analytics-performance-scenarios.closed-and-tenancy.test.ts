@@ -6,7 +6,7 @@ import { performanceScenarioSetup } from "./analytics-performance-scenarios.setu
 
 /**
  * Performance with includeClosed=false, and who may read it: another account and a client key
- * (REPORTS.md §2; notation and identity in ./analytics-performance-scenarios.setup.ts).
+ * (docs/reports.md §2; notation and identity in ./analytics-performance-scenarios.setup.ts).
  */
 
 const t = useTestApp();

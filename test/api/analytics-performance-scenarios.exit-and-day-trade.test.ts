@@ -6,7 +6,7 @@ import { num, expectRate, twr, md, mwr, npv, performanceScenarioSetup } from "./
 
 /**
  * Performance on a full exit and re-entry, and on a day trade: the days with nothing held earn 0 and
- * the flows of one day still earn their gain (REPORTS.md §2; notation and identity in
+ * the flows of one day still earn their gain (docs/reports.md §2; notation and identity in
  * ./analytics-performance-scenarios.setup.ts).
  */
 
@@ -102,7 +102,7 @@ describe.each(transports)("performance scenarios over $name", (tr) => {
   });
 
   it("a day trade: flows in and out on one day that opens and closes with no value still earn their gain", async () => {
-    // DOMAIN §3: inflows happen at the start of their day, outflows at its end. A buy and a sale of
+    // docs/rules.md §10: inflows happen at the start of their day, outflows at its end. A buy and a sale of
     // the same units on one day leave V_{d−1} = V_d = 0, yet the day's return is
     // (V_d + Out_d)/(V_{d−1} + In_d) − 1 = proceeds/cost − 1, not 0 and not a division by zero; the
     // days around it have a zero denominator and earn nothing.

@@ -6,7 +6,7 @@ import { num, expectRate, performanceScenarioSetup } from "./analytics-performan
 
 /**
  * Performance grouped by every groupBy: sector, industry, currency, exchange, holdingType and a custom
- * group; the groups add up to the portfolio (REPORTS.md §2; notation and identity in
+ * group; the groups add up to the portfolio (docs/reports.md §2; notation and identity in
  * ./analytics-performance-scenarios.setup.ts).
  */
 

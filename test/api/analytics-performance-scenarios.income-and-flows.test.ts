@@ -6,7 +6,7 @@ import { num, expectRate, twr, performanceScenarioSetup } from "./analytics-perf
 
 /**
  * Performance with income counted from its ex-date, and with the trades as the flows against a synced
- * cash account's deposit as the flow (REPORTS.md §2; notation and identity in
+ * cash account's deposit as the flow (docs/reports.md §2; notation and identity in
  * ./analytics-performance-scenarios.setup.ts).
  */
 

@@ -1,7 +1,7 @@
 /**
  * The setup and the rate checks of the analytics-performance-scenarios.*.test.ts stories (GET
- * /v1/portfolios/{p}/performance and GraphQL `performance`, REPORTS.md §2). Every figure in them is
- * derived by hand from DOMAIN.md §3 in the comment above its assertion; every report is checked
+ * /v1/portfolios/{p}/performance and GraphQL `performance`, docs/reports.md §2). Every figure in them is
+ * derived by hand from docs/rules.md §10–11 in the comment above its assertion; every report is checked
  * against the identity totalReturnValue = totalValue − openingValue − netFlows = capital + dividend +
  * currency.
  *
@@ -18,7 +18,7 @@ import type { TestApp } from "../support/app";
 
 export const num = (v: unknown) => Number(v);
 
-/** A rate that agrees with its exact value to 1e-9 relative (REPORTS.md §0 rates). */
+/** A rate that agrees with its exact value to 1e-9 relative (docs/reports.md §0). */
 export function expectRate(actual: unknown, expected: number, relative = 1e-9) {
   expect(typeof actual === "number" || typeof actual === "string").toBe(true);
   expect(Math.abs(num(actual) - expected)).toBeLessThanOrEqual(Math.abs(expected) * relative + 1e-12);
@@ -30,7 +30,7 @@ export const md = (r: Report) =>
   r.modifiedDietz as { cumulativePercent: string | null; annualisedPercent: string | null };
 export const mwr = (r: Report) => (r.moneyWeightedReturn as { annualisedPercent: string | null }).annualisedPercent;
 export const dayOf = (d: string) => Date.parse(`${d}T00:00:00Z`) / 86_400_000;
-/** Σ Pᵢ / (1 + r)^((dᵢ − d₀)/365) at a percent rate: the XIRR equation of DOMAIN §3, ≈ 0 at its root. */
+/** Σ Pᵢ / (1 + r)^((dᵢ − d₀)/365) at a percent rate: the XIRR of docs/rules.md §11.3, ≈ 0 at its root. */
 export const npv = (percent: number, payments: [string, number][]) =>
   payments.reduce((s, [d, a]) => s + a / Math.pow(1 + percent / 100, (dayOf(d) - dayOf(payments[0][0])) / 365), 0);
 

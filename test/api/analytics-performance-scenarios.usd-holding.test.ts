@@ -6,7 +6,7 @@ import { num, expectRate, twr, md, mwr, npv, performanceScenarioSetup } from "./
 
 /**
  * Performance of a USD holding in an AUD portfolio: capital at the closing rate, dividend at its
- * ex-date rate, currency the rest; showLocalCurrency (REPORTS.md §2; notation and identity in
+ * ex-date rate, currency the rest; showLocalCurrency (docs/reports.md §2; notation and identity in
  * ./analytics-performance-scenarios.setup.ts).
  */
 

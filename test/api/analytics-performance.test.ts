@@ -6,8 +6,8 @@ import { canonicalReport, expectIdentity, performanceTransports, REPORT } from "
 import { cashFundedRoundTrip, usdHolding } from "../scenarios/analytics";
 
 /**
- * GET /v1/portfolios/{p}/performance and GraphQL `performance` (REPORTS.md §2), on the worked
- * example of DOMAIN.md §3 and on a portfolio with a synced cash account.
+ * GET /v1/portfolios/{p}/performance and GraphQL `performance` (docs/reports.md §2), on the worked
+ * example of docs/rules.md §11.5 and on a portfolio with a synced cash account.
  *
  * The worked example: buy 1,000 @ 2.00 on 2018-01-01, buy 1,000 @ 2.20 on 2018-12-31, sell 2,000
  * @ 2.30 on 2019-12-31; no cash account, so the trades are the flows. Period 2018-01-01..2019-12-31

@@ -14,9 +14,9 @@ import {
 import { cashFundedRoundTrip, usdHolding } from "../scenarios/analytics";
 
 /**
- * The portfolio timeseries (REPORTS.md §1) over REST and GraphQL.
+ * The portfolio timeseries (docs/reports.md §1) over REST and GraphQL.
  *
- * DOMAIN.md §3's worked example: buy 1,000 @ 2.00 on 2018-01-01, buy 1,000 @ 2.20 on 2018-12-31,
+ * docs/rules.md §11.5's worked example: buy 1,000 @ 2.00 on 2018-01-01, buy 1,000 @ 2.20 on 2018-12-31,
  * sell 2,000 @ 2.30 on 2019-12-31; no cash account, so the trades are the flows. Monthly points
  * from 2018-01-01 to 2019-12-31: the first is `from`, then every month end (24), the last `to`.
  *   2018-01-01  value 1,000 × 2.00 = 2,000, invested 2,000, TWR 0
@@ -250,7 +250,7 @@ describe.each(holdingTransports)("holding timeseries over $name", (tr) => {
       ["2024-01-07", "10", "100", "1.5", "1500", "1500"],
       ["2024-01-10", "10", "100", "1.5", "1500", "1470"],
     ]);
-    // The income accrues from its ex-date (DOMAIN §3): on 2024-01-07 the holding is worth 1,500 and
+    // The income accrues from its ex-date (docs/rules.md §10): on 2024-01-07 the holding is worth 1,500 and
     // is owed AUD 30: (1,500 + 30) / 1,500 − 1 = 2 % already. Paid at the end of 2024-01-10, the 30
     // leaves as an outflow as the receivable ends: (1,500 + 30) / (1,530) − 1 = 0 that day; still 2 %.
     expect(Number(points[1].cumulativeReturnPercent)).toBeCloseTo(2, 9);

@@ -3,7 +3,7 @@ import { canonicalAnswer, gqlOutcome, restCall, type Json, type Outcome } from "
 
 /**
  * What the performance suites share: the report over REST and GraphQL in one canonical form, and
- * the identity every scenario asserts (REPORTS.md §2).
+ * the identity every scenario asserts (docs/reports.md §2).
  */
 export type Report = Json & {
   totalReturn: Json;
@@ -82,7 +82,10 @@ export function expectComponentsAddUp(s: Json) {
     );
 }
 
-/** totalReturnValue = EMV − BMV − net flows = capital + dividend + currency, to the cent (REPORTS.md §2). */
+/**
+ * totalReturnValue = EMV − BMV − net flows = capital + dividend + currency, to the cent
+ * (docs/reports.md §2).
+ */
 export function expectIdentity(r: Report) {
   expect(num(r.totalReturn.totalReturnValue)).toBeCloseTo(num(r.totalValue) - num(r.openingValue) - num(r.netFlows), 8);
   expectComponentsAddUp(r.totalReturn);

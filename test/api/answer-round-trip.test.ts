@@ -2,7 +2,7 @@ import { useTestApp } from "../support/app";
 import { seedWriteFixture, type FixtureIds } from "../scenarios/write-fixture";
 
 /**
- * Strict inputs refuse unknown fields (API.md §1), but the fields of a resource's own answer are
+ * Strict inputs refuse unknown fields (docs/conventions.md §7.1), but the fields of a resource's own answer are
  * not unknown: a client that GETs a resource, edits one field and sends the whole answer back
  * must be understood. The read-only fields (`id`, `dateCreated`, `balance`, `value`…) are accepted
  * and ignored; a typo beside them is still refused by name, and nothing is written.

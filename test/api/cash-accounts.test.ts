@@ -3,7 +3,7 @@ import { expectAbsent, expectError, expectInvalid, expectInvalidOrBadUserInput, 
 import { auth, cashApi } from "./cash.transports";
 
 /**
- * Cash accounts (API.md §2 "Cash accounts and their transactions"): create, list, get, update, delete.
+ * Cash accounts (docs/rules.md §9.2): create, list, get, update, delete.
  * (Split from cash.test.ts by story; the transports and setup functions are in ./cash.transports.ts.)
  */
 

@@ -10,7 +10,7 @@ import { newPortfolio as kitPortfolio, newTrade as kitTrade } from "../factories
 import { expectOk, gqlOutcome as gqlAnswer, restCall, type Outcome } from "../support/outcomes";
 
 /**
- * Cash accounts and their transactions (API.md §2 "Cash accounts and their transactions"): every
+ * Cash accounts and their transactions (docs/rules.md §9.2): every
  * operation over REST and GraphQL on the same scenarios, through one small transport interface.
  * The ledger runs a balance over stored cash transactions and, with syncTrades / syncIncome, the
  * portfolio's settled Buy/Sell trades and paid income in the account's currency.

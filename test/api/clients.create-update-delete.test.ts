@@ -6,7 +6,7 @@ import { type Portfolio, created, clientsApi } from "./clients.transports";
 /**
  * Creating, reading, updating and deleting clients; both transports read the same client.
  *
- * Clients (API.md §2 Clients, §1 tenancy): every operation over REST and over GraphQL on the same
+ * Clients (docs/conventions.md §2.3–2.4): every operation over REST and over GraphQL on the same
  * scenarios, through one small transport interface. Clients are the adviser's: a client login key
  * is refused every operation here (FORBIDDEN); another account's clients answer NOT_FOUND.
  */

@@ -7,7 +7,7 @@ import { type Portfolio, clientsApi } from "./clients.transports";
  * What one transport alone answers: GraphQL's statement count and nulls, REST's bad ids, missing
  * fields and OpenAPI document.
  *
- * Clients (API.md §2 Clients, §1 tenancy): every operation over REST and over GraphQL on the same
+ * Clients (docs/conventions.md §2.3–2.4): every operation over REST and over GraphQL on the same
  * scenarios, through one small transport interface. Clients are the adviser's: a client login key
  * is refused every operation here (FORBIDDEN); another account's clients answer NOT_FOUND.
  */

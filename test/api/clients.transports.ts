@@ -1,5 +1,5 @@
 /**
- * Clients over REST and GraphQL (API.md §2 Clients): the `Transport` adapters, the shapes both
+ * Clients over REST and GraphQL (docs/conventions.md §2.4): the `Transport` adapters, the shapes both
  * transports are normalised to and the bad inputs the clients.*.test.ts stories share. Importing it
  * registers no hook: a suite hands its app over, `clientsApi(t)`.
  */

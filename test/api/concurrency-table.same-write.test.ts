@@ -201,6 +201,36 @@ const CASES: Record<string, Case> = {
     outcome: "every",
     after: async (f) => expect(await count(f, "fx_rate WHERE account_id = $1 AND rate = 1.5", f.ids.accountId)).toBe(1),
   },
+  // Every request answers 202 with a run's id: the one it started, or the one running then (the
+  // test app's providers are none, so a run may end before the next request and another start).
+  refreshMarketData: {
+    outcome: "every",
+    after: async (f) => {
+      const runs = await count(f, "market_data_run WHERE true");
+      expect(runs).toBeGreaterThanOrEqual(1);
+      expect(runs).toBeLessThanOrEqual(N);
+    },
+  },
+  // The first records the split's trade; the nine that waited on the portfolio's lock find it applied.
+  applyCorporateAction: {
+    outcome: 409,
+    after: async (f) => {
+      expect(await count(f, "trade WHERE holding_id = $1 AND trade_type = 'Split'", f.ids.holdingId)).toBe(1);
+      expect(await quantity(f)).toBe(200);
+      expect(await f.value("SELECT status::text FROM corporate_action WHERE id = $1", f.ids.corporateActionId)).toBe(
+        "Applied",
+      );
+    },
+  },
+  dismissCorporateAction: {
+    outcome: "every",
+    after: async (f) => {
+      expect(await f.value("SELECT status::text FROM corporate_action WHERE id = $1", f.ids.corporateActionId)).toBe(
+        "Dismissed",
+      );
+      expect(await quantity(f)).toBe(100);
+    },
+  },
   createClient: {
     outcome: "every",
     after: async (f) => expect(await count(f, "client WHERE account_id = $1", f.ids.accountId)).toBe(1 + N),

@@ -7,7 +7,7 @@ import { group, customGroupsApi, created } from "./custom-groups.transports";
  * Who may see and change groups: another account's group is hidden like a missing one; a client key
  * reads them and may change nothing.
  *
- * Custom groups (API.md §2 Custom groups): every operation over REST and over GraphQL on the same
+ * Custom groups (docs/conventions.md §2.3–2.4): every operation over REST and over GraphQL on the same
  * scenarios. Groups are account-wide: only the adviser changes them (a client key: FORBIDDEN), a
  * client key may read them, and another account's groups and holdings answer NOT_FOUND.
  */

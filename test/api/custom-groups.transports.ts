@@ -1,5 +1,5 @@
 /**
- * Custom groups over REST and GraphQL (API.md §2 Custom groups): the `Transport` adapters, the
+ * Custom groups over REST and GraphQL (docs/conventions.md §2.4): the `Transport` adapters, the
  * shapes both transports are normalised to and the bad inputs the custom-groups.*.test.ts stories
  * share. Importing it registers no hook: a suite hands its app over, `customGroupsApi(t)`.
  */

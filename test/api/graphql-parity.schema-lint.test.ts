@@ -7,8 +7,8 @@ import { schema } from "./graphql-parity.transports";
 /**
  * (b) schema.graphql passes graphql-schema-linter's description rules.
  *
- * REST and GraphQL are two adapters over one set of service functions (API.md §3, STYLE.md "one
- * word runs through a feature"). This suite holds them together:
+ * REST and GraphQL are two adapters over one set of service functions (docs/conventions.md §9.1, "one
+ * name for one operation"). This suite holds them together:
  *  (a) the operation sets match under one naming rule;
  *  (b) schema.graphql passes graphql-schema-linter's description rules;
  *  (c) every value REST types as an enum is a GraphQL enum with exactly the same values;

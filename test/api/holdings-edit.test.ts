@@ -62,7 +62,7 @@ describe.each(TRANSPORTS)("holdings over $name", (tr) => {
       const b = await buy(p, "CBA", 10, 100, "2024-01-10");
       await unchanged(async () => {
         const sideways = await tr.update(key, b.holdingId, { drp: { rounding: "Sideways" } });
-        // GraphQL's DrpRounding enum refuses it before the service: BAD_USER_INPUT (API.md §3).
+        // GraphQL's DrpRounding enum refuses it before the service: BAD_USER_INPUT (docs/conventions.md §9.3).
         if (sideways.transport === "GraphQL") expect(!sideways.ok && sideways.code).toBe("BAD_USER_INPUT");
         else expectInvalid(sideways, ["drp.rounding"]);
         expectInvalid(await tr.update(key, b.holdingId, { classification: { assetClass: "  " } }), [
@@ -133,6 +133,7 @@ describe.each(TRANSPORTS)("holdings over $name", (tr) => {
         price: null,
         priceDate: null,
         priceSource: "None",
+        priceStale: false,
         exchangeRate: "1",
         marketValue: "0",
         unrealisedGain: "0",

@@ -39,6 +39,8 @@ describe.each(TRANSPORTS)("holdings over $name", (tr) => {
         price: "100",
         priceDate: "2024-01-10",
         priceSource: "LastTrade",
+        // Valued today on its 2024 trade price: far behind the last weekday (no ASX close stored).
+        priceStale: true,
         exchangeRate: "1",
         marketValue: "1000",
         unrealisedGain: "-10",

@@ -38,6 +38,7 @@ describe("REST specifics", () => {
         "price",
         "priceDate",
         "priceSource",
+        "priceStale",
         "quantity",
         "symbol",
         "unrealisedGain",

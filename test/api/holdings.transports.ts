@@ -1,25 +1,17 @@
 /**
  * The holdings API over REST and GraphQL, for the test/api/holdings-*.test.ts suites: the `Transport` adapters,
- * the shapes both transports are normalised to, and the setup functions. Importing it registers no
- * hook: a suite calls useTestApp and hands its app over, `const { … } = holdingsApi(t, () => key)`.
+ * the securities search answer (the holding's shape is in ../factories/holding-answers.ts), and the
+ * setup functions. Importing it registers no hook: a suite calls useTestApp and hands its app over,
+ * `const { … } = holdingsApi(t, () => key)`.
  */
 import type { TestApp } from "../support/app";
 import { newTrade } from "../factories";
+import { HOLDING, toHolding, type Holding } from "../factories/holding-answers";
 import { utcDate } from "../support/kit";
-import {
-  gqlDecimal,
-  gqlId,
-  restCall,
-  restDecimal,
-  restId,
-  withApp,
-  type Json,
-  type Outcome,
-  type TransportName,
-} from "../support/outcomes";
+import { restCall, withApp, type Json, type Outcome, type TransportName } from "../support/outcomes";
 
 /**
- * Holdings (API.md §2 Portfolios/Holdings, market prices; DOMAIN.md §1) and the securities search
+ * Holdings (docs/rules.md §1, valued as §7 says) and the securities search
  * the holdings are created from. Listing and valuation (custom price, else market price, else the
  * last trade price, on or before the date), editing, deleting, custom investments and ticker
  * changes run over REST and GraphQL on the same scenarios through the `Transport` adapters below.
@@ -27,32 +19,6 @@ import {
  * own API is another module's). The last test proves `portfolio { holdings { trades } } }` costs
  * a fixed number of SQL statements however many holdings and trades there are.
  */
-
-// ---------------------------------------------------------------------------------------------
-// A holding as both transports show it: decimals as their exact digits, ids as numbers.
-// ---------------------------------------------------------------------------------------------
-
-export interface Holding {
-  id: number;
-  portfolioId: number;
-  symbol: string;
-  exchange: string;
-  name: string;
-  currencyCode: string;
-  holdingType: string;
-  quantity: string;
-  costBase: string;
-  price: string | null;
-  priceDate: string | null;
-  priceSource: string;
-  exchangeRate: string | null;
-  marketValue: string | null;
-  unrealisedGain: string | null;
-  baseCurrencyCode: string;
-  classification: { assetClass: string | null; sector: string | null; industry: string | null };
-  drp: { enabled: boolean; rounding: string };
-  notes: string;
-}
 
 export interface Security {
   symbol: string;
@@ -62,32 +28,8 @@ export interface Security {
   securityType: string;
 }
 
-export function toHolding(raw: Json, transport: TransportName): Holding {
-  const dec = transport === "REST" ? restDecimal : gqlDecimal;
-  const id = transport === "REST" ? restId : gqlId;
-  const opt = (v: unknown) => (v === null ? null : dec(v));
-  return {
-    id: id(raw.id),
-    portfolioId: id(raw.portfolioId),
-    symbol: raw.symbol as string,
-    exchange: raw.exchange as string,
-    name: raw.name as string,
-    currencyCode: raw.currencyCode as string,
-    holdingType: raw.holdingType as string,
-    quantity: dec(raw.quantity),
-    costBase: dec(raw.costBase),
-    price: opt(raw.price),
-    priceDate: raw.priceDate as string | null,
-    priceSource: raw.priceSource as string,
-    exchangeRate: opt(raw.exchangeRate),
-    marketValue: opt(raw.marketValue),
-    unrealisedGain: opt(raw.unrealisedGain),
-    baseCurrencyCode: raw.baseCurrencyCode as string,
-    classification: raw.classification as Holding["classification"],
-    drp: raw.drp as Holding["drp"],
-    notes: raw.notes as string,
-  };
-}
+export const restHolding = (b: unknown) => toHolding(b as Json, "REST");
+export const gqlHolding = (d: unknown) => toHolding(d as Json, "GraphQL");
 
 export interface ListQuery {
   includeClosed?: boolean;
@@ -105,19 +47,6 @@ export interface Transport {
   changeSymbol(key: string, id: number, symbol: string, exchange: string): Promise<Outcome<Holding>>;
   search(key: string, args: { q: string; exchange?: string; limit?: number }): Promise<Outcome<Security[]>>;
 }
-
-// REST ------------------------------------------------------------------------------------------
-
-export const restHolding = (b: unknown) => toHolding(b as Json, "REST");
-
-// GraphQL ---------------------------------------------------------------------------------------
-
-export const HOLDING = `fragment H on Holding {
-  id portfolioId symbol exchange name currencyCode holdingType quantity costBase price priceDate priceSource
-  exchangeRate marketValue unrealisedGain baseCurrencyCode classification { assetClass sector industry } drp { enabled rounding } notes
-}`;
-
-export const gqlHolding = (d: unknown) => toHolding(d as Json, "GraphQL");
 
 /**
  * Both transports and the setup over the suite's app (read inside tests only); `key()` is the

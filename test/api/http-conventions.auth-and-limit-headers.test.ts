@@ -3,7 +3,7 @@ import { useTestApp } from "../support/app";
 import { expectProblem } from "../support/outcomes";
 
 /**
- * WWW-Authenticate on every 401, and the RateLimit-* headers (API.md §1 limits).
+ * WWW-Authenticate on every 401, and the RateLimit-* headers (docs/conventions.md §2.2, §8.2).
  */
 
 const t = useTestApp();

@@ -4,7 +4,7 @@ import { ledgerSnapshot, useTestApp } from "../support/app";
 import { expectProblem } from "../support/outcomes";
 
 /**
- * Authentication (API.md §1 auth): the key's three header forms, 401s without or with an unknown key
+ * Authentication (docs/conventions.md §2): the key's three header forms, 401s without or with an unknown key
  * on both transports, keys stored hashed; GraphQL without a key (introspection only).
  */
 

@@ -4,7 +4,7 @@ import { useTestApp, type TestApp } from "../support/app";
 import { measured } from "../support/kit";
 
 /**
- * CORS for browsers (API.md §1, CORS_ORIGINS): preflights, allowed and other origins, `*`, and how
+ * CORS for browsers (docs/conventions.md §10, CORS_ORIGINS): preflights, allowed and other origins, `*`, and how
  * the setting is read.
  */
 

@@ -3,7 +3,7 @@ import { endpoints } from "../../src/http/router";
 import { useTestApp } from "../support/app";
 
 /**
- * Location on every 201 (API.md §1 writes), and the index at GET / (no key).
+ * Location on every 201 (docs/conventions.md §7.3), and the index at GET / (no key).
  */
 
 const t = useTestApp();

@@ -5,7 +5,7 @@ import { measured } from "../support/kit";
 import { expectProblem } from "../support/outcomes";
 
 /**
- * Refusals before a route runs (API.md §1 errors): 405 with Allow for a wrong method, 415 naming the
+ * Refusals before a route runs (docs/conventions.md §5): 405 with Allow for a wrong method, 415 naming the
  * accepted types for a body the route does not take.
  */
 
@@ -16,7 +16,10 @@ beforeEach(async () => {
   key = await t.newAccount();
 });
 
-/** A refusal on /graphql before Apollo runs: the same status and code, as a GraphQL response (API.md §3). */
+/**
+ * A refusal on /graphql before Apollo runs: the same status and code, as a GraphQL response
+ * (docs/conventions.md §9.3).
+ */
 function expectGraphqlRefusal(res: request.Response, status: number, code: string): string {
   expect({ status: res.status, type: res.headers["content-type"] }).toEqual({
     status,

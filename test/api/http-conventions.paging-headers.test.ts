@@ -8,7 +8,7 @@ import pino from "pino";
 import { SeriesCache } from "../../src/modules/ledger/valuation/series-cache";
 
 /**
- * Paging headers on lists (API.md §1 lists): the row count and the links to the pages, the same page
+ * Paging headers on lists (docs/conventions.md §6): the row count and the links to the pages, the same page
  * over GraphQL.
  */
 

@@ -4,7 +4,7 @@ import { UUID } from "../support/kit";
 import { expectProblem } from "../support/outcomes";
 
 /**
- * Rate limiting (API.md §1 limits) per key and per address, and the headers on every response
+ * Rate limiting (docs/conventions.md §8.2) per key and per address, and the headers on every response
  * (security headers, request ids).
  */
 

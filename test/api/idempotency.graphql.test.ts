@@ -6,7 +6,7 @@ import { replayed, idempotencyRequests } from "./idempotency.requests";
  * `Idempotency-Key` on GraphQL mutations: replayed like REST's, one namespace with REST, queries run
  * afresh, secrets never stored, INTERNAL failures give the key up.
  *
- * `Idempotency-Key` on POST (API.md §1 writes): a retry with the same key (same account, 24 h)
+ * `Idempotency-Key` on POST (docs/conventions.md §7.2): a retry with the same key (same account, 24 h)
  * answers the first answer again and writes nothing; over REST and GraphQL mutations, across
  * concurrent requests, with expiry, abandoned runs and 5xx giving the key up.
  */
@@ -40,7 +40,7 @@ describe("GraphQL", () => {
     expect(await count("portfolio")).toBe(1);
     const other = await gql("gql-create", CREATE, { input: { name: "Other" } });
     expect(other.status).toBe(422);
-    // A GraphQL response, as GraphQL clients read errors (API.md §3), not problem+json.
+    // A GraphQL response, as GraphQL clients read errors (docs/conventions.md §9.3), not problem+json.
     expect(other.headers["content-type"]).toMatch(/^application\/json/);
     expect(other.body.errors).toEqual([
       {

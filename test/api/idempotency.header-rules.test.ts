@@ -6,7 +6,7 @@ import { replayed, idempotencyRequests } from "./idempotency.requests";
  * The header itself: malformed keys are 400, a request without a valid API key is 401 as usual, no
  * header changes nothing, and other methods ignore it.
  *
- * `Idempotency-Key` on POST (API.md §1 writes): a retry with the same key (same account, 24 h)
+ * `Idempotency-Key` on POST (docs/conventions.md §7.2): a retry with the same key (same account, 24 h)
  * answers the first answer again and writes nothing; over REST and GraphQL mutations, across
  * concurrent requests, with expiry, abandoned runs and 5xx giving the key up.
  */

@@ -10,7 +10,7 @@ import { replayed, idempotencyRequests } from "./idempotency.requests";
  * /api/v1 alias, with members in another order; keys belong to the account (and a client key to its
  * own namespace); identical requests at once, in one process or two, write once.
  *
- * `Idempotency-Key` on POST (API.md §1 writes): a retry with the same key (same account, 24 h)
+ * `Idempotency-Key` on POST (docs/conventions.md §7.2): a retry with the same key (same account, 24 h)
  * answers the first answer again and writes nothing; over REST and GraphQL mutations, across
  * concurrent requests, with expiry, abandoned runs and 5xx giving the key up.
  */

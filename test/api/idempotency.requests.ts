@@ -1,5 +1,5 @@
 /**
- * The requests and counts the idempotency.*.test.ts stories share (API.md §1 writes,
+ * The requests and counts the idempotency.*.test.ts stories share (docs/conventions.md §7.2,
  * `Idempotency-Key`). Importing it registers no hook: a suite hands its app over,
  * `idempotencyRequests(t, () => key)`.
  */

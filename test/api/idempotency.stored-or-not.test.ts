@@ -7,7 +7,7 @@ import { replayed, idempotencyRequests } from "./idempotency.requests";
  * What is kept and for how long: a key in progress (409) or abandoned (taken over), expiry after 24
  * hours and the purge, rejections kept, 5xx given up, and answers holding a secret never stored.
  *
- * `Idempotency-Key` on POST (API.md §1 writes): a retry with the same key (same account, 24 h)
+ * `Idempotency-Key` on POST (docs/conventions.md §7.2): a retry with the same key (same account, 24 h)
  * answers the first answer again and writes nothing; over REST and GraphQL mutations, across
  * concurrent requests, with expiry, abandoned runs and 5xx giving the key up.
  */

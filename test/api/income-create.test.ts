@@ -52,7 +52,7 @@ describe.each(TRANSPORTS)("income over $name", (tr) => {
         foreignTaxPaid: "3.75",
         withholdingTax: "100",
         grossAmount: "775.5",
-        // DOMAIN.md §1: 775.5 − 100 withholding − 3.75 foreign tax paid.
+        // docs/rules.md §6.1: 775.5 − 100 withholding − 3.75 foreign tax paid.
         netAmount: "671.75",
         currencyCode: "AUD",
         exchangeRate: "1",
@@ -63,6 +63,8 @@ describe.each(TRANSPORTS)("income over $name", (tr) => {
         components: null,
         notes: "Interim dividend",
         isConfirmed: false,
+        origin: "User",
+        estimated: [],
       });
       // What was answered is what was stored.
       expect(expectOk(await rest.get(key, created.id))).toEqual(created);

@@ -2,7 +2,7 @@ import { aaplHolding } from "../scenarios/holdings";
 import { useTestApp } from "../support/app";
 
 /**
- * DOMAIN.md §1: `netAmount` = gross − withholding tax − foreign tax paid, the cash that arrives.
+ * docs/rules.md §6.1: `netAmount` = gross − withholding tax − foreign tax paid, the cash that arrives.
  * The issue's case: a USD dividend of 1.5 with 0.225 foreign tax paid arrives as 1.275, and every
  * view of it says so: the income record (REST and GraphQL), the synced USD cash account's ledger
  * and balance, and the portfolio transaction ledger.

@@ -18,11 +18,11 @@ import {
 } from "../support/outcomes";
 
 /**
- * Income (API.md §2 Income (StocksIncome), ProRataDistributions; DOMAIN.md §1 income rules, §2
- * pro-rata): every rule runs over REST (/v1) and over GraphQL (createIncome, income(id),
- * updateIncome, confirmIncome, deleteIncome, updateProRataDistributions, holding { income }) on
- * the same scenarios, through the `Transport` adapters below, which normalise a record (decimals as
- * their exact digits, ids as numbers, components as name → amount) so both can be compared.
+ * Income (docs/rules.md §6.1–6.5 income rules, §6.6 pro-rata): every rule runs over REST (/v1) and
+ * over GraphQL (createIncome, income(id), updateIncome, confirmIncome, deleteIncome,
+ * updateProRataDistributions, holding { income }) on the same scenarios, through the `Transport`
+ * adapters below, which normalise a record (decimals as their exact digits, ids as numbers,
+ * components as name → amount) so both can be compared.
  * Setup (portfolios, trades, holdings' positions) goes through REST.
  */
 
@@ -55,6 +55,8 @@ export interface Income {
   components: Record<string, string> | null;
   notes: string;
   isConfirmed: boolean;
+  origin: "User" | "Provider";
+  estimated: string[];
 }
 
 export const DECIMALS = [
@@ -73,6 +75,7 @@ export const INCOME_KEYS = [
   "currencyCode",
   "drpPrice",
   "drpQuantity",
+  "estimated",
   "exDividendDate",
   "exchange",
   "exchangeRate",
@@ -88,6 +91,7 @@ export const INCOME_KEYS = [
   "isTrustIncome",
   "netAmount",
   "notes",
+  "origin",
   "paidDate",
   "portfolioId",
   "symbol",
@@ -119,6 +123,8 @@ export function toIncome(raw: Json, transport: TransportName): Income {
     components,
     notes: raw.notes,
     isConfirmed: raw.isConfirmed,
+    origin: raw.origin,
+    estimated: raw.estimated,
   } as Json;
   for (const f of DECIMALS) out[f] = decimal(raw[f]);
   return out as unknown as Income;
@@ -149,7 +155,7 @@ export const restIncome = (b: unknown) => {
 export const INCOME_FIELDS = `fragment I on Income {
   id holdingId portfolioId symbol exchange exDividendDate paidDate
   frankedAmount unfrankedAmount frankingCredits foreignIncome foreignTaxPaid withholdingTax grossAmount netAmount
-  currencyCode exchangeRate isTrustIncome isReinvested drpQuantity drpPrice components notes isConfirmed
+  currencyCode exchangeRate isTrustIncome isReinvested drpQuantity drpPrice components notes isConfirmed origin estimated
 }`;
 
 export const Q = {

@@ -100,7 +100,7 @@ async function story(k: string) {
   await add("Cancellation", "Cancellation", "2024-01-19", "10", "0", "0", { symbol: "XYZ" });
   const holdingId = await holdingOf(trades.Buy.id);
   const income = {
-    // DOMAIN §1: 700 franked → 700 cash (the franking credit is not cash)
+    // docs/rules.md §6.1: 700 franked → 700 cash (the franking credit is not cash)
     franked: await newIncome(portfolioId, holdingId, { frankedAmount: "700", frankingCredits: "300" }),
     // gross 1.5 foreign income, 0.225 foreign tax paid → 1.275 arrives
     foreign: await newIncome(portfolioId, holdingId, {
@@ -179,7 +179,7 @@ const graphql: Ledgers = {
   },
 };
 
-/** Hand-derived cash of each trade of the story (DOMAIN §3; see test/unit/ledger.cash-effects.test.ts). */
+/** Hand-derived cash of each trade of the story (docs/rules.md §9.1; see test/unit/ledger.cash-effects.test.ts). */
 const EXPECTED_TRADE_CASH: Record<string, string> = {
   OpeningBalance: "0",
   Buy: "-259.95", // −(100 × 2.5 + 9.95)
@@ -282,7 +282,7 @@ describe("valuation agrees with the cash ledgers and the holdings", () => {
       expect([h.id, exact.holdings.find((x) => x.id === h.id)?.units.toNumber()]).toEqual([h.id, h.quantity]);
     }
 
-    // External flows (DOMAIN §3): Buys, Sells, the capital return and the income all settled
+    // External flows (docs/rules.md §10): Buys, Sells, the capital return and the income all settled
     // through the synced account, so only units crossing the boundary are flows: OpeningBalance
     // 1,000 × 10 = 10,000 in (01-02), TransferIn 100 × 11 = 1,100 in (01-05), TransferOut 50 × 12
     // = 600 out (01-17).

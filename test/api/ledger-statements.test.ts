@@ -175,7 +175,7 @@ describe("no N+1 over a portfolio's holdings, trades and income", () => {
     const one = await get(small);
     const many = await get(large);
     expect(one.answer).toHaveLength(SMALL.holdings * (SMALL.trades + SMALL.income));
-    // 5,100 lines, of which one page holds at most 5,000 (API.md §1 lists).
+    // 5,100 lines, of which one page holds at most 5,000 (docs/conventions.md §6).
     expect(many.answer).toHaveLength(Math.min(5000, LARGE.holdings * (LARGE.trades + LARGE.income)));
     expect(many.statements).toBe(one.statements);
   });

@@ -122,6 +122,11 @@ export const SUCCESS: Record<string, Success> = {
     ],
   },
   listFxRates: { query: "base=USD&quote=AUD" },
+  refreshMarketData: {},
+  marketDataStatus: {},
+  listCorporateActions: { query: "status=Pending" },
+  applyCorporateAction: {},
+  dismissCorporateAction: {},
   searchSecurities: { query: "q=CB&limit=5" },
   listPortfolioTransactions: { query: "limit=2&offset=1" },
   listClients: {},
@@ -209,6 +214,7 @@ export const BAD_QUERY: Record<string, string> = {
   getHoldingTimeseries: "interval=fortnight",
   getPerformance: "groupBy=colour",
   getBenchmark: "symbol=CBA",
+  listCorporateActions: "status=Done",
 };
 
 /** Bodies naming a resource that does not exist, for writes whose path names none (404). */

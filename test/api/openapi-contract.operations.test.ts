@@ -146,7 +146,7 @@ describe.each(endpoints.map((e) => [`${e.method.toUpperCase()} ${e.path}`, e] as
     }
     const problems: string[] = [];
     for (const c of calls) problems.push(...(await drive(t.http, e, c, { checkRequest: false })).problems);
-    // A wrong content type: 415 (API.md §1); 400 while the body parsers leave such a body unread.
+    // A wrong content type: 415 (docs/conventions.md §5); 400 while the body parsers leave such a body unread.
     if (e.body) {
       const c: Call = {
         ...base,

@@ -53,6 +53,7 @@ describe("outage answers", () => {
       statementCount: 0,
       settleStatistics: async () => {},
       ping: () => Promise.reject(unreachable()),
+      tryLock: () => Promise.reject(unreachable()),
       close: async () => {},
     };
   };

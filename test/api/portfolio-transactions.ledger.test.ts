@@ -6,7 +6,7 @@ import { type Line, type Params, type Transport, portfolioTransactionsApi } from
 /**
  * The ledger itself: every line with its sign and description, newest first, filtered and paged.
  *
- * A portfolio's transactions (API.md §2 Analytics: GET /v1/portfolios/{p}/transactions; GraphQL
+ * A portfolio's transactions (docs/conventions.md §6: GET /v1/portfolios/{p}/transactions; GraphQL
  * Portfolio.transactions): one ledger of trades, income and cash transactions, newest first, the
  * same day ordered as transactions.service.ts documents it (income, then trades, then cash; within
  * each, the newest entry first), with `from`, `to`, `type`, `limit` and `offset`. Both transports

@@ -13,7 +13,7 @@ import {
  * Bad parameters, tenancy and client keys, and what one transport alone answers (REST's 400s and
  * 401, GraphQL's null arguments and every portfolio in one query).
  *
- * A portfolio's transactions (API.md §2 Analytics: GET /v1/portfolios/{p}/transactions; GraphQL
+ * A portfolio's transactions (docs/conventions.md §6: GET /v1/portfolios/{p}/transactions; GraphQL
  * Portfolio.transactions): one ledger of trades, income and cash transactions, newest first, the
  * same day ordered as transactions.service.ts documents it (income, then trades, then cash; within
  * each, the newest entry first), with `from`, `to`, `type`, `limit` and `offset`. Both transports
@@ -48,7 +48,8 @@ describe.each([rest, graphql])("portfolio transactions over $name", (tr) => {
     it.each(BAD)("%s", async (_label, params, path) => {
       const p = await newPortfolio(t, key);
       const o = await tr.list(key, p, params);
-      // GraphQL's PortfolioTransactionFilter enum refuses an unknown type before the service: BAD_USER_INPUT (API.md §3).
+      // GraphQL's PortfolioTransactionFilter enum refuses an unknown type before the service:
+      // BAD_USER_INPUT (docs/conventions.md §9.3).
       if (o.transport === "GraphQL" && path === "type") expect(!o.ok && o.code).toBe("BAD_USER_INPUT");
       else expectInvalid(o, path);
     });

@@ -104,7 +104,8 @@ describe.each([rest, graphql])("portfolios over $name", (tr) => {
       const o = await tr.create(key, { name: "P", entityType: "Person" });
       if (tr.name === "REST") expectInvalid(o, "entityType");
       else {
-        // An enum value GraphQL itself refuses: BAD_USER_INPUT is its spelling of VALIDATION_FAILED (API.md §3).
+        // An enum value GraphQL itself refuses: BAD_USER_INPUT is its spelling of VALIDATION_FAILED
+        // (docs/conventions.md §9.3).
         expect(["BAD_USER_INPUT", "VALIDATION_FAILED"]).toContain(o.code);
         expect(o.res.body.errors[0].message).toContain("entityType");
       }

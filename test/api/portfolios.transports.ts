@@ -8,7 +8,7 @@ import type { TestApp } from "../support/app";
 import { gqlOutcome, restCall, withApp, type Outcome } from "../support/outcomes";
 
 /**
- * Portfolios (API.md §2 Portfolios, §1 conventions, §3 GraphQL): every rule is exercised over
+ * Portfolios (docs/conventions.md §4.4–4.5, §9 GraphQL): every rule is exercised over
  * REST and over GraphQL on the same scenarios, through one small transport interface, so the two
  * adapters are proven to share the service's behaviour. Transport-specific details (status codes,
  * problem+json, GraphQL nullability) are checked beside them.

@@ -9,8 +9,8 @@ import { newCustomHolding, newPortfolio as kitPortfolio } from "../factories";
 import { gqlOutcome as gqlAnswer, restCall, withApp, type Outcome } from "../support/outcomes";
 
 /**
- * Custom investment prices, market prices and exchange rates (API.md §2 "Custom investment
- * prices", "Market prices and exchange rates"): every operation over REST and GraphQL on the same
+ * Custom investment prices, market prices and exchange rates (docs/rules.md §7–8, and the
+ * bulk bodies of docs/conventions.md §7.4): every operation over REST and GraphQL on the same
  * scenarios; the text/csv bodies, which only REST has, beside them.
  */
 

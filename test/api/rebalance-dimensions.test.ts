@@ -4,7 +4,7 @@ import { type Json } from "../support/outcomes";
 import { seventyThirty } from "../scenarios/seventy-thirty";
 
 /**
- * computeRebalance buckets holdings by the model's dimension (API.md: holding, assetClass, sector,
+ * computeRebalance buckets holdings by the model's dimension (docs/reports.md §4.1: holding, assetClass, sector,
  * currency, exchange, holdingType, customGroup:{id}); a tax-aware sell over the API takes the loss
  * parcel. Ledger: AAA (ASX, AUD, Stock) 70 @ 100, BBB (ASX) 30 @ 100; classification and custom
  * group labels put AAA in "Growth" and BBB in "Defensive".

@@ -17,7 +17,7 @@ import { seventyThirty } from "../scenarios/seventy-thirty";
 
 /**
  * computeRebalance over REST (POST /v1/portfolios/{p}/rebalance) and GraphQL (mutation
- * computeRebalance): DOMAIN.md §4's 60/40 example on a real ledger, the same numbers on both
+ * computeRebalance): docs/reports.md §4.3's 60/40 example on a real ledger, the same numbers on both
  * transports, nothing written, a Read client key allowed, and every refusal.
  *
  * Ledger: 70 AAA @ 100 and 30 BBB @ 100 (valued at their last trade price, 100): 7,000 / 3,000.

@@ -5,7 +5,7 @@ import { newPortfolio, newTrade } from "../factories";
 import { expectRejected, type FieldError } from "../support/outcomes";
 
 /**
- * Inputs a financial ledger must not take silently (issue 7, API.md §1): a field the schema does
+ * Inputs a financial ledger must not take silently (issue 7, docs/conventions.md §7.1): a field the schema does
  * not know is refused (400 naming its full path, with the closest known name when it looks like a
  * typo), query strings included, and every validation error of a request comes in one answer,
  * the rules between fields (allocation buckets, trades, income...) beside the fields' own.

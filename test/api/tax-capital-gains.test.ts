@@ -13,7 +13,7 @@ import {
 } from "../support/outcomes";
 
 /**
- * The capital gains report (REPORTS.md §5.1) over REST and GraphQL on a real ledger, with the
+ * The capital gains report (docs/reports.md §5.1) over REST and GraphQL on a real ledger, with the
  * capital-loss ledger carried from the portfolio's own records.
  *
  * FY2025 (1 July 2024 – 30 June 2025) of an Individual, FIFO:

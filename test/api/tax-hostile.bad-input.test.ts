@@ -4,7 +4,7 @@ import { expectError, expectInvalid, restCall, type Json, type Outcome } from ".
 import { gqlSimInput, taxReportsApi } from "./tax-hostile.transports";
 
 /**
- * An attacker's input to the tax reports (REPORTS.md §0, §5): bad input on every field of every
+ * An attacker's input to the tax reports (docs/reports.md §0, §5): bad input on every field of every
  * operation is a 4xx naming the field, never a 500, and writes nothing.
  */
 

@@ -4,7 +4,7 @@ import { expectOk, type Json } from "../support/outcomes";
 import { gqlSimInput, taxReportsApi } from "./tax-hostile.transports";
 
 /**
- * The tax reports agree with each other and across transports (REPORTS.md §5): myTax equals the
+ * The tax reports agree with each other and across transports (docs/reports.md §5): myTax equals the
  * capital gains summary and the taxable income totals, totals are the sums of their rows, and the
  * same request gives byte-identical JSON.
  */

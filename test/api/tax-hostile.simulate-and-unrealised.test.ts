@@ -4,8 +4,8 @@ import { expectError, expectOk, type Json } from "../support/outcomes";
 import { gqlSimInput, summaryOf, taxReportsApi } from "./tax-hostile.transports";
 
 /**
- * A hostile user's view of simulate sell and the unrealised gains report (REPORTS.md §0, §5;
- * DOMAIN.md §1–2): a simulated sale beside real ones, custom and missing prices, the entity's
+ * A hostile user's view of simulate sell and the unrealised gains report (docs/reports.md §0, §5;
+ * docs/rules.md §3–7): a simulated sale beside real ones, custom and missing prices, the entity's
  * discount, and carried-forward losses on request; each figure derived by hand.
  */
 

@@ -3,7 +3,7 @@ import { expectError, expectOk } from "../support/outcomes";
 import { gqlSimInput, taxReportsApi } from "./tax-hostile.transports";
 
 /**
- * Tenancy on all six tax operations (REPORTS.md §0): another account's portfolio or holding answers
+ * Tenancy on all six tax operations (docs/conventions.md §2.3–2.4): another account's portfolio or holding answers
  * as a missing one, over REST and GraphQL, and a client key sees only its own client's portfolios.
  */
 

@@ -4,7 +4,7 @@ import { expectOk, type Json } from "../support/outcomes";
 import { summaryOf, taxReportsApi } from "./tax-hostile.transports";
 
 /**
- * A hostile user's view of the capital gains report (REPORTS.md §0, §5; DOMAIN.md §1–2): which year
+ * A hostile user's view of the capital gains report (docs/reports.md §0, §5; docs/rules.md §1–5): which year
  * a sale falls in, each trade's own AUD rate, the parcel method per year and holding, brokerage
  * split over parcels, and losses carried from long before; each figure derived by hand.
  */

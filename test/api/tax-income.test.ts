@@ -12,8 +12,8 @@ import {
 } from "../support/outcomes";
 
 /**
- * Taxable income and ATO myTax (REPORTS.md §5.3–5.4) over REST and GraphQL, each scenario's labels
- * derived by hand from DOMAIN.md §2's mapping:
+ * Taxable income and ATO myTax (docs/reports.md §5.3–5.4) over REST and GraphQL, each scenario's labels
+ * derived by hand from docs/rules.md §6.3–6.5's mapping:
  *   - ATO's franked dividend: 700 franked at 30 % → 11T 700, 11U 700 × 0.3 / 0.7 = 300 (paid in FY2025).
  *   - a trust distribution with AMIT components, ex 30 June 2025 and paid in July (FY2025, the year
  *     of entitlement): 13U 100, 13C 50, 13Q 20, 13R 5; 18H = 30 × 2 + 10 = 70; taxDeferred 40 lowers

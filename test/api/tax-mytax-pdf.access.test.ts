@@ -10,7 +10,7 @@ import { printed, pagesOf, myTaxPdfSetup } from "./tax-mytax-pdf.setup";
  * Who may download the myTax PDF: another account (404), a portfolio not in AUD (422), a bad year
  * (400), a Read client key (the same document).
  *
- * The ATO myTax PDF (REPORTS.md §5.4: GET /v1/portfolios/{p}/reports/ato-mytax/pdf), read back
+ * The ATO myTax PDF (docs/reports.md §5.4: GET /v1/portfolios/{p}/reports/ato-mytax/pdf), read back
  * with poppler (pdftotext, pdffonts, pdfinfo, pdftoppm) the way an accountant's viewer would:
  * every label of the JSON report with its amount as printed (thousands separators, 2 decimals),
  * the capital gains summary, every disposal, the income per holding, "Page i of N" on every page,

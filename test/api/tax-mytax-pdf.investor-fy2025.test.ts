@@ -9,7 +9,7 @@ import { PORTFOLIO_NAME, printed, escape, run, pagesOf, pdfInfo, myTaxPdfSetup }
  * The myTax PDF of an investor's FY2025: the attachment, every label and amount, the disposals and the
  * income, the summary kept whole, A4 with embedded fonts, a page that renders, the same text twice.
  *
- * The ATO myTax PDF (REPORTS.md §5.4: GET /v1/portfolios/{p}/reports/ato-mytax/pdf), read back
+ * The ATO myTax PDF (docs/reports.md §5.4: GET /v1/portfolios/{p}/reports/ato-mytax/pdf), read back
  * with poppler (pdftotext, pdffonts, pdfinfo, pdftoppm) the way an accountant's viewer would:
  * every label of the JSON report with its amount as printed (thousands separators, 2 decimals),
  * the capital gains summary, every disposal, the income per holding, "Page i of N" on every page,

@@ -9,7 +9,7 @@ import { printed, escape, pagesOf, myTaxPdfSetup } from "./tax-mytax-pdf.setup";
  * The myTax PDF with amounts in the hundreds of thousands under every income label and a sale in the
  * millions: each printed whole on its row.
  *
- * The ATO myTax PDF (REPORTS.md §5.4: GET /v1/portfolios/{p}/reports/ato-mytax/pdf), read back
+ * The ATO myTax PDF (docs/reports.md §5.4: GET /v1/portfolios/{p}/reports/ato-mytax/pdf), read back
  * with poppler (pdftotext, pdffonts, pdfinfo, pdftoppm) the way an accountant's viewer would:
  * every label of the JSON report with its amount as printed (thousands separators, 2 decimals),
  * the capital gains summary, every disposal, the income per holding, "Page i of N" on every page,

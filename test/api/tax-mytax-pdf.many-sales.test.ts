@@ -10,7 +10,7 @@ import { printed, escape, run, pagesOf, pdfInfo, myTaxPdfSetup } from "./tax-myt
  * The myTax PDF of a year of 120 sales: several pages, the disposals header repeated on each, every
  * page numbered.
  *
- * The ATO myTax PDF (REPORTS.md §5.4: GET /v1/portfolios/{p}/reports/ato-mytax/pdf), read back
+ * The ATO myTax PDF (docs/reports.md §5.4: GET /v1/portfolios/{p}/reports/ato-mytax/pdf), read back
  * with poppler (pdftotext, pdffonts, pdfinfo, pdftoppm) the way an accountant's viewer would:
  * every label of the JSON report with its amount as printed (thousands separators, 2 decimals),
  * the capital gains summary, every disposal, the income per holding, "Page i of N" on every page,

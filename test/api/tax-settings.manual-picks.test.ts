@@ -7,7 +7,7 @@ import { taxSettingsApi } from "./tax-settings.transports";
  * Parcel methods against recorded manual picks: a change that would take a parcel a later pick needs
  * is refused (BUSINESS_RULE); one that leaves every pick possible is kept.
  *
- * Tax settings (API.md §2 Tax settings): over REST and over GraphQL on the same scenarios. They
+ * Tax settings (docs/reports.md §5, docs/rules.md §3): over REST and over GraphQL on the same scenarios. They
  * follow the portfolio's scope (another account's portfolio: NOT_FOUND; a client key reads them,
  * and changes them with ReadWrite only), lists are replaced as a whole, and a change of parcel
  * methods that would break a recorded manual parcel pick is refused with nothing written.
@@ -80,7 +80,7 @@ describe.each([rest, graphql])("tax settings over $name", (tr) => {
           })
         ).code,
       ).toBeUndefined();
-      // Precedence (DOMAIN.md §2): the year's FIFO beats the default LIFO, so FY2024's sells are unchanged.
+      // Precedence (docs/rules.md §3): the year's FIFO beats the default LIFO, so FY2024's sells are unchanged.
       const o = await tr.update(key, p, {
         defaultMethod: "LIFO",
         yearMethods: [{ financialYear: 2024, method: "FIFO" }],

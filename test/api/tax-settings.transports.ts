@@ -1,5 +1,5 @@
 /**
- * Tax settings over REST and GraphQL (API.md §2 Tax settings): the `Transport` adapters, the shape
+ * Tax settings over REST and GraphQL (docs/reports.md §5): the `Transport` adapters, the shape
  * both transports are normalised to, and the setup the tax-settings.*.test.ts stories share.
  * Importing it registers no hook: a suite hands its app over, `taxSettingsApi(t)`.
  */

@@ -7,7 +7,7 @@ import { taxSettingsApi } from "./tax-settings.transports";
  * Bad settings are refused naming the path (VALIDATION_FAILED, or NOT_FOUND for another portfolio's
  * holding), writing nothing.
  *
- * Tax settings (API.md §2 Tax settings): over REST and over GraphQL on the same scenarios. They
+ * Tax settings (docs/reports.md §5, docs/rules.md §3): over REST and over GraphQL on the same scenarios. They
  * follow the portfolio's scope (another account's portfolio: NOT_FOUND; a client key reads them,
  * and changes them with ReadWrite only), lists are replaced as a whole, and a change of parcel
  * methods that would break a recorded manual parcel pick is refused with nothing written.

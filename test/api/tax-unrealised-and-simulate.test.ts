@@ -12,7 +12,7 @@ import {
 } from "../support/outcomes";
 
 /**
- * Unrealised capital gains (REPORTS.md §5.2) and simulate sell (§5.5) over REST and GraphQL.
+ * Unrealised capital gains (docs/reports.md §5.2) and simulate sell (§5.5) over REST and GraphQL.
  *
  * Ledger (Individual, FIFO): AAA buy 100 @ 10 on 2023-05-02 (cost 1,000), buy 50 @ 20 on
  * 2024-08-01 (1,000); BBB buy 10 @ 10 on 2024-07-10, sell 10 @ 40 on 2024-12-01 (a 300

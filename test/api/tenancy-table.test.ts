@@ -11,7 +11,7 @@ import {
 } from "../scenarios/write-fixture";
 
 /**
- * API.md §1 tenancy, for every REST route at once: another account's ids answer 404, exactly as
+ * docs/conventions.md §2.3–2.4, for every REST route at once: another account's ids answer 404, exactly as
  * missing ones, and a client key with Read permission gets 403 on every write. A route added
  * without a case here fails the "every route is covered" test, so the table cannot fall behind.
  */

@@ -6,7 +6,7 @@ import { ISO_UTC, PNG } from "../support/kit";
 import { expectProblem, withApp } from "../support/outcomes";
 
 /**
- * Trade attachments (API.md §2 Trades, §1 bodies): PUT /v1/trades/{t}/attachment takes one
+ * Trade attachments (docs/conventions.md §8.1, §9.1): PUT /v1/trades/{t}/attachment takes one
  * multipart field `file` (PDF, PNG, JPEG or CSV, up to 10 MiB, recognised by its bytes as well as
  * its declared type), GET answers the same bytes with their content type, DELETE removes it.
  * The transfer itself is REST only; GraphQL shows `hasAttachment` on the trade, checked beside

@@ -7,7 +7,7 @@ import { tradesApi } from "./trades.transports";
  * A holding's trades are listed oldest first, the same day in entry order, and a same-day sell
  * entered before a buy cannot use its units.
  *
- * Recording trades: the first trade creates the holding, sourceId, what each trade type does, validation, and the order a holding lists its trades (API.md "Trades").
+ * Recording trades: the first trade creates the holding, sourceId, what each trade type does, validation, and the order a holding lists its trades (docs/rules.md §1–2).
  * (Split from trades.test.ts by story; the transports and setup functions are in ./trades.transports.ts.)
  */
 

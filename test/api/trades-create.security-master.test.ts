@@ -7,7 +7,7 @@ import { tradesApi } from "./trades.transports";
  * The first trade creates its holding from the security master (or a security of the account's own);
  * a later trade may name the holding alone.
  *
- * Recording trades: the first trade creates the holding, sourceId, what each trade type does, validation, and the order a holding lists its trades (API.md "Trades").
+ * Recording trades: the first trade creates the holding, sourceId, what each trade type does, validation, and the order a holding lists its trades (docs/rules.md §1–2).
  * (Split from trades.test.ts by story; the transports and setup functions are in ./trades.transports.ts.)
  */
 

@@ -1,5 +1,5 @@
 /**
- * The one FX rule (DOMAIN.md §3, src/modules/ledger/fx.ts) as a trade without a rate meets it:
+ * The one FX rule (docs/rules.md §8, src/modules/ledger/fx.ts) as a trade without a rate meets it:
  * no look-back window, crosses through a common currency, the last trade in that currency as the
  * fallback, and an update never taking its own old rate.
  */

@@ -5,7 +5,7 @@ import { expectRejected } from "../support/outcomes";
 import { linesOf, buyRow, tradeImportApi } from "./trades-import.requests";
 
 /**
- * Bulk trade import (API.md §2 Trades: POST /v1/portfolios/{p}/trades/import), REST only (GraphQL
+ * Bulk trade import (docs/conventions.md §7.4: POST /v1/portfolios/{p}/trades/import), REST only (GraphQL
  * has no import). A JSON array of trade bodies or text/csv with the header
  * `date,type,symbol,exchange,quantity,price,brokerage,currency,exchangeRate,source,notes`.
  * All or nothing: every rejected row is listed as `{path: "line N.field", message, line: N}` (CSV:

@@ -1,6 +1,6 @@
 /**
- * The trade import requests and reads the trades-import.*.test.ts stories share (API.md "Import
- * trades"). Importing it registers no hook: a suite hands its app over, `tradeImportApi(t, () => key)`.
+ * The trade import requests and reads the trades-import.*.test.ts stories share (docs/conventions.md
+ * §7.4). Importing it registers no hook: a suite hands its app over, `tradeImportApi(t, () => key)`.
  */
 import { importTradesCsv, importTradesJson } from "../support/kit";
 import { withApp, type FieldError } from "../support/outcomes";

@@ -5,6 +5,7 @@
  */
 import type { TestApp } from "../support/app";
 import { newTrade } from "../factories";
+import { HOLDING_SUMMARY, toHoldingSummary, type HoldingSummary } from "../factories/holding-answers";
 import {
   gqlDecimal,
   gqlId,
@@ -18,7 +19,7 @@ import {
 } from "../support/outcomes";
 
 /**
- * Trades (API.md §2 Trades and Holdings, DOMAIN.md §1–2): recording, reading, changing and
+ * Trades (docs/rules.md §1–3): recording, reading, changing and
  * deleting trades, and what each does to its holding's units and cost base. Every rule runs over
  * REST (/v1) and over GraphQL (/graphql) on the same scenarios through the `Transport` adapters
  * below, which normalise trades and holdings so both transports are held to the same answers.
@@ -27,7 +28,8 @@ import {
  */
 
 // ---------------------------------------------------------------------------------------------
-// Trades and holdings as both transports show them: decimals as their exact digits, ids numbers.
+// Trades as both transports show them: decimals as their exact digits, ids numbers (holdings:
+// ../factories/holding-answers.ts).
 // ---------------------------------------------------------------------------------------------
 
 export interface Trade {
@@ -49,20 +51,6 @@ export interface Trade {
   acquisitionDate: string | null;
   parcels: { tradeId: number; quantity: string }[];
   hasAttachment: boolean;
-}
-
-export interface Holding {
-  id: number;
-  portfolioId: number;
-  symbol: string;
-  exchange: string;
-  name: string;
-  currencyCode: string;
-  holdingType: string;
-  quantity: string;
-  costBase: string;
-  marketValue: string | null;
-  unrealisedGain: string | null;
 }
 
 export function toTrade(raw: Json, transport: TransportName): Trade {
@@ -90,25 +78,6 @@ export function toTrade(raw: Json, transport: TransportName): Trade {
   };
 }
 
-export function toHolding(raw: Json, transport: TransportName): Holding {
-  const dec = transport === "REST" ? restDecimal : gqlDecimal;
-  const id = transport === "REST" ? restId : gqlId;
-  const opt = (v: unknown) => (v === null ? null : dec(v));
-  return {
-    id: id(raw.id),
-    portfolioId: id(raw.portfolioId),
-    symbol: raw.symbol as string,
-    exchange: raw.exchange as string,
-    name: raw.name as string,
-    currencyCode: raw.currencyCode as string,
-    holdingType: raw.holdingType as string,
-    quantity: dec(raw.quantity),
-    costBase: dec(raw.costBase),
-    marketValue: opt(raw.marketValue),
-    unrealisedGain: opt(raw.unrealisedGain),
-  };
-}
-
 export interface Transport {
   name: TransportName;
   createTrade(key: string, input: Json): Promise<Outcome<Trade>>;
@@ -116,16 +85,16 @@ export interface Transport {
   deleteTrade(key: string, id: number): Promise<Outcome<boolean>>;
   /** REST: 404 when absent; GraphQL: null. */
   getTrade(key: string, id: number): Promise<Outcome<Trade | null>>;
-  getHolding(key: string, id: number): Promise<Outcome<Holding | null>>;
+  getHolding(key: string, id: number): Promise<Outcome<HoldingSummary | null>>;
   /** A holding's trades, oldest first (REST /v1/holdings/{h}/trades, GraphQL holding { trades }). */
   holdingTrades(key: string, holdingId: number): Promise<Outcome<Trade[] | null>>;
-  listHoldings(key: string, portfolioId: number): Promise<Outcome<Holding[] | null>>;
+  listHoldings(key: string, portfolioId: number): Promise<Outcome<HoldingSummary[] | null>>;
 }
 
 // REST ------------------------------------------------------------------------------------------
 
 export const restTrade = (b: unknown) => toTrade(b as Json, "REST");
-export const restHolding = (b: unknown) => toHolding(b as Json, "REST");
+export const restHolding = (b: unknown) => toHoldingSummary(b as Json, "REST");
 
 // GraphQL ---------------------------------------------------------------------------------------
 
@@ -133,10 +102,9 @@ export const TRADE = `fragment T on Trade {
   id holdingId portfolioId symbol exchange tradeType tradeDate quantity price brokerage value
   currencyCode exchangeRate sourceId notes acquisitionDate parcels { tradeId quantity } hasAttachment
 }`;
-export const HOLDING = `fragment H on Holding { id portfolioId symbol exchange name currencyCode holdingType quantity costBase marketValue unrealisedGain }`;
 
 export const gqlTrade = (d: unknown) => toTrade(d as Json, "GraphQL");
-export const gqlHolding = (d: unknown) => toHolding(d as Json, "GraphQL");
+export const gqlHolding = (d: unknown) => toHoldingSummary(d as Json, "GraphQL");
 export const orNull =
   <T>(f: (d: unknown) => T) =>
   (d: unknown) =>
@@ -190,7 +158,7 @@ export function tradesApi(t: TestApp, key: () => string) {
     getHolding: (k, id) =>
       gqlCall(
         k,
-        `query($id: ID!) { holding(id: $id) { ...H } } ${HOLDING}`,
+        `query($id: ID!) { holding(id: $id) { ...H } } ${HOLDING_SUMMARY}`,
         { id: String(id) },
         "holding",
         orNull(gqlHolding),
@@ -206,7 +174,7 @@ export function tradesApi(t: TestApp, key: () => string) {
     listHoldings: (k, p) =>
       gqlCall(
         k,
-        `query($id: ID!) { portfolio(id: $id) { holdings { ...H } } } ${HOLDING}`,
+        `query($id: ID!) { portfolio(id: $id) { holdings { ...H } } } ${HOLDING_SUMMARY}`,
         { id: String(p) },
         "portfolio",
         (d) => (d === null ? null : ((d as Json).holdings as Json[]).map(gqlHolding)),

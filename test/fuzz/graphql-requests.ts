@@ -259,6 +259,9 @@ export function graphqlRequests(ids: () => FixtureIds, customHoldingId: () => nu
       updateCustomPrice: { id: id("priceId"), input: b.updateCustomPrice },
       upsertMarketPrices: { input: b.upsertMarketPrices },
       upsertFxRates: { input: b.upsertFxRates },
+      refreshMarketData: { input: b.refreshMarketData },
+      applyCorporateAction: { id: id("corporateActionId") },
+      dismissCorporateAction: { id: id("corporateActionId") },
       createClient: { input: b.createClient },
       updateClient: { id: id("clientId"), input: b.updateClient },
       assignClientPortfolios: { id: id("clientId"), ...(b.assignClientPortfolios as object) },
@@ -269,6 +272,8 @@ export function graphqlRequests(ids: () => FixtureIds, customHoldingId: () => nu
       setCustomGroupAssignments: { id: id("groupId"), assignments: b.setCustomGroupAssignments },
       updateTaxSettings: { portfolioId: id("portfolioId"), input: b.updateTaxSettings },
       // Queries.
+      marketDataStatus: {},
+      corporateActions: { portfolioId: id("portfolioId"), status: "Pending" },
       portfolio: { id: id("portfolioId") },
       allocationModels: { portfolioId: id("portfolioId") },
       activeAllocationModel: { portfolioId: id("portfolioId") },

@@ -65,6 +65,7 @@ async function breach(
   if (isDelete(field) && !refused) return "a delete of a hostile id succeeded";
   if (r.mustRefuse && !refused) return `accepted ${r.mustRefuse}`;
   if (kind === "query" || isDelete(field)) return undefined;
+  await t.marketData.idle(); // a refresh a request started writes after its answer
   const now = await ledgerFingerprint(t.db);
   const wrote = now !== fingerprint;
   fingerprint = now;
@@ -88,6 +89,7 @@ describe.each([
   ...queries.map((f) => ["query", f.name, f] as const),
 ])("%s %s", (kind, _name, field) => {
   it("answers hostile arguments with coded errors and writes nothing when it refuses", async () => {
+    await t.marketData.idle(); // a refresh a request started writes after its answer
     fingerprint = await ledgerFingerprint(t.db);
     const seen = new Map<string, number>();
     stats.set(`${kind} ${field.name}`, seen);
@@ -103,6 +105,7 @@ describe.each([
       }),
       FUZZ_OPTIONS,
     );
+    await t.marketData.idle(); // a refresh a request started writes after its answer
     if (kind === "query" || isDelete(field)) expect(await ledgerFingerprint(t.db)).toBe(fingerprint);
   });
 });

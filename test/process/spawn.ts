@@ -26,6 +26,9 @@ export function start(script: string, args: string[], env: Record<string, string
       LOG_LEVEL: "info",
       PORT: "0",
       RATE_LIMIT_PER_SECOND: "0",
+      // No test reaches a host outside the machine: a test that wants a provider names a local one.
+      MARKET_DATA_PROVIDER: "none",
+      FX_PROVIDER: "none",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

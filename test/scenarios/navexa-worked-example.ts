@@ -2,7 +2,7 @@ import { newPortfolio, newTrade } from "../factories";
 import type { TestApp } from "../support/app";
 
 /**
- * DOMAIN.md §3's worked example (Navexa's): a portfolio that buys 1,000 XYZ.ASX @ 2.00 on
+ * docs/rules.md §11.5's worked example (Navexa's): a portfolio that buys 1,000 XYZ.ASX @ 2.00 on
  * 2018-01-01, 1,000 @ 2.20 on 2018-12-31 and sells all 2,000 @ 2.30 on 2019-12-31. No cash
  * account, so the trades are its flows (+2,000, +2,200, −4,600). Over 2018-01-01..2019-12-31:
  * total return 400 (all capital), TWR 9.523809524 % (annualised 4.653623694 %), Modified Dietz

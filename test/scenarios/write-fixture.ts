@@ -2,7 +2,7 @@ import type { TestApp } from "../support/app";
 
 /**
  * One account's worth of everything a REST write can name: a portfolio with a listed holding
- * (one buy with an attachment, one income record), a cash account with a deposit, a custom
+ * (one buy with an attachment, one income record, one pending 2:1 split), a cash account with a deposit, a custom
  * investment with a price, a client, a custom group and an allocation model. The tables that
  * drive every write (tenancy, concurrency) build their requests from it.
  */
@@ -48,6 +48,17 @@ export async function seedWriteFixture(t: TestApp, key: string): Promise<Fixture
       currencyCode: "AUD",
     },
   });
+  // A provider's 2:1 split of CBA offered to the holding (as a refresh would): applying it doubles the 100 units.
+  const corporateAction = await t.db.prisma.corporateAction.create({
+    data: {
+      portfolioId: portfolio.id,
+      holdingId: buy.holdingId,
+      type: "Split",
+      date: new Date("2024-03-04"),
+      numerator: 2,
+      denominator: 1,
+    },
+  });
   const cashAccount = await t.db.prisma.cashAccount.create({
     data: { portfolioId: portfolio.id, name: "Cash", currencyCode: "AUD" },
   });
@@ -70,6 +81,7 @@ export async function seedWriteFixture(t: TestApp, key: string): Promise<Fixture
     holdingId: buy.holdingId,
     tradeId: buy.id,
     incomeId: income.id,
+    corporateActionId: corporateAction.id,
     cashAccountId: cashAccount.id,
     cashTransactionId: cashTransaction.id,
     priceId: price.id,
@@ -119,6 +131,7 @@ export const writeBodies = (ids: FixtureIds): Record<string, unknown> => ({
   updateCustomPrice: { date: "2024-06-30", price: 2 },
   upsertMarketPrices: [{ symbol: "CBA", exchange: "ASX", date: "2024-06-28", close: 120 }],
   upsertFxRates: [{ base: "USD", quote: "AUD", date: "2024-06-28", rate: 1.5 }],
+  refreshMarketData: { securities: [{ symbol: "CBA", exchange: "ASX" }] },
   createClient: { firstName: "Al", lastName: "Other" },
   updateClient: { firstName: "Jo", lastName: "Citizen-Smith" },
   assignClientPortfolios: { portfolioIds: [ids.portfolioId], permission: "Read" },
@@ -132,7 +145,13 @@ export const writeBodies = (ids: FixtureIds): Record<string, unknown> => ({
 });
 
 /** Writes that take no body at all. */
-export const BODYLESS_WRITES = new Set(["confirmIncome", "createClientApiKey", "activateAllocationModel"]);
+export const BODYLESS_WRITES = new Set([
+  "confirmIncome",
+  "createClientApiKey",
+  "activateAllocationModel",
+  "applyCorporateAction",
+  "dismissCorporateAction",
+]);
 
 /** The /v1 URL of a route with its path parameters filled from the fixture. */
 export function fixtureUrl(path: string, ids: FixtureIds, table = "the table"): string {

@@ -3,6 +3,10 @@ import request from "supertest";
 import { createApp } from "../../src/app";
 import { authenticateKey, createAccountKey, generateKey, hashKey } from "../../src/modules/accounts/accounts.service";
 import { openTestDatabase, type TestDatabase } from "./db";
+import type { MarketDataConfig } from "../../src/config";
+import type { RawHttpClient } from "../../src/modules/market-data/providers/http";
+import { marketDataProviders } from "../../src/modules/market-data/providers/registry";
+import { MarketDataRefresher } from "../../src/modules/market-data/refresh";
 
 export interface TestApp {
   db: TestDatabase;
@@ -16,6 +20,8 @@ export interface TestApp {
   newClientKey(accountKey: string, permission: "Read" | "ReadWrite", portfolioIds: number[]): Promise<string>;
   /** POST /graphql with the key (a supertest request: await it, or chain .expect()). */
   gql(key: string | undefined, query: string, variables?: Record<string, unknown>): request.Test;
+  /** The app's market-data refresh (providers `none` unless the config names others). */
+  marketData: MarketDataRefresher;
   close(): Promise<void>;
 }
 
@@ -26,6 +32,11 @@ export interface TestAppConfig {
   rateLimitPerSecond?: number;
   rateLimitBurst?: number;
   corsOrigins?: string[];
+  /**
+   * Market-data providers (default: none), over `http` when given (a fake of the network), with
+   * retries that wait a millisecond, not seconds.
+   */
+  marketData?: Partial<MarketDataConfig> & { http?: RawHttpClient };
 }
 
 export interface TestAppOptions extends TestAppConfig {
@@ -78,6 +89,9 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
     get http() {
       return started().http;
     },
+    get marketData() {
+      return started().marketData;
+    },
     newAccount: (name) => started().newAccount(name),
     newClientKey: (accountKey, permission, portfolioIds) =>
       started().newClientKey(accountKey, permission, portfolioIds),
@@ -96,9 +110,27 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
 export async function startTestApp(config: TestAppConfig = {}): Promise<TestApp> {
   const db = await openTestDatabase();
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
+  const { http: inner, ...market } = config.marketData ?? {};
+  const marketConfig: MarketDataConfig = {
+    provider: "none",
+    url: "http://127.0.0.1:9",
+    fxProvider: "none",
+    fxUrl: "http://127.0.0.1:9/f11.1-data.csv",
+    schedule: "off",
+    staleDays: 3,
+    ...market,
+  };
+  const providers = marketDataProviders(marketConfig, inner, {
+    backoffMs: 1,
+    maxDelayMs: 5,
+    pauseMs: 50,
+    rate: { requests: 1000, perMs: 1 },
+  });
+  const marketData = new MarketDataRefresher(db, providers, log, marketConfig.schedule, marketConfig.staleDays);
   const { app, stop } = await createApp({
     db,
     log,
+    marketData,
     config: {
       rateLimitPerSecond: config.rateLimitPerSecond ?? 0,
       rateLimitBurst: config.rateLimitBurst ?? 50,
@@ -132,7 +164,9 @@ export async function startTestApp(config: TestAppConfig = {}): Promise<TestApp>
       if (key) req.set("authorization", key);
       return req.send({ query, variables });
     },
+    marketData,
     close: async () => {
+      await marketData.stop();
       await stop();
       await db.close();
     },

@@ -11,6 +11,10 @@ import { applyMigrations } from "../../src/migrate";
  * data-directory snapshot (PGlite boots from it in well under a second instead of ~5 s).
  */
 export default async function globalSetup(): Promise<void> {
+  // No test reaches a host outside the machine: whatever builds providers from the environment
+  // (a spawned service, loadConfig) gets none unless the test names a local one.
+  process.env.MARKET_DATA_PROVIDER ??= "none";
+  process.env.FX_PROVIDER ??= "none";
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
     const template = templateName(url);

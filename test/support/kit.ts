@@ -27,7 +27,7 @@ export async function measured<R>(
   return { res, statements: db.statementCount - before };
 }
 
-/** The trade-import CSV header (API.md "Import trades"). */
+/** The trade-import CSV header (docs/conventions.md §7.4). */
 export const TRADE_CSV_HEADER = "date,type,symbol,exchange,quantity,price,brokerage,currency,exchangeRate,source,notes";
 /** A trade-import CSV file: the header, these lines, a final newline. */
 export const tradeCsv = (...lines: string[]): string => [TRADE_CSV_HEADER, ...lines].join("\n") + "\n";

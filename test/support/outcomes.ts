@@ -66,7 +66,7 @@ type Mapper<T> = (body: never) => T;
 const identity = <T>(b: never): T => b as T;
 
 /**
- * A REST call: every error is RFC 9457 problem+json (API.md §1 errors) with type, status, code,
+ * A REST call: every error is RFC 9457 problem+json (docs/conventions.md §5) with type, status, code,
  * title and detail; a success has `success` as its status when given, a 204 has no body, and any other
  * success is JSON. Takes the request (or its response) and maps the body with `map` (unmapped,
  * a 204 reads as `true`).

@@ -3,7 +3,7 @@ import { decompose, decomposeCash, decomposeLocal, sumComponents } from "../../s
 
 /**
  * A foreign holding whose capital, dividend and currency components add up to its total
- * (DOMAIN.md §3). An AUD portfolio buys 10 USX @ USD 100 at 1.5 AUD/USD (USD 1,000 in, AUD 1,500);
+ * (docs/rules.md §11.4). An AUD portfolio buys 10 USX @ USD 100 at 1.5 AUD/USD (USD 1,000 in, AUD 1,500);
  * a net dividend of USD 20 goes ex in the period at 1.55 and is paid in it (USD 20 out, AUD 31);
  * at the close 10 × USD 110 = USD 1,100 at 1.6 = AUD 1,760. BMV 0.
  *   total    = 1,760 − 0 − (1,500 − 31)                  = 291

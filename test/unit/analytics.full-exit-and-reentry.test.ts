@@ -2,7 +2,7 @@ import { modifiedDietz } from "../../src/modules/analytics/modified-dietz";
 import { timeWeightedReturn } from "../../src/modules/analytics/twr";
 
 /**
- * A full exit and re-entry (DOMAIN.md §3): an empty day earns nothing (its denominator is 0, so
+ * A full exit and re-entry (docs/rules.md §11.1): an empty day earns nothing (its denominator is 0, so
  * r = 0) and does not break the chain. Buy 100 @ 10 (1,000 in at the start of day 1), worth 1,100
  * at its close; sold on day 2 for 1,100 (out at its end, value 0): r₂ = 1,100/1,100 − 1 = 0; day 3
  * empty; day 4 buy again for 500, worth 550 at the close: r₄ = 550/500 − 1 = 10 %. Cumulative

@@ -3,10 +3,10 @@ import { timeWeightedReturn, type TwrDay } from "../../src/modules/analytics/twr
 import { xirr } from "../../src/modules/analytics/xirr";
 
 /**
- * DOMAIN.md §3's worked example (Navexa's): buy 1,000 @ 2.00 on 2018-01-01, buy 1,000 @ 2.20 on
+ * docs/rules.md §11.5's worked example (Navexa's): buy 1,000 @ 2.00 on 2018-01-01, buy 1,000 @ 2.20 on
  * 2018-12-31, sell 2,000 @ 2.30 on 2019-12-31; no cash account, so the trades are the external
  * flows; period 2018-01-01..2019-12-31 (T = 730 days), BMV = EMV = 0, gain 400. Every figure to
- * 9 significant figures, as DOMAIN.md gives it.
+ * 9 significant figures, as docs/rules.md §11.5 gives it.
  */
 const sig9 = (x: number | null) => (x === null ? null : Number(x.toPrecision(9)));
 

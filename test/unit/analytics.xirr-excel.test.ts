@@ -1,7 +1,7 @@
 import { xirr } from "../../src/modules/analytics/xirr";
 
 /**
- * Excel-checked XIRR values (DOMAIN.md §3), and null where no rate solves the equation. Excel stops
+ * Excel-checked XIRR values (docs/rules.md §11.3), and null where no rate solves the equation. Excel stops
  * iterating once its result is within 0.000001 % (1e-8), so its printed values agree with the exact
  * root to that; ours is the exact root (the payments' present value at it is 0 to 1e-9 of their size).
  */

@@ -10,7 +10,7 @@ import {
 import { TRADE_TYPES } from "../../src/modules/ledger";
 
 /**
- * The cash effect of a trade and of an income record (DOMAIN.md §1, §3), the one rule both cash
+ * The cash effect of a trade and of an income record (docs/rules.md §9.1), the one rule both cash
  * ledgers read: + money in, − money out, in the record's currency; the value |units| × price is
  * rounded to 4 decimals half-up (money columns are DECIMAL(19,4)) before brokerage is applied.
  */

@@ -9,7 +9,7 @@ import {
 } from "../../src/modules/ledger";
 
 /**
- * The engine's Float64 inner loop against its exact Decimal figures (DOMAIN.md §3: one series,
+ * The engine's Float64 inner loop against its exact Decimal figures (docs/rules.md §7–10: one series,
  * exact money): ten years of daily prices and USD rates, 20 holdings (half in USD), 4,000 trades
  * with buys, sells and a split, a synced AUD cash account with deposits and fees, and quarterly
  * dividends. Every day's total, per-holding value, cash balance, receivable and flows agree to

@@ -9,7 +9,7 @@ import {
 } from "../../src/modules/ledger";
 
 /**
- * The daily valuation engine (DOMAIN.md §3) on one small portfolio whose every figure is derived
+ * The daily valuation engine (docs/rules.md §7–10) on one small portfolio whose every figure is derived
  * by hand below: an AUD holding bought from a synced AUD cash account, a USD holding bought
  * without a synced account (an external flow), a dividend receivable from its ex-date to the day
  * before it is paid, and a deposit.

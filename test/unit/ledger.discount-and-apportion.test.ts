@@ -2,8 +2,8 @@ import { Decimal } from "../../src/lib/money";
 import { apportion, discountEligibleFrom, discountRateOf, roundMoney } from "../../src/modules/ledger";
 
 /**
- * DOMAIN.md §2: the CGT discount by entity type, the first discount-eligible day (ITAA 1997
- * s115-25: 12 months, both end days excluded), and DOMAIN §1's apportioning (parts add up exactly,
+ * docs/rules.md §4.1: the CGT discount by entity type, the first discount-eligible day (ITAA 1997
+ * s115-25: 12 months, both end days excluded), and docs/rules.md §1's apportioning (parts add up exactly,
  * the last part takes the remainder).
  */
 describe("discount rate and eligibility", () => {

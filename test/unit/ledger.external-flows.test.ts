@@ -1,7 +1,7 @@
 import { allFlows, holdingFlows, portfolioFlows, type FlowIncome, type FlowTrade } from "../../src/modules/ledger";
 
 /**
- * External flows (DOMAIN.md §3), every trade type, with and without a synced cash account.
+ * External flows (docs/rules.md §10), every trade type, with and without a synced cash account.
  * Amounts by hand: Buy 100 × 2.5 + 9.95 = 259.95 in; Sell 40 × 110.5 − 9.95 = 4,410.05 out;
  * OpeningBalance 1,000 × 10 = 10,000 in; TransferIn 100 × 11 = 1,100 in; TransferOut 50 × 12 =
  * 600 out; ReturnOfCapital 333 × 0.01234567 = 4.11110811 → 4.1111 out (4 dp, half-up); income

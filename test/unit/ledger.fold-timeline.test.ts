@@ -2,7 +2,7 @@ import { Decimal } from "../../src/lib/money";
 import { foldParcels, type LedgerEvent } from "../../src/modules/ledger";
 
 /**
- * The fold's timeline (DOMAIN.md §1): units and cost base after every event, and on any date by
+ * The fold's timeline (docs/rules.md §1): units and cost base after every event, and on any date by
  * binary search. Story: buy 10 @ 1 (01-02), buy 10 @ 2 and sell 7 @ 3 the same day (01-03, in
  * entry order), split 1 → 2 (01-05), return of capital 0.1 per unit on 26 units (01-08).
  *   after 01-02: 10 units, cost 10

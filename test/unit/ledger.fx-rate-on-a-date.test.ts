@@ -2,7 +2,7 @@ import { Decimal } from "../../src/lib/money";
 import { FxTable } from "../../src/modules/ledger/fx";
 
 /**
- * DOMAIN.md §3, "Rate on d": the latest imported rate dated ≤ d, direct, inverse or crossed
+ * docs/rules.md §8, "The rate on day d": the latest imported rate dated ≤ d, direct, inverse or crossed
  * through a common currency (the newest wins), else the rate of the last trade in that currency
  * dated ≤ d; 1 for the base currency. Imported rows read "1 base buys rate quote".
  */

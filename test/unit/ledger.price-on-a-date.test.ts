@@ -1,8 +1,9 @@
 import { HoldingPrices } from "../../src/modules/ledger/prices";
 
 /**
- * DOMAIN.md §3, "Price on d": the latest price dated ≤ d, the custom investment's price first,
- * else the imported market price, else the price of the last trade in the holding's currency.
+ * docs/rules.md §7, "The price of a holding on day d": the latest price dated ≤ d, the custom
+ * investment's price first, else the imported market price, else the price of the last trade in the
+ * holding's currency.
  */
 describe("a holding's price on a date", () => {
   const trade = (date: string, seq: number, tradeType: string, price: string, currencyCode = "AUD") => ({

@@ -50,7 +50,7 @@ test("MinimiseCGT for a company (no discount) takes the smallest gain, not the o
   ];
   const company = foldParcels(events, { methodFor: () => "MinimiseCGT", discountRate: d(0) });
   expect(company.disposals.map((x) => [x.parcelTradeId, s(x.gainInBaseCurrency)])).toEqual([[2, "10"]]);
-  // With a discount, DOMAIN.md §2's order takes discount-eligible gains before other gains.
+  // With a discount, the MinimiseCGT order (docs/rules.md §3) takes discount-eligible gains before other gains.
   const individual = foldParcels(events, { methodFor: () => "MinimiseCGT", discountRate: d("0.5") });
   expect(individual.disposals.map((x) => x.parcelTradeId)).toEqual([1]);
 });

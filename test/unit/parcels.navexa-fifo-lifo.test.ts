@@ -1,7 +1,7 @@
 import { foldParcels } from "../../src/modules/ledger";
 import { s, t } from "./parcels.helpers";
 
-// DOMAIN.md §2, Navexa's own example: buy 10 @ $1, buy 10 @ $2, sell 7 @ $3.
+// docs/rules.md §3, Navexa's own example: buy 10 @ $1, buy 10 @ $2, sell 7 @ $3.
 const trades = () => [
   t(1, "Buy", "2024-01-10", 10, 1),
   t(2, "Buy", "2024-02-10", 10, 2),

@@ -2,7 +2,7 @@ import { Decimal } from "../../src/lib/money";
 import { frankingCredit, spreadProRata } from "../../src/modules/income/pro-rata";
 
 /**
- * The pure income calculators (DOMAIN.md §1 franking credits, §2 pro-rata distributions):
+ * The pure income calculators (docs/rules.md §6.1 franking credits, §6.6 pro-rata distributions):
  * frankingCredit(D, t) = D × t / (1 − t) to 4 decimals, and spreadProRata, which spreads a year's
  * statement totals over the year's distributions in proportion to their gross amounts, the last
  * one taking the rounding remainder so the parts add up exactly to each total.
@@ -127,7 +127,7 @@ describe("spreadProRata: the year's totals over its distributions by gross amoun
   it("a zero-gross distribution last in the year gets nothing: the remainder goes to the last one with a gross amount", () => {
     // Three equal distributions and a zero-gross one after them: 100 / 3 leaves 0.0001 to place.
     // It belongs to a distribution that takes part in the spread; a distribution of nothing has
-    // no share of the statement (DOMAIN.md §2: in proportion to each one's gross amount).
+    // no share of the statement (docs/rules.md §6.6: in proportion to each one's gross amount).
     const spread = spreadProRata(dist(1, 1, 1, 0), { x: d(100) });
     expect(partsSum(spread, "x").toFixed()).toBe("100");
     expect(spread.get(4)!.x.toFixed()).toBe("0");

@@ -1,7 +1,7 @@
 import { bucket, driftOf, holding, legsOf, plan } from "./rebalance.helpers";
 
 /**
- * DOMAIN.md §4's example: targets 60/40 with 5% tolerance, holdings worth 7,000 and 3,000 →
+ * docs/reports.md §4.3's example: targets 60/40 with 5% tolerance, holdings worth 7,000 and 3,000 →
  * drifts +10 and −10, both out of band; moving 1,000 from the first to the second fixes both.
  */
 describe("the 60/40 example", () => {

@@ -3,7 +3,7 @@ import { tradeEvent } from "../../src/modules/ledger";
 import { bucket, holding, legsOf, plan } from "./rebalance.helpers";
 
 /**
- * taxAware: the sell leg takes the loss parcel first (DOMAIN.md §4, the MinimiseCGT order).
+ * taxAware: the sell leg takes the loss parcel first (docs/reports.md §4.2 taxAware, the MinimiseCGT order).
  * Parcels: 100 @ 10 (2020-01-02) and 100 @ 20 (2024-01-02); price now 15; 3,000 / 1,000 against
  * 50/50: sell 1,000 = 66.666… → whole units 66 of the 2024 parcel (cost 20 > 15: a loss).
  * Gain: 66 × 15 − 66 × 20 = 990 − 1,320 = −330. FIFO would have taken the 2020 parcel (+330).

@@ -2,7 +2,7 @@ import { bucket, driftOf, holding, legsOf, plan } from "./rebalance.helpers";
 
 /**
  * A holding in no bucket: an entry of its own label, target 0, status Untargeted, counted in
- * outOfBandCount and maxDriftPct, sold to zero under BuyAndSell (REPORTS.md §4). Growth 5,400 /
+ * outOfBandCount and maxDriftPct, sold to zero under BuyAndSell (docs/reports.md §4.3). Growth 5,400 /
  * Defensive 3,600 / an untargeted Resources holding 1,000: 54 % (−6, out of 5 % band), 36 % (−4,
  * in band), 10 % untargeted. Sell the 1,000; Growth is bought back to 6,000 (600); Defensive is in
  * band and, under Tolerance, not traded: 400 stays in cash.

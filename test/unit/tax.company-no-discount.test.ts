@@ -7,9 +7,9 @@ import { COMPANY, gainsOf } from "./tax.helpers";
  * Story: a company gets no CGT discount.
  *
  * Sources: ITAA 1997 s115-10 (only individuals, trusts and complying super entities get the
- * discount), DOMAIN.md §2 (Company 0 %), ATO "Trust capital gains — company beneficiary": a company
- * grosses up a trust's discounted capital gain and gets no discount on it. s100-50: with no
- * discount every gain remaining after losses is in the net capital gain.
+ * discount), docs/rules.md §4.1 (Company: none) and §4.4, ATO "Trust capital gains — company
+ * beneficiary": a company grosses up a trust's discounted capital gain and gets no discount on it.
+ * s100-50: with no discount every gain remaining after losses is in the net capital gain.
  */
 
 test("the company rate is 0", () => {

@@ -7,9 +7,9 @@ import { amounts, dividend, text } from "./tax.helpers";
  *
  * Sources: ATO myTax "Foreign source income": 20E assessable foreign source income and 20M other
  * net foreign source income are the gross amount (before the foreign tax), 20O the foreign income
- * tax offset (the foreign tax paid); amounts in AUD (DOMAIN.md §2: "foreign income gives 20E and
- * 20M (gross, foreign tax included) and 20O its foreign tax paid", "base currency at its rate");
- * money 4 dp half-up (DOMAIN.md §1), myTax in cents (REPORTS.md §5.4).
+ * tax offset (the foreign tax paid); amounts in AUD (docs/rules.md §6.4: foreign income gives "20E and
+ * 20M the foreign income (gross, foreign tax included), 20O the foreign tax paid", "amounts in AUD at the
+ * record's own rate"); money 4 dp half-up (docs/rules.md §1), myTax in cents (docs/reports.md §5.4).
  */
 
 test("USD 100 with USD 15 US withholding at 1.5 AUD/USD: 20E 150, 20M 150, 20O 22.5; no dividend labels", () => {

@@ -7,13 +7,13 @@ import { amounts, dividend, text } from "./tax.helpers";
  *
  * Sources: ATO "You and your shares" / myTax Dividends: label 11S unfranked amount, 11T franked
  * amount, 11U franking credit, 11V TFN amounts withheld; the franking credit of a dividend franked
- * at the 30 % company rate is D × 30/70 (DOMAIN.md §1: 700 franked → 300 credit, 1,000 assessable);
+ * at the 30 % company rate is D × 30/70 (docs/rules.md §6.1: 700 franked → 300 credit, 1,000 grossed up);
  * TFN withholding is at the top marginal rate (47 %) on the unfranked part. myTax amounts to
- * whole cents (REPORTS.md §5.4).
+ * whole cents (docs/reports.md §5.4).
  */
 
 test("ATO's example: $700 fully franked at 30 % → 11T 700, 11U 300, nothing else", () => {
-  // Franking credit 700 × 0.30 / 0.70 = 300; assessable 700 + 300 = 1,000 (DOMAIN.md §1).
+  // Franking credit 700 × 0.30 / 0.70 = 300; assessable 700 + 300 = 1,000 (docs/rules.md §6.1).
   const labels = labelsOf(dividend({ frankedAmount: d(700), frankingCredits: d(300) }));
   expect(text(labels)).toEqual({ "11T": "700", "11U": "300" });
   expect(labels["11T"]!.plus(labels["11U"]!).toFixed()).toBe("1000");

@@ -7,9 +7,9 @@ import { amounts, COMPANY, HALF } from "./tax.helpers";
  *
  * Sources: ITAA 1997 s102-15 (a net capital loss is carried forward and applied in a later year),
  * s100-50 (carried losses come off after the current year's losses, non-discount gains first),
- * DOMAIN.md §2 ("each year's unused net capital loss carries into the next year by itself … the
+ * docs/rules.md §5 ("each year's unused net capital loss carries into the next year by itself … the
  * tax settings' carriedForwardLosses entries add losses the records cannot know to the year they
- * name"), REPORTS.md §5.1 (carriedForwardLossesAvailable = earlier years' unused losses + the
+ * name"), docs/reports.md §5.1 (carriedForwardLossesAvailable = earlier years' unused losses + the
  * entry for this year), §5.4 (18V = netCapitalLossesCarriedForward). Individual: 50 %.
  */
 

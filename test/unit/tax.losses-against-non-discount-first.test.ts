@@ -8,7 +8,7 @@ import { figures, gainsOf, HALF, long, short } from "./tax.helpers";
  *
  * Source: ITAA 1997 s100-50 and ATO "Guide to capital gains tax" (Step 3: apply capital losses to
  * capital gains not eligible for the discount first; then net capital losses from earlier years
- * the same way; then the discount to the remaining discount capital gains), DOMAIN.md §2.
+ * the same way; then the discount to the remaining discount capital gains), docs/rules.md §4.3.
  * Individual: 50 % discount.
  */
 

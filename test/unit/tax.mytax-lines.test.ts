@@ -8,10 +8,10 @@ import { amounts, noCgt } from "./tax.helpers";
 /**
  * Story: the myTax label table.
  *
- * Source: REPORTS.md §5.4 ("labels lists, in this order, 10L 10M 11S 11T 11U 11V 13U 13C 13Q 13R
- * 18H 18A 18V 20E 20M 20O, each once, zeros included; amounts are rounded to whole cents"),
+ * Source: docs/reports.md §5.4 ("labels[]: in this order, each once, zeros included: 10L 10M 11S 11T 11U 11V
+ * 13U 13C 13Q 13R 18H 18A 18V 20E 20M 20O", "the amount rounded to whole cents (half away from zero)"),
  * §5.1 (18H = totalCapitalGains, 18A = netCapitalGain, 18V = netCapitalLossesCarriedForward);
- * rounding half up (DOMAIN.md §1; 0.005 → 0.01).
+ * so 0.005 → 0.01.
  */
 
 const ORDER = [

@@ -6,7 +6,7 @@ import { figures, gainsOf, HALF } from "./tax.helpers";
 /**
  * Story: Navexa's Minimise-gain parcel methods, through the parcel fold AND the s100-50 summary.
  *
- * Sources: DOMAIN.md §2 (Navexa's own example: buy 10 @ $1, buy 10 @ $2, sell 7 @ $3 → FIFO gain
+ * Sources: docs/rules.md §3 (Navexa's own example: buy 10 @ $1, buy 10 @ $2, sell 7 @ $3 → FIFO gain
  * $14, LIFO gain $7; MinimiseGain = highest cost per unit first; MinimiseCGT = losses first, then
  * discount-eligible gains, then other gains), ITAA 1997 s115-25 (12 months, both end days
  * excluded), s100-50 (losses against non-discount gains first, discount on what remains).
@@ -36,7 +36,7 @@ function summaryOf(
   };
 }
 
-// DOMAIN.md §2 Navexa setup: parcel 1 = 10 @ $1 (cost $10), parcel 2 = 10 @ $2 (cost $20).
+// docs/rules.md §3 Navexa setup: parcel 1 = 10 @ $1 (cost $10), parcel 2 = 10 @ $2 (cost $20).
 const navexa = () => [
   t(1, "Buy", "2024-01-10", 10, 1),
   t(2, "Buy", "2024-02-10", 10, 2),
@@ -67,7 +67,7 @@ describe("Navexa's example, sell 7 @ $3 on 2024-03-10 (FY2024, held under 12 mon
   });
 
   test("against FIFO on the same ledger: FIFO's $14 (parcel 1 at $1/unit) is twice MinimiseGain's", () => {
-    // FIFO: 7 units of parcel 1: cost 7, proceeds 21, gain 14 (DOMAIN.md §2).
+    // FIFO: 7 units of parcel 1: cost 7, proceeds 21, gain 14 (docs/rules.md §3).
     const fifo = summaryOf(navexa(), "FIFO");
     expect(fifo.rows).toEqual([[1, "7", "7", "21", "14"]]);
     expect([fifo.summary.totalCapitalGains, fifo.summary.netCapitalGain]).toEqual(["14", "14"]);

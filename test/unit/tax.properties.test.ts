@@ -4,7 +4,7 @@ import { lossLedger, netCapitalGain, type CgtGain, type CgtSummary } from "../..
 import { COMPANY, HALF, long, short, SMSF } from "./tax.helpers";
 
 /**
- * Properties of the s100-50 summary (ITAA 1997 s100-50, DOMAIN.md §2, REPORTS.md §5.1) over random
+ * Properties of the s100-50 summary (ITAA 1997 s100-50, docs/rules.md §4.3, docs/reports.md §5.1) over random
  * gains, losses, trust gains and carried losses, for each entity's discount rate: the net capital
  * gain is never negative; every loss is either applied or carried forward (never lost or made up);
  * 18V is what the losses exceed the gains by; 18H is the sum of its parts; a year with a net gain

@@ -8,8 +8,8 @@ import { gainsOf, long, short, SMSF } from "./tax.helpers";
  * Story: a complying super fund (SMSF) gets a one-third CGT discount.
  *
  * Sources: ITAA 1997 s115-100(b) (discount percentage 33⅓ % for a complying superannuation
- * entity), DOMAIN.md §2 (Individual 50 %, Trust 50 %, SMSF 33⅓ %, Company 0 %), s100-50 steps;
- * money at 4 decimals, half-up (ledger/rounding.ts, DOMAIN.md §1): the discount is rounded to
+ * entity), docs/rules.md §4.1 (Individual 50 %, Trust 50 %, SMSF 33⅓ %, Company 0 %), s100-50 steps;
+ * money at 4 decimals, half-up (ledger/rounding.ts, docs/rules.md §1): the discount is rounded to
  * 4 dp and the net capital gain is the remaining gain minus that rounded discount, exactly.
  */
 

@@ -14,7 +14,7 @@ import { distribution, gainsOf, HALF, text } from "./tax.helpers";
 /**
  * Story: a managed fund's (AMIT) distribution through labels, the capital gain and the cost base.
  *
- * Sources: DOMAIN.md §2 (AMIT component names and labels: nonPrimaryProductionIncome 13U,
+ * Sources: docs/rules.md §6.5 (AMIT component names and labels: nonPrimaryProductionIncome 13U,
  * frankedDistributions 13C, frankingCredits 13Q, tfnWithheld 13R, discountedCapitalGains grossed
  * up for 18H, nonDiscountedCapitalGains 18H, cgtConcessionAmount not assessable,
  * assessableForeignIncome 20E/20M, foreignIncomeTaxOffset 20O, taxDeferred / amitCostBaseDecrease

@@ -2,9 +2,9 @@ import type { Context } from "../../context";
 import { businessRule, notFound, orNull } from "../../lib/domain-errors";
 import { parseId, parseInput } from "../../lib/validation";
 import { assertCanWrite, scopedPortfolio } from "../ledger/portfolio-access";
-import { CreateCashAccountInput, UpdateCashAccountBody } from "./cash.schemas";
+import { CreateCashAccountInput, UpdateCashAccountBody, type UpdateCashAccountInput } from "./cash.schemas";
 import { withBalances } from "./cash-movements.service";
-import { accountRow, accountScope, ACCOUNT_SELECT, type CashAccountView } from "./cash.views";
+import { accountRow, accountScope, ACCOUNT_SELECT, type AccountRow, type CashAccountView } from "./cash.views";
 import { write } from "../ledger/write";
 
 /** A portfolio's cash accounts: each answered with its balance as of today. */
@@ -36,11 +36,30 @@ export async function cashAccountsByPortfolioIds(
   return by;
 }
 
+/** One account answered with its balance as of today. */
+const withBalance = async (ctx: Context, row: AccountRow): Promise<CashAccountView> =>
+  (await withBalances(ctx, [row]))[0];
+
+/**
+ * The columns a create or an update body writes, named once for both. An update's absent fields
+ * are undefined, which Prisma leaves as they are; a create's absent institution is stored as none.
+ */
+type AccountColumn = "name" | "currencyCode" | "institution" | "syncTrades" | "syncIncome" | "settlementDays";
+const accountColumns = <T extends CreateCashAccountInput | UpdateCashAccountInput>(
+  data: T,
+): Pick<T, AccountColumn> => ({
+  name: data.name,
+  currencyCode: data.currencyCode,
+  institution: data.institution,
+  syncTrades: data.syncTrades,
+  syncIncome: data.syncIncome,
+  settlementDays: data.settlementDays,
+});
+
 export const findCashAccount = (ctx: Context, cashAccountId: unknown) => orNull(getCashAccount(ctx, cashAccountId));
 
 export async function getCashAccount(ctx: Context, cashAccountId: unknown): Promise<CashAccountView> {
-  const [view] = await withBalances(ctx, [await accountRow(ctx, cashAccountId)]);
-  return view;
+  return withBalance(ctx, await accountRow(ctx, cashAccountId));
 }
 
 export async function createCashAccount(ctx: Context, input: unknown): Promise<CashAccountView> {
@@ -48,19 +67,10 @@ export async function createCashAccount(ctx: Context, input: unknown): Promise<C
   assertCanWrite(ctx);
   const portfolio = await scopedPortfolio(ctx, data.portfolioId);
   const row = await ctx.db.cashAccount.create({
-    data: {
-      portfolioId: portfolio.id,
-      name: data.name,
-      currencyCode: data.currencyCode,
-      institution: data.institution ?? null,
-      syncTrades: data.syncTrades,
-      syncIncome: data.syncIncome,
-      settlementDays: data.settlementDays,
-    },
+    data: { portfolioId: portfolio.id, ...accountColumns(data), institution: data.institution ?? null },
     select: ACCOUNT_SELECT,
   });
-  const [view] = await withBalances(ctx, [row]);
-  return view;
+  return withBalance(ctx, row);
 }
 
 export async function updateCashAccount(
@@ -89,21 +99,9 @@ export async function updateCashAccount(
           `Cash account ${id} has ${entered} cash transaction(s) in ${current.currencyCode}; its currency cannot change.`,
         );
     }
-    return tx.cashAccount.update({
-      where: { id },
-      data: {
-        name: data.name,
-        currencyCode: data.currencyCode,
-        institution: data.institution,
-        syncTrades: data.syncTrades,
-        syncIncome: data.syncIncome,
-        settlementDays: data.settlementDays,
-      },
-      select: ACCOUNT_SELECT,
-    });
+    return tx.cashAccount.update({ where: { id }, data: accountColumns(data), select: ACCOUNT_SELECT });
   });
-  const [view] = await withBalances(ctx, [row]);
-  return view;
+  return withBalance(ctx, row);
 }
 
 /** Removes the account with its cash transactions (foreign keys cascade). */

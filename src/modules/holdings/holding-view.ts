@@ -1,6 +1,14 @@
 import type { Prisma } from "../../../generated/prisma/client";
+import { today } from "../../lib/dates";
 import type { Decimal } from "../../lib/money";
-import { valueHoldingsOn, type PortfolioForLedger, type PriceSource } from "../ledger";
+import {
+  isPriceStale,
+  lastTradingDay,
+  latestExchangeCloses,
+  valueHoldingsOn,
+  type PortfolioForLedger,
+  type PriceSource,
+} from "../ledger";
 
 /**
  * A portfolio's holdings valued on a date (docs/rules.md §7), in a fixed number of statements whatever
@@ -20,6 +28,8 @@ export interface HoldingView {
   price: Decimal | null;
   priceDate: string | null;
   priceSource: PriceSource;
+  /** The price is older than its exchange's last trading day by more than the stale days (price-freshness.ts). */
+  priceStale: boolean;
   /** Units of the base currency per unit of the holding's currency. */
   exchangeRate: Decimal | null;
   /** In the portfolio's base currency (`baseCurrencyCode`), as are marketValue and unrealisedGain. */
@@ -49,20 +59,39 @@ export const HOLDING_SELECT = {
 } as const;
 export type HoldingRow = Prisma.HoldingGetPayload<{ select: typeof HOLDING_SELECT }>;
 
+/** A custom investment's price is a valuation as of its date: no exchange calendar to fall behind. */
+const isCustomInvestment = (h: HoldingRow) => h.holdingType === "Custom";
+
 /**
  * The views of holdings valued on a date (the ledger's point-in-time valuation), in a fixed number
- * of statements whatever their number. Portfolios of one account.
+ * of statements whatever their number. Without a date: the latest prices, their freshness judged
+ * as of today. `staleDays`: PRICE_STALE_DAYS (ctx.marketData.staleDays). Portfolios of one account.
  */
 export async function valueHoldings(
   db: Prisma.TransactionClient,
   portfolios: PortfolioForLedger[],
   holdings: HoldingRow[],
-  date?: string,
+  options: { date?: string; staleDays: number },
 ): Promise<HoldingView[]> {
-  const positions = await valueHoldingsOn(db, portfolios, holdings, date);
+  const { date, staleDays } = options;
+  const asOf = date ?? today();
+  const exchanges = [...new Set(holdings.filter((h) => !isCustomInvestment(h)).map((h) => h.exchange))];
+  const [positions, closes] = await Promise.all([
+    valueHoldingsOn(db, portfolios, holdings, date),
+    portfolios.length === 0
+      ? new Map<string, string>()
+      : latestExchangeCloses(db, portfolios[0].accountId, exchanges, asOf),
+  ]);
   const baseOf = new Map(portfolios.map((p) => [p.id, p.baseCurrencyCode]));
   return holdings.map((h) => {
     const position = positions.get(h.id)!;
+    const priceStale = isPriceStale({
+      priceDate: position.priceDate,
+      priceSource: position.priceSource,
+      customInvestment: isCustomInvestment(h),
+      lastTradingDay: lastTradingDay(closes.get(h.exchange), asOf, staleDays),
+      staleDays,
+    });
     return {
       id: h.id,
       portfolioId: h.portfolioId,
@@ -76,6 +105,7 @@ export async function valueHoldings(
       price: position.price,
       priceDate: position.priceDate,
       priceSource: position.priceSource,
+      priceStale,
       exchangeRate: position.exchangeRate,
       marketValue: position.marketValueInBaseCurrency,
       unrealisedGain: position.unrealisedGainInBaseCurrency,

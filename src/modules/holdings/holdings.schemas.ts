@@ -60,6 +60,11 @@ export const HoldingResponse = z
     price: z.number().nullable().describe("Holding currency"),
     priceDate: dateOutput.nullable(),
     priceSource: z.enum(["Custom", "Market", "LastTrade", "None"]),
+    priceStale: z
+      .boolean()
+      .describe(
+        "The price is older than its exchange's last trading day on or before the valuation date (default today) by more than PRICE_STALE_DAYS calendar days; a custom investment's price never is",
+      ),
     exchangeRate: z.number().nullable().describe("Holding currency → base currency"),
     marketValue: z.number().nullable().describe("Base currency"),
     unrealisedGain: z.number().nullable().describe("Base currency"),

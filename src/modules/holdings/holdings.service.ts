@@ -3,6 +3,7 @@ import type { Context } from "../../context";
 import { DomainError, notFound, orNull } from "../../lib/domain-errors";
 import { parseId, parseInput } from "../../lib/validation";
 import { ledgerWrite } from "../ledger/unit-of-work";
+import { portfolioWrite } from "../ledger/write";
 import {
   assertCanWrite,
   PORTFOLIO_LEDGER_SELECT,
@@ -14,6 +15,7 @@ import {
 import { findSecurity, unlistedSecurityCurrency } from "../securities/securities.service";
 import { ChangeSymbolInput, CreateHoldingInput, ListHoldingsQuery, UpdateHoldingBody } from "./holdings.schemas";
 import { HOLDING_SELECT, valueHoldings, type HoldingRow, type HoldingTypeName, type HoldingView } from "./holding-view";
+import { userClassifiedAfter, userClassifiedOnUpdate } from "./user-classified";
 
 export { HOLDING_SELECT, valueHoldings, type HoldingRow, type HoldingTypeName, type HoldingView } from "./holding-view";
 
@@ -40,7 +42,7 @@ export async function listHoldings(ctx: Context, portfolioId: unknown, query: un
     select: HOLDING_SELECT,
     orderBy: HOLDING_ORDER,
   });
-  const views = await valueHoldings(ctx.db, [portfolio], holdings, date);
+  const views = await valueHoldings(ctx.db, [portfolio], holdings, { date, staleDays: ctx.marketData.staleDays });
   return includeClosed ? views : views.filter((v) => !v.quantity.isZero());
 }
 
@@ -70,7 +72,7 @@ export async function holdingsByPortfolioIds(
           select: HOLDING_SELECT,
           orderBy: HOLDING_ORDER,
         });
-  const views = await valueHoldings(ctx.db, portfolios, holdings, date);
+  const views = await valueHoldings(ctx.db, portfolios, holdings, { date, staleDays: ctx.marketData.staleDays });
   const byPortfolio = new Map<number, HoldingView[]>(portfolios.map((p) => [p.id, []]));
   for (const v of views) if (includeClosed || !v.quantity.isZero()) byPortfolio.get(v.portfolioId)!.push(v);
   return byPortfolio;
@@ -80,7 +82,7 @@ export const findHolding = (ctx: Context, holdingId: unknown) => orNull(getHoldi
 
 export async function getHolding(ctx: Context, holdingId: unknown): Promise<HoldingView> {
   const h = await holdingWithPortfolio(ctx, holdingId);
-  const [view] = await valueHoldings(ctx.db, [h.portfolio], [h]);
+  const [view] = await valueHoldings(ctx.db, [h.portfolio], [h], { staleDays: ctx.marketData.staleDays });
   return view;
 }
 
@@ -98,6 +100,8 @@ export async function createHolding(ctx: Context, portfolioId: unknown, input: u
       "CONFLICT",
       `Portfolio ${portfolio.id} already has a holding ${data.symbol}.${data.exchange} (id ${exists.id}).`,
     );
+  // The type the request names is the user's; the default (Custom) is not.
+  const namedType = hasKey(input, "holdingType") ? data.holdingType : undefined;
   const h = await ctx.db.holding.create({
     data: {
       portfolioId: portfolio.id,
@@ -110,10 +114,11 @@ export async function createHolding(ctx: Context, portfolioId: unknown, input: u
       assetClass: data.classification?.assetClass ?? null,
       sector: data.classification?.sector ?? null,
       industry: data.classification?.industry ?? null,
+      userClassified: userClassifiedAfter([], {}, { ...data.classification, holdingType: namedType }),
     },
     select: HOLDING_SELECT,
   });
-  const [view] = await valueHoldings(ctx.db, [portfolio], [h]);
+  const [view] = await valueHoldings(ctx.db, [portfolio], [h], { staleDays: ctx.marketData.staleDays });
   return view;
 }
 
@@ -121,21 +126,30 @@ export async function updateHolding(ctx: Context, holdingId: unknown, input: unk
   const id = parseId(holdingId, "holdingId");
   const data = parseInput(UpdateHoldingBody, input, "The holding");
   assertCanWrite(ctx);
-  await holdingWithPortfolio(ctx, id);
-  await ctx.db.holding.update({
-    where: { id },
-    data: {
-      name: data.name,
-      notes: data.notes ?? undefined,
-      assetClass: data.classification?.assetClass,
-      sector: data.classification?.sector,
-      industry: data.classification?.industry,
-      drpEnabled: data.drp?.enabled,
-      drpRounding: data.drp?.rounding,
-    },
+  const { portfolioId } = await holdingWithPortfolio(ctx, id);
+  const sent = data.classification;
+  await portfolioWrite(ctx, portfolioId, async (tx) => {
+    // The fields the user sets become theirs: read and written under the portfolio's lock.
+    const userClassified = sent && (await userClassifiedOnUpdate(tx, id, sent));
+    await tx.holding.update({
+      where: { id },
+      data: {
+        name: data.name,
+        notes: data.notes ?? undefined,
+        assetClass: sent?.assetClass,
+        sector: sent?.sector,
+        industry: sent?.industry,
+        userClassified,
+        drpEnabled: data.drp?.enabled,
+        drpRounding: data.drp?.rounding,
+      },
+    });
   });
   return getHolding(ctx, id);
 }
+
+const hasKey = (input: unknown, key: string) =>
+  typeof input === "object" && input !== null && (input as Record<string, unknown>)[key] !== undefined;
 
 /** Removes the holding with its trades, income and prices. */
 export async function deleteHolding(ctx: Context, holdingId: unknown): Promise<true> {
@@ -246,10 +260,12 @@ export async function holdingForTrade(
     security = await findSecurity(tx, portfolio.accountId, symbol, exchange);
   }
   await tx.$executeRaw`
-    INSERT INTO holding (portfolio_id, symbol, exchange, name, currency_code, holding_type, updated_at)
+    INSERT INTO holding (portfolio_id, symbol, exchange, name, currency_code, holding_type, user_classified, updated_at)
     VALUES (${portfolio.id}, ${symbol}, ${exchange}, ${ref.name ?? security?.name ?? symbol},
             ${security?.currencyCode ?? ref.currencyCode ?? portfolio.baseCurrencyCode},
-            ${ref.holdingType ?? security?.securityType ?? (exchange === "CUSTOM" ? "Custom" : "Stock")}::"HoldingType", now())
+            ${ref.holdingType ?? security?.securityType ?? (exchange === "CUSTOM" ? "Custom" : "Stock")}::"HoldingType",
+            -- A type the trade names is the user's; the master list's or the default is the provider's to refresh.
+            CASE WHEN ${ref.holdingType ?? null}::text IS NULL THEN ARRAY[]::text[] ELSE ARRAY['holdingType'] END, now())
     ON CONFLICT (portfolio_id, symbol, exchange) DO NOTHING`;
   const [created] = await tx.$queryRaw<
     { id: number }[]

@@ -32,6 +32,10 @@ export interface IncomeView {
   components: Record<string, Decimal> | null;
   notes: string;
   isConfirmed: boolean;
+  /** `User`, or `Provider`: made from a market-data provider's dividend (docs/data.md §3). */
+  origin: "User" | "Provider";
+  /** Fields the provider did not say, estimated by the service; confirming clears them. */
+  estimated: string[];
 }
 
 export const INCOME_SELECT = {
@@ -55,6 +59,8 @@ export const INCOME_SELECT = {
   components: true,
   notes: true,
   isConfirmed: true,
+  origin: true,
+  estimated: true,
   holding: { select: { symbol: true, exchange: true } },
 } satisfies Prisma.IncomeSelect;
 export type IncomeRow = Prisma.IncomeGetPayload<{ select: typeof INCOME_SELECT }>;
@@ -102,6 +108,8 @@ export function toIncomeView(r: IncomeRow): IncomeView {
     components,
     notes: r.notes,
     isConfirmed: r.isConfirmed,
+    origin: r.origin,
+    estimated: r.estimated,
   };
 }
 

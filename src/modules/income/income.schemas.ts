@@ -107,6 +107,14 @@ export const IncomeResponse = z
     components: z.record(z.string(), z.number()).nullable(),
     notes: z.string(),
     isConfirmed: z.boolean(),
+    origin: z
+      .enum(["User", "Provider"])
+      .describe("Provider: made from a market-data provider's dividend, unconfirmed until you confirm it"),
+    estimated: z
+      .array(z.string())
+      .describe(
+        "Fields the provider did not say and the service estimated (e.g. paidDate, frankedAmount); confirming clears them",
+      ),
   })
   .meta({ id: "Income" });
 

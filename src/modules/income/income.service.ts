@@ -95,7 +95,12 @@ export async function updateIncome(ctx: Context, incomeId: unknown, input: unkno
     const row = await storedIncome(tx, portfolio, holding.currencyCode, data);
     // A record that becomes reinvested adds its allotment; one that stops removes it.
     await check(holding.id, new Map([[`income ${id}`, drpOf(id, row)]]));
-    await tx.income.update({ where: { id }, data: { ...row, components: row.components ?? undefined } });
+    // An edited record is the user's: no provider refresh updates it again (docs/data.md §3).
+    await tx.income.update({
+      where: { id },
+      data: { ...row, components: row.components ?? undefined, origin: "User", estimated: [] },
+    });
+    await tx.providerIncome.updateMany({ where: { incomeId: id }, data: { userOwned: true } });
     return getIncome(ctx, id, tx);
   });
 }
@@ -104,7 +109,11 @@ export async function updateIncome(ctx: Context, incomeId: unknown, input: unkno
 export async function confirmIncome(ctx: Context, incomeId: unknown): Promise<IncomeView> {
   const id = parseId(incomeId, "incomeId");
   assertCanWrite(ctx);
-  const { count } = await ctx.db.income.updateMany({ where: { id, ...incomeWhere(ctx) }, data: { isConfirmed: true } });
+  // Confirming a provider's record accepts its estimates: nothing is estimated any more.
+  const { count } = await ctx.db.income.updateMany({
+    where: { id, ...incomeWhere(ctx) },
+    data: { isConfirmed: true, estimated: [] },
+  });
   if (count === 0) throw notFound(`Income ${id}`);
   return getIncome(ctx, id);
 }

@@ -12,6 +12,7 @@ export * from "./load";
 export * from "./moment";
 export * from "./parcel-selection";
 export * from "./prices";
+export * from "./price-freshness";
 export * from "./rounding";
 export * from "./valuation/position";
 export * from "./flows";

@@ -36,7 +36,7 @@ function series(dates: string | null, values: string | null): DatedSeries<string
 const GROUPS_AT_ONCE = 3;
 
 /**
- * The account's market closes of each security, keyed by `securityKey`. Driven from the
+ * The market closes of each security, the account's own and the provider's, keyed by `securityKey`. Driven from the
  * securities, one index range each: a plan that stays right on a database whose planner
  * statistics are missing or stale (the embedded one has no autovacuum). Securities are read in
  * groups of about READ_LIMITS.priceRowsPerStatement prices (one group for a year of ninety).
@@ -54,6 +54,8 @@ export async function marketPrices(
   const perStatement = Math.max(1, Math.floor(READ_LIMITS.priceRowsPerStatement / tradingDays));
   const groups: SecurityKey[][] = [];
   for (let i = 0; i < unique.length; i += perStatement) groups.push(unique.slice(i, i + perStatement));
+  // The account's own closes and the provider's (docs/data.md §2): on a date both have, the
+  // account's (rank 0) wins; the value on `from` is the latest of either on or before it.
   const read = (group: SecurityKey[]) => db.$queryRaw<
     { symbol: string; exchange: string; dates: string; values: string }[]
   >`
@@ -61,12 +63,23 @@ export async function marketPrices(
       FROM unnest(${group.map((g) => g.symbol)}::text[], ${group.map((g) => g.exchange)}::text[]) AS h(symbol, exchange)
       CROSS JOIN LATERAL (
         SELECT string_agg(date::text, ',' ORDER BY date) AS dates, string_agg(close::text, ',' ORDER BY date) AS "values" FROM (
-          (SELECT date, close FROM market_price m
-           WHERE m.account_id = ${accountId} AND m.symbol = h.symbol AND m.exchange = h.exchange AND m.date <= ${fromDay}
-           ORDER BY m.date DESC LIMIT 1)
+          (SELECT date, close FROM (
+            (SELECT date, close, 0 AS rank FROM market_price m
+             WHERE m.account_id = ${accountId} AND m.symbol = h.symbol AND m.exchange = h.exchange AND m.date <= ${fromDay}
+             ORDER BY m.date DESC LIMIT 1)
+            UNION ALL
+            (SELECT date, close, 1 AS rank FROM provider_price v
+             WHERE v.symbol = h.symbol AND v.exchange = h.exchange AND v.date <= ${fromDay}
+             ORDER BY v.date DESC LIMIT 1)
+          ) f ORDER BY date DESC, rank LIMIT 1)
           UNION ALL
-          (SELECT date, close FROM market_price m
-           WHERE m.account_id = ${accountId} AND m.symbol = h.symbol AND m.exchange = h.exchange AND m.date > ${fromDay} AND m.date <= ${toDay})
+          (SELECT DISTINCT ON (date) date, close FROM (
+            SELECT date, close, 0 AS rank FROM market_price m
+            WHERE m.account_id = ${accountId} AND m.symbol = h.symbol AND m.exchange = h.exchange AND m.date > ${fromDay} AND m.date <= ${toDay}
+            UNION ALL
+            SELECT date, close, 1 AS rank FROM provider_price v
+            WHERE v.symbol = h.symbol AND v.exchange = h.exchange AND v.date > ${fromDay} AND v.date <= ${toDay}
+          ) r ORDER BY date, rank)
         ) x
       ) p
       WHERE p.dates IS NOT NULL`;
@@ -103,16 +116,23 @@ export async function customPrices(
   return new Map(rows.map((r) => [r.holding_id, series(r.dates, r.values)]));
 }
 
-/** The account's exchange rates of every pair (a cross needs the other pairs too). */
+/** The account's and the provider's exchange rates of every pair (a cross needs the other pairs too). */
 export async function fxRates(db: Prisma.TransactionClient, accountId: number, window: MarketWindow): Promise<FxRow[]> {
   const fromDay = toDate(window.from);
   const toDay = toDate(window.to);
+  // The account's own rates and the provider's, the account's winning on a date both have.
   const rows = await db.$queryRaw<{ base: string; quote: string; dates: string; values: string }[]>`
-      SELECT base::text AS base, quote::text AS quote, string_agg(date::text, ',' ORDER BY date) AS dates, string_agg(rate::text, ',' ORDER BY date) AS "values" FROM (
-        (SELECT DISTINCT ON (base, quote) base, quote, date, rate FROM fx_rate
-         WHERE account_id = ${accountId} AND date <= ${fromDay} ORDER BY base, quote, date DESC)
+      WITH rates AS (
+        SELECT base, quote, date, rate, 0 AS rank FROM fx_rate WHERE account_id = ${accountId} AND date <= ${toDay}
         UNION ALL
-        (SELECT base, quote, date, rate FROM fx_rate WHERE account_id = ${accountId} AND date > ${fromDay} AND date <= ${toDay})
+        SELECT base, quote, date, rate, 1 AS rank FROM provider_fx_rate WHERE date <= ${toDay}
+      )
+      SELECT base::text AS base, quote::text AS quote, string_agg(date::text, ',' ORDER BY date) AS dates, string_agg(rate::text, ',' ORDER BY date) AS "values" FROM (
+        (SELECT DISTINCT ON (base, quote) base, quote, date, rate FROM rates
+         WHERE date <= ${fromDay} ORDER BY base, quote, date DESC, rank)
+        UNION ALL
+        (SELECT DISTINCT ON (base, quote, date) base, quote, date, rate FROM rates
+         WHERE date > ${fromDay} ORDER BY base, quote, date, rank)
       ) r GROUP BY base, quote`;
   return rows.flatMap((r) => {
     const s = series(r.dates, r.values);
@@ -153,4 +173,38 @@ export async function tradeRates(
   for (const r of rows)
     out.get(r.portfolio_id)?.push({ currencyCode: r.currency_code, date: r.date, exchangeRate: r.rate });
   return out;
+}
+
+/**
+ * The latest close dated on or before `date` on each of `exchanges` (the account's own closes and
+ * the provider's), keyed by exchange; an exchange without one is absent. Read over the securities
+ * of that exchange the account holds in any portfolio (closed holdings too), one index range each
+ * (the tables' keys lead with the symbol, so an exchange-wide max would read every stored close).
+ * One statement, none without exchanges.
+ */
+export async function latestExchangeCloses(
+  db: Prisma.TransactionClient,
+  accountId: number,
+  exchanges: readonly string[],
+  date: string,
+): Promise<Map<string, string>> {
+  if (exchanges.length === 0) return new Map();
+  const day = toDate(date);
+  const rows = await db.$queryRaw<{ exchange: string; date: string }[]>`
+      SELECT s.exchange, max(l.date)::text AS date
+      FROM (
+        SELECT DISTINCT h.symbol, h.exchange FROM holding h JOIN portfolio p ON p.id = h.portfolio_id
+        WHERE p.account_id = ${accountId} AND h.exchange = ANY(${[...exchanges]}::text[])
+      ) s
+      CROSS JOIN LATERAL (
+        (SELECT m.date FROM market_price m
+         WHERE m.account_id = ${accountId} AND m.symbol = s.symbol AND m.exchange = s.exchange AND m.date <= ${day}
+         ORDER BY m.date DESC LIMIT 1)
+        UNION ALL
+        (SELECT v.date FROM provider_price v
+         WHERE v.symbol = s.symbol AND v.exchange = s.exchange AND v.date <= ${day}
+         ORDER BY v.date DESC LIMIT 1)
+      ) l
+      GROUP BY s.exchange`;
+  return new Map(rows.map((r) => [r.exchange, r.date]));
 }

@@ -8,7 +8,8 @@ import { Prisma } from "../../../generated/prisma/client";
  * portfolio row its tax settings) bumps the portfolio's ledger version in its own transaction
  * (migration ledger_versions): read before and after, unchanged versions mean no ledger write
  * landed between the read's first statement and its last. An account's prices and rates have a
- * version of their own (account_market_version), bumped the same way.
+ * version of their own (account_market_version), bumped the same way; the provider's prices and
+ * rates, which every account reads, bump the row of account 0.
  */
 
 /** The portfolios' ledger versions as one text ("id:version,..."), in SQL, to read with other columns. */
@@ -23,9 +24,10 @@ export interface MomentScope {
 
 /** The scope's versions now (one statement): "ledger versions/market version", either empty or "-" before its first write. */
 export async function momentVersions(db: Prisma.TransactionClient, scope: MomentScope): Promise<string> {
-  const [row] = await db.$queryRaw<{ ledger: string | null; market: bigint | null }[]>`
+  const [row] = await db.$queryRaw<{ ledger: string | null; market: string | null }[]>`
     SELECT ${ledgerVersionsSql(scope.portfolioIds)} AS ledger,
-           (SELECT version FROM account_market_version WHERE account_id = ${scope.accountId ?? 0}) AS market`;
+           (SELECT string_agg(account_id || ':' || version, ',' ORDER BY account_id) FROM account_market_version
+            WHERE account_id = ANY(ARRAY[0, ${scope.accountId ?? 0}]::int[])) AS market`;
   return `${row?.ledger ?? ""}/${row?.market ?? "-"}`;
 }
 

@@ -2,43 +2,41 @@ import { Decimal } from "../../lib/money";
 import type { CgtSummary } from "./cgt";
 import type { IncomeLabel } from "./taxable-income";
 
+/** One myTax section's labels, in order, each with its description: the section is named once. */
+const section = <const L extends string>(name: string, labels: readonly (readonly [label: L, description: string])[]) =>
+  labels.map(([label, description]) => ({ label, section: name, description }));
+
 /**
  * The ATO myTax labels (docs/reports.md §5.4), pure: in the order myTax asks for them, each once,
  * zeros included, rounded to whole cents (myTax takes dollars and cents).
  */
 export const MYTAX_LABELS = [
-  { label: "10L", section: "Interest", description: "Gross interest" },
-  { label: "10M", section: "Interest", description: "TFN amounts withheld from gross interest" },
-  { label: "11S", section: "Dividends", description: "Unfranked amount" },
-  { label: "11T", section: "Dividends", description: "Franked amount" },
-  { label: "11U", section: "Dividends", description: "Franking credit" },
-  { label: "11V", section: "Dividends", description: "TFN amounts withheld from dividends" },
-  {
-    label: "13U",
-    section: "Partnerships and trusts",
-    description: "Share of net income from trusts, less capital gains, foreign income and franked distributions",
-  },
-  { label: "13C", section: "Partnerships and trusts", description: "Franked distributions from trusts" },
-  { label: "13Q", section: "Partnerships and trusts", description: "Share of franking credit from franked dividends" },
-  { label: "13R", section: "Partnerships and trusts", description: "Share of credit for TFN amounts withheld" },
-  { label: "18H", section: "Capital gains", description: "Total current year capital gains" },
-  { label: "18A", section: "Capital gains", description: "Net capital gain" },
-  { label: "18V", section: "Capital gains", description: "Net capital losses carried forward to later income years" },
-  {
-    label: "20E",
-    section: "Foreign source income and foreign assets or property",
-    description: "Assessable foreign source income",
-  },
-  {
-    label: "20M",
-    section: "Foreign source income and foreign assets or property",
-    description: "Other net foreign source income",
-  },
-  {
-    label: "20O",
-    section: "Foreign source income and foreign assets or property",
-    description: "Foreign income tax offsets",
-  },
+  ...section("Interest", [
+    ["10L", "Gross interest"],
+    ["10M", "TFN amounts withheld from gross interest"],
+  ]),
+  ...section("Dividends", [
+    ["11S", "Unfranked amount"],
+    ["11T", "Franked amount"],
+    ["11U", "Franking credit"],
+    ["11V", "TFN amounts withheld from dividends"],
+  ]),
+  ...section("Partnerships and trusts", [
+    ["13U", "Share of net income from trusts, less capital gains, foreign income and franked distributions"],
+    ["13C", "Franked distributions from trusts"],
+    ["13Q", "Share of franking credit from franked dividends"],
+    ["13R", "Share of credit for TFN amounts withheld"],
+  ]),
+  ...section("Capital gains", [
+    ["18H", "Total current year capital gains"],
+    ["18A", "Net capital gain"],
+    ["18V", "Net capital losses carried forward to later income years"],
+  ]),
+  ...section("Foreign source income and foreign assets or property", [
+    ["20E", "Assessable foreign source income"],
+    ["20M", "Other net foreign source income"],
+    ["20O", "Foreign income tax offsets"],
+  ]),
 ] as const;
 
 export type MyTaxLabel = (typeof MYTAX_LABELS)[number]["label"];

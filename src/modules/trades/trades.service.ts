@@ -7,7 +7,7 @@ import type { Page } from "../../lib/page";
 import { parseId, parseInput } from "../../lib/validation";
 import { holdingForTrade, holdingWithPortfolio } from "../holdings/holdings.service";
 import type { FoldResult } from "../ledger";
-import { ledgerWrite } from "../ledger/unit-of-work";
+import { ledgerWrite, type LedgerUnit } from "../ledger/unit-of-work";
 import { assertCanWrite, type ScopedPortfolio } from "../ledger/portfolio-access";
 import { cancelledUnits, storedTrade, storedTradeEvent, type StoredTrade } from "./stored-trade";
 import { tradeExchangeRate } from "./trade-exchange-rate";
@@ -72,20 +72,31 @@ export async function createTrade(ctx: Context, input: unknown): Promise<TradeVi
   const data = parseInput(TradeInput, input, "The trade");
   assertCanWrite(ctx);
   // The portfolio is read under its lock: a tax-settings change or a racing trade commits first or waits.
-  return ledgerWrite(ctx, data.portfolioId, async ({ tx, portfolio, check }) => {
-    const holding = await holdingForTrade(tx, ctx, portfolio, data);
-    const t = await prepare(tx, portfolio, holding.currencyCode, data);
-    // The new trade's id is not known yet; any id above the existing ones orders it last on its day.
-    const provisional = { ...storedTradeEvent(Number.MAX_SAFE_INTEGER, holding.id, t), key: "this trade" };
-    const fold = await check(holding.id, [provisional]);
-    if (t.tradeType === "Cancellation") t.quantity = recordableCancelledUnits(fold, "this trade");
-    const created = await tx.trade.create({
-      data: { portfolioId: portfolio.id, holdingId: holding.id, ...tradeData(t) },
-      select: { id: true },
-    });
-    // Read under the locks, so the answer is the trade as committed (a racing holding delete waits).
-    return getTrade(ctx, created.id, tx);
+  return ledgerWrite(ctx, data.portfolioId, (unit) => recordTrade(ctx, unit, data));
+}
+
+/**
+ * createTrade's write, inside a ledger write of the trade's portfolio that the caller opened: a
+ * use case that records a trade with other rows (applying a corporate action) commits both or
+ * neither. The caller has checked that it may write.
+ */
+export async function recordTrade(
+  ctx: Context,
+  { tx, portfolio, check }: LedgerUnit,
+  data: TradeInput,
+): Promise<TradeView> {
+  const holding = await holdingForTrade(tx, ctx, portfolio, data);
+  const t = await prepare(tx, portfolio, holding.currencyCode, data);
+  // The new trade's id is not known yet; any id above the existing ones orders it last on its day.
+  const provisional = { ...storedTradeEvent(Number.MAX_SAFE_INTEGER, holding.id, t), key: "this trade" };
+  const fold = await check(holding.id, [provisional]);
+  if (t.tradeType === "Cancellation") t.quantity = recordableCancelledUnits(fold, "this trade");
+  const created = await tx.trade.create({
+    data: { portfolioId: portfolio.id, holdingId: holding.id, ...tradeData(t) },
+    select: { id: true },
   });
+  // Read under the locks, so the answer is the trade as committed (a racing holding delete waits).
+  return getTrade(ctx, created.id, tx);
 }
 
 export const findTrade = (ctx: Context, tradeId: unknown) => orNull(getTrade(ctx, tradeId));

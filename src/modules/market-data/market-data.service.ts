@@ -1,0 +1,90 @@
+import type { Context } from "../../context";
+import { fromDate } from "../../lib/dates";
+import { invalidInput, parseInput } from "../../lib/validation";
+import { assertCanWrite, portfolioWhere } from "../ledger/portfolio-access";
+import { RefreshMarketDataInput } from "./market-data.schemas";
+
+/**
+ * Market data as an API caller sees it (docs/data.md §1.3): start a refresh, read how it went.
+ * A refresh answers at once (202) with its run's id; the run goes on in the background and its
+ * failures are a state the status reports, never an error of this call.
+ */
+
+/** Starts a refresh of the account's securities (or those named); answers the run's id. */
+export async function refreshMarketData(ctx: Context, input: unknown = {}): Promise<{ runId: number }> {
+  assertCanWrite(ctx);
+  const { securities } = parseInput(RefreshMarketDataInput, input ?? {});
+  if (securities) {
+    const held = await ctx.db.holding.findMany({
+      where: {
+        portfolio: { accountId: ctx.account.id },
+        OR: securities.map(({ symbol, exchange }) => ({ symbol, exchange })),
+      },
+      select: { symbol: true, exchange: true },
+    });
+    const known = new Set(held.map((h) => `${h.symbol}|${h.exchange}`));
+    const unknown = securities.flatMap((s, i) =>
+      known.has(`${s.symbol}|${s.exchange}`)
+        ? []
+        : [{ path: `securities[${i}]`, message: `no holding of this account is ${s.symbol} on ${s.exchange}` }],
+    );
+    if (unknown.length) throw invalidInput("The refresh request", unknown);
+  }
+  return ctx.marketData.refresh({ trigger: "request", accountId: ctx.account.id, securities });
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** How the refresh is set up, its last run, and the state of each of the caller's securities. */
+export async function marketDataStatus(ctx: Context) {
+  const [run, held] = await Promise.all([
+    ctx.db.marketDataRun.findFirst({ orderBy: { id: "desc" } }),
+    ctx.db.holding.findMany({
+      where: { portfolio: portfolioWhere(ctx), holdingType: { notIn: ["Custom", "Cash"] } },
+      distinct: ["symbol", "exchange"],
+      orderBy: [{ symbol: "asc" }, { exchange: "asc" }],
+      select: { symbol: true, exchange: true },
+    }),
+  ]);
+  const states = held.length
+    ? await ctx.db.marketDataSecurity.findMany({
+        where: { OR: held.map(({ symbol, exchange }) => ({ symbol, exchange })) },
+      })
+    : [];
+  const state = new Map(states.map((s) => [`${s.symbol}|${s.exchange}`, s]));
+  const counts = (run?.counts ?? {}) as Record<string, number>;
+  return {
+    provider: ctx.marketData.provider,
+    fxProvider: ctx.marketData.fxProvider,
+    schedule: ctx.marketData.schedule,
+    lastRun: run && {
+      runId: run.id,
+      trigger: run.trigger,
+      startedAt: run.startedAt.toISOString(),
+      finishedAt: iso(run.finishedAt),
+      status: run.status,
+      counts: {
+        securities: counts.securities ?? 0,
+        prices: counts.prices ?? 0,
+        dividends: counts.dividends ?? 0,
+        splits: counts.splits ?? 0,
+        fxRates: counts.fxRates ?? 0,
+        incomeRecords: counts.incomeRecords ?? 0,
+        corporateActions: counts.corporateActions ?? 0,
+        classified: counts.classified ?? 0,
+      },
+      message: run.message,
+    },
+    securities: held.map(({ symbol, exchange }) => {
+      const s = state.get(`${symbol}|${exchange}`);
+      return {
+        symbol,
+        exchange,
+        providerSymbol: s?.providerSymbol ?? null,
+        lastPriceDate: s?.lastPriceDate ? fromDate(s.lastPriceDate) : null,
+        lastAttemptAt: iso(s?.lastAttemptAt ?? null),
+        lastError: s?.lastError ?? null,
+      };
+    }),
+  };
+}
