@@ -155,6 +155,19 @@ describe("a refresh fetches, stores and values", () => {
       ["USD", 0.6651],
       ["USD", 0.6672],
     ]);
+    const aapl = async () =>
+      (
+        await t.http.get(`/v1/portfolios/${portfolioId}/holdings?date=2024-06-28`).set("authorization", key).expect(200)
+      ).body.find((h: { symbol: string }) => h.symbol === "AAPL");
+    // The provider's AUD/USD of 06-28, 0.6672, inverted: 1 / 0.6672 AUD a dollar.
+    expect((await aapl()).exchangeRate).toBeCloseTo(1 / 0.6672, 8);
+    // The account's own rate on the same date wins: 1 / 0.5 = 2.
+    await t.http
+      .post("/v1/fx-rates/bulk")
+      .set("authorization", key)
+      .send([{ base: "AUD", quote: "USD", date: "2024-06-28", rate: 0.5 }])
+      .expect(200);
+    expect((await aapl()).exchangeRate).toBe(2);
   });
 
   it("a new installation with no trades makes no provider request", async () => {

@@ -29,7 +29,19 @@ export const securityKey = (s: SecurityKey) => `${s.symbol}|${s.exchange}`;
 const EMPTY = DatedSeries.sorted<string>([], []);
 
 function series(dates: string | null, values: string | null): DatedSeries<string> {
-  return dates && values ? DatedSeries.sorted(dates.split(","), values.split(",")) : EMPTY;
+  if (!dates || !values) return EMPTY;
+  const d = dates.split(",");
+  const v = values.split(",");
+  // Two sources on one date arrive in order of preference, the preferred last: it stays.
+  let w = 0;
+  for (let r = 0; r < d.length; r++) {
+    if (w > 0 && d[w - 1] === d[r]) w--;
+    d[w] = d[r];
+    v[w++] = v[r];
+  }
+  d.length = w;
+  v.length = w;
+  return DatedSeries.sorted(d, v);
 }
 
 /** Price groups read at once (PostgreSQL's pool has 10 connections by default). */
@@ -54,32 +66,29 @@ export async function marketPrices(
   const perStatement = Math.max(1, Math.floor(READ_LIMITS.priceRowsPerStatement / tradingDays));
   const groups: SecurityKey[][] = [];
   for (let i = 0; i < unique.length; i += perStatement) groups.push(unique.slice(i, i + perStatement));
-  // The account's own closes and the provider's (docs/data.md §2): on a date both have, the
-  // account's (rank 0) wins; the value on `from` is the latest of either on or before it.
+  // The account's own closes and the provider's (docs/data.md §2): each source's latest on or
+  // before `from`, then each one's range; on a date both have, the account's (rank 0) comes last
+  // in the aggregate and `series` keeps it.
   const read = (group: SecurityKey[]) => db.$queryRaw<
     { symbol: string; exchange: string; dates: string; values: string }[]
   >`
       SELECT h.symbol, h.exchange, p.dates, p."values"
       FROM unnest(${group.map((g) => g.symbol)}::text[], ${group.map((g) => g.exchange)}::text[]) AS h(symbol, exchange)
       CROSS JOIN LATERAL (
-        SELECT string_agg(date::text, ',' ORDER BY date) AS dates, string_agg(close::text, ',' ORDER BY date) AS "values" FROM (
-          (SELECT date, close FROM (
-            (SELECT date, close, 0 AS rank FROM market_price m
-             WHERE m.account_id = ${accountId} AND m.symbol = h.symbol AND m.exchange = h.exchange AND m.date <= ${fromDay}
-             ORDER BY m.date DESC LIMIT 1)
-            UNION ALL
-            (SELECT date, close, 1 AS rank FROM provider_price v
-             WHERE v.symbol = h.symbol AND v.exchange = h.exchange AND v.date <= ${fromDay}
-             ORDER BY v.date DESC LIMIT 1)
-          ) f ORDER BY date DESC, rank LIMIT 1)
+        SELECT string_agg(date::text, ',' ORDER BY date, rank DESC) AS dates, string_agg(close::text, ',' ORDER BY date, rank DESC) AS "values" FROM (
+          (SELECT date, close, 0 AS rank FROM market_price m
+           WHERE m.account_id = ${accountId} AND m.symbol = h.symbol AND m.exchange = h.exchange AND m.date <= ${fromDay}
+           ORDER BY m.date DESC LIMIT 1)
           UNION ALL
-          (SELECT DISTINCT ON (date) date, close FROM (
-            SELECT date, close, 0 AS rank FROM market_price m
-            WHERE m.account_id = ${accountId} AND m.symbol = h.symbol AND m.exchange = h.exchange AND m.date > ${fromDay} AND m.date <= ${toDay}
-            UNION ALL
-            SELECT date, close, 1 AS rank FROM provider_price v
-            WHERE v.symbol = h.symbol AND v.exchange = h.exchange AND v.date > ${fromDay} AND v.date <= ${toDay}
-          ) r ORDER BY date, rank)
+          (SELECT date, close, 1 AS rank FROM provider_price v
+           WHERE v.symbol = h.symbol AND v.exchange = h.exchange AND v.date <= ${fromDay}
+           ORDER BY v.date DESC LIMIT 1)
+          UNION ALL
+          (SELECT date, close, 0 AS rank FROM market_price m
+           WHERE m.account_id = ${accountId} AND m.symbol = h.symbol AND m.exchange = h.exchange AND m.date > ${fromDay} AND m.date <= ${toDay})
+          UNION ALL
+          (SELECT date, close, 1 AS rank FROM provider_price v
+           WHERE v.symbol = h.symbol AND v.exchange = h.exchange AND v.date > ${fromDay} AND v.date <= ${toDay})
         ) x
       ) p
       WHERE p.dates IS NOT NULL`;
@@ -120,19 +129,19 @@ export async function customPrices(
 export async function fxRates(db: Prisma.TransactionClient, accountId: number, window: MarketWindow): Promise<FxRow[]> {
   const fromDay = toDate(window.from);
   const toDay = toDate(window.to);
-  // The account's own rates and the provider's, the account's winning on a date both have.
+  // The account's own rates and the provider's, as the closes above: the account's last on a date.
   const rows = await db.$queryRaw<{ base: string; quote: string; dates: string; values: string }[]>`
-      WITH rates AS (
-        SELECT base, quote, date, rate, 0 AS rank FROM fx_rate WHERE account_id = ${accountId} AND date <= ${toDay}
+      SELECT base::text AS base, quote::text AS quote, string_agg(date::text, ',' ORDER BY date, rank DESC) AS dates,
+             string_agg(rate::text, ',' ORDER BY date, rank DESC) AS "values" FROM (
+        (SELECT DISTINCT ON (base, quote) base, quote, date, rate, 0 AS rank FROM fx_rate
+         WHERE account_id = ${accountId} AND date <= ${fromDay} ORDER BY base, quote, date DESC)
         UNION ALL
-        SELECT base, quote, date, rate, 1 AS rank FROM provider_fx_rate WHERE date <= ${toDay}
-      )
-      SELECT base::text AS base, quote::text AS quote, string_agg(date::text, ',' ORDER BY date) AS dates, string_agg(rate::text, ',' ORDER BY date) AS "values" FROM (
-        (SELECT DISTINCT ON (base, quote) base, quote, date, rate FROM rates
-         WHERE date <= ${fromDay} ORDER BY base, quote, date DESC, rank)
+        (SELECT DISTINCT ON (base, quote) base, quote, date, rate, 1 AS rank FROM provider_fx_rate
+         WHERE date <= ${fromDay} ORDER BY base, quote, date DESC)
         UNION ALL
-        (SELECT DISTINCT ON (base, quote, date) base, quote, date, rate FROM rates
-         WHERE date > ${fromDay} ORDER BY base, quote, date, rank)
+        (SELECT base, quote, date, rate, 0 AS rank FROM fx_rate WHERE account_id = ${accountId} AND date > ${fromDay} AND date <= ${toDay})
+        UNION ALL
+        (SELECT base, quote, date, rate, 1 AS rank FROM provider_fx_rate WHERE date > ${fromDay} AND date <= ${toDay})
       ) r GROUP BY base, quote`;
   return rows.flatMap((r) => {
     const s = series(r.dates, r.values);
