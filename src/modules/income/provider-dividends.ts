@@ -1,6 +1,8 @@
+import { Prisma } from "../../../generated/prisma/client";
 import type { PrismaClient } from "../../db";
 import { toDate } from "../../lib/dates";
 import { Decimal } from "../../lib/money";
+import { unitsHeldAtStartOfSql } from "../ledger/units-held";
 import { WRITE_TX_OPTIONS, type WriteTx } from "../ledger/write";
 import { tradeExchangeRate } from "../trades/trade-exchange-rate";
 import { dividendGross, estimateDividend, type ConfirmedPattern } from "./provider-dividend-estimate";
@@ -47,11 +49,7 @@ export async function recordProviderDividends(
     FROM provider_dividend d
     JOIN holding h ON h.symbol = d.symbol AND h.exchange = d.exchange AND h.holding_type NOT IN ('Custom', 'Cash')
     JOIN portfolio p ON p.id = h.portfolio_id
-    CROSS JOIN LATERAL (
-      SELECT (SELECT COALESCE(sum(t.quantity), 0) FROM trade t WHERE t.holding_id = h.id AND t.trade_date < d.ex_date)
-           + (SELECT COALESCE(sum(r.drp_quantity), 0) FROM income r
-              WHERE r.holding_id = h.id AND r.is_reinvested AND r.paid_date < d.ex_date) AS units
-    ) u
+    CROSS JOIN LATERAL (SELECT ${unitsHeldAtStartOfSql(Prisma.sql`h.id`, Prisma.sql`d.ex_date`)} AS units) u
     LEFT JOIN provider_income l ON l.holding_id = h.id AND l.ex_date = d.ex_date
     LEFT JOIN income i ON i.id = l.income_id
     WHERE d.symbol = ${security.symbol} AND d.exchange = ${security.exchange}

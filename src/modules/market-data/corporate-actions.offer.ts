@@ -1,4 +1,6 @@
+import { Prisma } from "../../../generated/prisma/client";
 import type { PrismaClient } from "../../db";
+import { unitsHeldAtStartOfSql } from "../ledger/units-held";
 import type { SecurityRef } from "./providers/provider";
 
 /**
@@ -7,9 +9,7 @@ import type { SecurityRef } from "./providers/provider";
  * (docs/data.md §3). Idempotent per (holding, date). Answers the actions created.
  *
  * One statement for every split and holding of the security:
- * - units at the start of the date are the ledger's (events.ts unitsAfter): the signed trade
- *   quantities dated before it (a Cancellation stores the units it took) plus the units DRP
- *   allotments paid before it added, as ledger/load.ts reads them;
+ * - units at the start of the date: ledger/units-held.ts, the rule the dividends use too;
  * - a 1:1 ratio, or one that is not a ratio, is no action;
  * - a holding whose user recorded a Split or Consolidation on that date already has it;
  * - ON CONFLICT DO NOTHING: an action once offered stays as its user left it (pending, applied or
@@ -23,12 +23,7 @@ export async function offerCorporateActions(db: PrismaClient, security: Security
            s.date, s.numerator, s.denominator, now()
     FROM provider_split s
     JOIN holding h ON h.symbol = s.symbol AND h.exchange = s.exchange
-    CROSS JOIN LATERAL (
-      SELECT coalesce((SELECT sum(t.quantity) FROM trade t WHERE t.holding_id = h.id AND t.trade_date < s.date), 0)
-           + coalesce((SELECT sum(i.drp_quantity) FROM income i
-                       WHERE i.holding_id = h.id AND i.is_reinvested AND i.drp_quantity > 0 AND i.paid_date < s.date), 0)
-             AS units
-    ) held
+    CROSS JOIN LATERAL (SELECT ${unitsHeldAtStartOfSql(Prisma.sql`h.id`, Prisma.sql`s.date`)} AS units) held
     WHERE s.symbol = ${security.symbol} AND s.exchange = ${security.exchange}
       AND s.numerator > 0 AND s.denominator > 0 AND s.numerator <> s.denominator
       AND held.units > 0
