@@ -134,7 +134,11 @@ const holding = async (holdingId: number) =>
   (await t.http.get(`/v1/holdings/${holdingId}`).set("authorization", key).expect(200)).body as {
     quantity: number;
     costBase: number;
+    pendingCorporateActions: number;
   };
+const holdingOn = async (date: string) =>
+  (await t.http.get(`/v1/portfolios/${portfolioId}/holdings?date=${date}`).set("authorization", key).expect(200))
+    .body[0] as { pendingCorporateActions: number };
 const pending = async (k = key, p = portfolioId) => expectOk(await rest.list(k, p, "Pending"));
 
 beforeEach(async () => {
@@ -164,8 +168,10 @@ describe.each([rest, graphql])("corporate actions over $name", (tr) => {
       },
     ]);
     expect(expectOk(await tr.list(key, portfolioId, "Applied"))).toEqual([]);
-    // Pending changes nothing.
-    expect(await holding(buy.holdingId)).toMatchObject({ quantity: 100, costBase: 1000 });
+    // Pending changes nothing but says so on the holding, valued on or after its date only.
+    expect(await holding(buy.holdingId)).toMatchObject({ quantity: 100, costBase: 1000, pendingCorporateActions: 1 });
+    expect(await holdingOn("2024-06-19")).toMatchObject({ pendingCorporateActions: 0 });
+    expect(await holdingOn("2024-06-20")).toMatchObject({ pendingCorporateActions: 1 });
 
     const applied = expectOk(await tr.apply(key, offered[0].id), 201);
     expect(applied).toEqual({ ...offered[0], status: "Applied", tradeId: expect.any(Number) });
@@ -177,7 +183,7 @@ describe.each([rest, graphql])("corporate actions over $name", (tr) => {
       quantity: 100,
       price: 0,
     });
-    expect(await holding(buy.holdingId)).toMatchObject({ quantity: 200, costBase: 1000 });
+    expect(await holding(buy.holdingId)).toMatchObject({ quantity: 200, costBase: 1000, pendingCorporateActions: 0 });
     expect(expectOk(await tr.list(key, portfolioId, "Applied"))).toEqual([applied]);
 
     // Settled: applying or dismissing it again is a conflict, and writes nothing.
@@ -211,8 +217,10 @@ describe.each([rest, graphql])("corporate actions over $name", (tr) => {
     ]);
     expect(await refresh()).toBe(2);
     const [first, second] = await pending();
+    expect(await holding(buy.holdingId)).toMatchObject({ pendingCorporateActions: 2 });
     const dismissed = expectOk(await tr.dismiss(key, first.id), 200);
     expect(dismissed).toEqual({ ...first, status: "Dismissed" });
+    expect(await holding(buy.holdingId)).toMatchObject({ pendingCorporateActions: 1 });
     await unchanged(async () => {
       expect(expectOk(await tr.dismiss(key, first.id), 200)).toEqual(dismissed);
       expectError(await tr.apply(key, first.id), "CONFLICT");

@@ -34,6 +34,7 @@ describe("REST specifics", () => {
         "marketValue",
         "name",
         "notes",
+        "pendingCorporateActions",
         "portfolioId",
         "price",
         "priceDate",

@@ -146,6 +146,28 @@ describe.each(TRANSPORTS)("what the user sets stays theirs, over $name", (tr) =>
     });
   });
 
+  it("a ticker change empties what the provider filled for the old ticker; the next refresh fills the new one's", async () => {
+    const cba = (await buy("CBA")).holdingId;
+    expect(await refresh("CBA")).toBe(1);
+    expectOk(await tr.update(key, cba, { classification: { industry: "My banks" } }));
+    expectOk(await tr.changeSymbol(key, cba, "BHP", "ASX"));
+    expect((await classes(tr)).BHP).toEqual({
+      holdingType: "Stock",
+      assetClass: null,
+      sector: null,
+      industry: "My banks",
+    });
+    market.answer("/v8/finance/chart/BHP.AX", { status: 200, body: chart("BHP.AX", "AUD", BARS) });
+    expect(await refresh("BHP")).toBe(1);
+    // BHP GROUP LIMITED is in the ASX list under the Materials industry group, sector Materials.
+    expect((await classes(tr)).BHP).toEqual({
+      holdingType: "Stock",
+      assetClass: "Australian Equities",
+      sector: "Materials",
+      industry: "My banks",
+    });
+  });
+
   it("an explicit null hands a field back: the next refresh fills it", async () => {
     const cba = (await buy("CBA")).holdingId;
     expectOk(await tr.update(key, cba, { classification: { sector: "Banking", industry: "Big Four" } }));

@@ -238,8 +238,53 @@ describe("dividends from the provider", () => {
       foreignIncome: 10,
       withholdingTax: 0,
       origin: "Provider",
-      estimated: ["paidDate", "withholdingTax"],
+      estimated: ["paidDate", "withholdingTax", "exchangeRate"],
     });
     expect(Number((record as unknown as { exchangeRate: number }).exchangeRate)).toBeCloseTo(1 / 0.6575, 8);
+  });
+
+  it("a foreign record made on the trade's rate takes the rate that arrives later, while unconfirmed", async () => {
+    // No rates yet (the RBA file is empty): the FX rule falls back to the portfolio's last USD
+    // trade dated on or before the ex-date, the buy at 1.5 AUD a USD.
+    market
+      .answer("/v8/finance/chart/AAPL", {
+        status: 200,
+        body: chart("AAPL", "USD", [["2024-08-12", 217.53]], { dividends: [["2024-08-12", 0.25]] }),
+      })
+      .answer("/f11.1-data.csv", { status: 200, body: rbaFile([]) });
+    const { holdingId } = await newTrade(t, key, {
+      portfolioId,
+      symbol: "AAPL",
+      exchange: "NASDAQ",
+      tradeType: "Buy",
+      tradeDate: "2024-08-01",
+      quantity: 40,
+      price: 200,
+      currencyCode: "USD",
+      exchangeRate: 1.5,
+    });
+    await refresh();
+    const [first] = await incomeOf(holdingId);
+    expect(Number((first as unknown as { exchangeRate: number }).exchangeRate)).toBe(1.5);
+    // The account imports its own rate for the ex-date: AUD/USD 0.64, so 1/0.64 = 1.5625 AUD a USD.
+    await t.http
+      .post("/v1/fx-rates/bulk")
+      .set("authorization", key)
+      .send([{ base: "AUD", quote: "USD", date: "2024-08-12", rate: 0.64 }])
+      .expect(200);
+    await refresh();
+    const [second] = await incomeOf(holdingId);
+    expect(second.id).toBe(first.id);
+    expect(Number((second as unknown as { exchangeRate: number }).exchangeRate)).toBeCloseTo(1.5625, 10);
+    // Confirmed, it keeps its rate whatever arrives after.
+    await t.http.put(`/v1/income/${second.id}/confirm`).set("authorization", key).expect(200);
+    await t.http
+      .post("/v1/fx-rates/bulk")
+      .set("authorization", key)
+      .send([{ base: "AUD", quote: "USD", date: "2024-08-12", rate: 0.5 }])
+      .expect(200);
+    await refresh();
+    const [third] = await incomeOf(holdingId);
+    expect(Number((third as unknown as { exchangeRate: number }).exchangeRate)).toBeCloseTo(1.5625, 10);
   });
 });

@@ -155,6 +155,13 @@ describe("a refresh fetches, stores and values", () => {
       ["USD", 0.6651],
       ["USD", 0.6672],
     ]);
+    // The pair's state, to the account that draws on it; an AUD-only account sees no pair.
+    expect(s.exchangeRates).toEqual([
+      { base: "AUD", quote: "USD", lastRateDate: "2024-06-28", lastAttemptAt: expect.any(String), lastError: null },
+    ]);
+    const audOnly = await t.newAccount();
+    await newPortfolio(t, audOnly);
+    expect((await status(audOnly)).exchangeRates).toEqual([]);
     const aapl = async () =>
       (
         await t.http.get(`/v1/portfolios/${portfolioId}/holdings?date=2024-06-28`).set("authorization", key).expect(200)

@@ -1,5 +1,6 @@
 import type { Prisma } from "../../../generated/prisma/client";
-import { today } from "../../lib/dates";
+import type { Context } from "../../context";
+import { toDate, today } from "../../lib/dates";
 import type { Decimal } from "../../lib/money";
 import {
   isPriceStale,
@@ -30,6 +31,12 @@ export interface HoldingView {
   priceSource: PriceSource;
   /** The price is older than its exchange's last trading day by more than the stale days (price-freshness.ts). */
   priceStale: boolean;
+  /**
+   * Splits and consolidations the provider reported, dated on or before the valuation date, that
+   * the user has neither applied nor dismissed: until applied, the units are those before the
+   * split and the provider's closes those after it, so the value is off by the ratio.
+   */
+  pendingCorporateActions: number;
   /** Units of the base currency per unit of the holding's currency. */
   exchangeRate: Decimal | null;
   /** In the portfolio's base currency (`baseCurrencyCode`), as are marketValue and unrealisedGain. */
@@ -65,22 +72,24 @@ const isCustomInvestment = (h: HoldingRow) => h.holdingType === "Custom";
 /**
  * The views of holdings valued on a date (the ledger's point-in-time valuation), in a fixed number
  * of statements whatever their number. Without a date: the latest prices, their freshness judged
- * as of today. `staleDays`: PRICE_STALE_DAYS (ctx.marketData.staleDays). Portfolios of one account.
+ * as of today against PRICE_STALE_DAYS (ctx.marketData.staleDays). Portfolios of one account.
  */
 export async function valueHoldings(
-  db: Prisma.TransactionClient,
+  ctx: Pick<Context, "db" | "marketData">,
   portfolios: PortfolioForLedger[],
   holdings: HoldingRow[],
-  options: { date?: string; staleDays: number },
+  date?: string,
 ): Promise<HoldingView[]> {
-  const { date, staleDays } = options;
+  const { db } = ctx;
+  const { staleDays } = ctx.marketData;
   const asOf = date ?? today();
   const exchanges = [...new Set(holdings.filter((h) => !isCustomInvestment(h)).map((h) => h.exchange))];
-  const [positions, closes] = await Promise.all([
+  const [positions, closes, pending] = await Promise.all([
     valueHoldingsOn(db, portfolios, holdings, date),
     portfolios.length === 0
       ? new Map<string, string>()
       : latestExchangeCloses(db, portfolios[0].accountId, exchanges, asOf),
+    pendingCorporateActions(db, holdings, asOf),
   ]);
   const baseOf = new Map(portfolios.map((p) => [p.id, p.baseCurrencyCode]));
   return holdings.map((h) => {
@@ -106,6 +115,7 @@ export async function valueHoldings(
       priceDate: position.priceDate,
       priceSource: position.priceSource,
       priceStale,
+      pendingCorporateActions: pending.get(h.id) ?? 0,
       exchangeRate: position.exchangeRate,
       marketValue: position.marketValueInBaseCurrency,
       unrealisedGain: position.unrealisedGainInBaseCurrency,
@@ -115,4 +125,19 @@ export async function valueHoldings(
       notes: h.notes,
     };
   });
+}
+
+/** Each holding's pending corporate actions dated on or before `date` (only holdings with any). */
+async function pendingCorporateActions(
+  db: Prisma.TransactionClient,
+  holdings: HoldingRow[],
+  date: string,
+): Promise<Map<number, number>> {
+  if (holdings.length === 0) return new Map();
+  const rows = await db.corporateAction.groupBy({
+    by: ["holdingId"],
+    where: { holdingId: { in: holdings.map((h) => h.id) }, status: "Pending", date: { lte: toDate(date) } },
+    _count: { _all: true },
+  });
+  return new Map(rows.map((r) => [r.holdingId, r._count._all]));
 }

@@ -65,6 +65,12 @@ export const HoldingResponse = z
       .describe(
         "The price is older than its exchange's last trading day on or before the valuation date (default today) by more than PRICE_STALE_DAYS calendar days; a custom investment's price never is",
       ),
+    pendingCorporateActions: z
+      .number()
+      .int()
+      .describe(
+        "Splits or consolidations from the market-data provider, dated on or before the valuation date, neither applied nor dismissed (GET /v1/portfolios/{portfolioId}/corporate-actions?status=Pending): until applied the units are those before the split and the provider's closes those after it, so the market value is off by the ratio",
+      ),
     exchangeRate: z.number().nullable().describe("Holding currency → base currency"),
     marketValue: z.number().nullable().describe("Base currency"),
     unrealisedGain: z.number().nullable().describe("Base currency"),

@@ -42,7 +42,7 @@ export async function listHoldings(ctx: Context, portfolioId: unknown, query: un
     select: HOLDING_SELECT,
     orderBy: HOLDING_ORDER,
   });
-  const views = await valueHoldings(ctx.db, [portfolio], holdings, { date, staleDays: ctx.marketData.staleDays });
+  const views = await valueHoldings(ctx, [portfolio], holdings, date);
   return includeClosed ? views : views.filter((v) => !v.quantity.isZero());
 }
 
@@ -72,7 +72,7 @@ export async function holdingsByPortfolioIds(
           select: HOLDING_SELECT,
           orderBy: HOLDING_ORDER,
         });
-  const views = await valueHoldings(ctx.db, portfolios, holdings, { date, staleDays: ctx.marketData.staleDays });
+  const views = await valueHoldings(ctx, portfolios, holdings, date);
   const byPortfolio = new Map<number, HoldingView[]>(portfolios.map((p) => [p.id, []]));
   for (const v of views) if (includeClosed || !v.quantity.isZero()) byPortfolio.get(v.portfolioId)!.push(v);
   return byPortfolio;
@@ -82,7 +82,7 @@ export const findHolding = (ctx: Context, holdingId: unknown) => orNull(getHoldi
 
 export async function getHolding(ctx: Context, holdingId: unknown): Promise<HoldingView> {
   const h = await holdingWithPortfolio(ctx, holdingId);
-  const [view] = await valueHoldings(ctx.db, [h.portfolio], [h], { staleDays: ctx.marketData.staleDays });
+  const [view] = await valueHoldings(ctx, [h.portfolio], [h]);
   return view;
 }
 
@@ -118,7 +118,7 @@ export async function createHolding(ctx: Context, portfolioId: unknown, input: u
     },
     select: HOLDING_SELECT,
   });
-  const [view] = await valueHoldings(ctx.db, [portfolio], [h], { staleDays: ctx.marketData.staleDays });
+  const [view] = await valueHoldings(ctx, [portfolio], [h]);
   return view;
 }
 
@@ -200,6 +200,14 @@ export async function changeHoldingSymbol(ctx: Context, holdingId: unknown, inpu
       where: { id },
       data: { symbol: data.symbol, exchange: data.exchange, ...(security ? { name: security.name } : {}) },
     });
+    // What the provider filled was the old ticker's: emptied, the next refresh fills the new one's.
+    // The user's own fields stay (docs/data.md §3.3).
+    await tx.$executeRaw`
+      UPDATE holding SET
+        asset_class = CASE WHEN 'assetClass' = ANY(user_classified) THEN asset_class END,
+        sector = CASE WHEN 'sector' = ANY(user_classified) THEN sector END,
+        industry = CASE WHEN 'industry' = ANY(user_classified) THEN industry END
+      WHERE id = ${id}`;
   });
   return getHolding(ctx, id);
 }

@@ -38,6 +38,18 @@ export async function lockPortfolio(tx: WriteTx, ctx: Pick<Context, "account">, 
   if (rows.length === 0) throw notFound(`Portfolio ${portfolioId}`);
 }
 
+/**
+ * Locks portfolio rows by id, in id order, in the mode above, for a write that is no one account's
+ * (the market-data refresh writing provider income or classification into every holding of a
+ * security): answers the ids locked, those of the rows that still exist.
+ */
+export async function lockPortfolioRows(tx: WriteTx, portfolioIds: readonly number[]): Promise<number[]> {
+  if (portfolioIds.length === 0) return [];
+  const rows = await tx.$queryRaw<{ id: number }[]>`
+    SELECT id FROM portfolio WHERE id = ANY(${[...portfolioIds]}::int[]) ORDER BY id FOR NO KEY UPDATE`;
+  return rows.map((r) => r.id);
+}
+
 /** `write` with the portfolio locked before the work runs. */
 export function portfolioWrite<T>(ctx: Context, portfolioId: number, work: (tx: WriteTx) => Promise<T>): Promise<T> {
   return write(ctx, async (tx) => {

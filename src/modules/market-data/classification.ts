@@ -1,6 +1,6 @@
 import { Prisma } from "../../../generated/prisma/client";
 import type { PrismaClient } from "../../db";
-import { WRITE_TX_OPTIONS } from "../ledger/write";
+import { lockPortfolioRows, write } from "../ledger/write";
 import { asxClassification } from "./asx-sectors";
 import type { SecurityRef } from "./providers/provider";
 
@@ -94,18 +94,22 @@ export async function classifyHoldings(
     ), changed AS (
       SELECT * FROM wanted WHERE (holding_type, asset_class, sector, industry) IS DISTINCT FROM was
     )`;
-  return db.$transaction(async (tx) => {
-    // Ledger writers lock their portfolio's row before its holdings (ledger/write.ts): this one
+  return write({ db }, async (tx) => {
+    // Ledger writers lock their portfolio's row before its holdings (ledger/write.ts): this
     // statement writes holdings of many portfolios, so it takes theirs first, in id order.
-    const locked = await tx.$queryRaw<{ id: number }[]>`
+    const portfolios = await tx.$queryRaw<{ portfolio_id: number }[]>`
       ${wanted}
-      SELECT id FROM portfolio WHERE id IN (SELECT portfolio_id FROM changed) ORDER BY id FOR NO KEY UPDATE`;
+      SELECT DISTINCT portfolio_id FROM changed`;
+    const locked = await lockPortfolioRows(
+      tx,
+      portfolios.map((p) => p.portfolio_id),
+    );
     if (locked.length === 0) return 0;
     return tx.$executeRaw`
       ${wanted}
       UPDATE holding h
       SET holding_type = w.holding_type, asset_class = w.asset_class, sector = w.sector, industry = w.industry, updated_at = now()
       FROM changed w
-      WHERE h.id = w.id AND h.portfolio_id = ANY(${locked.map((p) => p.id)}::int[])`;
-  }, WRITE_TX_OPTIONS);
+      WHERE h.id = w.id AND h.portfolio_id = ANY(${locked}::int[])`;
+  });
 }

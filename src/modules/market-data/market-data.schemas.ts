@@ -59,6 +59,16 @@ export const MarketDataSecurityStatus = z
   })
   .meta({ id: "MarketDataSecurityStatus" });
 
+export const MarketDataExchangeRateStatus = z
+  .object({
+    base: z.string().describe("Currency the rate is of (ISO 4217)"),
+    quote: z.string().describe("Units of this currency per unit of base"),
+    lastRateDate: dateOutput.nullable().describe("The latest rate stored from the FX provider"),
+    lastAttemptAt: timestamp.nullable(),
+    lastError: z.string().nullable().describe("Why the last attempt failed; null after a success"),
+  })
+  .meta({ id: "MarketDataExchangeRateStatus" });
+
 export const MarketDataStatusResponse = z
   .object({
     provider: z.string().describe("Prices, dividends and splits: yahoo, replay or none"),
@@ -66,5 +76,10 @@ export const MarketDataStatusResponse = z
     schedule: z.string().describe("Cron pattern in Australia/Sydney, or off"),
     lastRun: MarketDataRunResponse.nullable(),
     securities: z.array(MarketDataSecurityStatus).describe("The account's securities, by symbol"),
+    exchangeRates: z
+      .array(MarketDataExchangeRateStatus)
+      .describe(
+        "The FX provider's currency pairs the account's portfolios draw on (directly, inverted or crossed through AUD), by pair",
+      ),
   })
   .meta({ id: "MarketDataStatus" });

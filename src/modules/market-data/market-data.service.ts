@@ -37,7 +37,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** How the refresh is set up, its last run, and the state of each of the caller's securities. */
 export async function marketDataStatus(ctx: Context) {
-  const [run, held] = await Promise.all([
+  const [run, held, exchangeRates] = await Promise.all([
     ctx.db.marketDataRun.findFirst({ orderBy: { id: "desc" } }),
     ctx.db.holding.findMany({
       where: { portfolio: portfolioWhere(ctx), holdingType: { notIn: ["Custom", "Cash"] } },
@@ -45,6 +45,7 @@ export async function marketDataStatus(ctx: Context) {
       orderBy: [{ symbol: "asc" }, { exchange: "asc" }],
       select: { symbol: true, exchange: true },
     }),
+    exchangeRateStatus(ctx),
   ]);
   const states = held.length
     ? await ctx.db.marketDataSecurity.findMany({
@@ -86,5 +87,39 @@ export async function marketDataStatus(ctx: Context) {
         lastError: s?.lastError ?? null,
       };
     }),
+    exchangeRates,
   };
+}
+
+/**
+ * The state of the provider's currency pairs the caller's portfolios draw on: the pairs stored
+ * (exchange FX, symbol base + quote, refresh-targets.ts `fxStatusKey`) whose two currencies are
+ * among the account's (portfolio bases and every currency a portfolio holds, trades, is paid or
+ * keeps cash in) and AUD, through which the FX rule crosses. Other accounts' currencies stay theirs.
+ */
+async function exchangeRateStatus(ctx: Context) {
+  const rows = await ctx.db.$queryRaw<
+    { pair: string; last_price_date: Date | null; last_attempt_at: Date | null; last_error: string | null }[]
+  >`
+    WITH mine AS (SELECT id, base_currency_code::text AS base FROM portfolio WHERE account_id = ${ctx.account.id}),
+    currencies AS (
+      SELECT 'AUD' AS code
+      UNION SELECT base FROM mine
+      UNION SELECT currency_code::text FROM holding WHERE portfolio_id IN (SELECT id FROM mine)
+      UNION SELECT currency_code::text FROM trade WHERE portfolio_id IN (SELECT id FROM mine)
+      UNION SELECT currency_code::text FROM income WHERE portfolio_id IN (SELECT id FROM mine)
+      UNION SELECT currency_code::text FROM cash_account WHERE portfolio_id IN (SELECT id FROM mine)
+    )
+    SELECT s.symbol AS pair, s.last_price_date, s.last_attempt_at, s.last_error
+    FROM market_data_security s
+    WHERE s.exchange = 'FX' AND length(s.symbol) = 6
+      AND substr(s.symbol, 1, 3) IN (SELECT code FROM currencies) AND substr(s.symbol, 4, 3) IN (SELECT code FROM currencies)
+    ORDER BY s.symbol`;
+  return rows.map((r) => ({
+    base: r.pair.slice(0, 3),
+    quote: r.pair.slice(3),
+    lastRateDate: r.last_price_date ? fromDate(r.last_price_date) : null,
+    lastAttemptAt: iso(r.last_attempt_at),
+    lastError: r.last_error,
+  }));
 }

@@ -1,6 +1,6 @@
 import type { PrismaClient } from "../../db";
 import { toDate } from "../../lib/dates";
-import { WRITE_TX_OPTIONS } from "../ledger/write";
+import { write, type WriteTx } from "../ledger/write";
 import type { FxObservation, History, SecurityRef } from "./providers/provider";
 
 /**
@@ -24,7 +24,7 @@ const last = <T>(list: readonly T[]): T | undefined => list[list.length - 1];
 export async function storeHistory(db: PrismaClient, security: SecurityRef, history: History): Promise<WriteCounts> {
   const { symbol, exchange } = security;
   const currency = history.currency;
-  return db.$transaction(async (tx) => {
+  return write({ db }, async (tx) => {
     // In chunks: on the embedded database a statement runs on the event loop's thread, and one of
     // a security's 2,600 closes held it for up to ~180 ms (a /health stall); each chunk is a turn
     // of its own, the transaction still one (the security all or nothing).
@@ -63,7 +63,7 @@ export async function storeHistory(db: PrismaClient, security: SecurityRef, hist
       lastPriceDate: lastDate,
     });
     return { prices, dividends, splits };
-  }, WRITE_TX_OPTIONS);
+  });
 }
 
 /** Stores exchange rates (one pair's rows in one statement); answers the rows written or changed. */
@@ -78,11 +78,9 @@ export async function storeRates(db: PrismaClient, provider: string, rows: reado
     WHERE provider_fx_rate.rate <> EXCLUDED.rate`;
 }
 
-type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
-
 /** The status row of a security (or pair): tried now; on success the error clears. */
 export async function markStatus(
-  db: PrismaClient | Tx,
+  db: PrismaClient | WriteTx,
   key: SecurityRef,
   outcome:
     | { ok: true; providerSymbol?: string; instrumentType?: string; lastPriceDate?: string }
