@@ -1,6 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { z } from "zod";
 import type { Context } from "../context";
+import type { CsvView } from "../lib/csv-out";
 import { stringify } from "../lib/json";
 import { attachmentDisposition } from "./content-disposition";
 import type { Page } from "../lib/page";
@@ -58,6 +59,11 @@ export interface Endpoint {
   secretAnswer?: boolean;
   /** Documents a binary answer of one of these content types (the handler returns a FileResponse). */
   fileResponse?: { types: readonly string[] };
+  /**
+   * The answer may also be CSV (`Accept: text/csv` or `?format=csv`), for a spreadsheet: the
+   * handler's result drawn as CSV (lib/csv-out.ts), sent as an attachment named `fileName`.
+   */
+  csvAnswer?: CsvView;
   handler: (ctx: Context, req: Request) => Promise<unknown>;
 }
 
@@ -136,17 +142,38 @@ function isPage(value: unknown): value is PageResult {
   );
 }
 
+/**
+ * Whether the caller asked a CSV answer: `?format=csv` (taken off the query the handler sees), or
+ * an Accept header that prefers text/csv to JSON. `format` is csv or json, or a 400.
+ */
+function wantsCsv(req: Request): boolean {
+  const { format, ...rest } = req.query as Record<string, unknown>;
+  if (format !== undefined) {
+    if (format !== "csv" && format !== "json")
+      throw invalidInput("The query", [{ path: "format", message: "must be csv or json" }]);
+    Object.defineProperty(req, "query", { value: rest, configurable: true });
+    return format === "csv";
+  }
+  return req.accepts(["application/json", "text/csv"]) === "text/csv";
+}
+
 export function endpoint(spec: Endpoint) {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       assertStorableText(req);
       if (spec.secretAnswer) res.locals.secretAnswer = true;
+      const csv = spec.csvAnswer && wantsCsv(req);
       let result = await spec.handler(req.ctx!, req);
       if (spec.paged) {
         if (!isPage(result)) throw new Error(`${spec.operationId} is paged but its handler returned no page`);
         res.setHeader("X-Total-Count", String(result.total));
         res.setHeader("Link", pageLinks(req.originalUrl, result));
         result = result.items;
+      }
+      if (csv) {
+        res.status(200).type("text/csv; charset=utf-8");
+        res.setHeader("Content-Disposition", attachmentDisposition(spec.csvAnswer!.fileName));
+        return void res.send(spec.csvAnswer!.render(result));
       }
       const created = result instanceof WithStatus ? result.status === 201 : spec.status === 201;
       const body = result instanceof WithStatus ? result.body : result;

@@ -75,6 +75,24 @@ export function errorStatuses(e: Endpoint, opts: { hasBody: boolean; namesIds: b
   return [...statuses].sort((a, b) => a - b);
 }
 
+/** `?format=csv`, on every operation that answers CSV too. */
+const CSV_FORMAT_PARAMETER = {
+  name: "format",
+  in: "query",
+  required: false,
+  description: "csv answers text/csv (as `Accept: text/csv` does), json (the default) JSON",
+  schema: { type: "string", enum: ["json", "csv"], default: "json" },
+};
+
+function csvAnswerContent(csv: NonNullable<Endpoint["csvAnswer"]>) {
+  return {
+    schema: {
+      type: "string",
+      description: `A header row, then one row per item: ${csv.columns.map((c) => `\`${c}\``).join(", ")}. Numbers are plain numbers; a text cell starting with =, +, -, @, a tab or a carriage return has a leading ' (spreadsheet formula injection). Sent as an attachment, ${csv.fileName}.`,
+    },
+  };
+}
+
 function csvBody(csv: NonNullable<Endpoint["csv"]>) {
   const columns = csv.columns.map((c) => (csv.required.includes(c) ? `\`${c}\` (required)` : `\`${c}\``)).join(", ");
   return {
@@ -195,7 +213,10 @@ export function buildOpenApi(endpoints: Endpoint[], info: { version: string }) {
       return {
         description,
         headers,
-        content: { "application/json": { schema: e.response ? toSchema(e.response, "output") : {} } },
+        content: {
+          "application/json": { schema: e.response ? toSchema(e.response, "output") : {} },
+          ...(e.csvAnswer ? { "text/csv": csvAnswerContent(e.csvAnswer) } : {}),
+        },
       };
     };
     const responses: Record<string, unknown> = {
@@ -214,6 +235,7 @@ export function buildOpenApi(endpoints: Endpoint[], info: { version: string }) {
     }
 
     const headerParams = e.method === "post" ? [ref("parameters", "IdempotencyKey")] : [];
+    if (e.csvAnswer) queryParams.push(CSV_FORMAT_PARAMETER);
     paths[path] ??= {};
     paths[path][e.method] = {
       operationId: e.operationId,

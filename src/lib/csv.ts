@@ -117,12 +117,20 @@ async function* chunks(text: string, what: string): AsyncGenerator<string> {
   }
 }
 
+/** A record of the body: its cells (trimmed) and the line it starts on (the first line is 1). */
+export interface CsvRecord {
+  line: number;
+  cells: string[];
+}
+
 /**
- * Reads a CSV bulk body: the header (line 1) checked by name, then at most `maxRows` rows. One row
- * more and reading stops with 413, whatever the rest of the body holds.
+ * The body's records, parsed incrementally. `tooMany(parsed)` answers whether the records parsed
+ * so far (counted by the parser, the header included) are past the caller's limit: a CSV error
+ * ahead of the records read drops those parsed before it, and they still say whether the limit
+ * came first. Leaving the loop early stops the parser and the text.
  */
-export async function readCsv(text: string, spec: CsvSpec): Promise<CsvTable> {
-  const source = Readable.from(chunks(text, spec.what));
+async function* csvRecords(text: string, what: string, tooMany: (parsed: number) => DomainError | undefined) {
+  const source = Readable.from(chunks(text, what));
   const parser = source.pipe(
     parse({
       bom: true,
@@ -134,42 +142,52 @@ export async function readCsv(text: string, spec: CsvSpec): Promise<CsvTable> {
     }),
   );
   source.on("error", (error) => parser.destroy(error));
-  let header: string[] | undefined;
-  const rows: CsvRow[] = [];
   const slicer = new Slicer();
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: Info }>) {
-      if (!header) {
-        const matched = matchHeader(record, spec.columns, spec.required);
-        if (matched.problems.length) throw spec.refuseHeader(matched.problems, matched.header);
-        header = matched.header;
-        continue;
-      }
-      if (rows.length === spec.maxRows) throw tooManyRows(spec.what, spec.maxRows);
       // info.lines is the line a record ends on; a quoted cell may span lines.
       const line = info.lines - record.reduce((n, c) => n + (c.match(/\n/g)?.length ?? 0), 0);
-      // Cells past the header's are never read, only counted: 50,000 over-full rows keep no more.
-      rows.push({
-        line,
-        cells: record.length > header.length ? record.slice(0, header.length) : record,
-        width: record.length,
-      });
+      yield { line, cells: record } satisfies CsvRecord;
       // Records parsed ahead are read without a turn of the event loop in between: give it one.
       await slicer.turn();
     }
   } catch (error) {
     // csv-parse's codes are not all CSV_-prefixed (INVALID_OPENING_QUOTE): any CsvError is the body's.
     if (!(error instanceof CsvError)) throw error;
-    // An error ahead of the rows read (at the end of the text, say) drops the rows parsed before
-    // it: those it counted still say whether the limit came first.
-    if (parser.info.records - 1 > spec.maxRows) throw tooManyRows(spec.what, spec.maxRows);
+    const limit = tooMany(parser.info.records);
+    if (limit) throw limit;
     const lines = (error as CsvError & { lines?: number }).lines ?? 1;
-    throw validationFailed(`${spec.what} is not valid CSV: ${error.message}`, [
+    throw validationFailed(`${what} is not valid CSV: ${error.message}`, [
       { path: `line ${lines}`, message: error.message },
     ]);
   } finally {
     // Leaving the loop early (a bad header, one row too many) stops the parser; this stops the text.
     source.destroy();
+  }
+}
+
+/**
+ * Reads a CSV bulk body: the header (line 1) checked by name, then at most `maxRows` rows. One row
+ * more and reading stops with 413, whatever the rest of the body holds.
+ */
+export async function readCsv(text: string, spec: CsvSpec): Promise<CsvTable> {
+  let header: string[] | undefined;
+  const rows: CsvRow[] = [];
+  const over = (parsed: number) => (parsed - 1 > spec.maxRows ? tooManyRows(spec.what, spec.maxRows) : undefined);
+  for await (const { line, cells: record } of csvRecords(text, spec.what, over)) {
+    if (!header) {
+      const matched = matchHeader(record, spec.columns, spec.required);
+      if (matched.problems.length) throw spec.refuseHeader(matched.problems, matched.header);
+      header = matched.header;
+      continue;
+    }
+    if (rows.length === spec.maxRows) throw tooManyRows(spec.what, spec.maxRows);
+    // Cells past the header's are never read, only counted: 50,000 over-full rows keep no more.
+    rows.push({
+      line,
+      cells: record.length > header.length ? record.slice(0, header.length) : record,
+      width: record.length,
+    });
   }
   if (!header) {
     const message = `must be the header ${spec.columns.join(",")} (in any order and case)`;
@@ -178,4 +196,19 @@ export async function readCsv(text: string, spec: CsvSpec): Promise<CsvTable> {
     ]);
   }
   return { header, rows };
+}
+
+/**
+ * Reads every record of a CSV body whose header is not on line 1 or not one (a broker's export:
+ * a preamble, several sections, a trailer), at most `maxRecords` of them (413 beyond, counted
+ * as rows of `what`).
+ */
+export async function readCsvRecords(text: string, spec: { what: string; maxRecords: number }): Promise<CsvRecord[]> {
+  const records: CsvRecord[] = [];
+  const over = (parsed: number) => (parsed > spec.maxRecords ? tooManyRows(spec.what, spec.maxRecords) : undefined);
+  for await (const record of csvRecords(text, spec.what, over)) {
+    if (records.length === spec.maxRecords) throw tooManyRows(spec.what, spec.maxRecords);
+    records.push(record);
+  }
+  return records;
 }

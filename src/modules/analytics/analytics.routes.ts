@@ -10,6 +10,7 @@ import {
   TimeseriesQuery,
 } from "./analytics.schemas";
 import { getBenchmark } from "./benchmark.service";
+import { PERFORMANCE_CSV } from "./performance.csv";
 import { getPerformance } from "./performance.service";
 import { getHoldingTimeseries, getPortfolioTimeseries } from "./timeseries.service";
 
@@ -21,6 +22,7 @@ export const analyticsRoutes: Endpoint[] = [
       "Navexa's performance shape plus our return methods (docs/reports.md §2, docs/rules.md §11): totalReturn split into capital, dividend and currency (adding up to EMV − BMV − net flows, every percentage over the Modified Dietz denominator), the time-weighted, money-weighted (XIRR) and Modified Dietz returns, each holding's return and, unless groupBy is holding, each group's. Unknown groupBy, malformed dates or from after to: 400; a customGroup the account does not have: 404.",
     query: PerformanceQuery,
     response: PerformanceResponse,
+    csvAnswer: PERFORMANCE_CSV,
   }),
   route.get(
     "/portfolios/:portfolioId/benchmark",

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Endpoint } from "../../http/endpoint";
 import { routeTable } from "../../http/route-table";
+import { HOLDINGS_CSV } from "./holdings.csv";
 import {
   ChangeSymbolInput,
   CreateHoldingInput,
@@ -27,6 +28,7 @@ export const holdingRoutes: Endpoint[] = [
       "Quantity, cost base, market value and unrealised gain in the portfolio's base currency, valued on `date` (default today). Closed holdings only with includeClosed=true.",
     query: ListHoldingsQuery,
     response: z.array(HoldingResponse),
+    csvAnswer: HOLDINGS_CSV,
   }),
   route.post("/portfolios/:portfolioId/holdings", createHolding, "Create a custom investment holding", {
     description:
