@@ -1,0 +1,82 @@
+import { Decimal } from "../../../lib/money";
+import {
+  businessDaysBefore,
+  emptyRead,
+  findHeaderRow,
+  isBlankRecord,
+  parseAmount,
+  RowReader,
+  withReference,
+  type BrokerFormat,
+} from "./format";
+
+/**
+ * CommSec's Transactions export (`Transactions_<account>_<from>_<to>.csv`, the cash-account view
+ * of the trading account; docs/data.md §4). It has no trade columns: a trade is a row whose
+ * `Details` reads `B 1,000 CBA @ 94.500000` or `S …`, and its `Date` is the day the money moved,
+ * the settlement date. Every other row (interest, dividends, deposits, withdrawals, transfers) is
+ * cash, not a trade.
+ */
+
+const HEADER = ["Date", "Reference", "Details", "Debit($)", "Credit($)", "Balance($)"] as const;
+
+/** The trade a `Details` cell describes; units may carry thousands commas (`B 1,000 CBA @ 94.50`). */
+const TRADE = /^([BS])\s+(\d{1,3}(?:,\d{3})+|\d+)\s+([A-Z0-9]{2,6})\s+@\s+(\d[\d,]*(?:\.\d+)?)$/;
+/** A `Details` that starts as a trade does: one that does not then read as TRADE is an error, not cash. */
+const LOOKS_LIKE_TRADE = /^[BS]\s/;
+
+/** ASX trades settle T+2 (since March 2016). */
+const SETTLEMENT_DAYS = 2;
+
+export const DERIVED_TRADE_DATES =
+  "CommSec's Transactions export dates a trade on its settlement day: each trade date is the Date " +
+  "less 2 business days (Monday to Friday). Public holidays are not known, so a trade that settled " +
+  "after one is dated a business day late; the Transaction Summary or Confirmations export gives the trade dates.";
+
+export const commsec: BrokerFormat = {
+  id: "commsec",
+  name: "CommSec Transactions",
+  header: HEADER,
+  media: "csv",
+  findHeader: (records) => findHeaderRow(records, HEADER),
+  read(columns, records) {
+    const out = emptyRead();
+    for (const record of records) {
+      if (isBlankRecord(record)) continue;
+      const row = new RowReader(columns, record, out.errors);
+      const details = row.text("Details").replace(/\s+/g, " ");
+      if (!LOOKS_LIKE_TRADE.test(details)) {
+        out.ignored.push({ line: row.line, reason: `Details "${details}" is not a trade` });
+        continue;
+      }
+      const m = TRADE.exec(details);
+      if (!m) {
+        row.fail("Details", `reads as a trade but not as "B|S <units> <code> @ <price>": ${details}`);
+        continue;
+      }
+      const [, side, unitsText, symbol, priceText] = m;
+      const settlementDate = row.date("Date", "dd/mm/yyyy");
+      const quantity = parseAmount(unitsText) ?? "0";
+      const price = parseAmount(priceText) ?? "0";
+      // A buy is money out (Debit), a sale money in (Credit); either total includes the brokerage.
+      const total = row.amount(side === "B" ? "Debit($)" : "Credit($)");
+      const brokerage = new Decimal(total).minus(new Decimal(quantity).times(price)).abs().toDecimalPlaces(2).toFixed();
+      out.trades.push({
+        line: row.line,
+        raw: {
+          tradeDate: businessDaysBefore(settlementDate, SETTLEMENT_DAYS),
+          tradeType: side === "B" ? "Buy" : "Sell",
+          symbol,
+          exchange: "ASX",
+          quantity,
+          price,
+          brokerage,
+          currencyCode: "AUD",
+          ...withReference(row.text("Reference")),
+        },
+      });
+    }
+    if (out.trades.length > 0) out.warnings.push(DERIVED_TRADE_DATES);
+    return out;
+  },
+};

@@ -1,0 +1,231 @@
+import type { CsvRecord } from "../../../lib/csv";
+import { addDays, toDate } from "../../../lib/dates";
+import type { FieldError } from "../../../lib/domain-errors";
+import { Decimal } from "../../../lib/money";
+
+/**
+ * A broker's export read as it is (docs/data.md §4): each format is a detector (its header row,
+ * found by content past a preamble), a column mapping and a row parser, in a file of its own under
+ * this folder, registered in registry.ts. Adding a format is that file and a fixture.
+ *
+ * A format reads the file's records (CSV, or the rows of a workbook sheet, as text cells) into
+ * trade bodies as the JSON import takes them, lists the rows that are not trades with the reason,
+ * and names the line and the file's column of every cell it cannot read.
+ */
+
+export const BROKER_FORMAT_IDS = [
+  "commsec",
+  "commsec-summary",
+  "commsec-confirmations",
+  "selfwealth",
+  "stake",
+  "ibkr-flex",
+  "ibkr-activity",
+  "sharesight",
+] as const;
+export type BrokerFormatId = (typeof BROKER_FORMAT_IDS)[number];
+
+/** A trade as the JSON import takes it (trades.schemas.ts ImportRow), every value as text. */
+export interface BrokerTradeBody {
+  tradeDate: string;
+  tradeType: "Buy" | "Sell";
+  symbol: string;
+  exchange: string;
+  quantity: string;
+  price: string;
+  brokerage: string;
+  /** Absent: the holding's currency (the security's, else the exchange's). */
+  currencyCode?: string;
+  exchangeRate?: string;
+  notes?: string;
+  reference?: string;
+}
+
+export interface BrokerTrade {
+  /** The line of the file (the row of the sheet) the trade is on. */
+  line: number;
+  raw: BrokerTradeBody;
+}
+
+/** A row of the file that is not a trade (interest, a deposit, a DRP `In`, a subtotal...). */
+export interface IgnoredRow {
+  line: number;
+  reason: string;
+}
+
+export interface BrokerRead {
+  trades: BrokerTrade[];
+  ignored: IgnoredRow[];
+  /** Said once for the file (e.g. trade dates derived from settlement dates). */
+  warnings: string[];
+  /** Cells that could not be read, each naming its line and the file's column. */
+  errors: FieldError[];
+}
+
+export interface BrokerFormat {
+  id: BrokerFormatId;
+  /** As the broker names the export ("CommSec Transactions"). */
+  name: string;
+  /** The header row as the broker writes it, for the 400 of a file no format places. */
+  header: readonly string[];
+  /** What the body is: CSV text, or an .xlsx workbook. */
+  media: "csv" | "xlsx";
+  /** The index in `records` of this format's header row, or -1 when the file is not this format. */
+  findHeader(records: readonly CsvRecord[]): number;
+  /** The records after the header read into trades; `header` is the header row's cells. */
+  read(header: Columns, records: readonly CsvRecord[]): BrokerRead;
+}
+
+/** A column name as matched: case, spaces and a stray space inside ("Buy/ Sell") do not count. */
+export const columnKey = (name: string) => name.replace(/\s+/g, "").toLowerCase();
+
+/** The header row's columns by name (columnKey), for cells read by the documented name. */
+export class Columns {
+  private readonly index = new Map<string, number>();
+
+  constructor(readonly names: readonly string[]) {
+    names.forEach((n, i) => {
+      if (!this.index.has(columnKey(n))) this.index.set(columnKey(n), i);
+    });
+  }
+
+  has(name: string): boolean {
+    return this.index.has(columnKey(name));
+  }
+
+  /** The cell of `record` under `name` (trimmed; "" when the column or the cell is absent). */
+  cell(record: CsvRecord, name: string): string {
+    const i = this.index.get(columnKey(name));
+    return i === undefined ? "" : (record.cells[i] ?? "").trim();
+  }
+}
+
+/** Whether `cells` hold every one of `required` as a column name (any order, case and spacing). */
+export function holdsColumns(cells: readonly string[], required: readonly string[]): boolean {
+  const keys = new Set(cells.map(columnKey));
+  return required.every((r) => keys.has(columnKey(r)));
+}
+
+/** The first record holding every one of `required`: the header of a format matched by column names. */
+export function findHeaderRow(records: readonly CsvRecord[], required: readonly string[]): number {
+  return records.findIndex((r) => holdsColumns(r.cells, required));
+}
+
+/**
+ * Reads one row's cells by the file's column names, collecting an error for each that cannot be
+ * read: the path is `line N.<the file's column>`, as the user finds it in the file.
+ */
+export class RowReader {
+  constructor(
+    private readonly columns: Columns,
+    private readonly record: CsvRecord,
+    private readonly errors: FieldError[],
+  ) {}
+
+  get line(): number {
+    return this.record.line;
+  }
+
+  text(column: string): string {
+    return this.columns.cell(this.record, column);
+  }
+
+  /** A cell that must not be empty. */
+  required(column: string): string {
+    const value = this.text(column);
+    if (value === "") this.fail(column, "is empty");
+    return value;
+  }
+
+  /** A number as brokers write it: `$1,234.50`, `1 000`, `(12.50)` for −12.50; empty is `empty`. */
+  amount(column: string, empty?: string): string {
+    const value = this.text(column);
+    if (value === "" && empty !== undefined) return empty;
+    const parsed = parseAmount(value);
+    if (parsed === undefined) this.fail(column, value === "" ? "is empty" : `is not a number: ${value}`);
+    return parsed ?? "0";
+  }
+
+  /** A date in one of the broker's patterns, as yyyy-mm-dd. */
+  date(column: string, pattern: DatePattern): string {
+    const value = this.text(column);
+    const parsed = parseDate(value, pattern);
+    if (parsed === undefined) this.fail(column, value === "" ? "is empty" : `is not a date (${pattern}): ${value}`);
+    return parsed ?? "1970-01-01";
+  }
+
+  fail(column: string, message: string): void {
+    this.errors.push({ path: `line ${this.line}.${column}`, message, line: this.line });
+  }
+}
+
+/** `$1,234.50` → "1234.50"; `(12.50)` → "-12.50"; undefined when not a number. */
+export function parseAmount(text: string): string | undefined {
+  let t = text.replace(/[\s$,]/g, "");
+  let negative = false;
+  if (/^\(.*\)$/.test(t)) [t, negative] = [t.slice(1, -1), true];
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) return undefined;
+  const d = new Decimal(t);
+  return (negative ? d.negated() : d).toFixed();
+}
+
+/** The date patterns brokers write. */
+export type DatePattern =
+  | "dd/mm/yyyy" // CommSec: 05/03/2024, 5/03/2024
+  | "yyyy-mm-dd" // Sharesight, Stake; a time after it is ignored (SelfWealth's 2024-03-05 00:00:00)
+  | "yyyymmdd" // IBKR Flex: 20240305, 20240305;103000
+  | "yyyy-mm-dd, hh:mm:ss"; // IBKR Activity Statement: "2024-03-05, 10:30:00"
+
+/** A date in `pattern` as yyyy-mm-dd, or undefined when it is not one (31/02 included). */
+export function parseDate(text: string, pattern: DatePattern): string | undefined {
+  let m: RegExpExecArray | null;
+  let y: string, mo: string, d: string;
+  if (pattern === "dd/mm/yyyy") {
+    m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text);
+    if (!m) return undefined;
+    [d, mo, y] = [m[1], m[2], m[3]];
+  } else if (pattern === "yyyymmdd") {
+    m = /^(\d{4})(\d{2})(\d{2})(?:[;,T ].*)?$/.exec(text);
+    if (!m) return undefined;
+    [y, mo, d] = [m[1], m[2], m[3]];
+  } else {
+    m = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ ,T].*)?$/.exec(text);
+    if (!m) return undefined;
+    [y, mo, d] = [m[1], m[2], m[3]];
+  }
+  const iso = `${y}-${mo.padStart(2, "0")}-${d.padStart(2, "0")}`;
+  const date = toDate(iso);
+  return Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== iso ? undefined : iso;
+}
+
+/**
+ * The business day (Monday to Friday) `days` business days before `date`: a settlement date's
+ * trade date under T+2. Public holidays are not known: a settlement after one is a day late.
+ */
+export function businessDaysBefore(date: string, days: number): string {
+  let d = date;
+  for (let left = days; left > 0;) {
+    d = addDays(d, -1);
+    const weekday = toDate(d).getUTCDay();
+    if (weekday !== 0 && weekday !== 6) left--;
+  }
+  return d;
+}
+
+/** A record whose cells are all empty (`,,,,`): no row of the file's, neither a trade nor ignored. */
+export const isBlankRecord = (record: CsvRecord) => record.cells.every((c) => c.trim() === "");
+
+/** The broker's reference as a trade body's field, when the row has one. */
+export const withReference = (reference: string): { reference?: string } => (reference ? { reference } : {});
+
+/** An empty read, to add to. */
+export const emptyRead = (): BrokerRead => ({ trades: [], ignored: [], warnings: [], errors: [] });
+
+/**
+ * The exchange of a US listing a file does not name (Stake's `Trades` sheet, an IBKR Activity
+ * Statement's USD rows). The service has no generic "US" code (securities.schemas.ts
+ * EXCHANGE_CURRENCY, Yahoo's suffixes): NYSE and NASDAQ price and trade alike (USD, no Yahoo
+ * suffix), so NYSE stands for either; a symbol the master list holds on NASDAQ becomes a security of
+ * the account's own on NYSE unless the import resolves it against the master list.
+ */
+export const US_EXCHANGE = "NYSE";

@@ -1,0 +1,124 @@
+import { Decimal } from "../../../lib/money";
+import { emptyRead, findHeaderRow, parseAmount, RowReader, US_EXCHANGE, type BrokerFormat } from "./format";
+
+/**
+ * Stake Wall St's transaction report (Account → Reports → Transaction report, the .xlsx), its
+ * `Trades` sheet: one US trade a row (docs/data.md §4; research notes §1.4).
+ *
+ * - The trade date is `DATE (US)` (`SETTLEMENT DATE (US)` is T+1 or T+2 later and not read).
+ * - Brokerage is `BROKERAGE FEE (USD)` + `TAF FEE (USD)` + `SEC FEE (USD)`: the US regulatory fees
+ *   are costs of the trade, as brokerage is (an empty fee cell is 0).
+ * - The currency is USD and the exchange rate is `LOCAL CURRENCY VALUE` ÷ `VALUE (USD)`: units of
+ *   the account's currency (AUD; NZD for a New Zealand account) per USD, rounded to 10 decimals as
+ *   the service stores rates. Whichever way `FX RATE` is written, the two values settle it; it is
+ *   only checked, and a rate that agrees within 1% with neither the quotient nor its inverse is an
+ *   error on `FX RATE`: the values would not be what this format takes them for.
+ * - The sheet does not name the exchange: every trade is on US_EXCHANGE (format.ts).
+ * - `UNITS` of a sell may be written negative: the quantity is stored positive, `SIDE` says sell.
+ * - `REFERENCE` is the trade's reference, so a second import of the same report finds duplicates.
+ * - A `SIDE` other than `B`/`S` is listed as ignored.
+ */
+
+const HEADER = [
+  "DATE (US)",
+  "SETTLEMENT DATE (US)",
+  "REFERENCE",
+  "SYMBOL",
+  "SIDE",
+  "UNITS",
+  "EFFECTIVE PRICE (USD)",
+  "BROKERAGE FEE (USD)",
+  "TAF FEE (USD)",
+  "SEC FEE (USD)",
+  "VALUE (USD)",
+  "FX RATE",
+  "LOCAL CURRENCY VALUE",
+] as const;
+
+const REQUIRED = [
+  "DATE (US)",
+  "REFERENCE",
+  "SYMBOL",
+  "SIDE",
+  "UNITS",
+  "EFFECTIVE PRICE (USD)",
+  "BROKERAGE FEE (USD)",
+  "VALUE (USD)",
+  "LOCAL CURRENCY VALUE",
+];
+
+/** How far `FX RATE` may be from the rate the values give (either way round) before it is an error. */
+const FX_TOLERANCE = new Decimal("0.01");
+
+/** Whether `a` is within FX_TOLERANCE of `b` (b not zero), relatively. */
+const near = (a: Decimal, b: Decimal) => a.minus(b).abs().lte(b.abs().times(FX_TOLERANCE));
+
+export const stake: BrokerFormat = {
+  id: "stake",
+  name: "Stake Wall St transaction report",
+  header: HEADER,
+  media: "xlsx",
+  findHeader: (records) => findHeaderRow(records, REQUIRED),
+  read(columns, records) {
+    const out = emptyRead();
+    for (const record of records) {
+      if (record.cells.every((c) => c.trim() === "")) continue;
+      const row = new RowReader(columns, record, out.errors);
+      const side = row.text("SIDE").toUpperCase();
+      if (side !== "B" && side !== "S") {
+        out.ignored.push({ line: row.line, reason: `SIDE ${row.text("SIDE") || "(empty)"} is not B or S` });
+        continue;
+      }
+      const brokerage = ["BROKERAGE FEE (USD)", "TAF FEE (USD)", "SEC FEE (USD)"]
+        .map((c) => new Decimal(row.amount(c, "0")).abs())
+        .reduce((a, b) => a.plus(b));
+      out.trades.push({
+        line: row.line,
+        raw: {
+          tradeDate: row.date("DATE (US)", "yyyy-mm-dd"),
+          tradeType: side === "B" ? "Buy" : "Sell",
+          symbol: row.required("SYMBOL").toUpperCase(),
+          exchange: US_EXCHANGE,
+          quantity: row.amount("UNITS").replace(/^-/, ""),
+          price: row.amount("EFFECTIVE PRICE (USD)"),
+          brokerage: brokerage.toFixed(),
+          currencyCode: "USD",
+          ...exchangeRate(row),
+          reference: row.required("REFERENCE"),
+        },
+      });
+    }
+    return out;
+  },
+};
+
+/** LOCAL CURRENCY VALUE ÷ VALUE (USD), checked against FX RATE when the sheet gives one. */
+function exchangeRate(row: RowReader): { exchangeRate?: string } {
+  const usd = decimalCell(row, "VALUE (USD)");
+  const local = decimalCell(row, "LOCAL CURRENCY VALUE");
+  const given = row.text("FX RATE") === "" ? undefined : decimalCell(row, "FX RATE");
+  if (usd === undefined || local === undefined) return {};
+  if (usd.isZero() || local.isZero()) {
+    row.fail(
+      usd.isZero() ? "VALUE (USD)" : "LOCAL CURRENCY VALUE",
+      "is 0: the exchange rate is LOCAL CURRENCY VALUE ÷ VALUE (USD)",
+    );
+    return {};
+  }
+  const rate = local.div(usd).abs().toDecimalPlaces(10);
+  const agrees = (g: Decimal) => !g.isZero() && (near(g.abs(), rate) || near(new Decimal(1).div(g.abs()), rate));
+  if (given !== undefined && !agrees(given)) {
+    row.fail(
+      "FX RATE",
+      `${row.text("FX RATE")} agrees with neither LOCAL CURRENCY VALUE ÷ VALUE (USD) = ${rate.toFixed()} nor its inverse (within 1%)`,
+    );
+  }
+  return { exchangeRate: rate.toFixed() };
+}
+
+/** A cell's number, or undefined when it cannot be read (the error is recorded on the cell). */
+function decimalCell(row: RowReader, column: string): Decimal | undefined {
+  const parsed = parseAmount(row.text(column));
+  if (parsed === undefined) row.amount(column);
+  return parsed === undefined ? undefined : new Decimal(parsed);
+}

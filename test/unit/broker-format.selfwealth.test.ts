@@ -1,0 +1,120 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { readCsvRecords } from "../../src/lib/csv";
+import { selfwealth } from "../../src/modules/trades/broker-formats/selfwealth";
+import { readBrokerFixture } from "./broker-formats.helpers";
+
+/**
+ * docs/data.md §4, `selfwealth`: SelfWealth's Movements export, dates `yyyy-mm-dd 00:00:00`,
+ * `Action` Buy/Sell, the price from `Average Price`, SelfWealth's flat $9.50 brokerage. `In` rows
+ * (a DRP allotment, a transfer in) carry no price and are not trades. The fixture's header is
+ * written in mixed case (`TRADE DATE`, `settlement date`, `name`), which matching ignores.
+ */
+describe("SelfWealth Movements", () => {
+  it("reads each Buy and Sell, whatever the header's case", async () => {
+    const read = await readBrokerFixture(selfwealth, "selfwealth.csv");
+    expect(read.headerLine).toBe(1);
+    expect(read.errors).toEqual([]);
+    expect(read.warnings).toEqual([]);
+    expect(read.trades).toEqual([
+      // Line 2: 60 × 99.87 = Consideration 5,992.20; + 9.50 = Total 6,001.70.
+      {
+        line: 2,
+        raw: {
+          tradeDate: "2024-07-22",
+          tradeType: "Buy",
+          symbol: "VAS",
+          exchange: "ASX",
+          quantity: "60",
+          price: "99.87",
+          brokerage: "9.5",
+          currencyCode: "AUD",
+          reference: "2481937",
+        },
+      },
+      // Line 4: 120 × 43.56 = 5,227.20; + 9.50 = 5,236.70.
+      {
+        line: 4,
+        raw: {
+          tradeDate: "2024-10-14",
+          tradeType: "Buy",
+          symbol: "BHP",
+          exchange: "ASX",
+          quantity: "120",
+          price: "43.56",
+          brokerage: "9.5",
+          currencyCode: "AUD",
+          reference: "2503318",
+        },
+      },
+      // Line 7 (5 is blank): 120 × 36.05 = 4,326.00; − 9.50 = 4,316.50.
+      {
+        line: 7,
+        raw: {
+          tradeDate: "2025-04-07",
+          tradeType: "Sell",
+          symbol: "BHP",
+          exchange: "ASX",
+          quantity: "120",
+          price: "36.05",
+          brokerage: "9.5",
+          currencyCode: "AUD",
+          reference: "2561044",
+        },
+      },
+      // Line 8: Units "1,000" quoted; 1,000 × 52.335 = 52,335.00; + 9.50 = 52,344.50. The trade
+      // date is the Thursday; the settlement date (Monday) is not read.
+      {
+        line: 8,
+        raw: {
+          tradeDate: "2025-06-19",
+          tradeType: "Buy",
+          symbol: "NDQ",
+          exchange: "ASX",
+          quantity: "1000",
+          price: "52.335",
+          brokerage: "9.5",
+          currencyCode: "AUD",
+          reference: "2584467",
+        },
+      },
+    ]);
+  });
+
+  it("lists In rows (a DRP allotment, a transfer in) as ignored", async () => {
+    const read = await readBrokerFixture(selfwealth, "selfwealth.csv");
+    expect(read.ignored).toEqual([
+      {
+        line: 3,
+        reason:
+          "Action In (3 VAS) is a DRP allotment or a transfer in and has no price: record a DRP on its income record, a transfer as a TransferIn",
+      },
+      {
+        line: 6,
+        reason:
+          "Action In (200 ETHI) is a DRP allotment or a transfer in and has no price: record a DRP on its income record, a transfer as a TransferIn",
+      },
+    ]);
+  });
+
+  it("names the line and column of a cell it cannot read", async () => {
+    const read = await readBrokerFixture(selfwealth, "selfwealth-bad.csv");
+    expect(read.errors).toEqual([
+      { path: "line 2.Trade Date", line: 2, message: "is not a date (yyyy-mm-dd): 22/07/2024 00:00:00" },
+      { path: "line 3.Average Price", line: 3, message: "is not a number: n/a" },
+    ]);
+  });
+
+  it("does not take another format's file for its own", async () => {
+    for (const file of [
+      "commsec-transactions.csv",
+      "commsec-summary.csv",
+      "commsec-confirmations.csv",
+      "sharesight.csv",
+    ]) {
+      const text = readFileSync(join(__dirname, "../fixtures/brokers", file), "utf8");
+      const records = await readCsvRecords(text, { what: "The import", maxRecords: 1000 });
+      expect(selfwealth.findHeader(records)).toBe(-1);
+    }
+  });
+});
