@@ -67,6 +67,18 @@ export const validationFailed = (message: string, errors?: FieldError[]) =>
   new DomainError("VALIDATION_FAILED", message, errors);
 export const businessRule = (message: string) => new DomainError("BUSINESS_RULE", message);
 
+/** The row a lookup found, or NOT_FOUND naming what was asked for (`Trade 12`). */
+export function found<T>(row: T | null | undefined, what: string): T {
+  if (!row) throw notFound(what);
+  return row;
+}
+
+/** A delete's answer: true once it removed a row, NOT_FOUND when none of the caller's matched. */
+export function removed({ count }: { count: number }, what: string): true {
+  if (count === 0) throw notFound(what);
+  return true;
+}
+
 /** For "find" use cases (GraphQL's nullable lookups): NOT_FOUND becomes null, other errors stay. */
 export async function orNull<T>(lookup: Promise<T>): Promise<T | null> {
   try {

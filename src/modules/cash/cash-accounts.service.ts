@@ -1,5 +1,6 @@
 import type { Context } from "../../context";
-import { businessRule, notFound, orNull } from "../../lib/domain-errors";
+import { businessRule, orNull, removed } from "../../lib/domain-errors";
+import { groupedBy } from "../../lib/grouped";
 import { parseId, parseInput } from "../../lib/validation";
 import { assertCanWrite, scopedPortfolio } from "../ledger/portfolio-access";
 import { CreateCashAccountInput, UpdateCashAccountBody, type UpdateCashAccountInput } from "./cash.schemas";
@@ -31,9 +32,7 @@ export async function cashAccountsByPortfolioIds(
     select: ACCOUNT_SELECT,
     orderBy: { id: "asc" },
   });
-  const by = new Map<number, CashAccountView[]>(portfolioIds.map((id) => [id, []]));
-  for (const view of await withBalances(ctx, rows)) by.get(view.portfolioId)?.push(view);
-  return by;
+  return groupedBy(portfolioIds, await withBalances(ctx, rows), (view) => view.portfolioId);
 }
 
 /** One account answered with its balance as of today. */
@@ -108,7 +107,5 @@ export async function updateCashAccount(
 export async function deleteCashAccount(ctx: Context, cashAccountId: unknown): Promise<true> {
   const id = parseId(cashAccountId, "cashAccountId");
   assertCanWrite(ctx);
-  const { count } = await ctx.db.cashAccount.deleteMany({ where: { id, ...accountScope(ctx) } });
-  if (count === 0) throw notFound(`Cash account ${id}`);
-  return true;
+  return removed(await ctx.db.cashAccount.deleteMany({ where: { id, ...accountScope(ctx) } }), `Cash account ${id}`);
 }

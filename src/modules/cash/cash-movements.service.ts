@@ -35,6 +35,12 @@ export function compareMovements(a: Movement, b: Movement): number {
   return SOURCE_ORDER[a.source] - SOURCE_ORDER[b.source] || a.sourceId - b.sourceId;
 }
 
+/** Rows of the accounts' portfolios in the accounts' currencies (each row is then matched to its account). */
+const ofAccounts = (accounts: AccountRow[]) => ({
+  portfolioId: { in: [...new Set(accounts.map((a) => a.portfolioId))] },
+  currencyCode: { in: [...new Set(accounts.map((a) => a.currencyCode))] },
+});
+
 const storedMovement = (t: TransactionRow): Movement => ({
   id: t.id,
   source: "Cash",
@@ -67,8 +73,7 @@ async function derivedMovements(
       ? []
       : db.trade.findMany({
           where: {
-            portfolioId: { in: [...new Set(tradeAccounts.map((a) => a.portfolioId))] },
-            currencyCode: { in: [...new Set(tradeAccounts.map((a) => a.currencyCode))] },
+            ...ofAccounts(tradeAccounts),
             tradeType: { in: [...CASH_TRADE_TYPES] },
             tradeDate: { lte: toDate(asOf) },
           },
@@ -89,8 +94,7 @@ async function derivedMovements(
       ? []
       : db.income.findMany({
           where: {
-            portfolioId: { in: [...new Set(incomeAccounts.map((a) => a.portfolioId))] },
-            currencyCode: { in: [...new Set(incomeAccounts.map((a) => a.currencyCode))] },
+            ...ofAccounts(incomeAccounts),
             isReinvested: false, // reinvested income moves no cash (incomeCashEffect); not worth a row
             paidDate: { lte: toDate(asOf) },
           },

@@ -1,9 +1,8 @@
-import type { Prisma } from "../../../generated/prisma/client";
 import type { Context } from "../../context";
 import { toDate } from "../../lib/dates";
-import { businessRule, notFound, orNull } from "../../lib/domain-errors";
+import { businessRule, found, orNull, removed } from "../../lib/domain-errors";
 import { parseId, parseInput } from "../../lib/validation";
-import { assertCanWrite } from "../ledger/portfolio-access";
+import { assertCanWrite, type ScopedLookup } from "../ledger/portfolio-access";
 import { CashTransactionInput, UpdateCashTransactionBody } from "./cash.schemas";
 import {
   accountRow,
@@ -18,19 +17,14 @@ import { write } from "../ledger/write";
 export const findCashTransaction = (ctx: Context, cashTransactionId: unknown) =>
   orNull(getCashTransaction(ctx, cashTransactionId));
 
-export async function getCashTransaction(
-  ctx: Context,
-  cashTransactionId: unknown,
-  db: Prisma.TransactionClient = ctx.db,
-): Promise<CashTransactionView> {
+export const getCashTransaction: ScopedLookup<CashTransactionView> = async (ctx, cashTransactionId, db = ctx.db) => {
   const id = parseId(cashTransactionId, "cashTransactionId");
   const row = await db.cashTransaction.findFirst({
     where: { id, ...transactionScope(ctx) },
     select: TRANSACTION_SELECT,
   });
-  if (!row) throw notFound(`Cash transaction ${id}`);
-  return transactionView(row);
-}
+  return transactionView(found(row, `Cash transaction ${id}`));
+};
 
 export async function createCashTransaction(ctx: Context, input: unknown): Promise<CashTransactionView> {
   const data = parseInput(CashTransactionInput, input, "The cash transaction");
@@ -89,7 +83,8 @@ export async function updateCashTransaction(
 export async function deleteCashTransaction(ctx: Context, cashTransactionId: unknown): Promise<true> {
   const id = parseId(cashTransactionId, "cashTransactionId");
   assertCanWrite(ctx);
-  const { count } = await ctx.db.cashTransaction.deleteMany({ where: { id, ...transactionScope(ctx) } });
-  if (count === 0) throw notFound(`Cash transaction ${id}`);
-  return true;
+  return removed(
+    await ctx.db.cashTransaction.deleteMany({ where: { id, ...transactionScope(ctx) } }),
+    `Cash transaction ${id}`,
+  );
 }

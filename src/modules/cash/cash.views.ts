@@ -1,10 +1,10 @@
 import type { Prisma } from "../../../generated/prisma/client";
 import type { Context } from "../../context";
 import { fromDate } from "../../lib/dates";
-import { notFound } from "../../lib/domain-errors";
+import { found } from "../../lib/domain-errors";
 import { Decimal } from "../../lib/money";
 import { parseId } from "../../lib/validation";
-import { portfolioWhere } from "../ledger/portfolio-access";
+import { portfolioWhere, type ScopedLookup } from "../ledger/portfolio-access";
 import type { CashTransactionType } from "./cash.schemas";
 
 /** What the cash module answers and reads: its views, selects and the caller's scope. */
@@ -80,16 +80,13 @@ const INFLOWS = new Set<CashTransactionType>(["Deposit", "InterestPayment"]);
 export const signed = (type: CashTransactionType, amount: Decimal) => (INFLOWS.has(type) ? amount : amount.neg());
 
 /** The caller's cash account, or NOT_FOUND. */
-export async function accountRow(
-  ctx: Context,
-  cashAccountId: unknown,
-  db: Prisma.TransactionClient = ctx.db,
-): Promise<AccountRow> {
+export const accountRow: ScopedLookup<AccountRow> = async (ctx, cashAccountId, db = ctx.db) => {
   const id = parseId(cashAccountId, "cashAccountId");
-  const row = await db.cashAccount.findFirst({ where: { id, ...accountScope(ctx) }, select: ACCOUNT_SELECT });
-  if (!row) throw notFound(`Cash account ${id}`);
-  return row;
-}
+  return found(
+    await db.cashAccount.findFirst({ where: { id, ...accountScope(ctx) }, select: ACCOUNT_SELECT }),
+    `Cash account ${id}`,
+  );
+};
 
 export const transactionView = (t: TransactionRow): CashTransactionView => ({
   id: t.id,

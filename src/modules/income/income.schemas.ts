@@ -4,6 +4,7 @@ import { AMIT_COMPONENTS } from "./amit";
 import { dateInput, dateOutput, financialYearInput } from "../../lib/dates";
 import { decimalInput, positivePriceInput, positiveRateInput } from "../../lib/money";
 import { acceptingAnswerFields, crossField, idSchema, text } from "../../lib/validation";
+import { holdingRecordFields } from "../trades/trades.schemas";
 
 /** DECIMAL(19,4): below 10^15. */
 const amount = decimalInput({ scale: 4, min: 0, max: 999_999_999_999_999 });
@@ -83,11 +84,7 @@ export const ProRataInput = z
 
 export const IncomeResponse = z
   .object({
-    id: z.number().int(),
-    holdingId: z.number().int(),
-    portfolioId: z.number().int(),
-    symbol: z.string(),
-    exchange: z.string(),
+    ...holdingRecordFields,
     exDividendDate: dateOutput,
     paidDate: dateOutput,
     frankedAmount: z.number(),

@@ -1,10 +1,10 @@
-import type { Prisma } from "../../../generated/prisma/client";
 import type { Context } from "../../context";
-import { businessRule, notFound, orNull } from "../../lib/domain-errors";
+import { businessRule, found, notFound, orNull, removed } from "../../lib/domain-errors";
+import { groupedBy } from "../../lib/grouped";
 import { parseId, parseInput } from "../../lib/validation";
 import { holdingForTrade, holdingWithPortfolio } from "../holdings/holdings.service";
 import { ledgerWrite } from "../ledger/unit-of-work";
-import { assertCanWrite } from "../ledger/portfolio-access";
+import { assertCanWrite, type ScopedLookup } from "../ledger/portfolio-access";
 import { INCOME_SELECT, incomeWhere, toIncomeView, type IncomeView } from "./income-view";
 import { IncomeInput, UpdateIncomeBody } from "./income.schemas";
 import { drpOf, storedIncome } from "./stored-income";
@@ -40,17 +40,12 @@ export async function createIncome(ctx: Context, input: unknown): Promise<Income
 
 export const findIncome = (ctx: Context, incomeId: unknown) => orNull(getIncome(ctx, incomeId));
 
-export async function getIncome(
-  ctx: Context,
-  incomeId: unknown,
-  db: Prisma.TransactionClient = ctx.db,
-): Promise<IncomeView> {
+export const getIncome: ScopedLookup<IncomeView> = async (ctx, incomeId, db = ctx.db) => {
   const id = parseId(incomeId, "incomeId");
   const row = await db.income.findFirst({ where: { id, ...incomeWhere(ctx) }, select: INCOME_SELECT });
   // The holding comes in a second statement: one deleted in between took the record with it.
-  if (!row || !row.holding) throw notFound(`Income ${id}`);
-  return toIncomeView(row);
-}
+  return toIncomeView(found(row?.holding ? row : null, `Income ${id}`));
+};
 
 /** GET /v1/holdings/{h}/income: the holding's income records by paid date. */
 export async function listHoldingIncome(ctx: Context, holdingId: unknown): Promise<IncomeView[]> {
@@ -73,9 +68,7 @@ export async function incomeByHoldingIds(
     select: INCOME_SELECT,
     orderBy: [{ paidDate: "asc" }, { id: "asc" }],
   });
-  const by = new Map<number, IncomeView[]>(holdingIds.map((id) => [id, []]));
-  for (const r of rows) by.get(r.holdingId)?.push(toIncomeView(r));
-  return by;
+  return groupedBy(holdingIds, rows.map(toIncomeView), (i) => i.holdingId);
 }
 
 /** PUT /v1/income/{i}: replaces the record's content; it stays on its holding. */
@@ -83,8 +76,10 @@ export async function updateIncome(ctx: Context, incomeId: unknown, input: unkno
   const id = parseId(incomeId, "incomeId");
   const data = parseInput(UpdateIncomeBody, input, "The income");
   assertCanWrite(ctx);
-  const existing = await ctx.db.income.findFirst({ where: { id, ...incomeWhere(ctx) }, select: { holdingId: true } });
-  if (!existing) throw notFound(`Income ${id}`);
+  const existing = found(
+    await ctx.db.income.findFirst({ where: { id, ...incomeWhere(ctx) }, select: { holdingId: true } }),
+    `Income ${id}`,
+  );
   if (existing.holdingId !== data.holdingId)
     throw businessRule(
       `Income ${id} belongs to holding ${existing.holdingId}; to move it, delete it and add it to the other holding.`,
@@ -121,14 +116,15 @@ export async function confirmIncome(ctx: Context, incomeId: unknown): Promise<In
 export async function deleteIncome(ctx: Context, incomeId: unknown): Promise<true> {
   const id = parseId(incomeId, "incomeId");
   assertCanWrite(ctx);
-  const existing = await ctx.db.income.findFirst({ where: { id, ...incomeWhere(ctx) }, select: { holdingId: true } });
-  if (!existing) throw notFound(`Income ${id}`);
+  const existing = found(
+    await ctx.db.income.findFirst({ where: { id, ...incomeWhere(ctx) }, select: { holdingId: true } }),
+    `Income ${id}`,
+  );
   const holding = await holdingWithPortfolio(ctx, existing.holdingId);
   await ledgerWrite(ctx, holding.portfolioId, async ({ tx, portfolio, check }) => {
     await holdingForTrade(tx, ctx, portfolio, { holdingId: holding.id });
     await check(holding.id, new Map([[`income ${id}`, null]]));
-    const { count } = await tx.income.deleteMany({ where: { id } });
-    if (count === 0) throw notFound(`Income ${id}`);
+    removed(await tx.income.deleteMany({ where: { id } }), `Income ${id}`);
   });
   return true;
 }

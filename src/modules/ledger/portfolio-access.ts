@@ -33,6 +33,12 @@ export function portfolioWhere(ctx: Context): Prisma.PortfolioWhereInput {
     : { accountId: ctx.account.id };
 }
 
+/**
+ * A use case that reads one record of the caller's by its id (a path segment or a body field), or
+ * answers NOT_FOUND; through `db`, a transaction's client when a write reads its rows back.
+ */
+export type ScopedLookup<T> = (ctx: Context, id: unknown, db?: Prisma.TransactionClient) => Promise<T>;
+
 /** A write to a portfolio or anything under it. */
 export function assertCanWrite(ctx: Context): void {
   if (ctx.principal.kind === "client" && ctx.principal.permission !== "ReadWrite") {
@@ -62,54 +68,46 @@ export type ScopedPortfolio = Scoped<PortfolioForLedger>;
 const scoped = <T>(row: T) => row as Scoped<T>;
 
 /**
- * The caller's portfolio `portfolioId` (parsed: a path segment or a body field), or NOT_FOUND,
- * which another account's or another client's portfolio answers exactly as a missing one does.
- * `select` picks other columns (a view); without it, the ledger's.
+ * A lookup of the caller's portfolio `portfolioId` (parsed: a path segment or a body field).
+ * `select` picks other columns (a view); without it, the ledger's. `Missing` is what it answers for
+ * a portfolio the caller may not see, or that does not exist.
  */
-export async function scopedPortfolio(
-  ctx: Context,
-  portfolioId: unknown,
-  db?: Prisma.TransactionClient,
-): Promise<ScopedPortfolio>;
-export async function scopedPortfolio<S extends Prisma.PortfolioSelect>(
-  ctx: Context,
-  portfolioId: unknown,
-  db: Prisma.TransactionClient | undefined,
-  select: S,
-): Promise<Scoped<Prisma.PortfolioGetPayload<{ select: S }>>>;
-export async function scopedPortfolio(
-  ctx: Context,
-  portfolioId: unknown,
-  db: Prisma.TransactionClient = ctx.db,
-  select: Prisma.PortfolioSelect = PORTFOLIO_LEDGER_SELECT,
-): Promise<unknown> {
-  const row = await findScopedPortfolio(ctx, portfolioId, db, select);
-  if (!row) throw notFound(`Portfolio ${parseId(portfolioId, "portfolioId")}`);
-  return row;
+interface PortfolioLookup<Missing> {
+  (ctx: Context, portfolioId: unknown, db?: Prisma.TransactionClient): Promise<ScopedPortfolio | Missing>;
+  <S extends Prisma.PortfolioSelect>(
+    ctx: Context,
+    portfolioId: unknown,
+    db: Prisma.TransactionClient | undefined,
+    select: S,
+  ): Promise<Scoped<Prisma.PortfolioGetPayload<{ select: S }>> | Missing>;
 }
 
 /** scopedPortfolio, or null instead of NOT_FOUND (GraphQL's nullable `portfolio(id)`). */
-export async function findScopedPortfolio(
-  ctx: Context,
-  portfolioId: unknown,
-  db?: Prisma.TransactionClient,
-): Promise<ScopedPortfolio | null>;
-export async function findScopedPortfolio<S extends Prisma.PortfolioSelect>(
-  ctx: Context,
-  portfolioId: unknown,
-  db: Prisma.TransactionClient | undefined,
-  select: S,
-): Promise<Scoped<Prisma.PortfolioGetPayload<{ select: S }>> | null>;
-export async function findScopedPortfolio(
+export const findScopedPortfolio = (async (
   ctx: Context,
   portfolioId: unknown,
   db: Prisma.TransactionClient = ctx.db,
   select: Prisma.PortfolioSelect = PORTFOLIO_LEDGER_SELECT,
-): Promise<unknown> {
+): Promise<unknown> => {
   const id = parseId(portfolioId, "portfolioId");
   const row = await db.portfolio.findFirst({ where: { id, ...portfolioWhere(ctx) }, select });
   return row ? scoped(row) : null;
-}
+}) as PortfolioLookup<null>;
+
+/**
+ * The caller's portfolio, or NOT_FOUND, which another account's or another client's portfolio
+ * answers exactly as a missing one does.
+ */
+export const scopedPortfolio = (async (
+  ctx: Context,
+  portfolioId: unknown,
+  db?: Prisma.TransactionClient,
+  select: Prisma.PortfolioSelect = PORTFOLIO_LEDGER_SELECT,
+): Promise<unknown> => {
+  const row = await findScopedPortfolio(ctx, portfolioId, db, select);
+  if (!row) throw notFound(`Portfolio ${parseId(portfolioId, "portfolioId")}`);
+  return row;
+}) as PortfolioLookup<never>;
 
 /**
  * Those of `portfolioIds` the caller may see (a DataLoader's batch), in id order; the others are

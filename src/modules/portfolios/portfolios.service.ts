@@ -1,5 +1,5 @@
 import type { Context } from "../../context";
-import { DomainError, notFound } from "../../lib/domain-errors";
+import { DomainError, found, removed } from "../../lib/domain-errors";
 import { parseId, parseInput } from "../../lib/validation";
 import { assertAdviser, assertCanWrite, portfolioWhere, findScopedPortfolio } from "../ledger/portfolio-access";
 import { CreatePortfolioInput, DEFAULT_YEAR_END, UpdatePortfolioBody } from "./portfolios.schemas";
@@ -57,9 +57,7 @@ export async function findPortfolio(ctx: Context, id: unknown): Promise<Portfoli
 
 /** Another account's portfolio answers NOT_FOUND, exactly as a missing one (docs/conventions.md §2.3). */
 export async function getPortfolio(ctx: Context, id: unknown): Promise<PortfolioView> {
-  const portfolio = await findPortfolio(ctx, id);
-  if (!portfolio) throw notFound(`Portfolio ${String(id)}`);
-  return portfolio;
+  return found(await findPortfolio(ctx, id), `Portfolio ${String(id)}`);
 }
 
 export async function createPortfolio(ctx: Context, input: unknown): Promise<PortfolioView> {
@@ -108,9 +106,10 @@ export async function updatePortfolio(ctx: Context, id: unknown, input: unknown)
 export async function deletePortfolio(ctx: Context, id: unknown): Promise<true> {
   const portfolioId = parseId(id, "portfolioId");
   assertAdviser(ctx, "delete portfolios");
-  const { count } = await ctx.db.portfolio.deleteMany({ where: { id: portfolioId, ...portfolioWhere(ctx) } });
-  if (count === 0) throw notFound(`Portfolio ${portfolioId}`);
-  return true;
+  return removed(
+    await ctx.db.portfolio.deleteMany({ where: { id: portfolioId, ...portfolioWhere(ctx) } }),
+    `Portfolio ${portfolioId}`,
+  );
 }
 
 /** The portfolio view's select and mapping, for modules that list portfolios (a client's). */

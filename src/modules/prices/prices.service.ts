@@ -1,7 +1,7 @@
 import type { Prisma } from "../../../generated/prisma/client";
 import type { Context } from "../../context";
 import { fromDate, toDate } from "../../lib/dates";
-import { DomainError, notFound, orNull } from "../../lib/domain-errors";
+import { DomainError, found, orNull, removed } from "../../lib/domain-errors";
 import { Decimal } from "../../lib/money";
 import { parseId, parseInput } from "../../lib/validation";
 import { holdingWhere, holdingWithPortfolio } from "../holdings/holdings.service";
@@ -53,8 +53,7 @@ export const findCustomPrice = (ctx: Context, priceId: unknown) => orNull(getCus
 export async function getCustomPrice(ctx: Context, priceId: unknown): Promise<CustomPriceView> {
   const id = parseId(priceId, "priceId");
   const row = await ctx.db.customPrice.findFirst({ where: { id, ...priceScope(ctx) }, select: PRICE_SELECT });
-  if (!row) throw notFound(`Price ${id}`);
-  return priceView(row);
+  return priceView(found(row, `Price ${id}`));
 }
 
 /** One price per holding per date (docs/rules.md §7): a second one on a date is a CONFLICT. */
@@ -141,7 +140,5 @@ export async function updateCustomPrice(ctx: Context, priceId: unknown, input: u
 export async function deleteCustomPrice(ctx: Context, priceId: unknown): Promise<true> {
   const id = parseId(priceId, "priceId");
   assertCanWrite(ctx);
-  const { count } = await ctx.db.customPrice.deleteMany({ where: { id, ...priceScope(ctx) } });
-  if (count === 0) throw notFound(`Price ${id}`);
-  return true;
+  return removed(await ctx.db.customPrice.deleteMany({ where: { id, ...priceScope(ctx) } }), `Price ${id}`);
 }

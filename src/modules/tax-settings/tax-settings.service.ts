@@ -5,7 +5,7 @@ import { Decimal } from "../../lib/money";
 import { parseId, parseInput } from "../../lib/validation";
 import type { ParcelError, ParcelMethod } from "../ledger";
 import { ledgerWrite } from "../ledger/unit-of-work";
-import { assertCanWrite, portfolioWhere, findScopedPortfolio } from "../ledger/portfolio-access";
+import { assertCanWrite, portfolioWhere, scopedPortfolio } from "../ledger/portfolio-access";
 import type { PortfolioView } from "../portfolios/portfolios.service";
 import { TaxSettingsInput } from "./tax-settings.schemas";
 
@@ -47,6 +47,19 @@ const view = (p: Row): TaxSettingsView => ({
   carriedForwardLosses: p.carriedLosses.map((l) => ({ financialYear: l.financialYear, amount: new Decimal(l.amount) })),
 });
 
+/** A table of lists kept per portfolio (year methods, holding overrides, carried losses). */
+interface PortfolioList<R> {
+  deleteMany(args: { where: { portfolioId: number } }): Promise<unknown>;
+  createMany(args: { data: (R & { portfolioId: number })[] }): Promise<unknown>;
+}
+
+/** A list given replaces the portfolio's old one as a whole; an absent list stays. */
+async function replaceList<R extends object>(table: PortfolioList<R>, portfolioId: number, rows: R[] | undefined) {
+  if (!rows) return;
+  await table.deleteMany({ where: { portfolioId } });
+  await table.createMany({ data: rows.map((row) => ({ ...row, portfolioId })) });
+}
+
 /** GET /v1/tax-settings: the settings of every portfolio the caller may see, by portfolio id. */
 export async function listTaxSettings(ctx: Context): Promise<TaxSettingsView[]> {
   const rows = await ctx.db.portfolio.findMany({ where: portfolioWhere(ctx), select, orderBy: { id: "asc" } });
@@ -58,9 +71,7 @@ export const findPortfolioTaxSettings = (ctx: Context, portfolioId: unknown) =>
 
 /** GET /v1/portfolios/{p}/tax-settings (GraphQL portfolioTaxSettings). */
 export async function getPortfolioTaxSettings(ctx: Context, portfolioId: unknown): Promise<TaxSettingsView> {
-  const row = await findScopedPortfolio(ctx, portfolioId, ctx.db, select);
-  if (!row) throw notFound(`Portfolio ${parseId(portfolioId, "portfolioId")}`);
-  return view(row);
+  return view(await scopedPortfolio(ctx, portfolioId, ctx.db, select));
 }
 
 /**
@@ -92,33 +103,25 @@ export async function updateTaxSettings(ctx: Context, portfolioId: unknown, inpu
         where: { id },
         data: { entityType: data.entityType ?? undefined, defaultMethod: data.defaultMethod ?? undefined },
       });
-      if (data.yearMethods) {
-        await tx.taxYearMethod.deleteMany({ where: { portfolioId: id } });
-        await tx.taxYearMethod.createMany({
-          data: data.yearMethods.map((m) => ({ portfolioId: id, financialYear: m.financialYear, method: m.method })),
-        });
-      }
-      if (data.holdingOverrides) {
-        await tx.holdingTaxMethod.deleteMany({ where: { portfolioId: id } });
-        await tx.holdingTaxMethod.createMany({
-          data: data.holdingOverrides.map((o) => ({
-            portfolioId: id,
-            holdingId: o.holdingId,
-            financialYear: o.financialYear,
-            method: o.method,
-          })),
-        });
-      }
-      if (data.carriedForwardLosses) {
-        await tx.carriedForwardLoss.deleteMany({ where: { portfolioId: id } });
-        await tx.carriedForwardLoss.createMany({
-          data: data.carriedForwardLosses.map((l) => ({
-            portfolioId: id,
-            financialYear: l.financialYear,
-            amount: l.amount.toFixed(),
-          })),
-        });
-      }
+      await replaceList(
+        tx.taxYearMethod,
+        id,
+        data.yearMethods?.map((m) => ({ financialYear: m.financialYear, method: m.method })),
+      );
+      await replaceList(
+        tx.holdingTaxMethod,
+        id,
+        data.holdingOverrides?.map((o) => ({
+          holdingId: o.holdingId,
+          financialYear: o.financialYear,
+          method: o.method,
+        })),
+      );
+      await replaceList(
+        tx.carriedForwardLoss,
+        id,
+        data.carriedForwardLosses?.map((l) => ({ financialYear: l.financialYear, amount: l.amount.toFixed() })),
+      );
 
       const methodsChanged = data.defaultMethod || data.yearMethods || data.holdingOverrides;
       if (methodsChanged && holdingIds.length > 0) {

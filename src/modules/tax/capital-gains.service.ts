@@ -1,18 +1,17 @@
 import type { Context } from "../../context";
 import type { Decimal } from "../../lib/money";
-import { parseInput } from "../../lib/validation";
 import { lossLedger, type CgtSummary } from "./cgt";
 import {
   loadTaxBook,
   readTaxPortfolio,
   reportYear,
+  taxReport,
   yearsOf,
   type DisposalRow,
   type TaxBook,
   type TaxPortfolio,
 } from "./tax-book";
 import { FinancialYearQuery } from "./tax.schemas";
-import { heavyWork } from "../../lib/heavy-work";
 
 /**
  * GET /v1/portfolios/{p}/reports/capital-gains, GraphQL `capitalGainsReport` (docs/reports.md §5.1):
@@ -35,16 +34,13 @@ export function capitalGainsReport(
   portfolioId: unknown,
   query: unknown = {},
 ): Promise<CapitalGainsReport> {
-  return heavyWork(ctx, () => capitalGainsReportNow(ctx, portfolioId, query));
-}
-
-async function capitalGainsReportNow(ctx: Context, portfolioId: unknown, query: unknown): Promise<CapitalGainsReport> {
-  const request = parseInput(FinancialYearQuery, query ?? {}, "The query");
-  const { portfolio, book, financialYear, from, to } = await readTaxPortfolio(ctx, portfolioId, async (portfolio) => {
-    const { financialYear, from, to } = reportYear(request.financialYear, portfolio);
-    return { portfolio, book: await loadTaxBook(ctx, portfolio, to), financialYear, from, to };
+  return taxReport(ctx, FinancialYearQuery, query, async (request) => {
+    const { portfolio, book, financialYear, from, to } = await readTaxPortfolio(ctx, portfolioId, async (portfolio) => {
+      const { financialYear, from, to } = reportYear(request.financialYear, portfolio);
+      return { portfolio, book: await loadTaxBook(ctx, portfolio, to), financialYear, from, to };
+    });
+    return capitalGainsOf(portfolio, book, financialYear, from, to);
   });
-  return capitalGainsOf(portfolio, book, financialYear, from, to);
 }
 
 /** The report of one year from a loaded book (myTax reads it too). */

@@ -1,12 +1,10 @@
 import type { Context } from "../../context";
 import { today } from "../../lib/dates";
-import { heavyWork } from "../../lib/heavy-work";
-import { parseInput } from "../../lib/validation";
 import { capitalGainsOf } from "./capital-gains.service";
 import { myTaxLines } from "./mytax";
 import type { MyTaxDocument, MyTaxReport } from "./mytax-document";
 import { renderMyTaxPdf } from "./mytax-pdf";
-import { loadTaxBook, readTaxPortfolio, reportYear } from "./tax-book";
+import { loadTaxBook, readTaxPortfolio, reportYear, taxReport } from "./tax-book";
 import { FinancialYearQuery } from "./tax.schemas";
 import { taxableIncomeOf } from "./taxable-income.service";
 
@@ -35,11 +33,14 @@ export async function myTaxReportPdf(
 }
 
 export function myTaxDocument(ctx: Context, portfolioId: unknown, query: unknown = {}): Promise<MyTaxDocument> {
-  return heavyWork(ctx, () => myTaxDocumentNow(ctx, portfolioId, query));
+  return taxReport(ctx, FinancialYearQuery, query, (request) => myTaxDocumentOf(ctx, portfolioId, request));
 }
 
-async function myTaxDocumentNow(ctx: Context, portfolioId: unknown, query: unknown): Promise<MyTaxDocument> {
-  const request = parseInput(FinancialYearQuery, query ?? {}, "The query");
+async function myTaxDocumentOf(
+  ctx: Context,
+  portfolioId: unknown,
+  request: FinancialYearQuery,
+): Promise<MyTaxDocument> {
   const { portfolio, book, income, financialYear, from, to } = await readTaxPortfolio(
     ctx,
     portfolioId,

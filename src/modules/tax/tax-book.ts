@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import type { Context } from "../../context";
 import { financialYearOf, financialYearRange, fromDate, today } from "../../lib/dates";
 import { businessRule } from "../../lib/domain-errors";
@@ -17,7 +18,8 @@ import {
 } from "../ledger";
 import { PORTFOLIO_LEDGER_SELECT } from "../ledger/portfolio-access";
 import { scopedPortfolio } from "../ledger/portfolio-access";
-import { parseId } from "../../lib/validation";
+import { parseId, parseInput } from "../../lib/validation";
+import { heavyWork } from "../../lib/heavy-work";
 import type { CgtGain, TrustCapitalGain } from "./cgt";
 
 /**
@@ -52,6 +54,19 @@ export function readTaxPortfolio<T>(
   return atOneMoment(ctx.db, { portfolioIds: [id], accountId: ctx.account.id }, async () =>
     read(await taxPortfolio(ctx, id)),
   ).then((m) => m.value);
+}
+
+/**
+ * A tax report's use case, run as heavy work (lib/heavy-work) with its query parsed inside the
+ * gate: a full service refuses (429/503) before it reads the query.
+ */
+export function taxReport<S extends z.ZodType, T>(
+  ctx: Context,
+  schema: S,
+  query: unknown,
+  report: (request: z.output<S>) => Promise<T>,
+): Promise<T> {
+  return heavyWork(ctx, async () => report(parseInput(schema, query ?? {}, "The query")));
 }
 
 /**

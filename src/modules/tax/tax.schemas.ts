@@ -37,6 +37,7 @@ export const UnrealisedQuery = z
     includeCarriedForward: booleanFlag.optional().describe("Apply the losses carried into that year (default false)"),
   })
   .meta({ id: "UnrealisedCapitalGainsQuery" });
+export type UnrealisedQuery = z.infer<typeof UnrealisedQuery>;
 
 export const SimulateSellRequest = z
   .strictObject({

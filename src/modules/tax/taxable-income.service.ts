@@ -2,14 +2,12 @@ import type { Context } from "../../context";
 import { financialYearRange, fromDate, toDate } from "../../lib/dates";
 import { businessRule } from "../../lib/domain-errors";
 import { Decimal } from "../../lib/money";
-import { parseInput } from "../../lib/validation";
 import { roundMoney } from "../ledger";
 import { loadFxTable } from "../ledger/fx-load";
-import { componentsOf } from "../income/income-view";
-import { readTaxPortfolio, reportYear, type TaxPortfolio } from "./tax-book";
+import { INCOME_SELECT, toIncomeView } from "../income/income-view";
+import { readTaxPortfolio, reportYear, taxReport, type TaxPortfolio } from "./tax-book";
 import { FinancialYearQuery } from "./tax.schemas";
 import { addLabels, allLabels, labelsOf, type IncomeLabel, type Labels } from "./taxable-income";
-import { heavyWork } from "../../lib/heavy-work";
 
 /**
  * GET /v1/portfolios/{p}/reports/taxable-income, GraphQL `taxableIncomeReport` (docs/reports.md §5.3):
@@ -41,17 +39,10 @@ export function taxableIncomeReport(
   portfolioId: unknown,
   query: unknown = {},
 ): Promise<TaxableIncomeReport> {
-  return heavyWork(ctx, () => taxableIncomeReportNow(ctx, portfolioId, query));
-}
-
-async function taxableIncomeReportNow(
-  ctx: Context,
-  portfolioId: unknown,
-  query: unknown,
-): Promise<TaxableIncomeReport> {
-  const request = parseInput(FinancialYearQuery, query ?? {}, "The query");
-  return readTaxPortfolio(ctx, portfolioId, (portfolio) =>
-    taxableIncomeOf(ctx, portfolio, reportYear(request.financialYear, portfolio).financialYear),
+  return taxReport(ctx, FinancialYearQuery, query, (request) =>
+    readTaxPortfolio(ctx, portfolioId, (portfolio) =>
+      taxableIncomeOf(ctx, portfolio, reportYear(request.financialYear, portfolio).financialYear),
+    ),
   );
 }
 
@@ -72,22 +63,7 @@ export async function taxableIncomeOf(
           { isTrustIncome: true, exDividendDate: { gte: fromDay, lte: toDay } },
         ],
       },
-      select: {
-        id: true,
-        holdingId: true,
-        exDividendDate: true,
-        paidDate: true,
-        isTrustIncome: true,
-        frankedAmount: true,
-        unfrankedAmount: true,
-        frankingCredits: true,
-        foreignIncome: true,
-        foreignTaxPaid: true,
-        withholdingTax: true,
-        exchangeRate: true,
-        components: true,
-        holding: { select: { symbol: true, exchange: true } },
-      },
+      select: INCOME_SELECT,
       orderBy: [{ paidDate: "asc" }, { id: "asc" }],
     }),
     ctx.db.cashTransaction.findMany({
@@ -100,27 +76,14 @@ export async function taxableIncomeOf(
       orderBy: [{ cashAccountId: "asc" }, { date: "asc" }, { id: "asc" }],
     }),
   ]);
-  const D = (v: unknown) => new Decimal(String(v ?? 0));
-  const rows = income.map((r) => ({
+  const rows = income.map(toIncomeView).map((r) => ({
     incomeId: r.id,
     holdingId: r.holdingId,
-    symbol: r.holding.symbol,
-    exchange: r.holding.exchange,
-    exDividendDate: fromDate(r.exDividendDate),
-    paidDate: fromDate(r.paidDate),
-    labels: labelsOf({
-      exDividendDate: fromDate(r.exDividendDate),
-      paidDate: fromDate(r.paidDate),
-      isTrustIncome: r.isTrustIncome,
-      frankedAmount: D(r.frankedAmount),
-      unfrankedAmount: D(r.unfrankedAmount),
-      frankingCredits: D(r.frankingCredits),
-      foreignIncome: D(r.foreignIncome),
-      foreignTaxPaid: D(r.foreignTaxPaid),
-      withholdingTax: D(r.withholdingTax),
-      exchangeRate: D(r.exchangeRate),
-      components: componentsOf(r.components),
-    }),
+    symbol: r.symbol,
+    exchange: r.exchange,
+    exDividendDate: r.exDividendDate,
+    paidDate: r.paidDate,
+    labels: labelsOf(r),
   }));
 
   const byHolding = new Map<number, TaxableIncomeReport["holdings"][number]>();
@@ -160,7 +123,7 @@ export async function taxableIncomeOf(
       throw businessRule(
         `No ${t.cashAccount.currencyCode}/${portfolio.baseCurrencyCode} rate on or before ${fromDate(t.date)} for the interest of cash account ${t.cashAccount.id}: import one.`,
       );
-    addLabels(account.labels, { "10L": roundMoney(D(t.amount).times(rate)) });
+    addLabels(account.labels, { "10L": roundMoney(new Decimal(t.amount).times(rate)) });
     byAccount.set(t.cashAccount.id, account);
   }
 

@@ -2,7 +2,6 @@ import type { Context } from "../../context";
 import { financialYearOf, today } from "../../lib/dates";
 import { validationFailed } from "../../lib/domain-errors";
 import { Decimal, ZERO } from "../../lib/money";
-import { parseInput } from "../../lib/validation";
 import {
   apportion,
   dailyValuation,
@@ -12,9 +11,8 @@ import {
   roundMoney,
 } from "../ledger";
 import { gainSplit, lossLedger, netCapitalGain, type CgtSummary } from "./cgt";
-import { loadTaxBook, readTaxPortfolio, yearsOf, type ParcelGain } from "./tax-book";
+import { loadTaxBook, readTaxPortfolio, taxReport, yearsOf, type ParcelGain } from "./tax-book";
 import { UnrealisedQuery } from "./tax.schemas";
-import { heavyWork } from "../../lib/heavy-work";
 
 /**
  * GET /v1/portfolios/{p}/reports/unrealised-capital-gains, GraphQL `unrealisedCapitalGainsReport`
@@ -56,15 +54,14 @@ export function unrealisedCapitalGainsReport(
   portfolioId: unknown,
   query: unknown = {},
 ): Promise<UnrealisedReport> {
-  return heavyWork(ctx, () => unrealisedCapitalGainsReportNow(ctx, portfolioId, query));
+  return taxReport(ctx, UnrealisedQuery, query, (request) => unrealisedReportOf(ctx, portfolioId, request));
 }
 
-async function unrealisedCapitalGainsReportNow(
+async function unrealisedReportOf(
   ctx: Context,
   portfolioId: unknown,
-  query: unknown,
+  request: UnrealisedQuery,
 ): Promise<UnrealisedReport> {
-  const request = parseInput(UnrealisedQuery, query ?? {}, "The query");
   const date = request.date ?? today();
   if (date > today())
     throw validationFailed("The query is invalid: date is in the future.", [

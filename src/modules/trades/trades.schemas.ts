@@ -150,13 +150,18 @@ export const ImportRow = z
   })
   .check(crossField((t, ctx, valid) => tradeRules({ ...t, portfolioId: t.portfolioId ?? 0 }, ctx, valid)));
 
+/** The fields of an answer that name a record of a holding (a trade, an income record) and its security. */
+export const holdingRecordFields = {
+  id: z.number().int(),
+  holdingId: z.number().int(),
+  portfolioId: z.number().int(),
+  symbol: z.string(),
+  exchange: z.string(),
+};
+
 export const TradeResponse = z
   .object({
-    id: z.number().int(),
-    holdingId: z.number().int(),
-    portfolioId: z.number().int(),
-    symbol: z.string(),
-    exchange: z.string(),
+    ...holdingRecordFields,
     tradeType,
     tradeDate: dateOutput,
     quantity: z.number().describe("Negative for units leaving"),

@@ -1,14 +1,15 @@
 import type { Prisma } from "../../../generated/prisma/client";
 import type { Context } from "../../context";
 import { toDate } from "../../lib/dates";
-import { businessRule, notFound, orNull, validationFailed } from "../../lib/domain-errors";
+import { businessRule, found, orNull, removed, validationFailed } from "../../lib/domain-errors";
+import { groupedBy } from "../../lib/grouped";
 import type { Decimal } from "../../lib/money";
 import type { Page } from "../../lib/page";
 import { parseId, parseInput } from "../../lib/validation";
 import { holdingForTrade, holdingWithPortfolio } from "../holdings/holdings.service";
 import type { FoldResult } from "../ledger";
 import { ledgerWrite, type LedgerUnit } from "../ledger/unit-of-work";
-import { assertCanWrite, type ScopedPortfolio } from "../ledger/portfolio-access";
+import { assertCanWrite, type ScopedLookup, type ScopedPortfolio } from "../ledger/portfolio-access";
 import { cancelledUnits, storedTrade, storedTradeEvent, type StoredTrade } from "./stored-trade";
 import { tradeExchangeRate } from "./trade-exchange-rate";
 import { toTradeView, TRADE_VIEW_SELECT, tradeWhere, type TradeView } from "./trade-view";
@@ -101,17 +102,12 @@ export async function recordTrade(
 
 export const findTrade = (ctx: Context, tradeId: unknown) => orNull(getTrade(ctx, tradeId));
 
-export async function getTrade(
-  ctx: Context,
-  tradeId: unknown,
-  db: Prisma.TransactionClient = ctx.db,
-): Promise<TradeView> {
+export const getTrade: ScopedLookup<TradeView> = async (ctx, tradeId, db = ctx.db) => {
   const id = parseId(tradeId, "tradeId");
   const row = await db.trade.findFirst({ where: { id, ...tradeWhere(ctx) }, select: TRADE_VIEW_SELECT });
   // The holding comes in a second statement: one deleted in between took the trade with it.
-  if (!row || !row.holding) throw notFound(`Trade ${id}`);
-  return toTradeView(row);
-}
+  return toTradeView(found(row?.holding ? row : null, `Trade ${id}`));
+};
 
 /** A holding's trades, oldest first (same day: entry order), paged, with the number of trades it has (REST: X-Total-Count and Link). */
 export async function listHoldingTrades(
@@ -150,9 +146,7 @@ export async function tradesByHoldingIds(
     select: TRADE_VIEW_SELECT,
     orderBy: [{ tradeDate: "asc" }, { id: "asc" }],
   });
-  const by = new Map<number, TradeView[]>(holdingIds.map((id) => [id, []]));
-  for (const r of rows) by.get(r.holdingId)?.push(toTradeView(r));
-  return by;
+  return groupedBy(holdingIds, rows.map(toTradeView), (t) => t.holdingId);
 }
 
 /**
@@ -163,11 +157,11 @@ export async function updateTrade(ctx: Context, tradeId: unknown, input: unknown
   const id = parseId(tradeId, "tradeId");
   const data = parseInput(UpdateTradeBody, input, "The trade");
   assertCanWrite(ctx);
-  const existing = await ctx.db.trade.findFirst({
+  const row = await ctx.db.trade.findFirst({
     where: { id, ...tradeWhere(ctx) },
     select: { id: true, holdingId: true, portfolioId: true, holding: { select: { symbol: true, exchange: true } } },
   });
-  if (!existing || !existing.holding) throw notFound(`Trade ${id}`);
+  const existing = found(row?.holding ? row : null, `Trade ${id}`);
   const sameHolding =
     data.portfolioId === existing.portfolioId &&
     (data.holdingId !== undefined
@@ -193,16 +187,14 @@ export async function updateTrade(ctx: Context, tradeId: unknown, input: unknown
 export async function deleteTrade(ctx: Context, tradeId: unknown): Promise<true> {
   const id = parseId(tradeId, "tradeId");
   assertCanWrite(ctx);
-  const existing = await ctx.db.trade.findFirst({
-    where: { id, ...tradeWhere(ctx) },
-    select: { holdingId: true, portfolioId: true },
-  });
-  if (!existing) throw notFound(`Trade ${id}`);
+  const existing = found(
+    await ctx.db.trade.findFirst({ where: { id, ...tradeWhere(ctx) }, select: { holdingId: true, portfolioId: true } }),
+    `Trade ${id}`,
+  );
   await ledgerWrite(ctx, existing.portfolioId, async ({ tx, portfolio, check }) => {
     await holdingForTrade(tx, ctx, portfolio, { holdingId: existing.holdingId });
     await check(existing.holdingId, new Map([[`trade ${id}`, null]]));
-    const { count } = await tx.trade.deleteMany({ where: { id } });
-    if (count === 0) throw notFound(`Trade ${id}`);
+    removed(await tx.trade.deleteMany({ where: { id } }), `Trade ${id}`);
   });
   return true;
 }
