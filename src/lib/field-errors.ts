@@ -28,6 +28,7 @@ export function fieldErrors(error: z.ZodError, schema?: z.ZodType): FieldError[]
       return [
         { path: formatPath(issue.path), message: issue.issues.map((i) => i.message).join("; ") || issue.message },
       ];
+    if (isMissing(issue)) return [{ path: formatPath(issue.path), message: "is required" }];
     if (issue.code !== "unrecognized_keys") return [{ path: formatPath(issue.path), message: issue.message }];
     const known = schema ? knownKeysAt(schema, issue.path) : [];
     return issue.keys.map((key) => {
@@ -38,6 +39,20 @@ export function fieldErrors(error: z.ZodError, schema?: z.ZodType): FieldError[]
       };
     });
   });
+}
+
+/**
+ * Whether the issue is a required field left out: zod says "Invalid input: expected number,
+ * received undefined", and of a union (an id is a number or a numeric string) only "Invalid input".
+ */
+function isMissing(issue: z.core.$ZodIssue): boolean {
+  if (issue.code === "invalid_type") return / received undefined$/.test(issue.message);
+  if (issue.code === "invalid_union")
+    return (
+      issue.errors.length > 0 &&
+      issue.errors.every((branch) => branch.length > 0 && branch.every((i) => isMissing(i as z.core.$ZodIssue)))
+    );
+  return false;
 }
 
 /** The keys of the object schema(s) that could sit at `path` below `schema`: wrappers, arrays, records, unions and pipes are looked through. */

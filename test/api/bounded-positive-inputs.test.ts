@@ -64,7 +64,7 @@ describe("prices and rates of 0 are refused on every input", () => {
       );
       expect(messages(csv)).toEqual(["line 2.close: must be greater than 0"]);
       const viaGql = await gql(
-        "mutation($input: [MarketPriceInput!]!) { upsertMarketPrices(input: $input) }",
+        "mutation($input: [MarketPriceInput!]!) { upsertMarketPrices(input: $input) { upserted } }",
         { input: [{ symbol: "CBA", exchange: "ASX", date: "2024-01-02", close: "0" }] },
         "upsertMarketPrices",
       );

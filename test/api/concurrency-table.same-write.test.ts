@@ -143,6 +143,12 @@ const CASES: Record<string, Case> = {
     after: async (f) =>
       expect(await f.value("SELECT is_confirmed FROM income WHERE id = $1", f.ids.incomeId)).toBe(true),
   },
+  // No duplicate rule for income: ten imports of one row write ten confirmed records.
+  importIncome: {
+    outcome: "every",
+    after: async (f) =>
+      expect(await count(f, "income WHERE holding_id = $1 AND is_confirmed", f.ids.holdingId)).toBe(N),
+  },
   deleteIncome: {
     outcome: 404,
     after: async (f) => expect(await count(f, "income WHERE holding_id = $1", f.ids.holdingId)).toBe(0),

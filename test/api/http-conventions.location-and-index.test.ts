@@ -79,6 +79,7 @@ describe("Location on 201 (API.md §1 writes)", () => {
     // Bulk answers hold many rows; a new API key cannot be read back.
     const exempt = new Set([
       "importTrades",
+      "importIncome",
       "addCustomPrices",
       "upsertMarketPrices",
       "upsertFxRates",

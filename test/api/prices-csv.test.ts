@@ -24,7 +24,14 @@ describe("text/csv bodies (REST)", () => {
       "Date,Symbol,Exchange,Close\r\n2024-01-02,cba,asx,100\r\n\r\n2024-01-03, CBA , ASX ,101.25\r\n2024-01-02,BHP,ASX,45\r\n",
     );
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ upserted: 3 });
+    expect(res.body).toEqual({
+      upserted: 3,
+      unheld: 2,
+      unheldSecurities: [
+        { symbol: "BHP", exchange: "ASX" },
+        { symbol: "CBA", exchange: "ASX" },
+      ],
+    });
     const list = await t.http.get("/v1/market-prices?symbol=CBA&exchange=ASX").set(auth(key));
     expect(list.body).toEqual([
       { symbol: "CBA", exchange: "ASX", date: "2024-01-02", close: 100 },
@@ -146,7 +153,13 @@ describe("text/csv bodies (REST)", () => {
     expect(tooMany.status).toBe(413);
     expect(tooMany.body.errors).toEqual([{ path: "(body)", message: "must have at most 50,000 rows" }]);
     const res = await csv("/v1/market-prices/bulk", body(50_000));
-    expect(res.body).toEqual({ upserted: 50_000 });
+    // S0…S99, held by no holding: all 100 counted, the first 20 (by symbol) listed.
+    const unheld = Array.from({ length: 100 }, (_, i) => `S${i}`).sort();
+    expect(res.body).toEqual({
+      upserted: 50_000,
+      unheld: 100,
+      unheldSecurities: unheld.slice(0, 20).map((symbol) => ({ symbol, exchange: "ASX" })),
+    });
     expect(await count("market_price")).toBe(50_000);
   });
 });

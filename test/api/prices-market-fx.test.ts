@@ -23,7 +23,16 @@ describe.each([rest, graphql])("prices over $name", (tr) => {
         { symbol: "BHP", exchange: "ASX", date: "2024-01-02", close: "45.12345678" },
       ]);
       expect(expectOk(o)).toBe(3);
-      if (tr.name === "REST") expect(o.res.body).toEqual({ upserted: 3 });
+      // No holding of the account has either security: stored, and counted.
+      if (tr.name === "REST")
+        expect(o.res.body).toEqual({
+          upserted: 3,
+          unheld: 2,
+          unheldSecurities: [
+            { symbol: "BHP", exchange: "ASX" },
+            { symbol: "CBA", exchange: "ASX" },
+          ],
+        });
       expect(expectOk(await tr.listMarket(key, { symbol: "CBA", exchange: "ASX" }))).toEqual([
         { symbol: "CBA", exchange: "ASX", date: "2024-01-02", close: "100" },
         { symbol: "CBA", exchange: "ASX", date: "2024-01-03", close: "101.5" },

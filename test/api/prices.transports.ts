@@ -168,11 +168,12 @@ export function pricesApi(t: TestApp) {
         "deleteCustomPrice",
       ),
     upsertMarket: async (k, rows) =>
-      gqlOutcome(
-        await t.gql(k, `mutation ($input: [MarketPriceInput!]!) { upsertMarketPrices(input: $input) }`, {
+      gqlAnswer(
+        await t.gql(k, `mutation ($input: [MarketPriceInput!]!) { upsertMarketPrices(input: $input) { upserted } }`, {
           input: rows,
         }),
         "upsertMarketPrices",
+        (b) => (b as { upserted: number }).upserted,
       ),
     listMarket: async (k, q) =>
       gqlOutcome(

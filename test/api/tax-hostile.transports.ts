@@ -16,15 +16,15 @@ export const SUMMARY = `shortTermGains longTermGains trustCapitalGains capitalLo
 export const DISPOSAL = `holdingId symbol exchange eventType saleTradeId acquisitionTradeId acquisitionDate disposalDate quantity costBase proceeds capitalGain isDiscountable method`;
 export const PARCEL = `acquisitionTradeId acquisitionDate quantity costBase proceeds capitalGain isDiscountable`;
 export const CG_GQL = `query($p: ID!, $fy: Int) { capitalGainsReport(portfolioId: $p, financialYear: $fy) {
-  portfolioId financialYear from to entityType discountPercent summary { ${SUMMARY} } disposals { ${DISPOSAL} } } }`;
+  portfolioId financialYear from to entityType discountPercent summary { ${SUMMARY} } disposals { ${DISPOSAL} } unconfirmedIncome { count grossAmount } } }`;
 export const UNREALISED_GQL = `query($p: ID!, $d: Date, $cf: Boolean) { unrealisedCapitalGainsReport(portfolioId: $p, date: $d, includeCarriedForward: $cf) {
   portfolioId date financialYear entityType discountPercent summary { ${SUMMARY} }
   holdings { holdingId symbol exchange quantity marketValue costBase unrealisedGain shortTermGain longTermGain capitalLoss nextDiscountDate parcels { ${PARCEL} disposalDate } } unpricedHoldings { holdingId symbol exchange quantity costBase } } }`;
 export const INCOME_GQL = `query($p: ID!, $fy: Int) { taxableIncomeReport(portfolioId: $p, financialYear: $fy) {
   portfolioId financialYear from to rows { incomeId holdingId symbol exchange exDividendDate paidDate labels }
-  holdings { holdingId symbol exchange labels } interest { cashAccountId name labels } totals } }`;
+  holdings { holdingId symbol exchange labels } interest { cashAccountId name labels } totals unconfirmedIncome { count grossAmount } } }`;
 export const MYTAX_GQL = `query($p: ID!, $fy: Int) { myTaxReport(portfolioId: $p, financialYear: $fy) {
-  portfolioId portfolioName financialYear entityType labels { label section description amount } capitalGains { ${SUMMARY} } taxableIncome } }`;
+  portfolioId portfolioName financialYear entityType labels { label section description amount } capitalGains { ${SUMMARY} } taxableIncome unconfirmedIncome { count grossAmount } } }`;
 export const SIMULATE_GQL = `query($p: ID!, $input: SimulateSellInput!) { simulateSell(portfolioId: $p, input: $input) {
   holdingId symbol date quantity method proceeds costBase capitalGain shortTermGain longTermGain capitalLoss discount assessableCapitalGain
   parcels { ${PARCEL} } yearToDate { financialYear netCapitalGainBefore netCapitalGainAfter } } }`;

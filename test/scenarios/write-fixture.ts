@@ -121,6 +121,15 @@ export const writeBodies = (ids: FixtureIds): Record<string, unknown> => ({
   importTrades: [{ symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-02-02", quantity: 1, price: 1 }],
   createIncome: { holdingId: ids.holdingId, exDividendDate: "2024-02-14", paidDate: "2024-03-26", frankedAmount: 100 },
   updateIncome: { holdingId: ids.holdingId, exDividendDate: "2024-08-14", paidDate: "2024-09-26", frankedAmount: 216 },
+  importIncome: [
+    {
+      holdingId: ids.holdingId,
+      exDividendDate: "2024-02-15",
+      paidDate: "2024-03-27",
+      frankedAmount: 7,
+      isConfirmed: true,
+    },
+  ],
   updateProRataDistributions: { financialYear: 2025, components: { nonPrimaryProductionIncome: 10 } },
   createCashAccount: { portfolioId: ids.portfolioId, name: "More cash", currencyCode: "AUD" },
   updateCashAccount: { name: "Renamed cash" },

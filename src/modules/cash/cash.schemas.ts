@@ -3,10 +3,18 @@ import { CASH_TRADE_TYPES } from "../ledger/cash-effects";
 import { currencyCode } from "../../lib/codes";
 import { dateInput, dateOutput } from "../../lib/dates";
 import { decimalInput } from "../../lib/money";
-import { acceptingAnswerFields, crossField, idSchema, MAX_OFFSET, queryInt, text } from "../../lib/validation";
+import {
+  acceptingAnswerFields,
+  crossField,
+  idSchema,
+  MAX_OFFSET,
+  queryInt,
+  text,
+  looseEnum,
+} from "../../lib/validation";
 
 export const CASH_TRANSACTION_TYPES = ["Deposit", "Withdrawal", "InterestPayment", "Fee", "InterestCharged"] as const;
-export const cashTransactionType = z.enum(CASH_TRANSACTION_TYPES);
+export const cashTransactionType = looseEnum(CASH_TRANSACTION_TYPES);
 export type CashTransactionType = (typeof CASH_TRANSACTION_TYPES)[number];
 
 export const CASH_MOVEMENT_SOURCES = ["Cash", "Trade", "Income"] as const;

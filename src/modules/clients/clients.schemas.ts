@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { acceptingAnswerFields, crossField, idSchema, text } from "../../lib/validation";
+import { acceptingAnswerFields, crossField, idSchema, text, looseEnum } from "../../lib/validation";
 
 export const PERMISSIONS = ["Read", "ReadWrite"] as const;
-export const permission = z.enum(PERMISSIONS);
+export const permission = looseEnum(PERMISSIONS);
 export type Permission = z.infer<typeof permission>;
 
 const name = text({ min: 1, max: 100 });

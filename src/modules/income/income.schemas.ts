@@ -18,7 +18,7 @@ export const Components = z
   .record(componentKey, decimalInput({ scale: 4, min: -999_999_999_999_999, max: 999_999_999_999_999 }))
   .refine((c) => Object.keys(c).length <= 40, "must hold at most 40 components");
 
-const incomeFields = {
+export const incomeFields = {
   holdingId: idSchema,
   exDividendDate: dateInput,
   paidDate: dateInput,
@@ -44,10 +44,16 @@ const incomeFields = {
   drpPrice: positivePriceInput().optional().nullable().describe("Price of those units; default net ÷ units"),
   components: Components.optional().nullable().describe("AMIT statement components (name → amount)"),
   notes: text({ max: 10_000, trim: false }).optional().nullable(),
+  isConfirmed: z
+    .boolean()
+    .optional()
+    .describe(
+      "Confirmed income enters the tax reports (docs/rules.md §6.1). On create: default false. On update: absent keeps the record's state",
+    ),
 };
 
 /** The rules between an income's fields; each reads only fields that passed their own checks, so they run in the same pass. */
-function incomeRules(
+export function incomeRules(
   i: { [K in keyof typeof incomeFields]?: unknown } & Record<string, unknown>,
   ctx: z.RefinementCtx,
   valid: (...path: PropertyKey[]) => boolean,

@@ -7,11 +7,11 @@ import { ledgerWrite } from "../ledger/unit-of-work";
 import { assertCanWrite, type ScopedLookup } from "../ledger/portfolio-access";
 import { INCOME_SELECT, incomeWhere, toIncomeView, type IncomeView } from "./income-view";
 import { IncomeInput, UpdateIncomeBody } from "./income.schemas";
-import { drpOf, storedIncome } from "./stored-income";
+import { drpOf, newAllotment, newIncomeRecord, storedIncome } from "./stored-income";
 
 export { componentsOf, toIncomeView, type IncomeView } from "./income-view";
 
-/** POST /v1/income: records an unconfirmed income record; a reinvested one creates its parcel. */
+/** POST /v1/income: records an income record (unconfirmed unless isConfirmed); a reinvested one creates its parcel. */
 export async function createIncome(ctx: Context, input: unknown): Promise<IncomeView> {
   const data = parseInput(IncomeInput, input, "The income");
   assertCanWrite(ctx);
@@ -19,20 +19,11 @@ export async function createIncome(ctx: Context, input: unknown): Promise<Income
   // Units a DRP allots change the parcels: a change that strands a later sell is refused (422).
   return ledgerWrite(ctx, holding.portfolioId, async ({ tx, portfolio, check }) => {
     await holdingForTrade(tx, ctx, portfolio, { holdingId: holding.id });
-    const row = await storedIncome(tx, portfolio, holding.currencyCode, data);
+    const row = await newIncomeRecord(tx, portfolio, holding, data);
     // New units can still break the ledger: a later consolidation may then leave fractions short.
-    // seq -1: after the other allotments of its day, before its trades, as once stored.
-    const added = drpOf(0, row);
-    if (added) await check(holding.id, [{ ...added, key: "this income", seq: -1 }]);
-    const created = await tx.income.create({
-      data: {
-        ...row,
-        components: row.components ?? undefined,
-        holdingId: holding.id,
-        portfolioId: holding.portfolioId,
-      },
-      select: { id: true },
-    });
+    const added = newAllotment(row, "this income");
+    if (added) await check(holding.id, [added]);
+    const created = await tx.income.create({ data: row, select: { id: true } });
     // Read under the locks, so the answer is the record as committed (a racing holding delete waits).
     return getIncome(ctx, created.id, tx);
   });
@@ -91,9 +82,16 @@ export async function updateIncome(ctx: Context, incomeId: unknown, input: unkno
     // A record that becomes reinvested adds its allotment; one that stops removes it.
     await check(holding.id, new Map([[`income ${id}`, drpOf(id, row)]]));
     // An edited record is the user's: no provider refresh updates it again (docs/data.md §3).
+    // isConfirmed absent keeps the record's state; given, it sets it (estimates are cleared either way).
     await tx.income.update({
       where: { id },
-      data: { ...row, components: row.components ?? undefined, origin: "User", estimated: [] },
+      data: {
+        ...row,
+        components: row.components ?? undefined,
+        origin: "User",
+        estimated: [],
+        ...(data.isConfirmed === undefined ? {} : { isConfirmed: data.isConfirmed }),
+      },
     });
     await tx.providerIncome.updateMany({ where: { incomeId: id }, data: { userOwned: true } });
     return getIncome(ctx, id, tx);

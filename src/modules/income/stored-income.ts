@@ -90,6 +90,37 @@ export async function storedIncome(
   };
 }
 
+/**
+ * A new income record as the income table stores it, on `holding` (createIncome and importIncome
+ * both write through it): the stored amounts, and a record created confirmed already has its
+ * estimates accepted, as confirming does (docs/data.md §3).
+ */
+export async function newIncomeRecord(
+  db: Prisma.TransactionClient,
+  portfolio: ScopedPortfolio,
+  holding: { id: number; portfolioId: number; currencyCode: string },
+  data: IncomeInput,
+) {
+  const row = await storedIncome(db, portfolio, holding.currencyCode, data);
+  return {
+    ...row,
+    components: row.components ?? undefined,
+    holdingId: holding.id,
+    portfolioId: holding.portfolioId,
+    isConfirmed: data.isConfirmed ?? false,
+    estimated: [] as string[],
+  };
+}
+
+/**
+ * The parcel a new reinvested record allots, as the ledger check adds it under `key`; none for
+ * cash income. seq -1: after the other allotments of its day, before its trades, as once stored.
+ */
+export function newAllotment(row: Parameters<typeof drpOf>[1], key: string) {
+  const added = drpOf(0, row);
+  return added ? { ...added, key, seq: -1 } : null;
+}
+
 export function drpOf(
   id: number,
   d: { paidDate: Date; drpQuantity: string | null; drpPrice: string | null; exchangeRate: string },

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { countryCode, currencyCode } from "../../lib/codes";
-import { acceptingAnswerFields, text } from "../../lib/validation";
+import { acceptingAnswerFields, text, looseEnum } from "../../lib/validation";
 
 export const ENTITY_TYPES = ["Individual", "Trust", "SMSF", "Company"] as const;
-export const entityType = z.enum(ENTITY_TYPES);
+export const entityType = looseEnum(ENTITY_TYPES);
 
 /** "MM-DD", a real calendar day (29 February excluded: a year end must exist every year). */
 export const financialYearEnd = z

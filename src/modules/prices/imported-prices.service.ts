@@ -13,6 +13,7 @@ import {
   MarketPriceRow,
   MarketPricesQuery,
   MAX_BULK_ROWS,
+  MAX_UNHELD_LISTED,
 } from "./prices.schemas";
 
 /**
@@ -66,8 +67,16 @@ const between = (q: { from?: string; to?: string }) => ({
   lte: q.to ? toDate(q.to) : undefined,
 });
 
+/** What a market-price import answers: the rows written, and the securities no holding has (a typo shows there). */
+export interface MarketPricesUpsert {
+  upserted: number;
+  unheld: number;
+  /** The first MAX_UNHELD_LISTED, by symbol and exchange. */
+  unheldSecurities: { symbol: string; exchange: string }[];
+}
+
 /** POST /v1/market-prices/bulk: insert or replace per (account, symbol, exchange, date). */
-export async function upsertMarketPrices(ctx: Context, input: unknown): Promise<{ upserted: number }> {
+export async function upsertMarketPrices(ctx: Context, input: unknown): Promise<MarketPricesUpsert> {
   const prices = await importedRows(ctx, input, {
     action: "import market prices",
     what: "The market prices",
@@ -83,7 +92,15 @@ export async function upsertMarketPrices(ctx: Context, input: unknown): Promise<
                 ${prices.map((p) => p.date)}::date[], ${prices.map((p) => p.close.toFixed())}::numeric[]) AS u(symbol, exchange, date, close)
     ORDER BY u.symbol, u.exchange, u.date
     ON CONFLICT (account_id, symbol, exchange, date) DO UPDATE SET close = EXCLUDED.close`;
-  return { upserted };
+  // Stored all the same: an adviser may load prices before the trades (docs/data.md §2).
+  const unheld = await ctx.db.$queryRaw<{ symbol: string; exchange: string }[]>`
+    SELECT DISTINCT u.symbol, u.exchange
+    FROM unnest(${prices.map((p) => p.symbol)}::varchar[], ${prices.map((p) => p.exchange)}::varchar[]) AS u(symbol, exchange)
+    WHERE NOT EXISTS (
+      SELECT 1 FROM holding h JOIN portfolio p ON p.id = h.portfolio_id
+      WHERE p.account_id = ${ctx.account.id} AND h.symbol = u.symbol AND h.exchange = u.exchange)
+    ORDER BY u.symbol, u.exchange`;
+  return { upserted, unheld: unheld.length, unheldSecurities: unheld.slice(0, MAX_UNHELD_LISTED) };
 }
 
 /** GET /v1/market-prices: one security's imported closes between two dates, oldest first. */

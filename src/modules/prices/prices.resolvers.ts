@@ -28,7 +28,7 @@ export const priceResolvers: Resolvers = {
     addCustomPrices: (_parent, args, ctx) => addCustomPrices(ctx, args.holdingId, args.input),
     updateCustomPrice: (_parent, args, ctx) => updateCustomPrice(ctx, args.id, args.input),
     deleteCustomPrice: (_parent, args, ctx) => deleteCustomPrice(ctx, args.id),
-    upsertMarketPrices: async (_parent, args, ctx) => (await upsertMarketPrices(ctx, args.input)).upserted,
+    upsertMarketPrices: (_parent, args, ctx) => upsertMarketPrices(ctx, args.input),
     upsertFxRates: async (_parent, args, ctx) => (await upsertFxRates(ctx, args.input)).upserted,
   },
 };

@@ -13,6 +13,7 @@ import {
   MarketPriceResponse,
   MarketPricesBulkInput,
   MarketPricesQuery,
+  MarketPricesUpsertResponse,
   UpsertResponse,
   UpdateCustomPriceBody,
 } from "./prices.schemas";
@@ -59,10 +60,11 @@ export const priceRoutes: Endpoint[] = [
   route.delete("/prices/:priceId", deleteCustomPrice, "Delete a custom price"),
   route.post("/market-prices/bulk", upsertMarketPrices, "Import closing prices (insert or replace), all or nothing", {
     description:
-      "A JSON array, or text/csv with header symbol,exchange,date,close (in any order and case); symbols and exchanges are upper-cased; up to 50,000 rows. Bad rows answer 400 naming `[i].close` (CSV: `line N.close`, the header being line 1); nothing is written on any error. Client keys may not import (403).",
+      "A JSON array, or text/csv with header symbol,exchange,date,close (in any order and case); symbols and exchanges are upper-cased, exchanges known ones (ASX, NYSE, NASDAQ… or CUSTOM; others answer 400); up to 50,000 rows. Bad rows answer 400 naming `[i].close` (CSV: `line N.close`, the header being line 1); nothing is written on any error. Client keys may not import (403). " +
+      "A price of a security no holding of the account has is stored too (trades may come later), and counted in `unheld` with the first 20 such securities in `unheldSecurities`: check them for a typo.",
     body: MarketPricesBulkInput,
     csv: { columns: [...MARKET_PRICE_COLUMNS], required: [...MARKET_PRICE_COLUMNS] },
-    response: UpsertResponse,
+    response: MarketPricesUpsertResponse,
   }),
   route.get("/market-prices", listMarketPrices, "Imported closing prices of a security, oldest first", {
     query: MarketPricesQuery,

@@ -100,5 +100,23 @@ export const UpsertResponse = z
   .object({ upserted: z.number().int().describe("Rows inserted or replaced") })
   .meta({ id: "UpsertResult" });
 
+/** How many unheld securities a market-price import names in its answer. */
+export const MAX_UNHELD_LISTED = 20;
+
+export const MarketPricesUpsertResponse = z
+  .object({
+    upserted: z.number().int().describe("Rows inserted or replaced"),
+    unheld: z
+      .number()
+      .int()
+      .describe(
+        "Securities of the import that no holding of the account has: their prices are stored (for trades to come) but value nothing yet; a typo in a symbol or exchange shows here",
+      ),
+    unheldSecurities: z
+      .array(z.object({ symbol: z.string(), exchange: z.string() }).meta({ id: "UnheldSecurity" }))
+      .describe(`The first ${MAX_UNHELD_LISTED} of them, by symbol and exchange`),
+  })
+  .meta({ id: "MarketPricesUpsertResult" });
+
 /** The update body: UpdateCustomPriceInput, plus the read-only fields of a GET answer, accepted and ignored. */
 export const UpdateCustomPriceBody = acceptingAnswerFields(UpdateCustomPriceInput, CustomPriceResponse);

@@ -12,6 +12,7 @@ import {
   type TaxPortfolio,
 } from "./tax-book";
 import { FinancialYearQuery } from "./tax.schemas";
+import { unconfirmedIncomeOf, type UnconfirmedIncome } from "./unconfirmed-income";
 
 /**
  * GET /v1/portfolios/{p}/reports/capital-gains, GraphQL `capitalGainsReport` (docs/reports.md §5.1):
@@ -27,6 +28,8 @@ export interface CapitalGainsReport {
   discountPercent: Decimal;
   summary: CgtSummary;
   disposals: Omit<DisposalRow, "financialYear">[];
+  /** Income paid in the year and not confirmed: its trusts' capital gains and cost base changes are out (docs/rules.md §4.2, §6.5). */
+  unconfirmedIncome: UnconfirmedIncome;
 }
 
 export function capitalGainsReport(
@@ -35,11 +38,19 @@ export function capitalGainsReport(
   query: unknown = {},
 ): Promise<CapitalGainsReport> {
   return taxReport(ctx, FinancialYearQuery, query, async (request) => {
-    const { portfolio, book, financialYear, from, to } = await readTaxPortfolio(ctx, portfolioId, async (portfolio) => {
-      const { financialYear, from, to } = reportYear(request.financialYear, portfolio);
-      return { portfolio, book: await loadTaxBook(ctx, portfolio, to), financialYear, from, to };
-    });
-    return capitalGainsOf(portfolio, book, financialYear, from, to);
+    const { portfolio, book, unconfirmed, financialYear, from, to } = await readTaxPortfolio(
+      ctx,
+      portfolioId,
+      async (portfolio) => {
+        const { financialYear, from, to } = reportYear(request.financialYear, portfolio);
+        const [book, unconfirmed] = await Promise.all([
+          loadTaxBook(ctx, portfolio, to),
+          unconfirmedIncomeOf(ctx.db, portfolio.id, from, to),
+        ]);
+        return { portfolio, book, unconfirmed, financialYear, from, to };
+      },
+    );
+    return capitalGainsOf(portfolio, book, financialYear, from, to, unconfirmed);
   });
 }
 
@@ -50,6 +61,7 @@ export function capitalGainsOf(
   financialYear: number,
   from: string,
   to: string,
+  unconfirmedIncome: UnconfirmedIncome,
 ): CapitalGainsReport {
   const years = lossLedger(yearsOf(book), book.entered, book.discountRate, financialYear);
   return {
@@ -63,5 +75,6 @@ export function capitalGainsOf(
     disposals: book.disposals
       .filter((d) => d.financialYear === financialYear)
       .map(({ financialYear: _, ...row }) => row),
+    unconfirmedIncome,
   };
 }

@@ -4,6 +4,7 @@ import type { CgtSummary } from "./cgt";
 import type { MyTaxLine } from "./mytax";
 import type { IncomeLabel } from "./taxable-income";
 import type { TaxableIncomeReport } from "./taxable-income.service";
+import type { UnconfirmedIncome } from "./unconfirmed-income";
 
 /**
  * The myTax report (REST and GraphQL: every label of the year, with the figures they come from) and
@@ -17,6 +18,8 @@ export interface MyTaxReport {
   labels: MyTaxLine[];
   capitalGains: CgtSummary;
   taxableIncome: Record<IncomeLabel, Decimal>;
+  /** Income paid in the year and not confirmed: left out of every label. */
+  unconfirmedIncome: UnconfirmedIncome;
 }
 
 /** What the PDF shows beyond the JSON report. */

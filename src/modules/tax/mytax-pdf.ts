@@ -61,6 +61,12 @@ export async function renderMyTaxPdf(doc: MyTaxDocument, generatedOn: string): P
   pdf.text(`Income year: FY${report.financialYear}, ${doc.from} to ${doc.to}`);
   pdf.text(`Entity: ${report.entityType}; CGT discount ${formatAmount(doc.discountPercent, 2)} %`);
   pdf.text(`Prepared on ${generatedOn} from the portfolio's confirmed records. Amounts in AUD.`);
+  // Only confirmed income enters the labels: say what was left out, so the page does not read as complete.
+  const left = report.unconfirmedIncome;
+  if (left.count > 0)
+    pdf.text(
+      `Not included: ${left.count} unconfirmed income record${left.count === 1 ? "" : "s"} paid in the year, ${formatAmount(left.grossAmount, 2)} gross; confirm them to count them.`,
+    );
   pdf.moveDown(0.8);
 
   heading(pdf, "myTax labels");

@@ -53,7 +53,8 @@ async function myTaxDocumentOf(
       return { portfolio, book, income, financialYear, from, to };
     },
   );
-  const capitalGains = capitalGainsOf(portfolio, book, financialYear, from, to);
+  // Both reports read the same unconfirmed records (paid in the year): counted once.
+  const capitalGains = capitalGainsOf(portfolio, book, financialYear, from, to, income.unconfirmedIncome);
   return {
     report: {
       portfolioId: portfolio.id,
@@ -63,6 +64,7 @@ async function myTaxDocumentOf(
       labels: myTaxLines(income.totals, capitalGains.summary),
       capitalGains: capitalGains.summary,
       taxableIncome: income.totals,
+      unconfirmedIncome: income.unconfirmedIncome,
     },
     from,
     to,

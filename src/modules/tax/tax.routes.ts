@@ -3,6 +3,7 @@ import { routeTable } from "../../http/route-table";
 import { capitalGainsReport } from "./capital-gains.service";
 import { myTaxReport, myTaxReportPdf } from "./mytax.service";
 import { simulateSell } from "./simulate-sell.service";
+import { CAPITAL_GAINS_CSV, TAXABLE_INCOME_CSV, UNREALISED_CSV } from "./tax.csv";
 import { taxableIncomeReport } from "./taxable-income.service";
 import {
   CapitalGainsResponse,
@@ -25,9 +26,10 @@ export const taxRoutes: Endpoint[] = [
     capitalGainsReport,
     "Realised capital gains of a financial year (CGT report)",
     {
-      description: `Every CGT event of the year parcel by parcel, and the ITAA 1997 s100-50 summary with labels 18H, 18A and 18V; losses carried in from the portfolio's own earlier years plus those entered in its tax settings (docs/reports.md §5.1, docs/rules.md §4–5). ${AU_ONLY}`,
+      description: `Every CGT event of the year parcel by parcel, and the ITAA 1997 s100-50 summary with labels 18H, 18A and 18V; losses carried in from the portfolio's own earlier years plus those entered in its tax settings (docs/reports.md §5.1, docs/rules.md §4–5). As CSV: one row per parcel sold. ${AU_ONLY}`,
       query: FinancialYearQuery,
       response: CapitalGainsResponse,
+      csvAnswer: CAPITAL_GAINS_CSV,
     },
   ),
   route.get(
@@ -35,9 +37,10 @@ export const taxRoutes: Endpoint[] = [
     unrealisedCapitalGainsReport,
     "The capital gains if every open parcel were sold on a date",
     {
-      description: `Each open parcel sold at that day's valuation price, per holding with nextDiscountDate, and the summary (docs/reports.md §5.2). A date in the future: 400. ${AU_ONLY}`,
+      description: `Each open parcel sold at that day's valuation price, per holding with nextDiscountDate, and the summary (docs/reports.md §5.2). A date in the future: 400. As CSV: one row per open parcel of a priced holding. ${AU_ONLY}`,
       query: UnrealisedQuery,
       response: UnrealisedResponse,
+      csvAnswer: UNREALISED_CSV,
     },
   ),
   route.get(
@@ -45,9 +48,10 @@ export const taxRoutes: Endpoint[] = [
     taxableIncomeReport,
     "Confirmed income of a financial year by myTax label",
     {
-      description: `Per income record, per holding and in total, with cash interest at 10L; dividends in the year they are paid, trust distributions in the year of entitlement (docs/reports.md §5.3, docs/rules.md §6). ${AU_ONLY}`,
+      description: `Per income record, per holding and in total, with cash interest at 10L; dividends in the year they are paid, trust distributions in the year of entitlement (docs/reports.md §5.3, docs/rules.md §6). As CSV: one row per income record, then per cash account's interest, a column per label. ${AU_ONLY}`,
       query: FinancialYearQuery,
       response: TaxableIncomeResponse,
+      csvAnswer: TAXABLE_INCOME_CSV,
     },
   ),
   route.get("/portfolios/:portfolioId/reports/ato-mytax", myTaxReport, "The ATO myTax labels of a financial year", {

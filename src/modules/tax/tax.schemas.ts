@@ -89,6 +89,18 @@ export const CgtSummaryResponse = z
   })
   .meta({ id: "CapitalGainsSummary" });
 
+export const UnconfirmedIncomeResponse = z
+  .object({
+    count: z.number().int().describe("Income records paid in the report's year that are not confirmed"),
+    grossAmount: money.describe(
+      "Their gross amounts (franked + unfranked + foreign income) in AUD, each at its record's rate",
+    ),
+  })
+  .describe(
+    "What the report leaves out: only confirmed income enters it (docs/rules.md §6.1); confirm these records (PUT /v1/income/{i}/confirm) to count them",
+  )
+  .meta({ id: "UnconfirmedIncome" });
+
 const disposalFields = {
   acquisitionTradeId: z.number().int().nullable().describe("Null for units a reinvested distribution allotted"),
   acquisitionDate: dateOutput,
@@ -125,6 +137,7 @@ export const CapitalGainsResponse = z
     discountPercent: z.number(),
     summary: CgtSummaryResponse,
     disposals: z.array(DisposalResponse),
+    unconfirmedIncome: UnconfirmedIncomeResponse,
   })
   .meta({ id: "CapitalGainsReport" });
 
@@ -210,6 +223,7 @@ export const TaxableIncomeResponse = z
         .meta({ id: "TaxableIncomeInterest" }),
     ),
     totals: labelTotals,
+    unconfirmedIncome: UnconfirmedIncomeResponse,
   })
   .meta({ id: "TaxableIncomeReport" });
 
@@ -231,6 +245,7 @@ export const MyTaxResponse = z
     ),
     capitalGains: CgtSummaryResponse,
     taxableIncome: labelTotals,
+    unconfirmedIncome: UnconfirmedIncomeResponse,
   })
   .meta({ id: "MyTaxReport" });
 

@@ -7,6 +7,7 @@ import { loadFxTable } from "../ledger/fx-load";
 import { INCOME_SELECT, toIncomeView } from "../income/income-view";
 import { readTaxPortfolio, reportYear, taxReport, type TaxPortfolio } from "./tax-book";
 import { FinancialYearQuery } from "./tax.schemas";
+import { unconfirmedIncomeOf, type UnconfirmedIncome } from "./unconfirmed-income";
 import { addLabels, allLabels, labelsOf, type IncomeLabel, type Labels } from "./taxable-income";
 
 /**
@@ -32,6 +33,8 @@ export interface TaxableIncomeReport {
   holdings: { holdingId: number; symbol: string; exchange: string; labels: Labels }[];
   interest: { cashAccountId: number; name: string; labels: Labels }[];
   totals: Record<IncomeLabel, Decimal>;
+  /** Income paid in the year and not confirmed: left out of every figure above. */
+  unconfirmedIncome: UnconfirmedIncome;
 }
 
 export function taxableIncomeReport(
@@ -53,7 +56,7 @@ export async function taxableIncomeOf(
 ): Promise<TaxableIncomeReport> {
   const { from, to } = financialYearRange(financialYear, portfolio.financialYearEnd);
   const [fromDay, toDay] = [toDate(from), toDate(to)];
-  const [income, interest] = await Promise.all([
+  const [income, interest, unconfirmedIncome] = await Promise.all([
     ctx.db.income.findMany({
       where: {
         portfolioId: portfolio.id,
@@ -75,6 +78,7 @@ export async function taxableIncomeOf(
       select: { date: true, amount: true, cashAccount: { select: { id: true, name: true, currencyCode: true } } },
       orderBy: [{ cashAccountId: "asc" }, { date: "asc" }, { id: "asc" }],
     }),
+    unconfirmedIncomeOf(ctx.db, portfolio.id, from, to),
   ]);
   const rows = income.map(toIncomeView).map((r) => ({
     incomeId: r.id,
@@ -139,5 +143,6 @@ export async function taxableIncomeOf(
     holdings: [...byHolding.values()].sort((a, b) => a.holdingId - b.holdingId),
     interest: [...byAccount.values()],
     totals: allLabels(totals),
+    unconfirmedIncome,
   };
 }
