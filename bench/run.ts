@@ -128,7 +128,7 @@ async function main() {
     `INSERT INTO portfolio (account_id, name, base_currency_code, tax_residency, entity_type, financial_year_end, updated_at)
      SELECT (SELECT account_id FROM portfolio WHERE id = $1), 'Import ' || g, 'AUD', 'AU', 'Individual', '06-30', now() FROM generate_series(1, $2::int) g RETURNING id`,
     ledgerPortfolioId,
-    2 * ROUNDS,
+    4 * ROUNDS,
   );
   // The B12 portfolio serves B6, B9 and B11 too.
   let valuedPortfolioId = 0;
@@ -272,13 +272,11 @@ async function main() {
       await capitalGainsWorkload(service.base, key, capitalGainsPortfolios, ROUNDS, url ? "postgresql" : "pglite");
     if (selected("B8"))
       await rebalanceWorkload(service.base, key, rebalancePortfolioId, ROUNDS, SECONDS, url ? "postgresql" : "pglite");
-    if (selected("B10"))
-      await importWorkload(
-        service,
-        baseline,
-        key,
-        importTargets.map((p) => p.id),
-      );
+    if (selected("B10")) {
+      const ids = importTargets.map((p) => p.id);
+      await importWorkload(service, baseline, key, ids.slice(0, 2 * ROUNDS), "json");
+      await importWorkload(service, baseline, key, ids.slice(2 * ROUNDS), "commsec");
+    }
     if (selected("B14")) await abuseWorkload(service, key);
     if (selected("B19")) await resourceWorkload(copy("b19"), key, valuedPortfolioId);
     if (selected("B15"))
@@ -305,7 +303,18 @@ async function main() {
  * B10: one 20,000-row import per round into an empty portfolio, timed end to end from here,
  * alternating service and baseline. The ratio is baseline time / service time.
  */
-async function importWorkload(service: Server, baseline: Server, key: string, targets: number[]) {
+/**
+ * B10: 20,000 trades imported into an empty portfolio, as JSON rows or as the same trades in a
+ * CommSec Transactions export (the service reads the broker's file; the baseline always inserts
+ * the JSON rows with no checks), against raw node:http + one unnest INSERT.
+ */
+async function importWorkload(
+  service: Server,
+  baseline: Server,
+  key: string,
+  targets: number[],
+  format: "json" | "commsec",
+) {
   const rows = Array.from({ length: 20_000 }, (_, i) => {
     const day = new Date(Date.UTC(2015, 0, 1 + Math.floor(i / 50) * 7)).toISOString().slice(0, 10);
     const symbol = "I" + String(1 + (i % 50)).padStart(3, "0");
@@ -320,13 +329,32 @@ async function importWorkload(service: Server, baseline: Server, key: string, ta
       brokerage: 9.95,
     };
   });
-  const body = JSON.stringify(rows);
+  const json = JSON.stringify(rows);
+  // The same trades as CommSec writes them: settlement dates (T+2 business days after the trade:
+  // every trade date here is a Thursday, so settlement is the Monday after), the total with
+  // brokerage as the debit or credit, a reference per trade.
+  const settlement = (tradeDate: string) => {
+    const d = new Date(tradeDate + "T00:00:00Z");
+    d.setUTCDate(d.getUTCDate() + 4);
+    return `${String(d.getUTCDate()).padStart(2, "0")}/${String(d.getUTCMonth() + 1).padStart(2, "0")}/${d.getUTCFullYear()}`;
+  };
+  const commsecFile = [
+    "Date,Reference,Details,Debit($),Credit($),Balance($)",
+    ...rows.map((r, i) => {
+      const value = r.quantity * r.price;
+      const side = r.tradeType === "Buy" ? "B" : "S";
+      const debit = r.tradeType === "Buy" ? (value + r.brokerage).toFixed(2) : "";
+      const credit = r.tradeType === "Sell" ? (value - r.brokerage).toFixed(2) : "";
+      return `${settlement(r.tradeDate)},C${1000000 + i},${side} ${r.quantity} ${r.symbol} @ ${r.price.toFixed(2)},${debit},${credit},0`;
+    }),
+  ].join("\n");
   const post = async (s: Server, portfolioId: number) => {
+    const commsec = format === "commsec" && s === service;
     const t = performance.now();
     const res = await fetch(`${s.base}/v1/portfolios/${portfolioId}/trades/import`, {
       method: "POST",
-      body,
-      headers: { authorization: key, "content-type": "application/json" },
+      body: commsec ? commsecFile : json,
+      headers: { authorization: key, "content-type": commsec ? "text/csv" : "application/json" },
     });
     const text = await res.text();
     if (res.status !== 201) throw new Error(`import: ${res.status} ${text.slice(0, 300)}`);
@@ -344,7 +372,10 @@ async function importWorkload(service: Server, baseline: Server, key: string, ta
   const b = median(times.baseline);
   console.log(
     JSON.stringify({
-      workload: "B10 import 20,000 trades (JSON, 50 new holdings)",
+      workload:
+        format === "json"
+          ? "B10 import 20,000 trades (JSON, 50 new holdings)"
+          : "B10 import 20,000 trades (a CommSec Transactions export, 50 new holdings; baseline: JSON)",
       database: url ? "postgresql" : "pglite",
       node: process.version,
       service: { ms: round(s, 1), rowsPerSecond: round(20_000 / (s / 1000), 0) },

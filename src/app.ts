@@ -29,6 +29,7 @@ import {
   createV1Router,
   endpoints,
   MEDIA,
+  XLSX_MEDIA_TYPE,
   methodNotAllowed,
   refuseUnkeyedBody,
   requireContext,
@@ -54,6 +55,8 @@ const JSON_LIMIT = "1mb";
 const BULK_LIMIT = "20mb";
 /** The bulk endpoints are those that also take CSV (their `csv` columns document it). */
 const BULK_PATHS = endpoints.filter((e) => e.csv).map((e) => e.path);
+/** The bulk endpoints that take a workbook too (a broker's .xlsx export). */
+const WORKBOOK_PATHS = endpoints.filter((e) => e.workbook).map((e) => e.path);
 /** The most rows any bulk endpoint takes at once (trade imports, market prices, FX rates). */
 const MAX_BULK_BODY_ROWS = Math.max(MAX_IMPORT_ROWS, MAX_BULK_ROWS, MAX_CUSTOM_PRICES);
 
@@ -73,6 +76,7 @@ const CORS_EXPOSED_HEADERS = [
   "Location",
   "Idempotent-Replayed",
   "X-Total-Count",
+  "X-Trades-Left-Out",
   "Link",
   "RateLimit-Limit",
   "RateLimit-Remaining",
@@ -261,6 +265,7 @@ export async function createApp(opts: {
     bulkRowCeiling(MAX_BULK_BODY_ROWS),
     express.text({ limit: BULK_LIMIT, type: ["text/csv"], verify: utf8Only }),
   );
+  bulk.use(WORKBOOK_PATHS, express.raw({ limit: BULK_LIMIT, type: [XLSX_MEDIA_TYPE] }));
   // Per process: each API process keeps its own, kept correct across processes by the ledger versions.
   const series = new SeriesCache(config.seriesCacheMb);
   const analytics = analyticsBudget(config.analyticsLimits);

@@ -53,12 +53,14 @@ export interface Endpoint {
   middleware?: RequestHandler[];
   /** The body may also be `text/csv` with these columns in its header row (bulk endpoints). */
   csv?: { columns: string[]; required: string[] };
+  /** The body may also be an .xlsx workbook (a broker's export), handed to the handler as a Buffer. */
+  workbook?: { description: string };
   /** Documents a multipart/form-data body with one `file` field. */
   upload?: boolean;
   /** The success answer holds a secret (a new API key): an Idempotency-Key never stores it. */
   secretAnswer?: boolean;
   /** Documents a binary answer of one of these content types (the handler returns a FileResponse). */
-  fileResponse?: { types: readonly string[] };
+  fileResponse?: { types: readonly string[]; description?: string };
   /**
    * The answer may also be CSV (`Accept: text/csv` or `?format=csv`), for a spreadsheet: the
    * handler's result drawn as CSV (lib/csv-out.ts), sent as an attachment named `fileName`.
@@ -84,6 +86,8 @@ export class FileResponse {
     readonly contentType: string,
     readonly fileName: string,
     readonly data: Uint8Array,
+    /** Headers that say more of the file (what an export left out). */
+    readonly headers: Record<string, string> = {},
   ) {}
 }
 
@@ -186,6 +190,7 @@ export function endpoint(spec: Endpoint) {
       if (result instanceof FileResponse) {
         res.status(200).type(result.contentType);
         res.setHeader("Content-Disposition", attachmentDisposition(result.fileName));
+        for (const [name, value] of Object.entries(result.headers)) res.setHeader(name, value);
         return void res.end(Buffer.from(result.data));
       }
       if (spec.status === 204) return void res.status(204).end();

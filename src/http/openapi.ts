@@ -10,6 +10,7 @@ import {
   HEADERS,
 } from "./openapi-components";
 import { isWrite, type Endpoint } from "./endpoint";
+import { XLSX_MEDIA_TYPE } from "./router";
 import { license, TAG_DESCRIPTIONS } from "./openapi-info";
 
 /**
@@ -46,6 +47,7 @@ const OTHER_SUCCESS: Record<string, { status: number; description: string }> = {
     description:
       "Nothing was created: a dry run (`dryRun=true`) whose every check passed, or a file whose every row was a skipped duplicate",
   },
+  importIncome: { status: 200, description: "Nothing was created: a dry run (`dryRun=true`) whose every check passed" },
 };
 
 /**
@@ -180,6 +182,10 @@ export function buildOpenApi(endpoints: Endpoint[], info: { version: string }) {
     } else if (e.body) {
       content["application/json"] = { schema: toSchema(e.body, "input") };
       if (e.csv) content["text/csv"] = csvBody(e.csv);
+      if (e.workbook)
+        content[XLSX_MEDIA_TYPE] = {
+          schema: { type: "string", contentMediaType: XLSX_MEDIA_TYPE, description: e.workbook.description },
+        };
     }
     const hasBody = Object.keys(content).length > 0;
 
@@ -222,7 +228,11 @@ export function buildOpenApi(endpoints: Endpoint[], info: { version: string }) {
     const responses: Record<string, unknown> = {
       [status]: success(
         status,
-        e.fileResponse ? "The file, with the content type it was uploaded as" : status === 201 ? "Created" : "Success",
+        e.fileResponse
+          ? (e.fileResponse.description ?? "The file, with the content type it was uploaded as")
+          : status === 201
+            ? "Created"
+            : "Success",
       ),
     };
     const other = OTHER_SUCCESS[e.operationId];

@@ -106,11 +106,16 @@ export function createV1Router(): express.Router {
   return router;
 }
 
-/** The media types a body may have: JSON routes, bulk routes (JSON or CSV), uploads. */
+/** The media types a body may have: JSON routes, bulk routes (JSON or CSV, a workbook too for imports), uploads. */
 const JSON_TYPES = ["application/json", "application/*+json"];
+export const XLSX_MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 export const MEDIA = {
   json: { accept: JSON_TYPES, named: ["application/json"] },
   bulk: { accept: [...JSON_TYPES, "text/csv"], named: ["application/json", "text/csv"] },
+  workbook: {
+    accept: [...JSON_TYPES, "text/csv", XLSX_MEDIA_TYPE],
+    named: ["application/json", "text/csv", XLSX_MEDIA_TYPE],
+  },
   upload: { accept: ["multipart/form-data"], named: ["multipart/form-data"] },
 } as const;
 export type Media = (typeof MEDIA)[keyof typeof MEDIA];
@@ -142,7 +147,15 @@ function resources(table: Endpoint[], opts: { extraGets: string[] }): Resource[]
     return r;
   };
   for (const e of table) {
-    const media = e.upload ? MEDIA.upload : e.csv ? MEDIA.bulk : e.body ? MEDIA.json : undefined;
+    const media = e.upload
+      ? MEDIA.upload
+      : e.workbook
+        ? MEDIA.workbook
+        : e.csv
+          ? MEDIA.bulk
+          : e.body
+            ? MEDIA.json
+            : undefined;
     const r = resourceOf(e.path);
     const method = e.method.toUpperCase();
     if (!r.routes.has(method)) r.routes.set(method, { endpoint: e, media });

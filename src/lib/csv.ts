@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import { setImmediate as yieldToIo } from "node:timers/promises";
 import { CsvError, parse, type Info } from "csv-parse";
 import { formatCount, tooManyRows } from "./bulk";
-import { DomainError, validationFailed } from "./domain-errors";
+import { DomainError, validationFailed, type FieldError } from "./domain-errors";
 import { Slicer } from "./slices";
 import { closest } from "./field-errors";
 
@@ -211,4 +211,49 @@ export async function readCsvRecords(text: string, spec: { what: string; maxReco
     records.push(record);
   }
   return records;
+}
+
+/**
+ * The refusal of a header with problems as the imports word it: one error per bad column of line
+ * 1 (`line 1.brokrage`: "is not a known column; did you mean brokerage?"), the documented columns
+ * in the message.
+ */
+export function refuseHeaderColumns(columns: readonly string[]): CsvSpec["refuseHeader"] {
+  return (problems) => {
+    const errors: FieldError[] = problems.map((p) => ({
+      path: `line 1.${p.column}`,
+      message:
+        p.kind === "unknown"
+          ? `is not a known column${p.near ? `; did you mean ${p.near}?` : ""}`
+          : p.kind === "repeated"
+            ? "repeats a column"
+            : "is a required column and is missing",
+      line: 1,
+    }));
+    return new DomainError(
+      "VALIDATION_FAILED",
+      `The CSV header must use the columns ${columns.join(",")} (in any order and case): ${errors.map((e) => `${e.path.slice(7)} ${e.message}`).join("; ")}.`,
+      errors,
+    );
+  };
+}
+
+/**
+ * Refuses rows with more cells than the header has columns, naming each line: an unquoted comma
+ * in a note, say, and dropping the extra cells would import something else than was meant.
+ */
+export function refuseOverfullRows({ header, rows }: CsvTable): void {
+  const errors: FieldError[] = rows
+    .filter(({ width }) => width > header.length)
+    .map(({ width, line }) => ({
+      path: `line ${line}`,
+      message: `has ${width} cells for the header's ${header.length} columns (quote a cell that holds a comma)`,
+      line,
+    }));
+  if (errors.length)
+    throw new DomainError(
+      "VALIDATION_FAILED",
+      `The CSV has ${errors.length === 1 ? "a row" : `${errors.length} rows`} with more cells than its header has columns, first on line ${errors[0].line}.`,
+      errors,
+    );
 }

@@ -7,6 +7,7 @@ import { MYTAX_LABELS } from "../../src/modules/tax/mytax";
 import { getNamedType, isEnumType, isInputObjectType, isObjectType, type GraphQLField } from "graphql";
 import type { z } from "zod";
 import { endpoints } from "../../src/http/router";
+import { IMPORT_FORMATS } from "../../src/modules/trades/trades-import.rows";
 import { schema } from "./graphql-parity.transports";
 
 /**
@@ -69,6 +70,12 @@ const NOT_GRAPHQL_ENUMS: { values: string[]; reason: string }[] = [
   // myTax labels start with a digit, which no GraphQL name may: the TaxLabels scalar (label → amount) and MyTaxLabel.label (a String) carry them.
   { values: [...INCOME_LABELS], reason: "myTax income labels (10L…20O): TaxLabels keys" },
   { values: MYTAX_LABELS.map((l) => l.label), reason: "myTax labels (10L…20O, 18A, 18V): MyTaxLabel.label" },
+  // Broker format names carry hyphens (commsec-summary), which no GraphQL name may: a String there.
+  { values: [...IMPORT_FORMATS], reason: "import formats (commsec-summary…): TradeImportInput.format" },
+  {
+    values: IMPORT_FORMATS.filter((f) => f !== "auto"),
+    reason: "the format an import was read as: TradeImportResult.format",
+  },
 ];
 
 /**

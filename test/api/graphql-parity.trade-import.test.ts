@@ -41,7 +41,7 @@ async function contents(p: number): Promise<Json[]> {
 }
 
 const IMPORT = `mutation($p: ID!, $input: TradeImportInput!) {
-  importTrades(portfolioId: $p, input: $input) { dryRun imported valid newHoldings { symbol exchange } tradeIds skipped { line duplicateOf } }
+  importTrades(portfolioId: $p, input: $input) { dryRun imported valid newHoldings { symbol exchange } tradeIds skipped { line duplicateOf } format ignored { line reason } warnings }
 }`;
 
 const importRest = (p: number, body: unknown, query = "", csv = false) => {

@@ -189,6 +189,9 @@ describe("dry run", () => {
       ],
       tradeIds: [],
       skipped: [],
+      format: "native",
+      ignored: [],
+      warnings: [],
     });
     expect(await ledgerSnapshot(t.db)).toBe(before);
 
@@ -270,6 +273,12 @@ describe("CSV in any case", () => {
       { path: "line 1.brokrage", message: "is not a known column; did you mean brokerage?", line: 1 },
     ]);
     const type = await importCsv(p, tradeCsv("2024-01-10,Purchase,CBA,ASX,1,1,,,,,"));
-    expect(expectRejected(type, 400, "VALIDATION_FAILED").map((e) => e.path)).toEqual(["line 2.tradeType"]);
+    // The CSV's column is named, and the JSON field it stands for in the message.
+    expect(expectRejected(type, 400, "VALIDATION_FAILED")).toEqual([
+      expect.objectContaining({
+        path: "line 2.type",
+        message: expect.stringContaining("the field tradeType of a JSON row"),
+      }),
+    ]);
   });
 });

@@ -96,6 +96,26 @@ describe("CSV import", () => {
     expect((await holdings(p)).map((h) => [h.symbol, h.quantity])).toEqual([["CBA", 10]]);
   });
 
+  it("a row without a rate takes the rate of an earlier row of the same file in that currency (the FX rule's fallback)", async () => {
+    // No rates imported and no earlier USD trade in the portfolio: the sell on line 3 has only the
+    // buy of line 2 (1.52 AUD a dollar) to go by, as it would if the two were entered one by one.
+    const p = await newPortfolio(t, key);
+    const res = await importCsv(
+      p,
+      tradeCsv("2024-01-12,Buy,AAPL,NASDAQ,5,170,0,USD,1.52,,", "2024-03-01,Sell,AAPL,NASDAQ,2,180,0,USD,,,"),
+    );
+    expect(res.status).toBe(201);
+    const sell = (await t.http.get(`/v1/trades/${res.body.tradeIds[1]}`).set("authorization", key)).body;
+    expect(sell).toMatchObject({ tradeType: "Sell", exchangeRate: 1.52 });
+    // A rate-less row dated before every rate-giving row still has none: named by its line.
+    const early = await importCsv(
+      p,
+      tradeCsv("2023-06-01,Buy,MSFT,NASDAQ,1,300,0,USD,,,", "2023-07-01,Buy,MSFT,NASDAQ,1,310,0,USD,1.49,,"),
+    );
+    expect(early.status).toBe(422);
+    expect(early.body.errors).toEqual([expect.objectContaining({ path: "line 2.exchangeRate" })]);
+  });
+
   it("rejects a header with unknown or missing columns, and a file without rows, writing nothing", async () => {
     const p = await newPortfolio(t, key);
     await unchanged(async () => {

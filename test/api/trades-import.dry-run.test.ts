@@ -52,6 +52,9 @@ describe("dryRun=true validates and writes nothing", () => {
         ],
         tradeIds: [],
         skipped: [],
+        format: "native",
+        ignored: [],
+        warnings: [],
       });
     });
     expect((await holdings(p)).map((h) => h.symbol)).toEqual(["CBA"]);

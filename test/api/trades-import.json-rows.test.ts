@@ -64,6 +64,9 @@ describe("JSON import", () => {
       ],
       tradeIds: expect.any(Array),
       skipped: [],
+      format: "native",
+      ignored: [],
+      warnings: [],
     });
     const ids = res.body.tradeIds as number[];
     expect(ids).toHaveLength(3);

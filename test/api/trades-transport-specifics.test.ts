@@ -33,6 +33,7 @@ describe("REST specifics", () => {
         "id",
         "notes",
         "parcels",
+        "reference",
         "portfolioId",
         "price",
         "quantity",

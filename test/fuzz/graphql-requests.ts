@@ -245,6 +245,7 @@ export function graphqlRequests(ids: () => FixtureIds, customHoldingId: () => nu
       createIncome: { input: b.createIncome },
       updateIncome: { id: id("incomeId"), input: b.updateIncome },
       confirmIncome: { id: id("incomeId") },
+      importIncome: { portfolioId: id("portfolioId"), input: { rows: b.importIncome } },
       updateProRataDistributions: {
         holdingId: id("holdingId"),
         financialYear: 2025,
@@ -281,6 +282,7 @@ export function graphqlRequests(ids: () => FixtureIds, customHoldingId: () => nu
       searchSecurities: { q: "CBA", exchange: "ASX", limit: 5 },
       holding: { id: id("holdingId") },
       trade: { id: id("tradeId") },
+      exportTrades: { portfolioId: id("portfolioId") },
       symbolChanges: { holdingId: id("holdingId") },
       income: { id: id("incomeId") },
       cashAccounts: { portfolioId: id("portfolioId") },

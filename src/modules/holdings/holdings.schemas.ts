@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { currencyCode } from "../../lib/codes";
 import { dateInput, dateOutput } from "../../lib/dates";
-import { acceptingAnswerFields, text } from "../../lib/validation";
-import { exchange, SECURITY_TYPES, symbol } from "../securities/securities.schemas";
+import { acceptingAnswerFields, text, looseEnum } from "../../lib/validation";
+import { exchange, exchangeCode, SECURITY_TYPES, symbol } from "../securities/securities.schemas";
 
 const classificationField = text({ min: 1, max: 100 }).nullable().optional();
 export const Classification = z.strictObject({
@@ -24,10 +24,12 @@ export const ListHoldingsQuery = z.strictObject({
 export const CreateHoldingInput = z
   .strictObject({
     symbol,
-    exchange: exchange.default("CUSTOM"),
+    exchange: exchangeCode
+      .default("CUSTOM")
+      .describe("A custom investment keeps any code (letters and digits) it is given; default CUSTOM"),
     name: text({ min: 1, max: 200 }),
     currencyCode: currencyCode.optional().describe("Default: the portfolio's base currency"),
-    holdingType: z.enum(SECURITY_TYPES).default("Custom"),
+    holdingType: looseEnum(SECURITY_TYPES).default("Custom"),
     notes: text({ max: 10_000, trim: false }).optional().nullable(),
     classification: Classification.optional(),
   })

@@ -1,5 +1,5 @@
 import type { Prisma } from "../../../generated/prisma/client";
-import { FxTable } from "./fx";
+import { FxTable, type TradeRateRow } from "./fx";
 import { fxRates, tradeRates } from "./market-data";
 
 /**
@@ -16,6 +16,11 @@ export interface FxPortfolio {
 export interface FxLoadOptions {
   /** A trade being replaced: its stored rate is not a fallback for its own new rate. */
   exceptTradeId?: number;
+  /**
+   * Trades about to be recorded with their own rates (an import's rows that give one): the rule's
+   * fallback reads them as the portfolio's trades, before the recorded ones of their date.
+   */
+  pendingTrades?: readonly TradeRateRow[];
 }
 
 export async function loadFxTable(
@@ -33,5 +38,18 @@ export async function loadFxTable(
     fxRates(db, portfolio.accountId, window),
     tradeRates(db, [portfolio.id], window, options),
   ]);
-  return new FxTable(fx, { base: portfolio.baseCurrencyCode, rates: trades.get(portfolio.id)! });
+  const pending = [...(options.pendingTrades ?? [])].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  const rates = pending.length ? mergeByDate(trades.get(portfolio.id)!, pending) : trades.get(portfolio.id)!;
+  return new FxTable(fx, { base: portfolio.baseCurrencyCode, rates });
+}
+
+/** Two date-ordered lists as one, `first` before `recorded` on a date both have. */
+function mergeByDate(recorded: readonly TradeRateRow[], first: readonly TradeRateRow[]): TradeRateRow[] {
+  const out: TradeRateRow[] = [];
+  let j = 0;
+  for (const row of recorded) {
+    while (j < first.length && first[j].date <= row.date) out.push(first[j++]);
+    out.push(row);
+  }
+  return [...out, ...first.slice(j)];
 }

@@ -18,13 +18,23 @@ export interface StoredTrade {
   sourceId: string | null;
   notes: string;
   acquisitionDate: string | null;
+  reference: string | null;
   parcels: { tradeId: number; units: Decimal }[];
 }
 
 /** The fields of a trade input (a body or an import row) that the stored trade takes as given. */
 type GivenFields = Pick<
   TradeInput,
-  "tradeType" | "tradeDate" | "quantity" | "price" | "brokerage" | "sourceId" | "notes" | "acquisitionDate" | "parcels"
+  | "tradeType"
+  | "tradeDate"
+  | "quantity"
+  | "price"
+  | "brokerage"
+  | "sourceId"
+  | "notes"
+  | "acquisitionDate"
+  | "reference"
+  | "parcels"
 >;
 
 /** Units as stored: negative for units leaving; a Cancellation without a quantity takes every unit (known after the fold). */
@@ -45,6 +55,7 @@ export function storedTrade(data: GivenFields, currencyCode: string, exchangeRat
     sourceId: data.sourceId ?? null,
     notes: data.notes ?? "",
     acquisitionDate: data.acquisitionDate ?? null,
+    reference: data.reference ?? null,
     parcels: (data.parcels ?? []).map((p) => ({ tradeId: p.tradeId, units: p.quantity })),
   };
 }

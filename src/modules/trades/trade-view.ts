@@ -23,6 +23,7 @@ export interface TradeView {
   sourceId: string | null;
   notes: string;
   acquisitionDate: string | null;
+  reference: string | null;
   parcels: { tradeId: number; quantity: Decimal }[];
   hasAttachment: boolean;
 }
@@ -41,6 +42,7 @@ export const TRADE_VIEW_SELECT = {
   sourceId: true,
   notes: true,
   acquisitionDate: true,
+  reference: true,
   holding: { select: { symbol: true, exchange: true } },
   parcels: { select: { parcelTradeId: true, quantity: true }, orderBy: { parcelTradeId: "asc" } },
   attachment: { select: { tradeId: true } },
@@ -68,6 +70,7 @@ export function toTradeView(t: TradeViewRow): TradeView {
     sourceId: t.sourceId,
     notes: t.notes,
     acquisitionDate: t.acquisitionDate ? fromDate(t.acquisitionDate) : null,
+    reference: t.reference,
     parcels: t.parcels.map((p) => ({ tradeId: p.parcelTradeId, quantity: new Decimal(p.quantity) })),
     hasAttachment: t.attachment !== null,
   };

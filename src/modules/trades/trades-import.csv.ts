@@ -1,10 +1,10 @@
-import { readCsv, type HeaderProblem } from "../../lib/csv";
-import { DomainError, type FieldError } from "../../lib/domain-errors";
+import { readCsv, refuseHeaderColumns, refuseOverfullRows } from "../../lib/csv";
 import { MAX_IMPORT_ROWS, type Row } from "./trades-import.rows";
 
 /**
- * The CSV form of a trade import (docs/conventions.md §7.4): the header names the columns, in any order and
- * case; the first three are required. Each row becomes the raw fields of a trade body, with the
+ * The CSV form of a trade import (docs/conventions.md §7.4), and of the trade export
+ * (trades-export.ts): the header names the columns, in any order and case; date, type and
+ * quantity are required. holdingType and name apply to a holding the row creates. Each row becomes the raw fields of a trade body, with the
  * line it starts on (the header is line 1), for trades-import.service.ts to validate.
  */
 export const CSV_COLUMNS = [
@@ -19,29 +19,17 @@ export const CSV_COLUMNS = [
   "exchangeRate",
   "source",
   "notes",
-];
+  "reference",
+  "acquisitionDate",
+  "holdingType",
+  "name",
+] as const;
 export const REQUIRED_COLUMNS = ["date", "type", "quantity"];
 /** The CSV columns as the OpenAPI document describes the text/csv body. */
-export const IMPORT_CSV = { columns: CSV_COLUMNS, required: REQUIRED_COLUMNS };
+export const IMPORT_CSV = { columns: [...CSV_COLUMNS], required: REQUIRED_COLUMNS };
 
-/** One error per bad column of line 1, each naming the column. */
-function refuseHeader(problems: HeaderProblem[]): DomainError {
-  const errors: FieldError[] = problems.map((p) => ({
-    path: `line 1.${p.column}`,
-    message:
-      p.kind === "unknown"
-        ? `is not a known column${p.near ? `; did you mean ${p.near}?` : ""}`
-        : p.kind === "repeated"
-          ? "repeats a column"
-          : "is a required column and is missing",
-    line: 1,
-  }));
-  return new DomainError(
-    "VALIDATION_FAILED",
-    `The CSV header must use the columns ${CSV_COLUMNS.join(",")} (in any order and case): ${errors.map((e) => `${e.path.slice(7)} ${e.message}`).join("; ")}.`,
-    errors,
-  );
-}
+/** A cell with the leading ' of lib/csv-out.ts's formula guard. */
+const FORMULA_GUARDED = /^'[=+\-@\t\r]/;
 
 /** CSV text → rows with their line numbers (the header is line 1); at most MAX_IMPORT_ROWS of them (413 beyond). */
 export async function csvRows(text: string): Promise<Row[]> {
@@ -50,32 +38,21 @@ export async function csvRows(text: string): Promise<Row[]> {
     columns: CSV_COLUMNS,
     required: REQUIRED_COLUMNS,
     maxRows: MAX_IMPORT_ROWS,
-    refuseHeader,
+    refuseHeader: refuseHeaderColumns(CSV_COLUMNS),
   });
-  // Fewer cells than columns leave the last ones empty; more cells mean the row does not fit its
-  // header (an unquoted comma in notes, say), and dropping them would import a different trade.
-  const overfull = rows.filter(({ width }) => width > header.length);
-  if (overfull.length) {
-    const errors = overfull.map(({ width, line }) => ({
-      path: `line ${line}`,
-      message: `has ${width} cells for the header's ${header.length} columns (quote a cell that holds a comma)`,
-      line,
-    }));
-    throw new DomainError(
-      "VALIDATION_FAILED",
-      `The CSV has ${overfull.length === 1 ? "a row" : `${overfull.length} rows`} with more cells than its header has columns, first on line ${errors[0].line}.`,
-      errors,
-    );
-  }
+  // Fewer cells than columns leave the last ones empty; more cells do not fit the header.
+  refuseOverfullRows({ header, rows });
   const column = new Map(header.map((c, i) => [c, i]));
   return rows.map(({ cells, line }) => {
     const get = (c: string) => {
       const i = column.get(c);
       const v = i === undefined ? undefined : cells[i];
-      return v === undefined || v === "" ? undefined : v;
+      // A text cell a CSV writer guarded against formulas ('=…, as the export writes) reads back as written.
+      return v === undefined || v === "" ? undefined : FORMULA_GUARDED.test(v) ? v.slice(1) : v;
     };
     return {
       line,
+      csv: true as const,
       raw: {
         tradeDate: get("date"),
         tradeType: get("type"),
@@ -88,6 +65,10 @@ export async function csvRows(text: string): Promise<Row[]> {
         exchangeRate: get("exchangeRate"),
         sourceId: get("source"),
         notes: get("notes"),
+        reference: get("reference"),
+        acquisitionDate: get("acquisitionDate"),
+        holdingType: get("holdingType"),
+        name: get("name"),
       },
     };
   });

@@ -5,16 +5,53 @@ import { signedQuantity } from "./stored-trade";
 import { rowError, type ImportHolding, type ParsedRow, type SkippedRow } from "./trades-import.rows";
 
 /**
- * Rows equal to a recorded trade: same holding, trade date, type, and quantity and price as stored
- * (decimals compared exactly). Each recorded trade answers for one row at most, so a file with
+ * Rows whose broker reference a recorded trade of the portfolio has (whatever its holding: a
+ * ticker may have changed since), then rows equal to a recorded trade: same holding, trade date,
+ * type, and quantity and price as stored (decimals compared exactly). Each recorded trade answers for one row at most, so a file with
  * three identical fills against two recorded ones repeats two of them; equal rows within the file
  * alone are not duplicates (identical fills happen). A Cancellation without a quantity matches
  * any recorded Cancellation of the holding on that date.
  */
 export async function findDuplicates(
   tx: Prisma.TransactionClient,
+  portfolioId: number,
   rows: ParsedRow[],
   holdingOf: Map<number, ImportHolding>,
+): Promise<SkippedRow[]> {
+  const byReference = await referenceDuplicates(tx, portfolioId, rows);
+  const taken = new Set(byReference.map((d) => d.line));
+  const byEquality = await equalityDuplicates(
+    tx,
+    rows.filter((r) => !taken.has(r.line)),
+    holdingOf,
+    new Set(byReference.map((d) => d.duplicateOf)),
+  );
+  return [...byReference, ...byEquality].sort((a, b) => a.line - b.line);
+}
+
+async function referenceDuplicates(
+  tx: Prisma.TransactionClient,
+  portfolioId: number,
+  rows: ParsedRow[],
+): Promise<SkippedRow[]> {
+  const references = [...new Set(rows.flatMap((r) => (r.data.reference ? [r.data.reference] : [])))];
+  if (references.length === 0) return [];
+  const trades = await tx.$queryRaw<{ id: number; reference: string }[]>`
+    SELECT min(id) AS id, reference FROM trade
+    WHERE portfolio_id = ${portfolioId} AND reference = ANY(${references}::text[])
+    GROUP BY reference`;
+  const byReference = new Map(trades.map((t) => [t.reference, t.id]));
+  return rows.flatMap(({ line, data }) => {
+    const id = data.reference ? byReference.get(data.reference) : undefined;
+    return id === undefined ? [] : [{ line, duplicateOf: id, reference: data.reference! }];
+  });
+}
+
+async function equalityDuplicates(
+  tx: Prisma.TransactionClient,
+  rows: ParsedRow[],
+  holdingOf: Map<number, ImportHolding>,
+  used: Set<number>,
 ): Promise<SkippedRow[]> {
   const recorded = rows.filter((r) => holdingOf.get(r.line)!.id > 0);
   if (recorded.length === 0) return [];
@@ -40,7 +77,6 @@ export async function findDuplicates(
     take(key(t.holdingId, t.tradeDate, t.tradeType, new Decimal(t.quantity).toFixed(), price), t.id);
     if (t.tradeType === "Cancellation") take(key(t.holdingId, t.tradeDate, t.tradeType, undefined, price), t.id);
   }
-  const used = new Set<number>();
   const found: SkippedRow[] = [];
   for (const { line, data } of recorded) {
     const quantity =
@@ -68,7 +104,13 @@ export async function findDuplicates(
 /** 409: rows repeat recorded trades; each is named with its line and the trade it repeats. */
 export function duplicatesFound(found: SkippedRow[]): DomainError {
   const errors = found.map((d) => ({
-    ...rowError(d.line, "", `repeats trade ${d.duplicateOf} (same holding, date, type, quantity and price)`),
+    ...rowError(
+      d.line,
+      "",
+      d.reference
+        ? `repeats trade ${d.duplicateOf} (same broker reference ${d.reference})`
+        : `repeats trade ${d.duplicateOf} (same holding, date, type, quantity and price)`,
+    ),
     duplicateOf: d.duplicateOf,
   }));
   const n = found.length;

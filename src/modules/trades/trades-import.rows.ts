@@ -3,6 +3,7 @@ import { forEachRow } from "../../lib/bulk";
 import { DomainError, MAX_LISTED_ERRORS, type FieldError } from "../../lib/domain-errors";
 import { fieldErrors, looseEnum } from "../../lib/validation";
 import { ImportRow } from "./trades.schemas";
+import { BROKER_FORMAT_IDS } from "./broker-formats/format";
 
 /**
  * The rows of a trade import (trades-import.service.ts): its query, its answer, and each row
@@ -14,6 +15,29 @@ export const MAX_IMPORT_ROWS = 50_000;
 export interface Row {
   line: number;
   raw: Record<string, unknown>;
+  /** The row is a line of this service's CSV: errors name its columns (date, not tradeDate). */
+  csv?: true;
+}
+
+/** Fields the native CSV names otherwise: the CSV column of each (trades-import.csv.ts). */
+export const CSV_COLUMN_OF_FIELD: Readonly<Record<string, string>> = {
+  tradeDate: "date",
+  tradeType: "type",
+  currencyCode: "currency",
+  sourceId: "source",
+};
+
+/**
+ * A row's error at a field, as its author finds it: a CSV row's path names the column and the
+ * message the JSON field, a JSON row's the other way round, so that either points at the other.
+ */
+function fieldError(row: Row, field: string, message: string): FieldError {
+  const [head, ...rest] = field.split(".");
+  const column = CSV_COLUMN_OF_FIELD[head];
+  if (!column) return rowError(row.line, field, message);
+  return row.csv
+    ? rowError(row.line, [column, ...rest].join("."), `${message} (the field ${head} of a JSON row)`)
+    : rowError(row.line, field, `${message} (the column ${column} of a CSV file)`);
 }
 
 /**
@@ -23,8 +47,19 @@ export interface Row {
 export const DUPLICATE_MODES = ["error", "skip", "allow"] as const;
 export type DuplicateMode = (typeof DUPLICATE_MODES)[number];
 
+/** What the body is read as: `auto` (the default) finds it; `native` is this service's own columns or JSON. */
+export const IMPORT_FORMATS = ["auto", "native", ...BROKER_FORMAT_IDS] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
 /** REST's query strings; GraphQL hands over the same names (a boolean dryRun is taken too). */
 export const ImportQuery = z.strictObject({
+  format: looseEnum(IMPORT_FORMATS, z.enum(IMPORT_FORMATS, { error: `must be one of ${IMPORT_FORMATS.join(", ")}` }))
+    .nullish()
+    .transform((v): ImportFormat => v ?? "auto")
+    .meta({ type: "string", enum: [...IMPORT_FORMATS], default: "auto" })
+    .describe(
+      "The file's format: auto (found from the header row, past a preamble), native (this service's columns or JSON), or a broker's export as downloaded (docs/imports.md)",
+    ),
   dryRun: z
     .union([z.boolean(), z.enum(["true", "false"])], { error: "must be true or false" })
     .nullish()
@@ -37,13 +72,19 @@ export const ImportQuery = z.strictObject({
     .transform((v): DuplicateMode => v ?? "error")
     .meta({ type: "string", enum: [...DUPLICATE_MODES], default: "error" })
     .describe(
-      "Rows equal to a recorded trade (same holding, date, type, quantity and price): error (409 naming each), skip (leave them out), allow (import them)",
+      "Rows whose broker reference a recorded trade of the portfolio has, or equal to a recorded trade (same holding, date, type, quantity and price): error (409 naming each), skip (leave them out), allow (import them)",
     ),
 });
 
 /** The answer of an import (REST and GraphQL alike). */
 export interface ImportResult {
   dryRun: boolean;
+  /** The format the body was read as (`native` for JSON and this service's CSV). */
+  format: Exclude<ImportFormat, "auto">;
+  /** Rows of a broker's file that are not trades (interest, deposits, DRP allotments...), with the reason. */
+  ignored: { line: number; reason: string }[];
+  /** Said of the whole file (e.g. trade dates derived from settlement dates). */
+  warnings: string[];
   /** Trades written (0 on a dry run). */
   imported: number;
   /** Rows that passed validation and are (or on a dry run would be) imported; skipped rows are not counted. */
@@ -59,6 +100,8 @@ export interface SkippedRow {
   line: number;
   /** The id of the recorded trade the row repeats. */
   duplicateOf: number;
+  /** The broker reference both have, when that is what makes it a duplicate. */
+  reference?: string;
 }
 
 export const rowError = (line: number, path: string, message: string): FieldError => ({
@@ -104,7 +147,7 @@ export async function parseRows(
     const resolvedSource =
       typeof source === "string" ? (sourceByKey.get(source) ?? sourceByKey.get(source.toLowerCase())) : source;
     if (typeof source === "string" && !resolvedSource)
-      errors.push(rowError(row.line, "source", `is not a Source id or name (GET /v1/sources): ${source}`));
+      errors.push(fieldError(row, "sourceId", `is not a Source id or name (GET /v1/sources): ${source}`));
     const result = ImportRow.safeParse({
       ...row.raw,
       sourceId: resolvedSource,
@@ -112,7 +155,7 @@ export async function parseRows(
     });
     if (!result.success) {
       for (const e of fieldErrors(result.error, ImportRow))
-        errors.push(rowError(row.line, e.path === "(body)" ? "" : e.path, e.message));
+        errors.push(e.path === "(body)" ? rowError(row.line, "", e.message) : fieldError(row, e.path, e.message));
       return;
     }
     if (typeof source === "string" && !resolvedSource) return;

@@ -1,7 +1,7 @@
 import type { Prisma } from "../../../generated/prisma/client";
 import type { Context } from "../../context";
-import { tooManyRows } from "../../lib/bulk";
 import { DomainError, type FieldError } from "../../lib/domain-errors";
+import { addDays } from "../../lib/dates";
 import { Decimal } from "../../lib/money";
 import { parseInput } from "../../lib/validation";
 import { holdingForTrade } from "../holdings/holdings.service";
@@ -13,18 +13,16 @@ import { assertCanWrite, scopedPortfolio, type ScopedPortfolio } from "../ledger
 import { findSecurity, unlistedSecurityCurrency } from "../securities/securities.service";
 import { cancelledUnits, storedTrade, storedTradeEvent } from "./stored-trade";
 import { BASE_RATE_IS_ONE, noRate, rateFromTable, unstorableRate } from "./trade-exchange-rate";
-import { csvRows } from "./trades-import.csv";
+import { importBody } from "./trades-import.body";
 import { duplicatesFound, findDuplicates } from "./trades-import.duplicates";
 import {
   ImportQuery,
   importFailed,
-  MAX_IMPORT_ROWS,
   parseRows,
   rowError,
   type ImportHolding,
   type ImportResult,
   type ImportRowData,
-  type Row,
 } from "./trades-import.rows";
 
 export {
@@ -58,24 +56,20 @@ export async function importTrades(
   body: unknown,
   query: unknown = {},
 ): Promise<ImportResult> {
-  const { dryRun, duplicates } = parseInput(ImportQuery, query ?? {}, "The query");
+  const { dryRun, duplicates, format } = parseInput(ImportQuery, query ?? {}, "The query");
   assertCanWrite(ctx);
   const outside = await scopedPortfolio(ctx, portfolioId);
 
-  let rows: Row[];
-  if (typeof body === "string") rows = await csvRows(body);
-  else if (Array.isArray(body)) {
-    // Counted before any row is looked at: the cost of a refusal must not grow with the body.
-    if (body.length > MAX_IMPORT_ROWS) throw tooManyRows("The import", MAX_IMPORT_ROWS, body.length);
-    rows = body.map((raw, i) => ({ line: i + 1, raw: raw as Record<string, unknown> }));
-  } else
-    throw new DomainError("VALIDATION_FAILED", "Send a JSON array of trades, or text/csv.", [
-      { path: "(body)", message: "must be a JSON array or CSV text" },
-    ]);
+  const read = await importBody(ctx.db, { accountId: outside.accountId, portfolioId: outside.id }, body, format);
+  const { rows } = read;
   if (rows.length === 0)
-    throw new DomainError("VALIDATION_FAILED", "The import holds no trades.", [
-      { path: "(body)", message: "must hold at least one trade" },
-    ]);
+    throw new DomainError(
+      "VALIDATION_FAILED",
+      `The import holds no trades${read.ignored.length ? ` (${read.ignored.length} rows are not trades: see the errors)` : ""}.`,
+      read.ignored.length
+        ? read.ignored.slice(0, 20).map((r) => ({ path: `line ${r.line}`, message: r.reason, line: r.line }))
+        : [{ path: "(body)", message: "must hold at least one trade" }],
+    );
 
   // 1. Each row on its own.
   const parsed = await parseRows(rows, await ctx.db.source.findMany({ select: { id: true, name: true } }), outside.id);
@@ -125,7 +119,7 @@ export async function importTrades(
     if (errors.length) throw importFailed("VALIDATION_FAILED", errors);
 
     // 3. Rows equal to a recorded trade: refused, left out or let through (?duplicates=).
-    const skipped = duplicates === "allow" ? [] : await findDuplicates(tx, parsed, holdingOf);
+    const skipped = duplicates === "allow" ? [] : await findDuplicates(tx, portfolio.id, parsed, holdingOf);
     if (skipped.length && duplicates === "error") throw duplicatesFound(skipped);
     const skippedLines = new Set(skipped.map((d) => d.line));
     const kept = parsed.filter((p) => !skippedLines.has(p.line));
@@ -135,10 +129,21 @@ export async function importTrades(
       ({ line, data }) =>
         (data.currencyCode ?? holdingOf.get(line)!.currencyCode) !== portfolio.baseCurrencyCode && !data.exchangeRate,
     );
+    // The file's own rows that give a rate are trades of the portfolio for the rule's fallback: a
+    // sell takes the rate of a buy three lines up when no rate is imported for its date. Each is
+    // read from the day after its date: of one day's rows the rule cannot tell which came first,
+    // so a row never takes the rate of a row of its own day (recorded trades of a day still win).
+    const pendingTrades = kept.flatMap(({ line, data }) => {
+      const currencyCode = data.currencyCode ?? holdingOf.get(line)!.currencyCode;
+      return currencyCode !== portfolio.baseCurrencyCode && data.exchangeRate
+        ? [{ currencyCode, date: addDays(data.tradeDate, 1), exchangeRate: data.exchangeRate.toFixed() }]
+        : [];
+    });
     const fx = await loadFxTable(
       tx,
       portfolio,
       foreign.map((r) => r.data.tradeDate),
+      { pendingTrades },
     );
 
     const prepared = kept.map(({ line, data }, i) => {
@@ -187,7 +192,17 @@ export async function importTrades(
     const newHoldings = planned
       .filter((h) => holdingIds.includes(h.id))
       .map((h) => ({ symbol: h.symbol!, exchange: h.exchange! }));
-    const result: ImportResult = { dryRun, imported: 0, valid: prepared.length, newHoldings, tradeIds: [], skipped };
+    const result: ImportResult = {
+      dryRun,
+      format: read.format,
+      imported: 0,
+      valid: prepared.length,
+      newHoldings,
+      tradeIds: [],
+      skipped,
+      ignored: read.ignored,
+      warnings: read.warnings,
+    };
     if (dryRun || prepared.length === 0) return result;
 
     // 6. The writes: the new holdings in the order the file names them, then one INSERT for every
@@ -204,14 +219,14 @@ export async function importTrades(
     }
     const col = <T>(f: (p: (typeof prepared)[number]) => T) => prepared.map(f);
     const inserted = await tx.$queryRaw<{ id: number }[]>`
-      INSERT INTO trade (portfolio_id, holding_id, trade_type, trade_date, quantity, price, brokerage, currency_code, exchange_rate, source_id, notes, acquisition_date, updated_at)
-      SELECT ${portfolio.id}, r.holding_id, r.trade_type::"TradeType", r.trade_date, r.quantity, r.price, r.brokerage, r.currency_code, r.exchange_rate, r.source_id, r.notes, r.acquisition_date, now()
+      INSERT INTO trade (portfolio_id, holding_id, trade_type, trade_date, quantity, price, brokerage, currency_code, exchange_rate, source_id, notes, acquisition_date, reference, updated_at)
+      SELECT ${portfolio.id}, r.holding_id, r.trade_type::"TradeType", r.trade_date, r.quantity, r.price, r.brokerage, r.currency_code, r.exchange_rate, r.source_id, r.notes, r.acquisition_date, r.reference, now()
       FROM unnest(
         ${col((p) => p.holding.id)}::int[], ${col((p) => p.tradeType)}::text[], ${col((p) => p.tradeDate)}::date[],
         ${col((p) => p.quantity.toFixed())}::numeric[], ${col((p) => p.price.toFixed())}::numeric[], ${col((p) => p.brokerage.toFixed())}::numeric[],
         ${col((p) => p.currencyCode)}::text[], ${col((p) => p.exchangeRate.toFixed())}::numeric[], ${col((p) => p.sourceId)}::uuid[],
-        ${col((p) => p.notes)}::text[], ${col((p) => p.acquisitionDate)}::date[]
-      ) WITH ORDINALITY AS r(holding_id, trade_type, trade_date, quantity, price, brokerage, currency_code, exchange_rate, source_id, notes, acquisition_date, n)
+        ${col((p) => p.notes)}::text[], ${col((p) => p.acquisitionDate)}::date[], ${col((p) => p.reference)}::text[]
+      ) WITH ORDINALITY AS r(holding_id, trade_type, trade_date, quantity, price, brokerage, currency_code, exchange_rate, source_id, notes, acquisition_date, reference, n)
       ORDER BY r.n
       RETURNING id`;
     const ids = inserted.map((r) => r.id).sort((a, b) => a - b);

@@ -1,6 +1,7 @@
 import type { Resolvers } from "../../../generated/graphql/resolvers";
 import { dropNulls } from "../../graphql/args";
 import { deleteTradeAttachment } from "./trade-attachments.service";
+import { exportTrades } from "./trades-export.service";
 import { importTrades } from "./trades-import.service";
 import { createTrade, deleteTrade, findTrade, pageOfTrades, updateTrade } from "./trades.service";
 
@@ -14,13 +15,18 @@ const importBody = ({ rows, csv }: { rows?: object[] | null; csv?: string | null
 export const tradeResolvers: Resolvers = {
   Query: {
     trade: (_parent, args, ctx) => findTrade(ctx, args.id),
+    exportTrades: (_parent, { portfolioId, format }, ctx) => exportTrades(ctx, portfolioId, { format }),
   },
   Mutation: {
     createTrade: (_parent, args, ctx) => createTrade(ctx, dropNulls(args.input)),
     updateTrade: (_parent, args, ctx) => updateTrade(ctx, args.id, dropNulls(args.input)),
     deleteTrade: (_parent, args, ctx) => deleteTrade(ctx, args.id),
     importTrades: (_parent, { portfolioId, input }, ctx) =>
-      importTrades(ctx, portfolioId, importBody(input), { dryRun: input.dryRun, duplicates: input.duplicates }),
+      importTrades(ctx, portfolioId, importBody(input), {
+        dryRun: input.dryRun,
+        duplicates: input.duplicates,
+        format: input.format,
+      }),
     deleteTradeAttachment: (_parent, args, ctx) => deleteTradeAttachment(ctx, args.id),
   },
   Holding: {

@@ -15,8 +15,9 @@ import {
 import { PARCEL_METHODS, TRADE_TYPES } from "../ledger";
 import { exchange, SECURITY_TYPES, symbol } from "../securities/securities.schemas";
 
-export const tradeType = z.enum(TRADE_TYPES);
-export const parcelMethod = z.enum(PARCEL_METHODS);
+/** Read in any case and spacing, as every enumeration a request names (`buy`, `Return of capital`). */
+export const tradeType = looseEnum(TRADE_TYPES);
+export const parcelMethod = looseEnum(PARCEL_METHODS);
 
 /** Quantities and prices keep up to 8 decimals, amounts 4, exchange rates 10 (docs/conventions.md §4.2). */
 export const quantityInput = decimalInput({ scale: 8, min: -1e15, max: 1e15 });
@@ -48,8 +49,7 @@ const tradeFields = {
   name: text({ min: 1, max: 200 })
     .optional()
     .describe("Name for a holding this trade creates, when the security is not in the master list"),
-  holdingType: z
-    .enum(SECURITY_TYPES)
+  holdingType: looseEnum(SECURITY_TYPES)
     .optional()
     .describe("Type for a holding this trade creates (default: the master list's, else Stock)"),
   tradeType,
@@ -78,6 +78,12 @@ const tradeFields = {
       "Bonus, TransferIn, OpeningBalance: the acquisition date the parcel keeps (a Bonus without a price over units held makes no parcel: its units keep their parcels' dates)",
     ),
   parcels: z.array(ParcelPick).max(10_000).optional().nullable().describe("Sell, TransferOut: manual parcel selection"),
+  reference: text({ min: 1, max: 100 })
+    .optional()
+    .nullable()
+    .describe(
+      "The broker's reference (contract note, confirmation or transaction number): an import row whose reference the portfolio holds is a duplicate",
+    ),
 };
 
 /**
@@ -173,6 +179,7 @@ export const TradeResponse = z
     sourceId: z.string().nullable(),
     notes: z.string(),
     acquisitionDate: dateOutput.nullable(),
+    reference: z.string().nullable().describe("The broker's reference, when the trade has one"),
     parcels: z.array(z.object({ tradeId: z.number().int(), quantity: z.number() })),
     hasAttachment: z.boolean(),
   })

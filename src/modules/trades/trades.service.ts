@@ -55,6 +55,7 @@ function tradeData(t: StoredTrade) {
     sourceId: t.sourceId,
     notes: t.notes,
     acquisitionDate: t.acquisitionDate ? toDate(t.acquisitionDate) : null,
+    reference: t.reference,
     parcels: t.parcels.length
       ? { createMany: { data: t.parcels.map((p) => ({ parcelTradeId: p.tradeId, quantity: p.units.toFixed() })) } }
       : undefined,

@@ -70,6 +70,11 @@ export interface BrokerFormat {
   header: readonly string[];
   /** What the body is: CSV text, or an .xlsx workbook. */
   media: "csv" | "xlsx";
+  /**
+   * The file names no exchange for US shares and the format writes US_EXCHANGE: the import takes
+   * the portfolio's or the master list's US listing of the symbol instead, when there is one.
+   */
+  guessesUsListing?: true;
   /** The index in `records` of this format's header row, or -1 when the file is not this format. */
   findHeader(records: readonly CsvRecord[]): number;
   /** The records after the header read into trades; `header` is the header row's cells. */

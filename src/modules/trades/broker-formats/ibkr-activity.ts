@@ -68,6 +68,7 @@ export const ibkrActivity: BrokerFormat = {
   name: "Interactive Brokers Activity Statement",
   header: HEADER,
   media: "csv",
+  guessesUsListing: true,
   findHeader: (records) => records.findIndex((r) => isTradesHeader(r.cells) && holdsColumns(r.cells, REQUIRED)),
   read(header, records) {
     const out = emptyRead();

@@ -31,8 +31,8 @@ import {
  * - The exchange rate is `FXRateToBase` (base-currency units per unit of the trade's currency, as
  *   this service's rate is), when the query has the column.
  * - The exchange is `ListingExchange` in the service's codes (LISTING_EXCHANGES); a code not in the
- *   table is kept as given, with a warning that the service knows no prices for it. Without the
- *   column, the exchange follows the currency (exchangeOfCurrency).
+ *   table is that cell's error (the service takes known exchanges only: a typo must not make a second
+ *   holding). Without the column, the exchange follows the currency (exchangeOfCurrency).
  * - The reference is `TransactionID`, when the query has it.
  * - Not trades, listed as ignored: an `AssetClass` other than STK (CASH is an FX conversion, OPT an
  *   option...); without that column, a `Symbol` such as AUD.USD is an FX conversion. With a
@@ -58,7 +58,8 @@ const HEADER = [
 /**
  * IBKR's `ListingExchange` → the service's exchange code. US listings are NASDAQ or NYSE as the
  * master list names them (its NYSE Arca and Cboe ETFs, SPY and VTI, are NYSE there). IBKR's TSE is
- * Toronto (the service's TSX); TSEJ is Tokyo (the service's TSE).
+ * Toronto (the service's TSX); TSEJ is Tokyo (the service's TSE). Borsa Italiana (BVME) is part of
+ * Euronext (Euronext Milan).
  */
 export const LISTING_EXCHANGES: ReadonlyMap<string, string> = new Map([
   ["NASDAQ", "NASDAQ"],
@@ -78,6 +79,7 @@ export const LISTING_EXCHANGES: ReadonlyMap<string, string> = new Map([
   ["SEHK", "HKEX"],
   ["SGX", "SGX"],
   ["TSEJ", "TSE"],
+  ["BVME", "EURONEXT"],
   ["IBIS", "XETRA"],
   ["IBIS2", "XETRA"],
   ["AEB", "EURONEXT"],
@@ -133,7 +135,6 @@ export const ibkrFlex: BrokerFormat = {
     // The trades section's columns, or undefined while the lines are another section's.
     let columns: Columns | undefined = header;
     let section = sectionOf(header.names);
-    const unknownExchanges = new Map<string, number[]>();
     for (const record of records) {
       const cells = record.cells;
       if (cells.every((c) => c.trim() === "")) continue;
@@ -150,12 +151,7 @@ export const ibkrFlex: BrokerFormat = {
         out.ignored.push({ line: record.line, reason: `a row of ${named}, not of the trades` });
         continue;
       }
-      readTrade(new RowReader(columns, record, out.errors), columns, out, unknownExchanges);
-    }
-    for (const [code, lines] of unknownExchanges) {
-      out.warnings.push(
-        `ListingExchange ${code} (line${lines.length > 1 ? "s" : ""} ${lines.join(", ")}) is not an exchange this service knows: kept as given, and its securities get no market prices.`,
-      );
+      readTrade(new RowReader(columns, record, out.errors), columns, out);
     }
     return out;
   },
@@ -166,7 +162,7 @@ function sectionOf(cells: readonly string[]): string | undefined {
   return cells[0]?.trim().toUpperCase() === "HEADER" ? (cells[1]?.trim() ?? "") : undefined;
 }
 
-function readTrade(row: RowReader, columns: Columns, out: BrokerRead, unknownExchanges: Map<string, number[]>): void {
+function readTrade(row: RowReader, columns: Columns, out: BrokerRead): void {
   const assetClass = row.text("AssetClass").toUpperCase();
   if (columns.has("AssetClass") && assetClass !== "STK") {
     const what = ASSET_CLASSES[assetClass] ?? "not a stock";
@@ -205,7 +201,7 @@ function readTrade(row: RowReader, columns: Columns, out: BrokerRead, unknownExc
       tradeType: side === "BUY" ? "Buy" : "Sell",
       // IBKR writes a share class with a space (BRK B); the service's symbols use a dot (BRK.B).
       symbol: row.required("Symbol").toUpperCase().replace(/\s+/g, "."),
-      exchange: exchange(row, columns, currency, unknownExchanges),
+      exchange: exchange(row, columns, currency),
       quantity: row.amount("Quantity").replace(/^-/, ""),
       price: row.amount("TradePrice"),
       brokerage: row.amount("IBCommission", "0").replace(/^-/, ""),
@@ -216,7 +212,7 @@ function readTrade(row: RowReader, columns: Columns, out: BrokerRead, unknownExc
   });
 }
 
-function exchange(row: RowReader, columns: Columns, currency: string, unknown: Map<string, number[]>): string {
+function exchange(row: RowReader, columns: Columns, currency: string): string {
   if (!columns.has("ListingExchange")) {
     const byCurrency = exchangeOfCurrency(currency);
     if (!byCurrency && currency) {
@@ -227,10 +223,9 @@ function exchange(row: RowReader, columns: Columns, currency: string, unknown: M
   const given = row.required("ListingExchange").toUpperCase();
   const known = LISTING_EXCHANGES.get(given);
   if (known || given === "") return known ?? "";
-  if (!/^[A-Z0-9]{1,10}$/.test(given)) {
-    row.fail("ListingExchange", `is not an exchange code the service can hold (letters and digits): ${given}`);
-    return given;
-  }
-  unknown.set(given, [...(unknown.get(given) ?? []), row.line]);
+  row.fail(
+    "ListingExchange",
+    `is not an exchange this service knows: ${given} (it knows ${[...new Set(LISTING_EXCHANGES.keys())].join(", ")})`,
+  );
   return given;
 }

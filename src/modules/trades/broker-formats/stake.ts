@@ -58,6 +58,7 @@ export const stake: BrokerFormat = {
   name: "Stake Wall St transaction report",
   header: HEADER,
   media: "xlsx",
+  guessesUsListing: true,
   findHeader: (records) => findHeaderRow(records, REQUIRED),
   read(columns, records) {
     const out = emptyRead();
