@@ -119,6 +119,32 @@ describe("a refresh fetches, stores and values", () => {
       (await t.http.get(`/v1/portfolios/${portfolioId}/holdings?date=${date}`).set("authorization", key).expect(200))
         .body[0];
     expect(await at("2024-06-28")).toMatchObject({ price: 97.1, priceDate: "2024-06-28", priceSource: "Market" });
+    // The lists show whose each close is: the account's (default), the provider's, or the rule's series.
+    const list = async (source?: string) =>
+      (
+        await t.http
+          .get("/v1/market-prices")
+          .query({ symbol: "VAS", exchange: "ASX", ...(source ? { source } : {}) })
+          .set("authorization", key)
+          .expect(200)
+      ).body.map((r: { date: string; close: number; source: string }) => [r.date, r.close, r.source]);
+    expect(await list()).toEqual([["2024-07-01", 90, "Account"]]);
+    expect(await list("provider")).toEqual([
+      ["2024-06-27", 96.52, "Provider"],
+      ["2024-06-28", 97.1, "Provider"],
+      ["2024-07-01", 95.95, "Provider"],
+    ]);
+    expect(await list("All")).toEqual([
+      ["2024-06-27", 96.52, "Provider"],
+      ["2024-06-28", 97.1, "Provider"],
+      ["2024-07-01", 90, "Account"],
+    ]);
+    const gql = await t.gql(key, '{ marketPrices(symbol: "VAS", exchange: "ASX", source: All) { date close source } }');
+    expect(gql.body.data.marketPrices.map((r: { source: string }) => r.source)).toEqual([
+      "Provider",
+      "Provider",
+      "Account",
+    ]);
   });
 
   it("a series computed before a refresh is not served after it (the cache sees provider writes)", async () => {
@@ -175,6 +201,14 @@ describe("a refresh fetches, stores and values", () => {
       .send([{ base: "AUD", quote: "USD", date: "2024-06-28", rate: 0.5 }])
       .expect(200);
     expect((await aapl()).exchangeRate).toBe(2);
+    // As stored, AUD-based; All: the account's 0.5 wins on 06-28.
+    const listed = (
+      await t.http.get("/v1/fx-rates?base=AUD&quote=USD&source=All").set("authorization", key).expect(200)
+    ).body.map((r: { date: string; rate: number; source: string }) => [r.date, r.rate, r.source]);
+    expect(listed).toEqual([
+      ["2024-06-27", 0.6651, "Provider"],
+      ["2024-06-28", 0.5, "Account"],
+    ]);
   });
 
   it("a new installation with no trades makes no provider request", async () => {

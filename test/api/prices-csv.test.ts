@@ -34,8 +34,8 @@ describe("text/csv bodies (REST)", () => {
     });
     const list = await t.http.get("/v1/market-prices?symbol=CBA&exchange=ASX").set(auth(key));
     expect(list.body).toEqual([
-      { symbol: "CBA", exchange: "ASX", date: "2024-01-02", close: 100 },
-      { symbol: "CBA", exchange: "ASX", date: "2024-01-03", close: 101.25 },
+      { symbol: "CBA", exchange: "ASX", date: "2024-01-02", close: 100, source: "Account" },
+      { symbol: "CBA", exchange: "ASX", date: "2024-01-03", close: 101.25, source: "Account" },
     ]);
   });
 
@@ -81,7 +81,7 @@ describe("text/csv bodies (REST)", () => {
     );
     expect(res.body).toEqual({ upserted: 2 });
     const list = await t.http.get("/v1/fx-rates?base=USD&quote=AUD").set(auth(key));
-    expect(list.body).toEqual([{ base: "USD", quote: "AUD", date: "2024-01-02", rate: 1.5 }]);
+    expect(list.body).toEqual([{ base: "USD", quote: "AUD", date: "2024-01-02", rate: 1.5, source: "Account" }]);
     const before = await ledgerSnapshot(t.db);
     const bad = await csv(
       "/v1/fx-rates/bulk",

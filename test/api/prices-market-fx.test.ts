@@ -34,8 +34,8 @@ describe.each([rest, graphql])("prices over $name", (tr) => {
           ],
         });
       expect(expectOk(await tr.listMarket(key, { symbol: "CBA", exchange: "ASX" }))).toEqual([
-        { symbol: "CBA", exchange: "ASX", date: "2024-01-02", close: "100" },
-        { symbol: "CBA", exchange: "ASX", date: "2024-01-03", close: "101.5" },
+        { symbol: "CBA", exchange: "ASX", date: "2024-01-02", close: "100", source: "Account" },
+        { symbol: "CBA", exchange: "ASX", date: "2024-01-03", close: "101.5", source: "Account" },
       ]);
       // Replaces the close of an existing day and adds a new one.
       expect(
@@ -47,14 +47,14 @@ describe.each([rest, graphql])("prices over $name", (tr) => {
         ),
       ).toBe(2);
       expect(expectOk(await tr.listMarket(key, { symbol: "cba", exchange: "asx", from: "2024-01-03" }))).toEqual([
-        { symbol: "CBA", exchange: "ASX", date: "2024-01-03", close: "99" },
-        { symbol: "CBA", exchange: "ASX", date: "2024-01-04", close: "98" },
+        { symbol: "CBA", exchange: "ASX", date: "2024-01-03", close: "99", source: "Account" },
+        { symbol: "CBA", exchange: "ASX", date: "2024-01-04", close: "98", source: "Account" },
       ]);
       expect(
         expectOk(await tr.listMarket(key, { symbol: "CBA", exchange: "ASX", from: "2024-01-02", to: "2024-01-02" })),
       ).toHaveLength(1);
       expect(expectOk(await tr.listMarket(key, { symbol: "BHP", exchange: "ASX" }))).toEqual([
-        { symbol: "BHP", exchange: "ASX", date: "2024-01-02", close: "45.12345678" },
+        { symbol: "BHP", exchange: "ASX", date: "2024-01-02", close: "45.12345678", source: "Account" },
       ]);
       expect(expectOk(await tr.listMarket(key, { symbol: "WBC", exchange: "ASX" }))).toEqual([]);
       expect(await count("market_price")).toBe(4);
@@ -107,17 +107,17 @@ describe.each([rest, graphql])("prices over $name", (tr) => {
         ),
       ).toBe(3);
       expect(expectOk(await tr.listFx(key, { base: "USD", quote: "AUD" }))).toEqual([
-        { base: "USD", quote: "AUD", date: "2024-01-02", rate: "1.5" },
-        { base: "USD", quote: "AUD", date: "2024-01-03", rate: "1.4712345678" },
+        { base: "USD", quote: "AUD", date: "2024-01-02", rate: "1.5", source: "Account" },
+        { base: "USD", quote: "AUD", date: "2024-01-03", rate: "1.4712345678", source: "Account" },
       ]);
       expect(expectOk(await tr.upsertFx(key, [{ base: "USD", quote: "AUD", date: "2024-01-02", rate: "1.49" }]))).toBe(
         1,
       );
       expect(expectOk(await tr.listFx(key, { base: "USD", quote: "AUD", to: "2024-01-02" }))).toEqual([
-        { base: "USD", quote: "AUD", date: "2024-01-02", rate: "1.49" },
+        { base: "USD", quote: "AUD", date: "2024-01-02", rate: "1.49", source: "Account" },
       ]);
       expect(expectOk(await tr.listFx(key, { base: "AUD", quote: "USD" }))).toEqual([
-        { base: "AUD", quote: "USD", date: "2024-01-02", rate: "0.6666666667" },
+        { base: "AUD", quote: "USD", date: "2024-01-02", rate: "0.6666666667", source: "Account" },
       ]);
     });
 

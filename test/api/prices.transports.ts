@@ -179,7 +179,7 @@ export function pricesApi(t: TestApp) {
       gqlOutcome(
         await t.gql(
           k,
-          `query ($symbol: String!, $exchange: String!, $from: Date, $to: Date) { marketPrices(symbol: $symbol, exchange: $exchange, from: $from, to: $to) { symbol exchange date close } }`,
+          `query ($symbol: String!, $exchange: String!, $from: Date, $to: Date) { marketPrices(symbol: $symbol, exchange: $exchange, from: $from, to: $to) { symbol exchange date close source } }`,
           q,
         ),
         "marketPrices",
@@ -193,7 +193,7 @@ export function pricesApi(t: TestApp) {
       gqlOutcome(
         await t.gql(
           k,
-          `query ($base: String!, $quote: String!, $from: Date, $to: Date) { fxRates(base: $base, quote: $quote, from: $from, to: $to) { base quote date rate } }`,
+          `query ($base: String!, $quote: String!, $from: Date, $to: Date) { fxRates(base: $base, quote: $quote, from: $from, to: $to) { base quote date rate source } }`,
           q,
         ),
         "fxRates",

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { Prisma } from "../../../generated/prisma/client";
 import type { Context } from "../../context";
 import { fromDate, toDate } from "../../lib/dates";
 import { Decimal } from "../../lib/money";
@@ -12,6 +13,7 @@ import {
   MARKET_PRICE_COLUMNS,
   MarketPriceRow,
   MarketPricesQuery,
+  MARKET_ROW_SOURCES,
   MAX_BULK_ROWS,
   MAX_UNHELD_LISTED,
 } from "./prices.schemas";
@@ -23,11 +25,14 @@ import {
  * them in one order and queue, never deadlock.
  */
 
+type MarketRowSource = (typeof MARKET_ROW_SOURCES)[number];
+
 export interface MarketPriceView {
   symbol: string;
   exchange: string;
   date: string;
   close: Decimal;
+  source: MarketRowSource;
 }
 
 /** One `base` buys `rate` of `quote` on `date`. */
@@ -36,6 +41,7 @@ export interface FxRateView {
   quote: string;
   date: string;
   rate: Decimal;
+  source: MarketRowSource;
 }
 
 /**
@@ -103,19 +109,25 @@ export async function upsertMarketPrices(ctx: Context, input: unknown): Promise<
   return { upserted, unheld: unheld.length, unheldSecurities: unheld.slice(0, MAX_UNHELD_LISTED) };
 }
 
-/** GET /v1/market-prices: one security's imported closes between two dates, oldest first. */
+/**
+ * GET /v1/market-prices: one security's closes between two dates, oldest first: the account's
+ * imports, the provider's, or both as the price rule reads them (the account's wins on a date).
+ */
 export async function listMarketPrices(ctx: Context, query: unknown): Promise<MarketPriceView[]> {
   const q = parseInput(MarketPricesQuery, query ?? {}, "The query");
-  const rows = await ctx.db.marketPrice.findMany({
-    where: { accountId: ctx.account.id, symbol: q.symbol, exchange: q.exchange, date: between(q) },
-    orderBy: { date: "asc" },
-  });
-  return rows.map((r) => ({
-    symbol: r.symbol,
-    exchange: r.exchange,
+  const where = { symbol: q.symbol, exchange: q.exchange, date: between(q) };
+  const [own, provider] = await Promise.all([
+    q.source === "Provider" ? [] : ctx.db.marketPrice.findMany({ where: { ...where, accountId: ctx.account.id } }),
+    !q.source || q.source === "Account" ? [] : ctx.db.providerPrice.findMany({ where }),
+  ]);
+  const view = (source: MarketRowSource) => (r: { date: Date; close: Prisma.Decimal }) => ({
+    symbol: q.symbol,
+    exchange: q.exchange,
     date: fromDate(r.date),
     close: new Decimal(r.close),
-  }));
+    source,
+  });
+  return byDate(own.map(view("Account")), provider.map(view("Provider")));
 }
 
 /** POST /v1/fx-rates/bulk: insert or replace per (account, base, quote, date). */
@@ -138,12 +150,32 @@ export async function upsertFxRates(ctx: Context, input: unknown): Promise<{ ups
   return { upserted };
 }
 
-/** GET /v1/fx-rates: one currency pair's imported rates between two dates, oldest first. */
+/**
+ * GET /v1/fx-rates: one currency pair's rates between two dates, oldest first, as stored (the FX
+ * rule also derives inverses and crosses, which no list shows): the account's, the provider's, or
+ * both, the account's winning on a date.
+ */
 export async function listFxRates(ctx: Context, query: unknown): Promise<FxRateView[]> {
   const q = parseInput(FxRatesQuery, query ?? {}, "The query");
-  const rows = await ctx.db.fxRate.findMany({
-    where: { accountId: ctx.account.id, base: q.base, quote: q.quote, date: between(q) },
-    orderBy: { date: "asc" },
+  const where = { base: q.base, quote: q.quote, date: between(q) };
+  const [own, provider] = await Promise.all([
+    q.source === "Provider" ? [] : ctx.db.fxRate.findMany({ where: { ...where, accountId: ctx.account.id } }),
+    !q.source || q.source === "Account" ? [] : ctx.db.providerFxRate.findMany({ where }),
+  ]);
+  const view = (source: MarketRowSource) => (r: { date: Date; rate: Prisma.Decimal }) => ({
+    base: q.base,
+    quote: q.quote,
+    date: fromDate(r.date),
+    rate: new Decimal(r.rate),
+    source,
   });
-  return rows.map((r) => ({ base: r.base, quote: r.quote, date: fromDate(r.date), rate: new Decimal(r.rate) }));
+  return byDate(own.map(view("Account")), provider.map(view("Provider")));
+}
+
+/** Rows of both sources by date, oldest first; on a date both have, the account's alone. */
+function byDate<T extends { date: string }>(own: T[], provider: T[]): T[] {
+  const owned = new Set(own.map((r) => r.date));
+  return [...own, ...provider.filter((r) => !owned.has(r.date))].sort((a, b) =>
+    a.date < b.date ? -1 : a.date > b.date ? 1 : 0,
+  );
 }

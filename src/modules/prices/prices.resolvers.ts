@@ -19,9 +19,16 @@ export const priceResolvers: Resolvers = {
         exchange: args.exchange,
         from: args.from ?? undefined,
         to: args.to ?? undefined,
+        source: args.source ?? undefined,
       }),
     fxRates: (_parent, args, ctx) =>
-      listFxRates(ctx, { base: args.base, quote: args.quote, from: args.from ?? undefined, to: args.to ?? undefined }),
+      listFxRates(ctx, {
+        base: args.base,
+        quote: args.quote,
+        from: args.from ?? undefined,
+        to: args.to ?? undefined,
+        source: args.source ?? undefined,
+      }),
   },
   Mutation: {
     addCustomPrice: (_parent, args, ctx) => addCustomPrice(ctx, args.holdingId, args.input),

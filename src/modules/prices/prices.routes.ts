@@ -66,7 +66,9 @@ export const priceRoutes: Endpoint[] = [
     csv: { columns: [...MARKET_PRICE_COLUMNS], required: [...MARKET_PRICE_COLUMNS] },
     response: MarketPricesUpsertResponse,
   }),
-  route.get("/market-prices", listMarketPrices, "Imported closing prices of a security, oldest first", {
+  route.get("/market-prices", listMarketPrices, "Closing prices of a security, oldest first", {
+    description:
+      "The account's imported closes (source=Account, the default), the market-data provider's (Provider), or both as the price rule reads them (All: the account's wins on a date both have); each row says whose it is.",
     query: MarketPricesQuery,
     response: z.array(MarketPriceResponse),
   }),
@@ -77,7 +79,9 @@ export const priceRoutes: Endpoint[] = [
     csv: { columns: [...FX_RATE_COLUMNS], required: [...FX_RATE_COLUMNS] },
     response: UpsertResponse,
   }),
-  route.get("/fx-rates", listFxRates, "Imported exchange rates of a currency pair, oldest first", {
+  route.get("/fx-rates", listFxRates, "Exchange rates of a currency pair, oldest first", {
+    description:
+      "As stored, the pair as given (the FX rule also derives inverses and crosses): the account's imported rates (source=Account, the default), the provider's (Provider: RBA rates are AUD-based, e.g. base AUD quote USD), or both (All: the account's wins on a date both have).",
     query: FxRatesQuery,
     response: z.array(FxRateResponse),
   }),

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { currencyCode } from "../../lib/codes";
 import { dateInput, dateOutput } from "../../lib/dates";
 import { positivePriceInput, positiveRateInput } from "../../lib/money";
-import { acceptingAnswerFields, crossField, upperCased } from "../../lib/validation";
+import { acceptingAnswerFields, crossField, looseEnum, upperCased } from "../../lib/validation";
 import { exchange, symbol } from "../securities/securities.schemas";
 
 /**
@@ -81,19 +81,31 @@ const rangeRule = crossField<{ from?: string; to?: string }>((q, ctx, valid) => 
     ctx.addIssue({ code: "custom", path: ["to"], message: "must not be before from" });
 });
 
-export const MarketPricesQuery = z.strictObject({ symbol, exchange, ...range }).check(rangeRule);
-export const FxRatesQuery = z.strictObject({ base: currencyCode, quote: currencyCode, ...range }).check(rangeRule);
+/** Whose rows a price or rate list shows: the account's imports (default), the provider's, or both as the price rule reads them. */
+export const MARKET_ROW_SOURCES = ["Account", "Provider"] as const;
+export const MARKET_ROW_FILTERS = [...MARKET_ROW_SOURCES, "All"] as const;
+const source = looseEnum(MARKET_ROW_FILTERS)
+  .optional()
+  .describe(
+    "Account (default): the account's imported rows; Provider: the market-data provider's, stored for the installation; All: both as the price rule reads them, the account's winning on a date both have",
+  );
+
+export const MarketPricesQuery = z.strictObject({ symbol, exchange, ...range, source }).check(rangeRule);
+export const FxRatesQuery = z
+  .strictObject({ base: currencyCode, quote: currencyCode, ...range, source })
+  .check(rangeRule);
+const rowSource = z.enum(MARKET_ROW_SOURCES).describe("Whose row it is: the account's import or the provider's");
 
 export const CustomPriceResponse = z
   .object({ id: z.number().int(), holdingId: z.number().int(), date: dateOutput, price: z.number() })
   .meta({ id: "CustomPrice" });
 
 export const MarketPriceResponse = z
-  .object({ symbol: z.string(), exchange: z.string(), date: dateOutput, close: z.number() })
+  .object({ symbol: z.string(), exchange: z.string(), date: dateOutput, close: z.number(), source: rowSource })
   .meta({ id: "MarketPrice" });
 
 export const FxRateResponse = z
-  .object({ base: z.string(), quote: z.string(), date: dateOutput, rate: z.number() })
+  .object({ base: z.string(), quote: z.string(), date: dateOutput, rate: z.number(), source: rowSource })
   .meta({ id: "FxRate" });
 
 export const UpsertResponse = z

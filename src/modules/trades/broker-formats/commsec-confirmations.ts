@@ -1,4 +1,4 @@
-import { emptyRead, findHeaderRow, isBlankRecord, RowReader, withReference, type BrokerFormat } from "./format";
+import { asxTrade, detector, eachRow, type BrokerFormat } from "./format";
 
 /**
  * CommSec's Confirmations export (Manage Orders → Confirmations → CSV; docs/data.md §4): one
@@ -30,14 +30,9 @@ const CANCELLED = /cancel/i;
 export const commsecConfirmations: BrokerFormat = {
   id: "commsec-confirmations",
   name: "CommSec Confirmations",
-  header: HEADER,
-  media: "csv",
-  findHeader: (records) => findHeaderRow(records, HEADER),
-  read(columns, records) {
-    const out = emptyRead();
-    for (const record of records) {
-      if (isBlankRecord(record)) continue;
-      const row = new RowReader(columns, record, out.errors);
+  ...detector("csv", HEADER),
+  read: (columns, records) =>
+    eachRow(columns, records, (row, out) => {
       const status = row.text("Confirmation Status");
       if (CANCELLED.test(status)) {
         const number = row.text("Confirmation Number");
@@ -45,25 +40,20 @@ export const commsecConfirmations: BrokerFormat = {
           line: row.line,
           reason: `Confirmation ${number ? `${number} ` : ""}is "${status}": a cancelled confirmation is not a trade`,
         });
-        continue;
+        return;
       }
       const side = row.text("Buy/ Sell").toUpperCase();
       if (side !== "B" && side !== "S") row.fail("Buy/ Sell", `is not B or S: ${row.text("Buy/ Sell") || "(empty)"}`);
-      out.trades.push({
-        line: row.line,
-        raw: {
-          tradeDate: row.date("Trade Date", "dd/mm/yyyy"),
-          tradeType: side === "S" ? "Sell" : "Buy",
-          symbol: row.required("Security").toUpperCase(),
-          exchange: "ASX",
-          quantity: row.amount("Units").replace(/^-/, ""),
+      out.trades.push(
+        asxTrade(row, {
+          date: row.date("Trade Date", "dd/mm/yyyy"),
+          side: side === "S" ? "Sell" : "Buy",
+          symbol: row.required("Security"),
+          units: row.amount("Units"),
           price: row.amount("Average Price ($)"),
-          brokerage: row.amount("Brokerage (inc GST.)", "0").replace(/^-/, ""),
-          currencyCode: "AUD",
-          ...withReference(row.text("Confirmation Number")),
-        },
-      });
-    }
-    return out;
-  },
+          brokerage: row.amount("Brokerage (inc GST.)", "0"),
+          reference: row.text("Confirmation Number"),
+        }),
+      );
+    }),
 };

@@ -1,4 +1,4 @@
-import { emptyRead, findHeaderRow, isBlankRecord, RowReader, withReference, type BrokerFormat } from "./format";
+import { asxTrade, detector, eachRow, type BrokerFormat } from "./format";
 
 /**
  * CommSec's Transaction Summary (the older, richer export; docs/data.md §4): a preamble (title,
@@ -27,45 +27,38 @@ const TRAILER = "GLOSSARY";
 export const commsecSummary: BrokerFormat = {
   id: "commsec-summary",
   name: "CommSec Transaction Summary",
-  header: HEADER,
-  media: "csv",
-  findHeader: (records) => findHeaderRow(records, HEADER),
+  ...detector("csv", HEADER),
   read(columns, records) {
-    const out = emptyRead();
-    for (const [i, record] of records.entries()) {
-      if (isBlankRecord(record)) continue;
-      const row = new RowReader(columns, record, out.errors);
-      if ((record.cells[0] ?? "").trim().toUpperCase() === TRAILER) {
-        // The glossary's lines are prose in the columns' places: read as rows they would be errors.
-        const after = records.length - i - 1;
-        out.ignored.push({
-          line: row.line,
-          reason: `${TRAILER}: the export's trailer starts here (this row and the ${after} after it explain the columns; they are not trades)`,
-        });
-        break;
-      }
+    const trailer = records.findIndex((r) => (r.cells[0] ?? "").trim().toUpperCase() === TRAILER);
+    const out = eachRow(columns, trailer < 0 ? records : records.slice(0, trailer), (row, out) => {
       const type = row.text("Type");
       const side = type.toLowerCase();
       if (side !== "buy" && side !== "sell") {
         const what = [row.text("Code"), row.text("Company")].filter(Boolean).join(" ") || "(no code)";
         out.ignored.push({ line: row.line, reason: `Type ${type ? `"${type}"` : "(empty)"} is not a trade: ${what}` });
-        continue;
+        return;
       }
       const quantity = row.amount("Quantity");
       if (side === "buy" && quantity.startsWith("-")) row.fail("Quantity", `is negative for a Buy: ${quantity}`);
-      out.trades.push({
-        line: row.line,
-        raw: {
-          tradeDate: row.date("Date", "dd/mm/yyyy"),
-          tradeType: side === "buy" ? "Buy" : "Sell",
-          symbol: row.required("Code").toUpperCase(),
-          exchange: "ASX",
-          quantity: quantity.replace(/^-/, ""),
+      out.trades.push(
+        asxTrade(row, {
+          date: row.date("Date", "dd/mm/yyyy"),
+          side: side === "buy" ? "Buy" : "Sell",
+          symbol: row.required("Code"),
+          units: quantity,
+          // A sale's values carry its side as a sign (above): the price is stored positive too.
           price: row.amount("Unit Price ($)").replace(/^-/, ""),
-          brokerage: row.amount("Brokerage+GST ($)", "0").replace(/^-/, ""),
-          currencyCode: "AUD",
-          ...withReference(row.text("Contract Note")),
-        },
+          brokerage: row.amount("Brokerage+GST ($)", "0"),
+          reference: row.text("Contract Note"),
+        }),
+      );
+    });
+    if (trailer >= 0) {
+      // The glossary's lines are prose in the columns' places: read as rows they would be errors.
+      const after = records.length - trailer - 1;
+      out.ignored.push({
+        line: records[trailer].line,
+        reason: `${TRAILER}: the export's trailer starts here (this row and the ${after} after it explain the columns; they are not trades)`,
       });
     }
     return out;

@@ -1,14 +1,5 @@
 import { Decimal } from "../../../lib/money";
-import {
-  businessDaysBefore,
-  emptyRead,
-  findHeaderRow,
-  isBlankRecord,
-  parseAmount,
-  RowReader,
-  withReference,
-  type BrokerFormat,
-} from "./format";
+import { asxTrade, businessDaysBefore, detector, eachRow, parseAmount, type BrokerFormat } from "./format";
 
 /**
  * CommSec's Transactions export (`Transactions_<account>_<from>_<to>.csv`, the cash-account view
@@ -36,23 +27,18 @@ export const DERIVED_TRADE_DATES =
 export const commsec: BrokerFormat = {
   id: "commsec",
   name: "CommSec Transactions",
-  header: HEADER,
-  media: "csv",
-  findHeader: (records) => findHeaderRow(records, HEADER),
+  ...detector("csv", HEADER),
   read(columns, records) {
-    const out = emptyRead();
-    for (const record of records) {
-      if (isBlankRecord(record)) continue;
-      const row = new RowReader(columns, record, out.errors);
+    const out = eachRow(columns, records, (row, out) => {
       const details = row.text("Details").replace(/\s+/g, " ");
       if (!LOOKS_LIKE_TRADE.test(details)) {
         out.ignored.push({ line: row.line, reason: `Details "${details}" is not a trade` });
-        continue;
+        return;
       }
       const m = TRADE.exec(details);
       if (!m) {
         row.fail("Details", `reads as a trade but not as "B|S <units> <code> @ <price>": ${details}`);
-        continue;
+        return;
       }
       const [, side, unitsText, symbol, priceText] = m;
       const settlementDate = row.date("Date", "dd/mm/yyyy");
@@ -61,21 +47,18 @@ export const commsec: BrokerFormat = {
       // A buy is money out (Debit), a sale money in (Credit); either total includes the brokerage.
       const total = row.amount(side === "B" ? "Debit($)" : "Credit($)");
       const brokerage = new Decimal(total).minus(new Decimal(quantity).times(price)).abs().toDecimalPlaces(2).toFixed();
-      out.trades.push({
-        line: row.line,
-        raw: {
-          tradeDate: businessDaysBefore(settlementDate, SETTLEMENT_DAYS),
-          tradeType: side === "B" ? "Buy" : "Sell",
+      out.trades.push(
+        asxTrade(row, {
+          date: businessDaysBefore(settlementDate, SETTLEMENT_DAYS),
+          side: side === "B" ? "Buy" : "Sell",
           symbol,
-          exchange: "ASX",
-          quantity,
+          units: quantity,
           price,
           brokerage,
-          currencyCode: "AUD",
-          ...withReference(row.text("Reference")),
-        },
-      });
-    }
+          reference: row.text("Reference"),
+        }),
+      );
+    });
     if (out.trades.length > 0) out.warnings.push(DERIVED_TRADE_DATES);
     return out;
   },

@@ -117,6 +117,19 @@ export function findHeaderRow(records: readonly CsvRecord[], required: readonly 
 }
 
 /**
+ * The detector of a format matched by column names: the header it documents, its media, and its
+ * header row found as the first record holding every one of `required` (the whole header unless
+ * the export's columns vary).
+ */
+export function detector(
+  media: BrokerFormat["media"],
+  header: readonly string[],
+  required: readonly string[] = header,
+): Pick<BrokerFormat, "header" | "media" | "findHeader"> {
+  return { header, media, findHeader: (records) => findHeaderRow(records, required) };
+}
+
+/**
  * Reads one row's cells by the file's column names, collecting an error for each that cannot be
  * read: the path is `line N.<the file's column>`, as the user finds it in the file.
  */
@@ -225,6 +238,51 @@ export const withReference = (reference: string): { reference?: string } => (ref
 
 /** An empty read, to add to. */
 export const emptyRead = (): BrokerRead => ({ trades: [], ignored: [], warnings: [], errors: [] });
+
+/**
+ * The read of a file of one row a record: `readRow` adds each row's trade or lists it as ignored,
+ * and the RowReader collects its cells' errors. A blank record is no row (isBlankRecord).
+ */
+export function eachRow(
+  columns: Columns,
+  records: readonly CsvRecord[],
+  readRow: (row: RowReader, out: BrokerRead) => void,
+): BrokerRead {
+  const out = emptyRead();
+  for (const record of records) {
+    if (!isBlankRecord(record)) readRow(new RowReader(columns, record, out.errors), out);
+  }
+  return out;
+}
+
+/** An ASX trade's cells as read, in the order their errors are listed. */
+export interface AsxTradeCells {
+  date: string;
+  side: BrokerTradeBody["tradeType"];
+  symbol: string;
+  /** Written negative for a sale by some exports: stored positive, the side says sell. */
+  units: string;
+  price: string;
+  /** Written negative as a cost by some exports: stored positive. */
+  brokerage: string;
+  reference: string;
+}
+
+/** The trade on `row` of an Australian broker's export: AUD on the ASX, the code upper-cased. */
+export const asxTrade = (row: RowReader, cells: AsxTradeCells): BrokerTrade => ({
+  line: row.line,
+  raw: {
+    tradeDate: cells.date,
+    tradeType: cells.side,
+    symbol: cells.symbol.toUpperCase(),
+    exchange: "ASX",
+    quantity: cells.units.replace(/^-/, ""),
+    price: cells.price,
+    brokerage: cells.brokerage.replace(/^-/, ""),
+    currencyCode: "AUD",
+    ...withReference(cells.reference),
+  },
+});
 
 /**
  * The exchange of a US listing a file does not name (Stake's `Trades` sheet, an IBKR Activity

@@ -1,5 +1,13 @@
 import type { CsvRecord } from "../../../lib/csv";
-import { Columns, emptyRead, holdsColumns, RowReader, type BrokerFormat, type BrokerRead } from "./format";
+import {
+  Columns,
+  emptyRead,
+  holdsColumns,
+  isBlankRecord,
+  RowReader,
+  type BrokerFormat,
+  type BrokerRead,
+} from "./format";
 import { exchangeOfCurrency } from "./ibkr-flex";
 
 /**
@@ -28,19 +36,6 @@ import { exchangeOfCurrency } from "./ibkr-flex";
  *   (Statement, Account Information, Net Asset Value...) are the file's preamble, as in every format.
  */
 
-const REQUIRED = [
-  "Trades",
-  "Header",
-  "DataDiscriminator",
-  "Asset Category",
-  "Currency",
-  "Symbol",
-  "Date/Time",
-  "Quantity",
-  "T. Price",
-  "Comm/Fee",
-];
-
 const HEADER = [
   "Trades",
   "Header",
@@ -59,6 +54,10 @@ const HEADER = [
   "MTM P/L",
   "Code",
 ] as const;
+
+/** The columns a trade is read without: a statement's Trades header may leave them out. */
+const UNREAD: readonly string[] = ["C. Price", "Proceeds", "Basis", "Realized P/L", "MTM P/L", "Code"];
+const REQUIRED = HEADER.filter((c) => !UNREAD.includes(c));
 
 const isTradesHeader = (cells: readonly string[]) =>
   /^trades$/i.test(cells[0]?.trim() ?? "") && /^header$/i.test(cells[1]?.trim() ?? "");
@@ -84,7 +83,7 @@ export const ibkrActivity: BrokerFormat = {
     };
     for (const record of records) {
       const cells = record.cells;
-      if (cells.every((c) => c.trim() === "")) continue;
+      if (isBlankRecord(record)) continue;
       const section = cells[0].trim();
       if (section.toLowerCase() !== "trades") {
         if (other && other.name !== section) endOther();

@@ -1,8 +1,9 @@
 import {
   Columns,
+  detector,
   emptyRead,
-  findHeaderRow,
   holdsColumns,
+  isBlankRecord,
   parseAmount,
   parseDate,
   RowReader,
@@ -127,9 +128,7 @@ const isLabelRow = (cells: readonly string[]) =>
 export const ibkrFlex: BrokerFormat = {
   id: "ibkr-flex",
   name: "Interactive Brokers Flex Query (Trades)",
-  header: HEADER,
-  media: "csv",
-  findHeader: (records) => findHeaderRow(records, REQUIRED),
+  ...detector("csv", HEADER, REQUIRED),
   read(header, records) {
     const out = emptyRead();
     // The trades section's columns, or undefined while the lines are another section's.
@@ -137,7 +136,7 @@ export const ibkrFlex: BrokerFormat = {
     let section = sectionOf(header.names);
     for (const record of records) {
       const cells = record.cells;
-      if (cells.every((c) => c.trim() === "")) continue;
+      if (isBlankRecord(record)) continue;
       const kind = cells[0].trim().toUpperCase();
       if (kind === "HEADER" || (kind !== "DATA" && !WRAPPERS.has(kind) && isLabelRow(cells))) {
         columns = holdsColumns(cells, REQUIRED) ? new Columns(cells) : undefined;

@@ -1,4 +1,4 @@
-import { emptyRead, findHeaderRow, isBlankRecord, RowReader, withReference, type BrokerFormat } from "./format";
+import { asxTrade, detector, eachRow, type BrokerFormat } from "./format";
 
 /**
  * SelfWealth's Movements export (docs/data.md §4): one movement a row, dates as
@@ -25,14 +25,9 @@ const HEADER = [
 export const selfwealth: BrokerFormat = {
   id: "selfwealth",
   name: "SelfWealth Movements",
-  header: HEADER,
-  media: "csv",
-  findHeader: (records) => findHeaderRow(records, HEADER),
-  read(columns, records) {
-    const out = emptyRead();
-    for (const record of records) {
-      if (isBlankRecord(record)) continue;
-      const row = new RowReader(columns, record, out.errors);
+  ...detector("csv", HEADER),
+  read: (columns, records) =>
+    eachRow(columns, records, (row, out) => {
       const action = row.text("Action");
       const side = action.toLowerCase();
       if (side === "in") {
@@ -41,30 +36,25 @@ export const selfwealth: BrokerFormat = {
           line: row.line,
           reason: `Action In (${row.text("Units") || "?"} ${row.text("Code")}) is a DRP allotment or a transfer in and has no price: record a DRP on its income record, a transfer as a TransferIn`,
         });
-        continue;
+        return;
       }
       if (side !== "buy" && side !== "sell") {
         out.ignored.push({
           line: row.line,
           reason: `Action ${action ? `"${action}"` : "(empty)"} is not a trade`,
         });
-        continue;
+        return;
       }
-      out.trades.push({
-        line: row.line,
-        raw: {
-          tradeDate: row.date("Trade Date", "yyyy-mm-dd"),
-          tradeType: side === "buy" ? "Buy" : "Sell",
-          symbol: row.required("Code").toUpperCase(),
-          exchange: "ASX",
-          quantity: row.amount("Units").replace(/^-/, ""),
+      out.trades.push(
+        asxTrade(row, {
+          date: row.date("Trade Date", "yyyy-mm-dd"),
+          side: side === "buy" ? "Buy" : "Sell",
+          symbol: row.required("Code"),
+          units: row.amount("Units"),
           price: row.amount("Average Price"),
-          brokerage: row.amount("Brokerage", "0").replace(/^-/, ""),
-          currencyCode: "AUD",
-          ...withReference(row.text("Reference")),
-        },
-      });
-    }
-    return out;
-  },
+          brokerage: row.amount("Brokerage", "0"),
+          reference: row.text("Reference"),
+        }),
+      );
+    }),
 };

@@ -1,6 +1,6 @@
 import { Decimal } from "../../../lib/money";
 import { EXCHANGE_CURRENCY } from "../../securities/securities.schemas";
-import { emptyRead, holdsColumns, isBlankRecord, parseAmount, parseDate, RowReader, type BrokerFormat } from "./format";
+import { eachRow, holdsColumns, parseAmount, parseDate, type BrokerFormat, type RowReader } from "./format";
 
 /**
  * Sharesight's generic trades file (the one its "Import trades from a spreadsheet" takes, and what
@@ -38,7 +38,6 @@ export const sharesight: BrokerFormat = {
   findHeader: (records) =>
     records.findIndex((r) => holdsColumns(r.cells, REQUIRED) && PRICE.some((p) => holdsColumns(r.cells, [p]))),
   read(columns, records) {
-    const out = emptyRead();
     /** The file's name for a column that has two: an error names the column as the file does. */
     const named = (...names: string[]) => names.find((n) => columns.has(n)) ?? names[0];
     const priceColumn = named(...PRICE);
@@ -46,16 +45,14 @@ export const sharesight: BrokerFormat = {
     const brokerageColumn = named("Brokerage (optional)", "Brokerage");
     const brokerageCurrencyColumn = named("Brokerage Currency (optional)", "Brokerage Currency");
     const commentsColumn = named("Comments (optional)", "Comments");
-    for (const record of records) {
-      if (isBlankRecord(record)) continue;
-      const row = new RowReader(columns, record, out.errors);
+    return eachRow(columns, records, (row, out) => {
       const side = row.text("Transaction Type").toUpperCase();
       if (side !== "BUY" && side !== "SELL") {
         out.ignored.push({
           line: row.line,
           reason: `Transaction Type ${row.text("Transaction Type") || "(empty)"} is not a trade`,
         });
-        continue;
+        return;
       }
       const dateText = row.text("Trade Date");
       const tradeDate = parseDate(dateText, "yyyy-mm-dd") ?? parseDate(dateText, "dd/mm/yyyy");
@@ -78,8 +75,7 @@ export const sharesight: BrokerFormat = {
           ...(row.text(commentsColumn) ? { notes: row.text(commentsColumn) } : {}),
         },
       });
-    }
-    return out;
+    });
   },
 };
 

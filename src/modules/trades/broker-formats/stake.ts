@@ -1,5 +1,5 @@
 import { Decimal } from "../../../lib/money";
-import { emptyRead, findHeaderRow, parseAmount, RowReader, US_EXCHANGE, type BrokerFormat } from "./format";
+import { detector, eachRow, parseAmount, US_EXCHANGE, type BrokerFormat, type RowReader } from "./format";
 
 /**
  * Stake Wall St's transaction report (Account → Reports → Transaction report, the .xlsx), its
@@ -35,17 +35,9 @@ const HEADER = [
   "LOCAL CURRENCY VALUE",
 ] as const;
 
-const REQUIRED = [
-  "DATE (US)",
-  "REFERENCE",
-  "SYMBOL",
-  "SIDE",
-  "UNITS",
-  "EFFECTIVE PRICE (USD)",
-  "BROKERAGE FEE (USD)",
-  "VALUE (USD)",
-  "LOCAL CURRENCY VALUE",
-];
+/** The columns a report may leave out: the settlement date is not read, an absent fee is 0, FX RATE is only checked. */
+const OPTIONAL: readonly string[] = ["SETTLEMENT DATE (US)", "TAF FEE (USD)", "SEC FEE (USD)", "FX RATE"];
+const REQUIRED = HEADER.filter((c) => !OPTIONAL.includes(c));
 
 /** How far `FX RATE` may be from the rate the values give (either way round) before it is an error. */
 const FX_TOLERANCE = new Decimal("0.01");
@@ -56,19 +48,14 @@ const near = (a: Decimal, b: Decimal) => a.minus(b).abs().lte(b.abs().times(FX_T
 export const stake: BrokerFormat = {
   id: "stake",
   name: "Stake Wall St transaction report",
-  header: HEADER,
-  media: "xlsx",
+  ...detector("xlsx", HEADER, REQUIRED),
   guessesUsListing: true,
-  findHeader: (records) => findHeaderRow(records, REQUIRED),
-  read(columns, records) {
-    const out = emptyRead();
-    for (const record of records) {
-      if (record.cells.every((c) => c.trim() === "")) continue;
-      const row = new RowReader(columns, record, out.errors);
+  read: (columns, records) =>
+    eachRow(columns, records, (row, out) => {
       const side = row.text("SIDE").toUpperCase();
       if (side !== "B" && side !== "S") {
         out.ignored.push({ line: row.line, reason: `SIDE ${row.text("SIDE") || "(empty)"} is not B or S` });
-        continue;
+        return;
       }
       const brokerage = ["BROKERAGE FEE (USD)", "TAF FEE (USD)", "SEC FEE (USD)"]
         .map((c) => new Decimal(row.amount(c, "0")).abs())
@@ -88,9 +75,7 @@ export const stake: BrokerFormat = {
           reference: row.required("REFERENCE"),
         },
       });
-    }
-    return out;
-  },
+    }),
 };
 
 /** LOCAL CURRENCY VALUE ÷ VALUE (USD), checked against FX RATE when the sheet gives one. */
