@@ -10,6 +10,7 @@ import {
   HEADERS,
 } from "./openapi-components";
 import { isWrite, type Endpoint } from "./endpoint";
+import { CSV_FORMAT_PARAMETER, csvAnswerContent, csvBody } from "./openapi-csv";
 import { XLSX_MEDIA_TYPE } from "./router";
 import { license, TAG_DESCRIPTIONS } from "./openapi-info";
 
@@ -19,22 +20,6 @@ import { license, TAG_DESCRIPTIONS } from "./openapi-info";
  * components. test/api/openapi-contract.test.ts drives every operation and checks each answer
  * against this document, so what it says about statuses, bodies and headers must stay true.
  */
-
-/** Sample cells for the example row of a CSV body, by column name. */
-const CSV_SAMPLES: Record<string, string> = {
-  date: "2024-06-28",
-  type: "Buy",
-  symbol: "CBA",
-  exchange: "ASX",
-  quantity: "100",
-  price: "120.50",
-  close: "120.50",
-  brokerage: "9.95",
-  currency: "AUD",
-  base: "USD",
-  quote: "AUD",
-  rate: "1.5",
-};
 
 /**
  * Operations whose handler answers another success status than `status` (WithStatus), which the
@@ -75,35 +60,6 @@ export function errorStatuses(e: Endpoint, opts: { hasBody: boolean; namesIds: b
     503,
   ]);
   return [...statuses].sort((a, b) => a - b);
-}
-
-/** `?format=csv`, on every operation that answers CSV too. */
-const CSV_FORMAT_PARAMETER = {
-  name: "format",
-  in: "query",
-  required: false,
-  description: "csv answers text/csv (as `Accept: text/csv` does), json (the default) JSON",
-  schema: { type: "string", enum: ["json", "csv"], default: "json" },
-};
-
-function csvAnswerContent(csv: NonNullable<Endpoint["csvAnswer"]>) {
-  return {
-    schema: {
-      type: "string",
-      description: `A header row, then one row per item: ${csv.columns.map((c) => `\`${c}\``).join(", ")}. Numbers are plain numbers; a text cell starting with =, +, -, @, a tab or a carriage return has a leading ' (spreadsheet formula injection). Sent as an attachment, ${csv.fileName}.`,
-    },
-  };
-}
-
-function csvBody(csv: NonNullable<Endpoint["csv"]>) {
-  const columns = csv.columns.map((c) => (csv.required.includes(c) ? `\`${c}\` (required)` : `\`${c}\``)).join(", ");
-  return {
-    schema: {
-      type: "string",
-      description: `CSV, UTF-8. The first line is the header naming the columns, in any order: ${columns}. One row per line after it; errors name a cell as \`line N.column\` (the header is line 1). An empty cell is an absent value.`,
-    },
-    example: [csv.columns.join(","), csv.columns.map((c) => CSV_SAMPLES[c] ?? "").join(",")].join("\n") + "\n",
-  };
 }
 
 /** A property anywhere in a body schema that names another resource by id (404 when it does not exist). */
