@@ -278,7 +278,7 @@ describe("bulk price CSV reads headers and codes in any case", () => {
       .send("Base,QUOTE,Date,Rate\nusd,aud,2024-01-02,1.5\n");
     expect(res.status).toBe(200);
     const list = await t.http.get("/v1/fx-rates?base=USD&quote=AUD").set("authorization", key);
-    expect(list.body).toEqual([{ base: "USD", quote: "AUD", date: "2024-01-02", rate: 1.5 }]);
+    expect(list.body).toEqual([{ base: "USD", quote: "AUD", date: "2024-01-02", rate: 1.5, source: "Account" }]);
   });
 
   it("JSON bulk FX rows read currency codes in any case too (single reads stay strict)", async () => {
@@ -288,7 +288,7 @@ describe("bulk price CSV reads headers and codes in any case", () => {
       .send([{ base: "eur", quote: "Aud", date: "2024-01-02", rate: "1.6" }]);
     expect(res.status).toBe(200);
     expect((await t.http.get("/v1/fx-rates?base=EUR&quote=AUD").set("authorization", key)).body).toEqual([
-      { base: "EUR", quote: "AUD", date: "2024-01-02", rate: 1.6 },
+      { base: "EUR", quote: "AUD", date: "2024-01-02", rate: 1.6, source: "Account" },
     ]);
   });
 
@@ -300,7 +300,7 @@ describe("bulk price CSV reads headers and codes in any case", () => {
       .send("Date,Symbol,Exchange,Close\n2024-01-02,cba,asx,120.5\n");
     expect(market.status).toBe(200);
     expect((await t.http.get("/v1/market-prices?symbol=CBA&exchange=ASX").set("authorization", key)).body).toEqual([
-      { symbol: "CBA", exchange: "ASX", date: "2024-01-02", close: 120.5 },
+      { symbol: "CBA", exchange: "ASX", date: "2024-01-02", close: 120.5, source: "Account" },
     ]);
     const h = await newHolding(await newPortfolio(t, key));
     const custom = await t.http
