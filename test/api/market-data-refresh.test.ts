@@ -188,6 +188,23 @@ describe("a refresh fetches, stores and values", () => {
     const audOnly = await t.newAccount();
     await newPortfolio(t, audOnly);
     expect((await status(audOnly)).exchangeRates).toEqual([]);
+    // A client key of the same account sees the pairs of its own portfolios only (an AUD one: none).
+    const client = (
+      await t.http
+        .post("/v1/clients")
+        .set("authorization", key)
+        .send({ firstName: "Ana", lastName: "Client" })
+        .expect(201)
+    ).body;
+    const own = await newPortfolio(t, key, { name: "Client's" });
+    await t.http
+      .put(`/v1/clients/${client.id}/portfolios`)
+      .set("authorization", key)
+      .send({ portfolioIds: [own] })
+      .expect(200);
+    const clientKey = (await t.http.post(`/v1/clients/${client.id}/api-keys`).set("authorization", key).expect(201))
+      .body.key as string;
+    expect((await status(clientKey)).exchangeRates).toEqual([]);
     const aapl = async () =>
       (
         await t.http.get(`/v1/portfolios/${portfolioId}/holdings?date=2024-06-28`).set("authorization", key).expect(200)

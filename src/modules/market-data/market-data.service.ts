@@ -3,6 +3,7 @@ import { fromDate } from "../../lib/dates";
 import { invalidInput, parseInput } from "../../lib/validation";
 import { assertCanWrite, portfolioWhere } from "../ledger/portfolio-access";
 import { RefreshMarketDataInput } from "./market-data.schemas";
+import { CURRENCIES_IN_USE } from "./refresh-targets";
 
 /**
  * Market data as an API caller sees it (docs/data.md §1.3): start a refresh, read how it went.
@@ -94,21 +95,23 @@ export async function marketDataStatus(ctx: Context) {
 /**
  * The state of the provider's currency pairs the caller's portfolios draw on: the pairs stored
  * (exchange FX, symbol base + quote, refresh-targets.ts `fxStatusKey`) whose two currencies are
- * among the account's (portfolio bases and every currency a portfolio holds, trades, is paid or
- * keeps cash in) and AUD, through which the FX rule crosses. Other accounts' currencies stay theirs.
+ * among those of the caller's portfolios (their bases and every currency they hold, trade, are paid
+ * or keep cash in; a client key's portfolios only, as for the securities) and AUD, through which
+ * the FX rule crosses. Other accounts' and clients' currencies stay theirs.
  */
 async function exchangeRateStatus(ctx: Context) {
+  const clientId = ctx.principal.kind === "client" ? ctx.principal.clientId : null;
   const rows = await ctx.db.$queryRaw<
     { pair: string; last_price_date: Date | null; last_attempt_at: Date | null; last_error: string | null }[]
   >`
-    WITH mine AS (SELECT id, base_currency_code::text AS base FROM portfolio WHERE account_id = ${ctx.account.id}),
+    WITH mine AS (
+      SELECT id, base_currency_code::text AS base FROM portfolio
+      WHERE account_id = ${ctx.account.id} AND (${clientId}::int IS NULL OR client_id = ${clientId}::int)
+    ),
     currencies AS (
       SELECT 'AUD' AS code
       UNION SELECT base FROM mine
-      UNION SELECT currency_code::text FROM holding WHERE portfolio_id IN (SELECT id FROM mine)
-      UNION SELECT currency_code::text FROM trade WHERE portfolio_id IN (SELECT id FROM mine)
-      UNION SELECT currency_code::text FROM income WHERE portfolio_id IN (SELECT id FROM mine)
-      UNION SELECT currency_code::text FROM cash_account WHERE portfolio_id IN (SELECT id FROM mine)
+      UNION SELECT code::text FROM (${CURRENCIES_IN_USE}) used WHERE portfolio_id IN (SELECT id FROM mine)
     )
     SELECT s.symbol AS pair, s.last_price_date, s.last_attempt_at, s.last_error
     FROM market_data_security s

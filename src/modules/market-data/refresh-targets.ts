@@ -1,3 +1,4 @@
+import { Prisma } from "../../../generated/prisma/client";
 import type { PrismaClient } from "../../db";
 import { addDays, fromDate } from "../../lib/dates";
 import type { CurrencyPair, FxProvider, SecurityRef } from "./providers/provider";
@@ -8,6 +9,16 @@ import type { CurrencyPair, FxProvider, SecurityRef } from "./providers/provider
  * days before its last stored price (a provider may revise recent days), to today; and every
  * currency pair a portfolio needs, likewise.
  */
+
+/**
+ * Every currency a portfolio uses, one row per (portfolio_id, code): those of its holdings,
+ * trades, income and cash accounts. The refresh fetches the pairs they need; the status shows them.
+ */
+export const CURRENCIES_IN_USE = Prisma.sql`
+  SELECT portfolio_id, currency_code AS code FROM holding
+  UNION SELECT portfolio_id, currency_code FROM trade
+  UNION SELECT portfolio_id, currency_code FROM income
+  UNION SELECT portfolio_id, currency_code FROM cash_account`;
 
 /** Days fetched again before the last stored point. */
 export const REVISION_DAYS = 7;
@@ -79,17 +90,12 @@ export const fxStatusKey = (pair: CurrencyPair): SecurityRef => ({
  */
 export async function fxTargets(db: PrismaClient, fx: FxProvider, today: string): Promise<FxTarget[]> {
   const rows = await db.$queryRaw<{ base: string; quote: string; first_trade: Date | null }[]>`
-    WITH used AS (
-      SELECT portfolio_id, currency_code AS quote FROM holding
-      UNION SELECT portfolio_id, currency_code FROM trade
-      UNION SELECT portfolio_id, currency_code FROM income
-      UNION SELECT portfolio_id, currency_code FROM cash_account
-    )
-    SELECT p.base_currency_code::text AS base, u.quote::text AS quote, min(t.first_trade) AS first_trade
+    WITH used AS (${CURRENCIES_IN_USE})
+    SELECT p.base_currency_code::text AS base, u.code::text AS quote, min(t.first_trade) AS first_trade
     FROM used u JOIN portfolio p ON p.id = u.portfolio_id
     JOIN LATERAL (SELECT min(trade_date) AS first_trade FROM trade WHERE portfolio_id = p.id) t ON true
-    WHERE u.quote <> p.base_currency_code AND t.first_trade IS NOT NULL
-    GROUP BY p.base_currency_code, u.quote`;
+    WHERE u.code <> p.base_currency_code AND t.first_trade IS NOT NULL
+    GROUP BY p.base_currency_code, u.code`;
   const firstUse = new Map<string, { pair: CurrencyPair; first: string }>();
   const need = (pair: CurrencyPair, first: string) => {
     const key = `${pair.base}/${pair.quote}`;

@@ -28,10 +28,9 @@ export interface TradeView {
   hasAttachment: boolean;
 }
 
-export const TRADE_VIEW_SELECT = {
+/** The trade's own columns, which every view of a trade reads (this one, the export's file rows). */
+export const TRADE_COLUMNS = {
   id: true,
-  holdingId: true,
-  portfolioId: true,
   tradeType: true,
   tradeDate: true,
   quantity: true,
@@ -39,10 +38,16 @@ export const TRADE_VIEW_SELECT = {
   brokerage: true,
   currencyCode: true,
   exchangeRate: true,
-  sourceId: true,
   notes: true,
   acquisitionDate: true,
   reference: true,
+} satisfies Prisma.TradeSelect;
+
+export const TRADE_VIEW_SELECT = {
+  ...TRADE_COLUMNS,
+  holdingId: true,
+  portfolioId: true,
+  sourceId: true,
   holding: { select: { symbol: true, exchange: true } },
   parcels: { select: { parcelTradeId: true, quantity: true }, orderBy: { parcelTradeId: "asc" } },
   attachment: { select: { tradeId: true } },

@@ -5,6 +5,7 @@ import { fromDate } from "../../lib/dates";
 import { Decimal } from "../../lib/money";
 import { looseEnum, parseInput } from "../../lib/validation";
 import { scopedPortfolio } from "../ledger/portfolio-access";
+import { TRADE_COLUMNS } from "./trade-view";
 import { CSV_COLUMNS } from "./trades-import.csv";
 
 /**
@@ -99,17 +100,7 @@ export async function exportTrades(ctx: Context, portfolioId: unknown, query: un
       where: { portfolioId: portfolio.id },
       orderBy: [{ tradeDate: "asc" }, { id: "asc" }],
       select: {
-        id: true,
-        tradeType: true,
-        tradeDate: true,
-        quantity: true,
-        price: true,
-        brokerage: true,
-        currencyCode: true,
-        exchangeRate: true,
-        notes: true,
-        acquisitionDate: true,
-        reference: true,
+        ...TRADE_COLUMNS,
         holding: { select: { symbol: true, exchange: true, holdingType: true, name: true } },
         source: { select: { name: true } },
       },
