@@ -12,8 +12,10 @@ import {
   scopedPortfolios,
   type ScopedPortfolio,
 } from "../ledger/portfolio-access";
-import { findSecurity, unlistedSecurityCurrency } from "../securities/securities.service";
+import { findSecurity } from "../securities/securities.service";
 import { ChangeSymbolInput, CreateHoldingInput, ListHoldingsQuery, UpdateHoldingBody } from "./holdings.schemas";
+import { holdingForTrade } from "./holding-for-trade";
+export { holdingForTrade, holdingsForTrades } from "./holding-for-trade";
 import { HOLDING_SELECT, valueHoldings, type HoldingRow, type HoldingTypeName, type HoldingView } from "./holding-view";
 import { userClassifiedAfter, userClassifiedOnUpdate } from "./user-classified";
 
@@ -222,61 +224,4 @@ export async function listSymbolChanges(ctx: Context, holdingId: unknown) {
     toExchange: r.toExchange,
     changedAt: r.changedAt,
   }));
-}
-
-/**
- * The holding a trade goes to: by id (it must be in the trade's portfolio), or by symbol and
- * exchange, created on the first trade from the master list (or as an account security when the
- * master does not know it). Returns it locked for the rest of the transaction. The caller holds
- * the portfolio's lock already (ledger/unit-of-work.ts): portfolio first, then holding.
- */
-export async function holdingForTrade(
-  tx: Prisma.TransactionClient,
-  ctx: Context,
-  portfolio: ScopedPortfolio,
-  ref: {
-    holdingId?: number;
-    symbol?: string;
-    exchange?: string;
-    name?: string;
-    holdingType?: HoldingTypeName;
-    currencyCode?: string;
-  },
-): Promise<HoldingRow> {
-  if (ref.holdingId !== undefined) {
-    const rows = await tx.$queryRaw<
-      { id: number }[]
-    >`SELECT id FROM holding WHERE id = ${ref.holdingId} AND portfolio_id = ${portfolio.id} FOR UPDATE`;
-    if (rows.length === 0) throw notFound(`Holding ${ref.holdingId} of portfolio ${portfolio.id}`);
-    return tx.holding.findUniqueOrThrow({ where: { id: ref.holdingId }, select: HOLDING_SELECT });
-  }
-  const symbol = ref.symbol!;
-  const exchange = ref.exchange!;
-  const rows = await tx.$queryRaw<
-    { id: number }[]
-  >`SELECT id FROM holding WHERE portfolio_id = ${portfolio.id} AND symbol = ${symbol} AND exchange = ${exchange} FOR UPDATE`;
-  if (rows.length > 0) return tx.holding.findUniqueOrThrow({ where: { id: rows[0].id }, select: HOLDING_SELECT });
-  // Two first trades of one new symbol may race: INSERT … ON CONFLICT DO NOTHING waits for the
-  // other and yields to it, and the SELECT … FOR UPDATE after it finds (and locks) the winner's row.
-  let security = await findSecurity(tx, portfolio.accountId, symbol, exchange);
-  if (!security && exchange !== "CUSTOM") {
-    await tx.$executeRaw`
-      INSERT INTO security (account_id, symbol, exchange, name, currency_code, security_type)
-      VALUES (${portfolio.accountId}, ${symbol}, ${exchange}, ${ref.name ?? symbol},
-              ${unlistedSecurityCurrency(exchange, ref.currencyCode ?? undefined, portfolio.baseCurrencyCode)}, ${ref.holdingType ?? "Stock"}::"HoldingType")
-      ON CONFLICT (account_id, symbol, exchange) WHERE account_id IS NOT NULL DO NOTHING`;
-    security = await findSecurity(tx, portfolio.accountId, symbol, exchange);
-  }
-  await tx.$executeRaw`
-    INSERT INTO holding (portfolio_id, symbol, exchange, name, currency_code, holding_type, user_classified, updated_at)
-    VALUES (${portfolio.id}, ${symbol}, ${exchange}, ${ref.name ?? security?.name ?? symbol},
-            ${security?.currencyCode ?? ref.currencyCode ?? portfolio.baseCurrencyCode},
-            ${ref.holdingType ?? security?.securityType ?? (exchange === "CUSTOM" ? "Custom" : "Stock")}::"HoldingType",
-            -- A type the trade names is the user's; the master list's or the default is the provider's to refresh.
-            CASE WHEN ${ref.holdingType ?? null}::text IS NULL THEN ARRAY[]::text[] ELSE ARRAY['holdingType'] END, now())
-    ON CONFLICT (portfolio_id, symbol, exchange) DO NOTHING`;
-  const [created] = await tx.$queryRaw<
-    { id: number }[]
-  >`SELECT id FROM holding WHERE portfolio_id = ${portfolio.id} AND symbol = ${symbol} AND exchange = ${exchange} FOR UPDATE`;
-  return tx.holding.findUniqueOrThrow({ where: { id: created.id }, select: HOLDING_SELECT });
 }

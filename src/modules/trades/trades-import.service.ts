@@ -1,16 +1,16 @@
-import type { Prisma } from "../../../generated/prisma/client";
+import type { Prisma, Security } from "../../../generated/prisma/client";
 import type { Context } from "../../context";
 import { DomainError, type FieldError } from "../../lib/domain-errors";
 import { addDays } from "../../lib/dates";
 import { Decimal } from "../../lib/money";
 import { parseInput } from "../../lib/validation";
-import { holdingForTrade } from "../holdings/holdings.service";
+import { holdingsForTrades } from "../holdings/holdings.service";
 import { ParcelError } from "../ledger";
 import type { LedgerEvent } from "../ledger";
 import { loadFxTable } from "../ledger/fx-load";
 import { ledgerWrite } from "../ledger/unit-of-work";
 import { assertCanWrite, scopedPortfolio, type ScopedPortfolio } from "../ledger/portfolio-access";
-import { findSecurity, unlistedSecurityCurrency } from "../securities/securities.service";
+import { findSecurities, unlistedSecurityCurrency } from "../securities/securities.service";
 import { cancelledUnits, storedTrade, storedTradeEvent } from "./stored-trade";
 import { BASE_RATE_IS_ONE, noRate, rateFromTable, unstorableRate } from "./trade-exchange-rate";
 import { importBody } from "./trades-import.body";
@@ -88,6 +88,16 @@ export async function importTrades(
     const bySymbol = new Map<string, ImportHolding>(existing.map((h) => [`${h.symbol}|${h.exchange}`, h]));
     const planned: ImportHolding[] = [];
     const holdingOf = new Map<number, ImportHolding>();
+    // The securities of the symbols the portfolio has no holding of yet, in one statement.
+    const securities = await findSecurities(
+      tx,
+      portfolio.accountId,
+      parsed.flatMap(({ data }) =>
+        data.holdingId === undefined && !bySymbol.has(`${data.symbol}|${data.exchange}`)
+          ? [{ symbol: data.symbol!, exchange: data.exchange! }]
+          : [],
+      ),
+    );
     for (const { line, data } of parsed) {
       let h = data.holdingId !== undefined ? byId.get(data.holdingId) : bySymbol.get(`${data.symbol}|${data.exchange}`);
       if (!h && data.holdingId !== undefined) {
@@ -99,7 +109,7 @@ export async function importTrades(
           id: -(planned.length + 1),
           symbol: data.symbol!,
           exchange: data.exchange!,
-          currencyCode: await plannedCurrency(tx, portfolio, data),
+          currencyCode: plannedCurrency(portfolio, data, securities),
           createFrom: data,
         };
         planned.push(h);
@@ -207,15 +217,21 @@ export async function importTrades(
 
     // 6. The writes: the new holdings in the order the file names them, then one INSERT for every
     //    row, in file order (ids follow the order: same-day entry order).
-    for (const h of planned.filter((x) => holdingIds.includes(x.id))) {
-      const created = await holdingForTrade(tx, ctx, portfolio, h.createFrom!);
+    const creating = planned.filter((x) => holdingIds.includes(x.id));
+    const created = await holdingsForTrades(
+      tx,
+      portfolio,
+      creating.map((h) => ({ ...h.createFrom!, symbol: h.symbol!, exchange: h.exchange! })),
+    );
+    for (const h of creating) {
+      const holding = created.get(`${h.symbol}|${h.exchange}`)!;
       // Another account-wide write may have added the security since it was looked up: the rates were chosen for the planned currency.
-      if (created.currencyCode !== h.currencyCode)
+      if (holding.currencyCode !== h.currencyCode)
         throw new DomainError(
           "CONFLICT",
           `The security ${h.symbol}.${h.exchange} changed while the import ran; nothing was written. Send the import again.`,
         );
-      h.id = created.id;
+      h.id = holding.id;
     }
     const col = <T>(f: (p: (typeof prepared)[number]) => T) => prepared.map(f);
     const inserted = await tx.$queryRaw<{ id: number }[]>`
@@ -238,14 +254,10 @@ export async function importTrades(
   });
 }
 
-/** The currency holdingForTrade will give a holding it creates for this row (the security's, else the row's, else the exchange's). */
-async function plannedCurrency(
-  tx: Prisma.TransactionClient,
-  portfolio: ScopedPortfolio,
-  data: ImportRowData,
-): Promise<string> {
-  const security = await findSecurity(tx, portfolio.accountId, data.symbol!, data.exchange!);
+/** The currency holdingsForTrades will give a holding it creates for this row (the security's, else the row's, else the exchange's). */
+function plannedCurrency(portfolio: ScopedPortfolio, data: ImportRowData, securities: Map<string, Security>): string {
   return (
-    security?.currencyCode ?? unlistedSecurityCurrency(data.exchange!, data.currencyCode, portfolio.baseCurrencyCode)
+    securities.get(`${data.symbol}|${data.exchange}`)?.currencyCode ??
+    unlistedSecurityCurrency(data.exchange!, data.currencyCode, portfolio.baseCurrencyCode)
   );
 }
