@@ -46,10 +46,10 @@ describe("set-based insert", () => {
     });
   }
 
-  async function statementsFor(n: number): Promise<number> {
+  async function statementsFor(n: number, body: Json[] = rows(n)): Promise<number> {
     const p = await newPortfolio(t, key);
     const before = t.db.statementCount;
-    const res = await importJson(p, rows(n));
+    const res = await importJson(p, body);
     const used = t.db.statementCount - before;
     expect(res.status).toBe(201);
     expect(res.body.imported).toBe(n);
@@ -62,5 +62,27 @@ describe("set-based insert", () => {
     const large = await statementsFor(2000);
     expect(Math.abs(large - small)).toBeLessThanOrEqual(3);
     expect(large).toBeLessThan(50);
+  });
+
+  it("50 new holdings cost the same few statements as 2 (known and unknown symbols alike)", async () => {
+    // One buy per symbol: S00..S49, half on the master list's exchange ASX, half unknown on NYSE.
+    const buys = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        symbol: `S${String(i).padStart(2, "0")}`,
+        exchange: i % 2 ? "NYSE" : "ASX",
+        tradeType: "Buy",
+        tradeDate: "2024-01-02",
+        quantity: 1,
+        price: 1,
+        ...(i % 2 ? { exchangeRate: "0.65" } : {}),
+      }));
+    const two = await statementsFor(2, buys(2));
+    const fifty = await statementsFor(50, buys(50));
+    expect(fifty - two).toBeLessThanOrEqual(2);
+    const made = await t.db.sql<{ symbol: string }>(
+      `SELECT symbol FROM holding WHERE portfolio_id = (SELECT max(portfolio_id) FROM holding) ORDER BY id`,
+    );
+    // Created in the order the file names them (their ids follow it).
+    expect(made.map((h) => h.symbol)).toEqual(buys(50).map((b) => b.symbol));
   });
 });
