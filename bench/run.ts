@@ -17,6 +17,8 @@
  *   B15 GET /health p99 while a market-data refresh of 200 securities × 10 years runs against a
  *       fake Yahoo (bench/market-refresh.ts, on a server of its own); target ≤ 50 ms; the refresh's
  *       time, first and incremental (BENCH_MARKET_RATE: the provider's requests/s, default 1000)
+ *   B16 requests/s of B2 and of B13's holdings read, one API process vs two on one PostgreSQL
+ *       (bench/scale.ts; PostgreSQL only): the ratio two / one
  *   B19 GET /health p99 and peak RSS while the requests that once exhausted a process run
  *       (bench/resource-abuse.ts, on a server of its own); target ≤ 200 ms and ≤ +1 GiB
  *
@@ -42,6 +44,7 @@ import { capitalGainsWorkload, seedCapitalGains } from "./capital-gains";
 import { performanceWorkloads } from "./performance";
 import { rebalanceWorkload, seedRebalance } from "./rebalance";
 import { marketRefreshWorkload, seedMarketRefresh } from "./market-refresh";
+import { scaleWorkload } from "./scale";
 import { seedBench } from "./seed";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -290,6 +293,28 @@ async function main() {
           return startServer("service", copy("b15"), { BENCH_MARKET_URL: marketUrl });
         },
       });
+    if (selected("B16")) {
+      if (!url) console.log(JSON.stringify({ workload: "B16", skipped: "needs DATABASE_URL (PostgreSQL)" }));
+      else {
+        const second = await startServer("service");
+        try {
+          await scaleWorkload({
+            one: service,
+            two: [service, second],
+            key,
+            paths: [
+              { name: "GET /v1/sources", path: "/v1/sources" },
+              { name: "GET holdings (20,000 trades)", path: `/v1/portfolios/${ledgerPortfolioId}/holdings` },
+            ],
+            rounds: ROUNDS,
+            seconds: SECONDS,
+            connections: CONNECTIONS,
+          });
+        } finally {
+          second.child.kill("SIGTERM");
+        }
+      }
+    }
   } finally {
     service.child.kill("SIGTERM");
     baseline.child.kill("SIGTERM");
