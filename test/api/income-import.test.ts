@@ -272,3 +272,54 @@ describe("income import over REST only", () => {
     if (!o.ok) expect(o.errors).toEqual([{ path: "(body)", message: "must be a JSON array or CSV text" }]);
   });
 });
+
+describe("foreign income without a rate", () => {
+  it("takes each row's rate from the one FX rule, read once for the file: 40 rows cost what 2 do", async () => {
+    const trade = await t.http
+      .post("/v1/trades")
+      .set("authorization", key)
+      .send({
+        portfolioId,
+        symbol: "AAPL",
+        exchange: "NASDAQ",
+        tradeType: "Buy",
+        tradeDate: "2024-01-02",
+        quantity: 10,
+        price: 180,
+        exchangeRate: "0.68",
+      })
+      .expect(201);
+    // AUD/USD 0.5 from 2024-03-01: a USD dividend paid after it is worth 1 / 0.5 = 2 AUD a dollar.
+    await t.http
+      .post("/v1/fx-rates/bulk")
+      .set("authorization", key)
+      .send([{ base: "AUD", quote: "USD", date: "2024-03-01", rate: 0.5 }])
+      .expect(200);
+    const rows = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        holdingId: trade.body.holdingId,
+        exDividendDate: `2024-${String(4 + (i % 8)).padStart(2, "0")}-${String(1 + Math.floor(i / 8)).padStart(2, "0")}`,
+        paidDate: `2024-${String(4 + (i % 8)).padStart(2, "0")}-${String(10 + Math.floor(i / 8)).padStart(2, "0")}`,
+        foreignIncome: "10",
+        currencyCode: "USD",
+      }));
+    const statementsFor = async (n: number) => {
+      const before = t.db.statementCount;
+      const res = await t.http
+        .post(`/v1/portfolios/${portfolioId}/income/import`)
+        .set("authorization", key)
+        .send(rows(n));
+      expect([res.status, res.body.errors ?? res.body.detail]).toEqual([201, undefined]);
+      expect(res.body.imported).toBe(n);
+      return t.db.statementCount - before;
+    };
+    const two = await statementsFor(2);
+    const forty = await statementsFor(40);
+    expect(forty - two).toBeLessThanOrEqual(1);
+    const rates = await t.db.sql<{ rate: string }>(
+      "SELECT DISTINCT exchange_rate::text AS rate FROM income WHERE holding_id = $1",
+      [trade.body.holdingId],
+    );
+    expect(rates.map((r) => Number(r.rate))).toEqual([2]);
+  });
+});

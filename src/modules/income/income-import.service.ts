@@ -3,6 +3,7 @@ import { forEachRow, tooManyRows } from "../../lib/bulk";
 import { DomainError, type FieldError } from "../../lib/domain-errors";
 import { fieldErrors, parseInput } from "../../lib/validation";
 import { ParcelError, type LedgerEvent } from "../ledger";
+import { loadFxTable } from "../ledger/fx-load";
 import { assertCanWrite, scopedPortfolio } from "../ledger/portfolio-access";
 import { ledgerWrite } from "../ledger/unit-of-work";
 import { importFailed, rowError } from "../trades/trades-import.rows";
@@ -78,6 +79,13 @@ export async function importIncome(
     const byId = new Map(holdings.map((h) => [h.id, h]));
     const bySymbol = new Map(holdings.map((h) => [`${h.symbol}|${h.exchange}`, h]));
 
+    // The one FX rule's rates for the rows that give none, read once for the file's dates.
+    const fx = await loadFxTable(
+      tx,
+      portfolio,
+      parsed.filter(({ data }) => data.exchangeRate === undefined).map(({ data }) => data.paidDate),
+    );
+
     // 2. Each row as createIncome stores it, on a holding of this portfolio.
     const records: { line: number; row: Awaited<ReturnType<typeof newIncomeRecord>> }[] = [];
     const refused: FieldError[] = [];
@@ -93,7 +101,10 @@ export async function importIncome(
         continue;
       }
       try {
-        records.push({ line, row: await newIncomeRecord(tx, portfolio, holding, { ...data, holdingId: holding.id }) });
+        records.push({
+          line,
+          row: await newIncomeRecord(tx, portfolio, holding, { ...data, holdingId: holding.id }, fx),
+        });
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         // A field the row's own values get wrong (400), or a rule of the stored data (no exchange rate: 422).

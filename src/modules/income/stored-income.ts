@@ -2,7 +2,7 @@ import type { Prisma } from "../../../generated/prisma/client";
 import { toDate } from "../../lib/dates";
 import { validationFailed } from "../../lib/domain-errors";
 import { Decimal, ZERO } from "../../lib/money";
-import { drpEvent } from "../ledger";
+import { drpEvent, type FxTable } from "../ledger";
 import { incomeAmounts } from "../ledger/cash-effects";
 import type { ScopedPortfolio } from "../ledger/portfolio-access";
 import { tradeExchangeRate } from "../trades/trade-exchange-rate";
@@ -16,6 +16,7 @@ export async function storedIncome(
   portfolio: ScopedPortfolio,
   holdingCurrency: string,
   data: IncomeInput,
+  fx?: FxTable,
 ) {
   let franked = data.frankedAmount ?? ZERO;
   let unfranked = data.unfrankedAmount ?? ZERO;
@@ -80,7 +81,9 @@ export async function storedIncome(
     foreignTaxPaid: foreignTax.toFixed(),
     withholdingTax: withholding.toFixed(),
     currencyCode,
-    exchangeRate: (await tradeExchangeRate(db, portfolio, currencyCode, data.paidDate, data.exchangeRate)).toFixed(),
+    exchangeRate: (
+      await tradeExchangeRate(db, portfolio, currencyCode, data.paidDate, data.exchangeRate, { table: fx })
+    ).toFixed(),
     isTrustIncome: data.isTrustIncome ?? false,
     isReinvested: data.isReinvested ?? false,
     drpQuantity: drpQuantity?.toFixed() ?? null,
@@ -100,8 +103,9 @@ export async function newIncomeRecord(
   portfolio: ScopedPortfolio,
   holding: { id: number; portfolioId: number; currencyCode: string },
   data: IncomeInput,
+  fx?: FxTable,
 ) {
-  const row = await storedIncome(db, portfolio, holding.currencyCode, data);
+  const row = await storedIncome(db, portfolio, holding.currencyCode, data, fx);
   return {
     ...row,
     components: row.components ?? undefined,

@@ -16,7 +16,10 @@ export async function tradeExchangeRate(
   currencyCode: string,
   date: string,
   given: Decimal | undefined,
-  options: FxLoadOptions = {},
+  options: FxLoadOptions & {
+    /** The FX table loaded already for a batch's dates (an import): no statement per row. */
+    table?: FxTable;
+  } = {},
 ): Promise<Decimal> {
   if (currencyCode === portfolio.baseCurrencyCode) {
     if (given && !given.eq(1))
@@ -26,7 +29,8 @@ export async function tradeExchangeRate(
     return new Decimal(1);
   }
   if (given) return given;
-  const rate = rateFromTable(await loadFxTable(db, portfolio, [date], options), portfolio, currencyCode, date);
+  const table = options.table ?? (await loadFxTable(db, portfolio, [date], options));
+  const rate = rateFromTable(table, portfolio, currencyCode, date);
   if (!rate)
     throw businessRule(
       `${noRate(portfolio, currencyCode, date)}: give exchangeRate, or import rates (POST /v1/fx-rates/bulk).`,
