@@ -1,3 +1,4 @@
+import { findSecurities } from "../../src/modules/securities/securities.service";
 import { useTestApp } from "../support/app";
 import { newPortfolio } from "../factories";
 import { type Json, COMMSEC, tradeImportApi } from "./trades-import.requests";
@@ -84,5 +85,11 @@ describe("set-based insert", () => {
     );
     // Created in the order the file names them (their ids follow it).
     expect(made.map((h) => h.symbol)).toEqual(buys(50).map((b) => b.symbol));
+  });
+
+  it("looks a symbol up once however many rows name it (20,000 rows of one new symbol fit the statement)", async () => {
+    // Each distinct symbol costs two parameters of the one lookup; PostgreSQL takes at most 32,767.
+    const found = await findSecurities(t.db.prisma, 1, Array(20_000).fill({ symbol: "CBA", exchange: "ASX" }));
+    expect([...found.keys()]).toEqual(["CBA|ASX"]);
   });
 });

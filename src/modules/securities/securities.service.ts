@@ -77,9 +77,11 @@ export async function findSecurities(
 ): Promise<Map<string, Security>> {
   const found = new Map<string, Security>();
   if (wanted.length === 0) return found;
+  // Once each: a bulk body names a symbol on many rows, and each OR term costs two parameters.
+  const distinct = [...new Map(wanted.map((w) => [securityKey(w), w])).values()];
   const rows = await db.security.findMany({
     where: {
-      OR: wanted.map((w) => ({ symbol: w.symbol, exchange: w.exchange })),
+      OR: distinct.map((w) => ({ symbol: w.symbol, exchange: w.exchange })),
       AND: [{ OR: [{ accountId: null }, { accountId }] }],
     },
     orderBy: { accountId: { sort: "asc", nulls: "last" } },
