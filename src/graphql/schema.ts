@@ -8,6 +8,7 @@ import { allocationModelResolvers } from "../modules/allocation-models/allocatio
 import { rebalancingResolvers } from "../modules/rebalancing/rebalancing.resolvers";
 import { cashResolvers } from "../modules/cash/cash.resolvers";
 import { clientResolvers } from "../modules/clients/clients.resolvers";
+import { apiKeyResolvers } from "../modules/accounts/api-keys.resolvers";
 import { customGroupResolvers } from "../modules/custom-groups/custom-groups.resolvers";
 import { holdingResolvers } from "../modules/holdings/holdings.resolvers";
 import { incomeResolvers } from "../modules/income/income.resolvers";
@@ -58,6 +59,7 @@ export function buildSchema() {
     securityResolvers,
     transactionResolvers,
     clientResolvers,
+    apiKeyResolvers,
     customGroupResolvers,
     taxSettingsResolvers,
     taxResolvers,

@@ -51,7 +51,7 @@ const REPLAYED_HEADERS = [
  * REST routes say so with `secretAnswer` (src/http/endpoint.ts sets `res.locals.secretAnswer`),
  * GraphQL mutations are named here.
  */
-const SECRET_MUTATIONS = new Set(["createClientApiKey"]);
+const SECRET_MUTATIONS = new Set(["createClientApiKey", "createApiKey", "rotateApiKey"]);
 
 /** GraphQL answers 200 with these codes where REST answers 5xx, 409 or 429. */
 const RETRYABLE_GRAPHQL_CODES = new Set([

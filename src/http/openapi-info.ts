@@ -29,6 +29,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   PortfolioTransactions: "One ledger of a portfolio's trades, income and cash transactions, newest first, paged.",
   Clients:
     "An adviser's clients, the portfolios assigned to them, and their login keys, which see only those portfolios with the client's permission (docs/conventions.md §2.4).",
+  "API keys":
+    "The account's API keys: list them (never the keys themselves), make one for a server or a script, revoke or rotate one. Only the account's own keys manage keys; the last account key cannot be revoked.",
   CustomGroups:
     "The account's own classifications of holdings: a label per holding, usable as an allocation model's dimension and a performance grouping.",
   TaxSettings:

@@ -13,6 +13,7 @@ import { analyticsRoutes } from "../modules/analytics/analytics.routes";
 import { portfolioRoutes } from "../modules/portfolios/portfolios.routes";
 import { cashRoutes } from "../modules/cash/cash.routes";
 import { clientRoutes } from "../modules/clients/clients.routes";
+import { apiKeyRoutes } from "../modules/accounts/api-keys.routes";
 import { customGroupRoutes } from "../modules/custom-groups/custom-groups.routes";
 import { holdingRoutes } from "../modules/holdings/holdings.routes";
 import { incomeRoutes } from "../modules/income/income.routes";
@@ -51,6 +52,7 @@ export const endpoints: Endpoint[] = [
   ...securityRoutes,
   ...transactionRoutes,
   ...clientRoutes,
+  ...apiKeyRoutes,
   ...customGroupRoutes,
   ...taxSettingsRoutes,
   ...allocationModelRoutes,

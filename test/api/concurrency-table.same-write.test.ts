@@ -267,6 +267,25 @@ const CASES: Record<string, Case> = {
     },
     after: async (f) => expect(await count(f, "api_key WHERE client_id = $1", f.ids.clientId)).toBe(0),
   },
+  createApiKey: {
+    outcome: "every",
+    after: async (f) =>
+      expect(await count(f, "api_key WHERE account_id = $1 AND client_id IS NULL", f.ids.accountId)).toBe(2 + N),
+  },
+  revokeApiKey: {
+    outcome: 404,
+    after: async (f) => {
+      expect(await count(f, "api_key WHERE id = $1", f.ids.keyId)).toBe(0);
+      expect(await count(f, "api_key WHERE account_id = $1", f.ids.accountId)).toBe(1);
+    },
+  },
+  rotateApiKey: {
+    outcome: 404,
+    after: async (f) => {
+      expect(await count(f, "api_key WHERE id = $1", f.ids.keyId)).toBe(0);
+      expect(await count(f, "api_key WHERE account_id = $1 AND label = 'Spare'", f.ids.accountId)).toBe(1);
+    },
+  },
   createCustomGroup: {
     outcome: 409,
     after: async (f) =>

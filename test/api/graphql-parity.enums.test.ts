@@ -122,6 +122,8 @@ const FIELD_ENUMS: [coordinate: string, operationId: string, part: "query" | "bo
     ["Portfolio.entityType", "getPortfolio", "response", "entityType"],
     ["CreatePortfolioInput.entityType", "createPortfolio", "body", "entityType"],
     ["Client.permission", "getClient", "response", "permission"],
+    ["ApiKey.kind", "listApiKeys", "response", "kind"],
+    ["NewApiKey.kind", "createApiKey", "response", "kind"],
     ["TaxSettings.defaultMethod", "getPortfolioTaxSettings", "response", "defaultMethod"],
     ["TaxSettingsInput.defaultMethod", "updateTaxSettings", "body", "defaultMethod"],
     ["RebalanceInput.mode", "computeRebalance", "body", "mode"],

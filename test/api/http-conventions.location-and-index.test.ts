@@ -84,6 +84,8 @@ describe("Location on 201 (API.md §1 writes)", () => {
       "upsertMarketPrices",
       "upsertFxRates",
       "createClientApiKey",
+      "createApiKey",
+      "rotateApiKey",
     ]);
     const missing = endpoints
       .filter((e) => e.status === 201 && !e.location && !exempt.has(e.operationId))

@@ -30,8 +30,13 @@ import {
   toJsonText,
 } from "./hostile";
 
-/** A delete with a valid id would succeed and take the fixture with it: only hostile ids are sent. */
-export const isDelete = (field: GraphQLField<unknown, unknown>) => field.name.startsWith("delete");
+/**
+ * A delete with a valid id would succeed and take the fixture with it: only hostile ids are sent.
+ * So too for revoking or rotating an API key, where a small id such as 1 may be the fuzz's own key.
+ */
+const HOSTILE_IDS_ONLY = new Set(["revokeApiKey", "rotateApiKey"]);
+export const isDelete = (field: GraphQLField<unknown, unknown>) =>
+  field.name.startsWith("delete") || HOSTILE_IDS_ONLY.has(field.name);
 export const hostileId: fc.Arbitrary<unknown> = fc.constantFrom(
   ...HOSTILE_STRINGS.filter((s) => !/^\d+$/.test(s)),
   ...HOSTILE_NUMBERS.filter((n) => !(Number.isInteger(n) && (n as number) > 0 && (n as number) < 2 ** 31)),
@@ -268,6 +273,7 @@ export function graphqlRequests(ids: () => FixtureIds, customHoldingId: () => nu
       assignClientPortfolios: { id: id("clientId"), ...(b.assignClientPortfolios as object) },
       createClientApiKey: { id: id("clientId") },
       revokeClientApiKeys: { id: id("clientId") },
+      createApiKey: { input: b.createApiKey },
       createCustomGroup: { input: b.createCustomGroup },
       updateCustomGroup: { id: id("groupId"), input: b.updateCustomGroup },
       setCustomGroupAssignments: { id: id("groupId"), assignments: b.setCustomGroupAssignments },

@@ -3,7 +3,8 @@ import type { TestApp } from "../support/app";
 /**
  * One account's worth of everything a REST write can name: a portfolio with a listed holding
  * (one buy with an attachment, one income record, one pending 2:1 split), a cash account with a deposit, a custom
- * investment with a price, a client, a custom group and an allocation model. The tables that
+ * investment with a price, a client, a custom group, an allocation model and a second account
+ * key (its `keyId` is the one revoked and rotated). The tables that
  * drive every write (tenancy, concurrency) build their requests from it.
  */
 export type FixtureIds = Record<string, number | string>;
@@ -76,6 +77,7 @@ export async function seedWriteFixture(t: TestApp, key: string): Promise<Fixture
     dimension: "assetClass",
     buckets: [{ label: "Shares", targetPct: 100 }],
   });
+  const spareKey = await post("/v1/api-keys", { name: "Spare" });
   return {
     portfolioId: portfolio.id,
     holdingId: buy.holdingId,
@@ -90,6 +92,8 @@ export async function seedWriteFixture(t: TestApp, key: string): Promise<Fixture
     clientId: client.id,
     groupId: group.id,
     publicId: model.publicId,
+    /** The account's second key, not the one making the requests. */
+    keyId: spareKey.id,
     accountId: account,
   };
 }
@@ -142,6 +146,7 @@ export const writeBodies = (ids: FixtureIds): Record<string, unknown> => ({
   upsertFxRates: [{ base: "USD", quote: "AUD", date: "2024-06-28", rate: 1.5 }],
   refreshMarketData: { securities: [{ symbol: "CBA", exchange: "ASX" }] },
   createClient: { firstName: "Al", lastName: "Other" },
+  createApiKey: { name: "Nightly import" },
   updateClient: { firstName: "Jo", lastName: "Citizen-Smith" },
   assignClientPortfolios: { portfolioIds: [ids.portfolioId], permission: "Read" },
   createCustomGroup: { name: "Another", labels: ["A"] },
@@ -157,6 +162,7 @@ export const writeBodies = (ids: FixtureIds): Record<string, unknown> => ({
 export const BODYLESS_WRITES = new Set([
   "confirmIncome",
   "createClientApiKey",
+  "rotateApiKey",
   "activateAllocationModel",
   "applyCorporateAction",
   "dismissCorporateAction",
