@@ -91,6 +91,21 @@ export interface MarketDataConfig {
   staleDays: number;
 }
 
+/** How the service is seen from outside (README: Metrics, traces and logs). */
+export interface ObservabilityConfig {
+  /** GET /metrics on the service's port answers a request bearing this token; unset: no /metrics there. */
+  metricsToken?: string;
+  /** A port of its own serving GET /metrics without a token (for a scraper on a private network). */
+  metricsPort?: number;
+  /** The OTLP/HTTP collector's base URL (traces go to `<url>/v1/traces`); unset: no tracing at all. */
+  otlpEndpoint?: string;
+  /** The `service.name` of the spans. */
+  serviceName: string;
+}
+
+/** Unset and empty mean the same: not configured. */
+const unsetIfEmpty = z.literal("").transform(() => undefined);
+
 /** Every environment variable the service reads, parsed once at start (README: Configuration). */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
@@ -112,6 +127,7 @@ const envSchema = z.object({
   GRAPHQL_COST_PER_TOKEN: z.coerce.number().int().min(1).default(DEFAULT_GRAPHQL_LIMITS.costPerToken),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(300_000).default(0),
   DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(3_000),
   DISK_FREE_MIN_MB: z.coerce.number().min(0).default(DEFAULT_DISK_FREE_MIN_MB),
   SERIES_CACHE_MB: z.coerce.number().min(1).default(DEFAULT_SERIES_CACHE_MB),
@@ -147,6 +163,13 @@ const envSchema = z.object({
       }
       return origins;
     }),
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional().or(unsetIfEmpty),
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional().or(unsetIfEmpty),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .or(unsetIfEmpty),
+  OTEL_SERVICE_NAME: z.string().min(1).default("portfolio-service"),
 });
 
 /**
@@ -192,6 +215,11 @@ export interface Config {
   graphqlLimits: GraphQLLimits;
   dbPoolSize: number;
   shutdownTimeoutMs: number;
+  /**
+   * On SIGTERM, how long /ready answers 503 while the process still serves, before it stops
+   * accepting connections: the load balancer's health check takes it out of rotation meanwhile.
+   */
+  shutdownDelayMs: number;
   /** How long a new PostgreSQL connection may take before the request answers 503. */
   dbConnectTimeoutMs: number;
   /** Embedded database only: writes are refused (507) below this much free space in DATA_DIR. */
@@ -203,6 +231,7 @@ export interface Config {
   trustProxy?: string;
   /** Origins a browser may call the API from (exact, or ["*"]); empty: none, and no CORS headers. */
   corsOrigins: string[];
+  observability: ObservabilityConfig;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -215,6 +244,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if ((e.MARKET_DATA_PROVIDER === "replay" || e.FX_PROVIDER === "replay") && !e.MARKET_DATA_REPLAY_DIR)
     throw new Error(
       "Invalid configuration:\n  MARKET_DATA_REPLAY_DIR: the replay provider needs a directory of recorded responses",
+    );
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT)
+    throw new Error(
+      "Invalid configuration:\n  METRICS_PORT: must differ from PORT (the metrics have a port of their own)",
     );
   return {
     port: e.PORT,
@@ -234,6 +267,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     dbPoolSize: e.DB_POOL_SIZE,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    shutdownDelayMs: e.SHUTDOWN_DELAY_MS,
     dbConnectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
     diskFreeMinMb: e.DISK_FREE_MIN_MB,
     seriesCacheMb: e.SERIES_CACHE_MB,
@@ -256,5 +290,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     trustProxy: e.TRUST_PROXY,
     corsOrigins: e.CORS_ORIGINS,
+    observability: {
+      metricsToken: e.METRICS_TOKEN,
+      metricsPort: e.METRICS_PORT,
+      otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
+      serviceName: e.OTEL_SERVICE_NAME,
+    },
   };
 }

@@ -1,16 +1,23 @@
-import fs from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
-import type { SqlDriverAdapter, SqlDriverAdapterFactory, Transaction } from "@prisma/driver-adapter-utils";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../generated/prisma/client";
 import { EmbeddedStatistics } from "./lib/embedded-statistics";
-import { pgliteOpenError, prepareDataDir } from "./lib/storage";
+import { listenOn, type ChannelListener } from "./lib/pg-listener";
+import { counting, type StatementCounter, type StatementObserver } from "./lib/statement-counter";
+import { lockDataDir, pgliteOpenError, prepareDataDir } from "./lib/storage";
 import { applyMigrations, type SqlSession } from "./migrate";
 
-export type { PrismaClient };
+export type { PrismaClient, StatementObserver };
+
+/** A database's connections now: in use by a statement, idle, and statements waiting for one. */
+export interface ConnectionCounts {
+  inUse: number;
+  idle: number;
+  waiting: number;
+}
 
 /**
  * The one database factory. With no URL the service runs on PGlite, PostgreSQL compiled to WASM,
@@ -35,6 +42,21 @@ export interface Database {
    * one process, so a lock in memory). Answers its release, or null when it is held elsewhere.
    */
   tryLock(key: number): Promise<(() => Promise<void>) | null>;
+  /**
+   * PostgreSQL: the pool's. PGlite: its one connection, busy while a statement runs. (Optional,
+   * as is observeStatements: a stand-in database, such as a test's stub, may have neither.)
+   */
+  connections?(): ConnectionCounts;
+  /** Observes every statement from now on (undefined: stops); one observer at a time. */
+  observeStatements?(observer: StatementObserver | undefined): void;
+  /**
+   * Hears the notifications (`NOTIFY`, `pg_notify`) on `channel`, which PostgreSQL delivers after
+   * commit to every process. PostgreSQL: over a connection of its own per call, reconnected with
+   * backoff; `onState` says when notifications may have been missed (false) and when they are
+   * heard again (true). PGlite: in-process. Answers the way to stop; close() stops them all.
+   * (Optional: a stand-in database has none, and whoever caches by it must not trust its cache.)
+   */
+  listen?(channel: string, listener: ChannelListener): () => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -65,89 +87,9 @@ export interface OpenDatabaseOptions {
   migrate?: boolean;
 }
 
-/**
- * Wraps an adapter factory to count every statement Prisma sends (the no-N+1 tests read it) and,
- * when asked, to report each one with the rows it changed or returned.
- */
-function counting(
-  factory: SqlDriverAdapterFactory,
-  counter: { n: number },
-  onStatement?: (sql: string, rows: number) => void,
-  yieldBetween = false,
-): SqlDriverAdapterFactory {
-  // The embedded database runs in this thread: statements sent together (a Promise.all of a
-  // range load) would run back to back as one block of microtasks. With `yieldBetween` each
-  // statement starts on its own turn of the event loop, one turn after the one before it, so
-  // other requests (a health check) wait at most one statement. Only starts are spaced: nothing
-  // waits for another statement to finish (a transaction's statements cannot deadlock on it).
-  let turnstile = Promise.resolve();
-  const nextTurn = () => (turnstile = turnstile.then(() => new Promise<void>((resolve) => setImmediate(resolve))));
-  const countQueries = <T extends object>(target: T): T =>
-    new Proxy(target, {
-      get(obj, prop, receiver) {
-        const value = Reflect.get(obj, prop, receiver);
-        if (typeof value !== "function") return value;
-        if (prop === "queryRaw" || prop === "executeRaw") {
-          return (...args: unknown[]) => {
-            counter.n++;
-            const result = (
-              yieldBetween ? nextTurn().then(() => value.apply(obj, args)) : value.apply(obj, args)
-            ) as Promise<number | { rows: unknown[] }>;
-            if (!onStatement) return result;
-            const sql = (args[0] as { sql: string }).sql;
-            return result.then((r) => {
-              onStatement(sql, typeof r === "number" ? r : r.rows.length);
-              return r;
-            });
-          };
-        }
-        if (prop === "startTransaction") {
-          return async (...args: unknown[]) => countQueries((await value.apply(obj, args)) as Transaction);
-        }
-        return value.bind(obj);
-      },
-    });
-  return new Proxy(factory, {
-    get(obj, prop, receiver) {
-      const value = Reflect.get(obj, prop, receiver);
-      if (prop === "connect") return async () => countQueries((await value.call(obj)) as SqlDriverAdapter);
-      return typeof value === "function" ? value.bind(obj) : value;
-    },
-  });
-}
-
-/** PGlite data directories admit one process; a lock file turns a second opener away clearly. */
-function lockDataDir(dir: string): () => void {
-  const lockFile = path.join(dir, "service.lock");
-  if (fs.existsSync(lockFile)) {
-    const pid = Number(fs.readFileSync(lockFile, "utf8"));
-    let alive = false;
-    if (pid && pid !== process.pid) {
-      try {
-        process.kill(pid, 0);
-        alive = true;
-      } catch {
-        alive = false;
-      }
-    }
-    if (alive) {
-      throw new Error(
-        `The embedded database in ${dir} is in use by process ${pid}. Stop that process first, or set DATABASE_URL to a PostgreSQL server to run several processes.`,
-      );
-    }
-  }
-  fs.writeFileSync(lockFile, String(process.pid));
-  return () => {
-    try {
-      if (fs.readFileSync(lockFile, "utf8") === String(process.pid)) fs.unlinkSync(lockFile);
-    } catch {
-      /* already gone */
-    }
-  };
-}
-
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
-  const counter = { n: 0 };
+  const counter: StatementCounter = { n: 0, active: 0 };
+  const observeStatements = (observer: StatementObserver | undefined) => void (counter.observer = observer);
   const migrate = options.migrate ?? true;
 
   if (options.url) {
@@ -179,6 +121,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
     // on the pool; unheard, Node would crash the process. The pool drops it and opens a new one.
     pool.on("error", () => {});
     const prisma = new PrismaClient({ adapter: counting(new PrismaPg(pool), counter) });
+    const listening = new Set<() => Promise<void>>();
     return {
       prisma,
       kind: "postgresql",
@@ -207,7 +150,23 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
           );
         };
       },
+      connections: () => ({
+        inUse: pool.totalCount - pool.idleCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+      }),
+      observeStatements,
+      listen: (channel, listener) => {
+        const stop = listenOn(
+          { connectionString: options.url!, connectTimeoutMs: options.connectTimeoutMs },
+          channel,
+          listener,
+        );
+        listening.add(stop);
+        return () => (listening.delete(stop), stop());
+      },
       close: async () => {
+        await Promise.all([...listening].map((stop) => stop()));
         await prisma.$disconnect();
         await pool.end();
       },
@@ -251,6 +210,30 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
     settleStatistics: () => statistics.settle(),
     ping: async () => void (await db.query("SELECT 1")),
     tryLock: memoryLocks(),
+    // One connection, running one statement at a time: the others sent meanwhile wait for it.
+    connections: () => ({
+      inUse: Math.min(1, counter.active),
+      idle: counter.active > 0 ? 0 : 1,
+      waiting: Math.max(0, counter.active - 1),
+    }),
+    observeStatements,
+    listen: (channel, listener) => {
+      // A LISTEN that failed is never reported as listening: whoever relies on it stays wary.
+      const unlisten = db
+        .listen(channel, (payload) => listener.onMessage(payload))
+        .then(
+          (stop) => {
+            listener.onState?.(true);
+            return stop;
+          },
+          () => undefined,
+        );
+      return async () => {
+        const stop = await unlisten;
+        await stop?.().catch(() => {});
+        listener.onState?.(false);
+      };
+    },
     close: async () => {
       await statistics.stop();
       await prisma.$disconnect();

@@ -1,9 +1,11 @@
 import type http from "node:http";
+import type { AddressInfo } from "node:net";
 import { createApp } from "./app";
 import { loadConfig } from "./config";
 import { openDatabase } from "./db";
 import { drainOnClose } from "./http/drain";
 import { createLogger } from "./logger";
+import { migrationsAppliedInProcess } from "./migrate";
 import { ensureBootstrapAccount } from "./modules/accounts/accounts.service";
 import { marketDataProviders } from "./modules/market-data/providers/registry";
 import { MarketDataRefresher } from "./modules/market-data/refresh";
@@ -21,6 +23,11 @@ async function main() {
     connectTimeoutMs: config.dbConnectTimeoutMs,
   });
   log.info({ database: db.kind, dataDir: config.databaseUrl ? undefined : config.dataDir }, "database ready");
+  const migrations = migrationsAppliedInProcess() ?? [];
+  log.info(
+    { migrations },
+    migrations.length ? `migrations applied: ${migrations.join(", ")}` : "migrations: none pending",
+  );
 
   const { createdKey } = await ensureBootstrapAccount(db.prisma, config.bootstrapApiKey, log);
   if (createdKey) {
@@ -33,7 +40,9 @@ async function main() {
   // Apollo's own signal handlers are off (src/graphql/server.ts): shutdown has one owner, here.
   const { schedule, staleDays } = config.marketData;
   const marketData = new MarketDataRefresher(db, marketDataProviders(config.marketData), log, schedule, staleDays);
-  const { httpServer, stop } = await createApp({ db, config, log, marketData });
+  // Set on SIGTERM: /ready answers 503 from then on, so a load balancer takes the process out.
+  const lifecycle = { stopping: false };
+  const { httpServer, stop } = await createApp({ db, config, log, marketData, lifecycle });
 
   const drain = drainOnClose(httpServer);
   try {
@@ -44,17 +53,20 @@ async function main() {
     await db.close().catch(() => undefined);
     throw error;
   }
-  const address = httpServer.address();
-  const port = typeof address === "object" && address ? address.port : config.port;
-  log.info({ port }, `listening on http://localhost:${port} (REST /v1, GraphQL /graphql, docs /docs)`);
+  const { address: host, port } = httpServer.address() as AddressInfo;
+  log.info({ host, port }, listeningMessage(host, port));
   // After listening: a refresh never delays the start, and its failures are a state (/v1/market-data/status).
   marketData.start().catch((error) => log.warn({ err: error }, "market-data schedule not started"));
 
-  let stopping = false;
   const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, "shutting down: draining in-flight requests");
+    if (lifecycle.stopping) return;
+    lifecycle.stopping = true;
+    drain.leaveRotation();
+    log.info({ signal, delayMs: config.shutdownDelayMs }, "shutting down: /ready answers 503");
+    // Still serving while the load balancer's health check sees the 503 and routes elsewhere.
+    if (config.shutdownDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
+    const closed = drain.close();
+    log.info("stopped accepting connections; draining in-flight requests");
     // The last part of the budget is kept for closing the database. PGlite's close is a clean
     // PostgreSQL shutdown (a checkpoint); without one the next start recovers from the WAL, and
     // sequences resume past the values they had logged ahead: ids would jump by up to 32.
@@ -70,7 +82,7 @@ async function main() {
       process.exit(1);
     }, config.shutdownTimeoutMs);
     try {
-      await drain.close();
+      await closed;
       clearTimeout(cut);
       await stop(); // Apollo's own drain finds no connection left.
       await marketData.stop(); // The security in flight is not written; the next run fetches it again.
@@ -83,6 +95,15 @@ async function main() {
     }
   };
   for (const s of SIGNALS) process.on(s, () => void shutdown(s));
+}
+
+/** Where the server listens, as an operator reads it: the wildcard address is every interface. */
+function listeningMessage(host: string, port: number): string {
+  const what = "(REST /v1, GraphQL /graphql, docs /docs)";
+  if (host === "0.0.0.0" || host === "::") {
+    return `listening on all interfaces, port ${port} (${host}:${port}) ${what}`;
+  }
+  return `listening on http://${host.includes(":") ? `[${host}]` : host}:${port} ${what}`;
 }
 
 /** Listens, or fails with one line an operator can act on (a port in use, a privileged port...). */

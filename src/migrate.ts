@@ -50,6 +50,16 @@ const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
     "applied_steps_count"   INTEGER NOT NULL DEFAULT 0
 )`;
 
+let appliedInProcess: string[] | undefined;
+
+/**
+ * The migrations the last run in this process applied (empty: none were pending), or undefined
+ * when none ran. The database opener runs them; the process entry reports them in its start-up log.
+ */
+export function migrationsAppliedInProcess(): readonly string[] | undefined {
+  return appliedInProcess;
+}
+
 /** Returns the names of the migrations it applied. */
 export async function applyMigrations(db: SqlSession, migrations = readMigrations()): Promise<string[]> {
   await db.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_ID]);
@@ -85,6 +95,7 @@ export async function applyMigrations(db: SqlSession, migrations = readMigration
       }
       done.push(m.name);
     }
+    appliedInProcess = done;
     return done;
   } finally {
     await db.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_ID]);

@@ -5,7 +5,7 @@ import { GraphQLError, type ParseOptions, type ValidationContext, type Validatio
 import type { GraphQLLimits } from "../config";
 import { unauthenticated } from "../context";
 import type { GraphQLContext } from "./loaders";
-import { DomainError } from "../lib/domain-errors";
+import { toDomainError } from "../lib/to-domain-error";
 import type { RequestBucket } from "../http/rate-limit";
 import { operationCost } from "./cost";
 import { refusedBeforeExecution } from "./format-error";
@@ -99,9 +99,12 @@ export function guardPlugin(limits: GraphQLLimits): ApolloServerPlugin<GuardedCo
           const bucket = guard?.bucket;
           if (!bucket) return;
           try {
-            bucket.spend(tokensFor(cost, mutationFields, limits, bucket.burst));
+            await bucket.spend(tokensFor(cost, mutationFields, limits, bucket.burst));
           } catch (error) {
-            if (error instanceof DomainError) throw refusedBeforeExecution(error);
+            // RATE_LIMITED, or the shared buckets' database unreachable (503 with Retry-After, as
+            // any statement would answer); anything else stays an error to log.
+            const refusal = toDomainError(error);
+            if (refusal.code !== "INTERNAL") throw refusedBeforeExecution(refusal);
             throw error;
           }
         },

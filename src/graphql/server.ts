@@ -1,6 +1,7 @@
 import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginLandingPageLocalDefault } from "@apollo/server/plugin/landingPage/default";
 import { ApolloServerPluginDrainHttpServer } from "@apollo/server/plugin/drainHttpServer";
+import { ApolloServerPluginCacheControlDisabled } from "@apollo/server/plugin/disabled";
 import type { ApolloServerPlugin } from "@apollo/server";
 import type http from "node:http";
 import type { Request, Response } from "express";
@@ -16,6 +17,7 @@ import { formatError, refusedBeforeExecution } from "./format-error";
 import { guarded, guardPlugin, limitRules, parseOptions, type GuardedContext } from "./limits";
 import { buildSchema } from "./schema";
 import { noSubscriptions } from "./subscriptions";
+import { bindGraphQLContext as observed } from "../observability/request-state";
 
 /** A context for key-less introspection: any resolver that reaches for the account is refused. */
 function anonymousContext(log: Logger): GraphQLContext {
@@ -89,6 +91,10 @@ export function createApolloServer(opts: { httpServer?: http.Server; log: Logger
     plugins: [
       guardPlugin(opts.limits),
       sandboxLandingPage(),
+      // Installed by default, it computes cache hints in a hook on every resolved field (a
+      // profile of B4's 500-field answer put 2-3 % of the process there); the schema sets none,
+      // and answers are private to their key anyway (no Cache-Control: public to compute).
+      ApolloServerPluginCacheControlDisabled(),
       ...(opts.httpServer ? [ApolloServerPluginDrainHttpServer({ httpServer: opts.httpServer })] : []),
     ],
   });
@@ -97,16 +103,17 @@ export function createApolloServer(opts: { httpServer?: http.Server; log: Logger
 /**
  * The Apollo context function: the same buildContext as REST; 401 with an unknown key. Without
  * any key the request goes on with a context that holds no account, and the guard plugin lets it
- * run only when, parsed and within the limits, it turns out to be introspection.
+ * run only when, parsed and within the limits, it turns out to be introspection. Either carries
+ * its response, for the observability plugin (src/observability/graphql.ts).
  */
 export function graphqlContext(deps: ContextDeps) {
   const { log } = deps;
   return async ({ req, res }: { req: Request; res: Response }): Promise<GuardedContext> => {
     if (!req.auth && !presentedKey(req.headers))
-      return guarded(anonymousContext(req.log ?? log), { keyless: true, bucket: req.rateLimit });
+      return observed(guarded(anonymousContext(req.log ?? log), { keyless: true, bucket: req.rateLimit }), res);
     try {
       const ctx = withLoaders(requestContext(deps, req, res));
-      return guarded(ctx, { keyless: false, bucket: req.rateLimit });
+      return observed(guarded(ctx, { keyless: false, bucket: req.rateLimit }), res);
     } catch (error) {
       if (error instanceof DomainError && error.code === "UNAUTHENTICATED") {
         throw refusedBeforeExecution(error);

@@ -1,9 +1,11 @@
 import type { ServerResponse } from "node:http";
 import type { NextFunction, Request, Response } from "express";
+import type { Config } from "../config";
 import { presentedKey } from "../context";
-import type { PrismaClient } from "../db";
-import { authenticateKey } from "../modules/accounts/accounts.service";
+import type { Database } from "../db";
+import { keyCacheOf } from "../modules/accounts/key-cache";
 import { rateLimitHeaders, type RequestBucket, type TokenBuckets } from "./rate-limit";
+import { installationBuckets } from "./rate-limit-store";
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -23,8 +25,14 @@ declare global {
  * spends one token here; a GraphQL operation spends the rest of its price once it is parsed
  * (src/graphql/limits.ts). The outcome is `req.auth` (null without a valid key); whether that is
  * acceptable is the transport's call (GraphQL lets introspection through).
+ *
+ * Both are the installation's, not the process's: the buckets live in PostgreSQL when the
+ * database is a server (src/http/rate-limit-store.ts), and a key lookup comes from this process's
+ * cache only while it hears every key change (src/modules/accounts/key-cache.ts).
  */
-export function authenticate(db: PrismaClient, limits: { perKey: TokenBuckets; perAddress: TokenBuckets }) {
+export function authenticate(db: Database, config: Pick<Config, "rateLimitPerSecond" | "rateLimitBurst">) {
+  const keys = keyCacheOf(db);
+  const limits = installationBuckets(db, { perSecond: config.rateLimitPerSecond, burst: config.rateLimitBurst });
   return async (req: Request, res: Response, next: NextFunction) => {
     // Set as the status line goes out, whoever writes it (a route, the error mapper, Apollo):
     // by then a GraphQL operation has spent its whole price.
@@ -34,24 +42,24 @@ export function authenticate(db: PrismaClient, limits: { perKey: TokenBuckets; p
       if (res.statusCode === 401 && !res.hasHeader("WWW-Authenticate"))
         res.setHeader("WWW-Authenticate", challenge(req));
     });
-    const spendFrom = (buckets: TokenBuckets, id: string) => {
+    const spendFrom = async (buckets: TokenBuckets, id: string) => {
       req.rateLimit = buckets.bucket(id);
-      req.rateLimit.spend(1);
+      await req.rateLimit.spend(1);
     };
     try {
       const address = req.ip ?? "unknown";
       const key = presentedKey(req.headers);
       req.auth = null;
       if (!key) {
-        spendFrom(limits.perAddress, address);
+        await spendFrom(limits.perAddress, address);
         return next();
       }
-      const auth = await authenticateKey(db, key);
+      const auth = await keys.authenticate(key);
       if (!auth) {
-        spendFrom(limits.perAddress, address);
+        await spendFrom(limits.perAddress, address);
         return next();
       }
-      spendFrom(limits.perKey, String(auth.keyId));
+      await spendFrom(limits.perKey, String(auth.keyId));
       req.auth = auth;
       next();
     } catch (error) {

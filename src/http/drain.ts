@@ -3,6 +3,13 @@ import type { Socket } from "node:net";
 
 export interface Drain {
   /**
+   * The process is leaving the load balancer's rotation but still serving: every response from
+   * now on says `Connection: close`, so each keep-alive connection ends after its next answer
+   * and its client opens the next one elsewhere. Idle connections are left alone here: closing
+   * one a client is just writing a request to would lose that request.
+   */
+  leaveRotation(): void;
+  /**
    * Stops accepting connections and resolves once every open one has closed: idle keep-alive
    * connections at once, busy ones right after their response.
    */
@@ -24,6 +31,7 @@ export function drainOnClose(server: http.Server): Drain {
   const sockets = new Set<Socket>();
   const unanswered = new Set<http.ServerResponse>();
   let closing = false;
+  let leaving = false;
   const closeAfter = (res: http.ServerResponse) => {
     if (!res.headersSent) res.setHeader("connection", "close");
   };
@@ -35,11 +43,16 @@ export function drainOnClose(server: http.Server): Drain {
   // Prepended: the app may answer synchronously (/health), after which no header can be set.
   server.prependListener("request", (_req, res) => {
     if (closing) return closeAfter(res);
+    if (leaving) closeAfter(res);
     unanswered.add(res);
     res.once("close", () => unanswered.delete(res));
   });
 
   return {
+    leaveRotation() {
+      leaving = true;
+      for (const res of unanswered) closeAfter(res);
+    },
     close() {
       closing = true;
       for (const res of unanswered) closeAfter(res);

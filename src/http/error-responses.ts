@@ -3,6 +3,7 @@ import { DomainError, ERROR_CODES } from "../lib/domain-errors";
 import { errorExtensions } from "../graphql/format-error";
 import { toDomainError } from "../lib/to-domain-error";
 import { stringify } from "../lib/json";
+import { noteProblem } from "../observability/request-state";
 
 /**
  * The REST side of the error mapping: every error becomes application/problem+json (RFC 9457)
@@ -12,6 +13,7 @@ import { stringify } from "../lib/json";
 export function problem(res: Response, error: DomainError, requestId?: string): void {
   const { status, title } = ERROR_CODES[error.code];
   for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
+  noteProblem(res, error.code);
   res
     .status(status)
     .type("application/problem+json")
@@ -133,6 +135,7 @@ export function graphqlErrorHandler(error: unknown, req: Request, res: Response,
   if (res.headersSent) return void res.end();
   const { status } = ERROR_CODES[domain.code];
   for (const [name, value] of Object.entries(domain.headers ?? {})) res.setHeader(name, value);
+  noteProblem(res, domain.code);
   const extensions = { ...errorExtensions(domain), requestId: req.id };
   res
     .status(status)

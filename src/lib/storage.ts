@@ -101,3 +101,33 @@ export function diskSpaceMonitor(dir: string, minFreeMb: number, maxAgeMs = 1_00
 }
 
 export const toMiB = (bytes: number) => Math.floor(bytes / MiB);
+
+/** PGlite data directories admit one process; a lock file turns a second opener away clearly. */
+export function lockDataDir(dir: string): () => void {
+  const lockFile = path.join(dir, "service.lock");
+  if (fs.existsSync(lockFile)) {
+    const pid = Number(fs.readFileSync(lockFile, "utf8"));
+    let alive = false;
+    if (pid && pid !== process.pid) {
+      try {
+        process.kill(pid, 0);
+        alive = true;
+      } catch {
+        alive = false;
+      }
+    }
+    if (alive) {
+      throw new Error(
+        `The embedded database in ${dir} is in use by process ${pid}. Stop that process first, or set DATABASE_URL to a PostgreSQL server to run several processes.`,
+      );
+    }
+  }
+  fs.writeFileSync(lockFile, String(process.pid));
+  return () => {
+    try {
+      if (fs.readFileSync(lockFile, "utf8") === String(process.pid)) fs.unlinkSync(lockFile);
+    } catch {
+      /* already gone */
+    }
+  };
+}

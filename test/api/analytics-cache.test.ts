@@ -81,9 +81,10 @@ it("a read that finds its series current computes nothing, on the same range or 
   expect(cold.res).toBe("200");
   const warm = await measured(t.db, () => gainThroughA(portfolioId));
   expect(warm.res).toBe("200");
-  // Warm: the API key, the portfolio, its first date and the versions; cold: the range load besides
-  // (trades, holdings, prices, custom prices, rates, cash accounts and transactions, income).
-  expect(warm.statements).toBe(4);
+  // Warm: the portfolio, its first date and the versions (the API key's lookup is cached); cold: the
+  // range load besides (trades, holdings, prices, custom prices, rates, cash accounts and
+  // transactions, income).
+  expect(warm.statements).toBe(3);
   expect(cold.statements).toBeGreaterThanOrEqual(warm.statements + 8);
   // Another range of the same portfolio slices the same series: 2024-01-02 alone, bought at 10
   // and valued at 10 (no market price yet): gain 0.

@@ -127,6 +127,7 @@ describe("text/csv bodies (REST)", () => {
       expect(res.status).toBe(200);
       return t.db.statementCount - before;
     };
+    await statements(rows(1, 1)); // the key's lookup is cached from here on
     const one = await statements(rows(1, 1));
     const many = await statements(rows(2000, 2));
     expect(many).toBe(one);

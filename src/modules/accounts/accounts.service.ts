@@ -54,6 +54,15 @@ export async function listAccounts(db: PrismaClient) {
 
 /** Resolves a presented key to its account, or null when no such key exists. One statement. */
 export async function authenticateKey(db: PrismaClient, presentedKey: string): Promise<AuthenticatedKey | null> {
+  return authenticateKeyHash(db, hashKey(presentedKey));
+}
+
+/**
+ * authenticateKey for a key already hashed (the key cache keys its entries by the hash). Every
+ * table it reads notifies a change that alters its answer (migration api_key_change_notifications):
+ * a new read here must come with a new trigger there.
+ */
+export async function authenticateKeyHash(db: PrismaClient, keyHash: string): Promise<AuthenticatedKey | null> {
   const rows = await db.$queryRaw<
     {
       key_id: number;
@@ -67,7 +76,7 @@ export async function authenticateKey(db: PrismaClient, presentedKey: string): P
     FROM api_key k
     JOIN account a ON a.id = k.account_id
     LEFT JOIN client c ON c.id = k.client_id
-    WHERE k.key_hash = ${hashKey(presentedKey)}`;
+    WHERE k.key_hash = ${keyHash}`;
   const row = rows[0];
   if (!row) return null;
   return {

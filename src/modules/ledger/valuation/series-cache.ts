@@ -58,6 +58,8 @@ interface Entry {
 
 export class SeriesCache {
   private readonly entries: LRUCache<number, Entry>;
+  /** Lookups answered from the cache (a computation under way counts) and not (the metrics read them). */
+  readonly lookups = { hits: 0, misses: 0 };
 
   constructor(maxMb = DEFAULT_SERIES_CACHE_MB) {
     this.entries = new LRUCache<number, Entry>({
@@ -88,6 +90,7 @@ export class SeriesCache {
     const version = await momentVersions(ctx.db, scopeOf(portfolio));
     const cached = this.entries.get(portfolio.id);
     if (cached && cached.version === version && cached.start <= start && to <= cached.to) {
+      this.lookups.hits++;
       try {
         return await cached.series;
       } catch (error) {
@@ -95,6 +98,7 @@ export class SeriesCache {
         throw error;
       }
     }
+    this.lookups.misses++;
     // Over the widest span seen for this version, to today at least: the next range is a hit.
     const sameVersion = cached?.version === version ? cached : undefined;
     const widest = {

@@ -1,0 +1,69 @@
+import type { ServerResponse } from "node:http";
+import type { ErrorCode } from "../lib/domain-errors";
+
+/**
+ * What one request's metrics, log line and trace need to know about it, gathered as it runs: its
+ * route template, its GraphQL operation, the error code it was answered with. Kept beside the
+ * response (a WeakMap: nothing on the request object, gone with it), for requests that the
+ * observer middleware (./requests.ts) saw; every note is a no-op for any other.
+ */
+export interface RequestObservation {
+  /** process.hrtime.bigint() when the observer first saw the request. */
+  readonly startedAt: bigint;
+  /** The route template (`/v1/portfolios/:portfolioId`), `unmatched`, once the response is done. */
+  route?: string;
+  /** GraphQL: the operation's name as the metrics label it (./graphql.ts). */
+  operationName?: string;
+  operationType?: string;
+  /** The stable code of the error the response carries (problem+json, or a GraphQL error). */
+  problemCode?: ErrorCode;
+  /** When tracing: the request's trace id, and the span of its GraphQL operation. */
+  traceId?: string;
+  graphqlSpan?: OperationSpan;
+  /** Milliseconds from the observer's first sight to the end of the response. */
+  ms?: number;
+  /** The response's status once it ended (499: the client left before it was sent). */
+  status?: number;
+}
+
+/** The span of a GraphQL operation, named once the operation is parsed (./graphql.ts). */
+export interface OperationSpan {
+  describe(name: string, type: string): void;
+  fail(): void;
+  end(): void;
+}
+
+const observations = new WeakMap<ServerResponse, RequestObservation>();
+
+export function beginObservation(res: ServerResponse): RequestObservation {
+  const state: RequestObservation = { startedAt: process.hrtime.bigint() };
+  observations.set(res, state);
+  return state;
+}
+
+export function observationOf(res: ServerResponse | undefined): RequestObservation | undefined {
+  return res ? observations.get(res) : undefined;
+}
+
+/**
+ * Notes the code of the error a response answers with (the error mappings call it): the metrics
+ * count RATE_LIMITED answers from it (`rate_limit_rejections_total`), whoever refused.
+ */
+export function noteProblem(res: ServerResponse, code: ErrorCode): void {
+  const state = observations.get(res);
+  if (state && !state.problemCode) state.problemCode = code;
+}
+
+/**
+ * The response a GraphQL context was built for, so that Apollo's plugins can reach it: an own
+ * enumerable property, since Apollo hands plugins a shallow copy of the context.
+ */
+const RESPONSE = Symbol("observed response");
+
+export function bindGraphQLContext<T extends object>(ctx: T, res: ServerResponse): T {
+  return observations.has(res) ? Object.assign(ctx, { [RESPONSE]: res }) : ctx;
+}
+
+export function responseOfContext(ctx: object | undefined): ServerResponse | undefined {
+  return (ctx as { [RESPONSE]?: ServerResponse } | undefined)?.[RESPONSE];
+}
