@@ -48,7 +48,17 @@ export async function observedApp(
 }
 
 /** Prometheus text format parsed by a parser of its own (prom2javascript), not by the code under test. */
-export const parseMetrics = (text: string): Promise<PromMetrics> => getMetricsFromStream(Readable.from([text]));
+/**
+ * The exposition format allows NaN samples, and prom-client writes one (`Nan`) for the event-loop
+ * lag summary until its monitor has a sample; the parser's grammar has no NaN. Those lines are
+ * left out, and only those: a NaN in any other family fails here.
+ */
+export function parseMetrics(text: string): Promise<PromMetrics> {
+  const lines = text.split("\n");
+  const nan = lines.filter((l) => /\sNaN$/i.test(l));
+  expect(nan.filter((l) => !l.startsWith("nodejs_eventloop_lag_"))).toEqual([]);
+  return getMetricsFromStream(Readable.from([lines.filter((l) => !nan.includes(l)).join("\n")]));
+}
 
 /** Every label set of every sample of a family ([] when the family is absent or has none). */
 export const labelsOf = (metrics: PromMetrics, family: string): Record<string, string>[] =>
