@@ -65,8 +65,9 @@ function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
-  } catch {
-    return false;
+  } catch (error) {
+    // EPERM: the process exists and belongs to another user (a build run as root).
+    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 
@@ -80,8 +81,19 @@ async function lock(): Promise<() => void> {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
-    const holder = Number(fs.readFileSync(LOCK, "utf8").trim() || 0);
-    if (!holder || !alive(holder)) {
+    let text: string;
+    try {
+      text = fs.readFileSync(LOCK, "utf8").trim();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") continue; // released meanwhile: try again
+      throw error;
+    }
+    // Empty: its holder has created it and not yet written its pid (wait as for a live one), unless
+    // it has stayed empty for seconds (a holder that died in between).
+    const holder = Number(text);
+    const since = fs.statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
+    const dead = text ? !holder || !alive(holder) : Date.now() - since > 10_000;
+    if (dead) {
       fs.rmSync(LOCK, { force: true });
       continue;
     }

@@ -22,7 +22,7 @@ const USAGE = `usage: npm run -s keys -- <command>
   revoke <keyId> --account <name>           the key is refused from its next request on
   rotate <keyId> --account <name>           a new key in place of the old one
 Through the running server (needed for the embedded database while the server runs):
-  --url <server> --key <account key>, or PORTFOLIO_URL and PORTFOLIO_API_KEY; then create --name <text>,
+  --url <server> (or PORTFOLIO_URL) with the account key in PORTFOLIO_API_KEY; then create --name <text>,
   list-keys, revoke <keyId> and rotate <keyId> act on that key's account.`;
 
 const COMMANDS = new Set(["create", "list", "list-keys", "revoke", "rotate"]);
@@ -135,11 +135,23 @@ const LOCKED = /^The embedded database in (.+) is in use by process (\d+)\./;
 /** What to do when the server holds the embedded database. */
 const lockedAdvice = (dir: string, pid: string) =>
   `The embedded database in ${dir} is in use by process ${pid} (the server, most likely), and it admits one process. Either:
-  - go through the running server: add --url http://localhost:4000 --key <an account key> (or set PORTFOLIO_URL
-    and PORTFOLIO_API_KEY); list-keys, create --name <text>, revoke <keyId> and rotate <keyId> then act on that
+  - go through the running server: set PORTFOLIO_API_KEY to an account key and add --url http://localhost:4000
+    (or set PORTFOLIO_URL); list-keys, create --name <text>, revoke <keyId> and rotate <keyId> then act on that
     key's account;
   - or stop the server, run this again, then start the server (a lost key: create --account <name> makes a new one);
   - or run the server on PostgreSQL (DATABASE_URL): this command then opens the database while the server runs.`;
+
+/** The key may go over https anywhere, over plain http only to this machine. */
+function sentSafely(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return (
+      u.protocol === "https:" || (u.protocol === "http:" && ["localhost", "127.0.0.1", "[::1]"].includes(u.hostname))
+    );
+  } catch {
+    throw new UsageError(`--url ${url} is not a URL (e.g. http://localhost:4000).`);
+  }
+}
 
 function parse(argv: string[]): { cmd: Command; url?: string; key?: string } {
   const { positionals, values } = parseArgs({
@@ -158,12 +170,20 @@ function parse(argv: string[]): { cmd: Command; url?: string; key?: string } {
   const takesId = name === "revoke" || name === "rotate";
   if (takesId && !keyId) throw new UsageError(`${name} needs the key's id (see list-keys).`);
   if ((!takesId && keyId) || extra.length) throw new UsageError(`Unexpected '${[keyId, ...extra].join(" ")}'.`);
+  // A key on the command line would show in the process list (ps, /proc) and the shell's history.
+  if (values.key !== undefined)
+    throw new UsageError(
+      "An account key is not taken on the command line (other users see it in ps): set PORTFOLIO_API_KEY.",
+    );
   const url = values.url ?? (process.env.PORTFOLIO_URL || undefined);
-  const key = values.key ?? (process.env.PORTFOLIO_API_KEY || undefined);
+  const key = process.env.PORTFOLIO_API_KEY || undefined;
   const cmd = { name, keyId, account: values.account, keyName: values.name ?? values.label };
   if (url) {
-    if (!key)
-      throw new UsageError(`Through the server at ${url} an account key is needed: --key or PORTFOLIO_API_KEY.`);
+    if (!key) throw new UsageError(`Through the server at ${url} an account key is needed in PORTFOLIO_API_KEY.`);
+    if (!sentSafely(url))
+      throw new UsageError(
+        `${url} would carry the key in clear across the network: use https://, or http:// to this machine only.`,
+      );
     if (name === "list") throw new UsageError("list reads every account: it needs the database, not the server.");
     if (cmd.account)
       throw new UsageError(

@@ -22,11 +22,13 @@ const isRateLimited = (error: GraphQLError): boolean =>
  */
 export function observabilityPlugin(metrics: Metrics | undefined): ApolloServerPlugin {
   const labelled = new Set<string>();
-  const nameLabel = (name: string | null | undefined): string => {
+  // A name becomes a label only once a keyed request's document defines it: a request names its
+  // operation before anything is checked, and a caller without a key must not fill the slots.
+  const nameLabel = (name: string | null | undefined, mayAdd: boolean): string => {
     if (!name) return "anonymous";
     if (!OPERATION_NAME.test(name)) return "invalid";
     if (labelled.has(name)) return name;
-    if (labelled.size >= MAX_OPERATION_NAMES) return "other";
+    if (!mayAdd || labelled.size >= MAX_OPERATION_NAMES) return "other";
     labelled.add(name);
     return name;
   };
@@ -34,12 +36,13 @@ export function observabilityPlugin(metrics: Metrics | undefined): ApolloServerP
     async requestDidStart({ contextValue, request }) {
       const res = responseOfContext(contextValue);
       const state = observationOf(res);
+      const keyed = Boolean((res as { req?: { auth?: unknown } } | undefined)?.req?.auth);
       const started = process.hrtime.bigint();
-      let name = nameLabel(request.operationName);
+      let name = nameLabel(request.operationName, false);
       let type = "unknown";
       if (state) state.operationName = name;
       const resolved = (operationName: string | null | undefined, operationType: string | undefined) => {
-        name = nameLabel(operationName);
+        name = nameLabel(operationName, keyed);
         type = operationType ?? "unknown";
         if (!state) return;
         state.operationName = name;

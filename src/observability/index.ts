@@ -13,6 +13,8 @@ import { requestLog } from "./request-log";
 import { observeRequests } from "./requests";
 import { routeTemplates } from "./routes";
 
+/** How long a shutdown waits for the last spans to reach the collector. */
+const FLUSH_LIMIT_MS = 2_000;
 /** How the app is seen from outside (README: Metrics, traces and logs): what createApp mounts. */
 export interface Observability {
   /** The first middleware: every request's route, duration and span. */
@@ -80,7 +82,13 @@ export async function startObservability(opts: {
       if (tracing) db.observeStatements?.(undefined);
       await Promise.all([
         metricsServer && new Promise<void>((resolve) => metricsServer.close(() => resolve())),
-        tracing?.shutdown().catch(() => undefined),
+        // The last spans are flushed, but an unreachable collector must not hold the shutdown (the
+        // database still has to close cleanly after this): at most FLUSH_LIMIT_MS.
+        tracing &&
+          Promise.race([
+            tracing.shutdown().catch(() => undefined),
+            new Promise<void>((resolve) => setTimeout(resolve, FLUSH_LIMIT_MS).unref()),
+          ]),
       ]);
     },
   };

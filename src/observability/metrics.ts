@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { Database } from "../db";
+import { keyCacheOf } from "../modules/accounts/key-cache";
 import type { SeriesCache } from "../modules/ledger/valuation/series-cache";
 import { marketDataMetrics } from "./market-data-metrics";
 
@@ -63,17 +64,22 @@ export function createMetrics(deps: { db: Database; series: SeriesCache }): Metr
 
   // The cache counts its own lookups (a plain pair of numbers: the ledger imports nothing of this
   // folder); the counter reports what they grew by since the last scrape.
-  const reported = { hits: 0, misses: 0 };
+  const keys = keyCacheOf(db);
+  const reported = { series: { hits: 0, misses: 0 }, keys: { hits: 0, misses: 0 } };
   new Counter({
     name: "cache_requests_total",
     help: "Cache lookups by cache and result (hit: answered from the cache, or joined a computation under way).",
     labelNames: ["cache", "result"] as const,
     registers,
     collect() {
-      const { hits, misses } = series.lookups;
-      this.inc({ cache: "series", result: "hit" }, hits - reported.hits);
-      this.inc({ cache: "series", result: "miss" }, misses - reported.misses);
-      Object.assign(reported, { hits, misses });
+      for (const [cache, { hits, misses }] of [
+        ["series", series.lookups],
+        ["keys", keys.lookups],
+      ] as const) {
+        this.inc({ cache, result: "hit" }, hits - reported[cache].hits);
+        this.inc({ cache, result: "miss" }, misses - reported[cache].misses);
+        reported[cache] = { hits, misses };
+      }
     },
   });
 

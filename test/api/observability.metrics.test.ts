@@ -75,6 +75,10 @@ it("serves the named families with template routes and no id, key or account nam
   const longName = `Q${"x".repeat(80)}`;
   expect((await gql({ query: `query ${longName} { portfolios { id } }` })).status).toBe(200);
   expect((await gql({ query: "query Broken { portfolios { noSuchField } }" })).status).toBe(400);
+  // Names a caller without a key sends, or that no document defines, never become labels.
+  const keyless = { query: "query Introspect { __typename }", operationName: "Introspect" };
+  expect((await observed.http.post("/graphql").send(keyless)).status).toBe(200);
+  expect((await gql({ query: "{ portfolios { id } }", operationName: "NotInTheDocument" })).status).toBe(400);
 
   const res = await scrape(observed);
   expect(res.status).toBe(200);
@@ -119,8 +123,10 @@ it("serves the named families with template routes and no id, key or account nam
       { operation_name: "anonymous", operation_type: "query", outcome: "success" },
       { operation_name: "invalid", operation_type: "query", outcome: "success" },
       { operation_name: "Broken", operation_type: "query", outcome: "error" },
+      { operation_name: "other", operation_type: "query", outcome: "success" },
     ]),
   );
+  for (const { operation_name } of operations) expect(["Introspect", "NotInTheDocument"]).not.toContain(operation_name);
 
   // No label anywhere holds what the requests carried; no label of the service's own families an id.
   const account = await t.db.prisma.account.findFirstOrThrow({ where: { name: ACCOUNT_NAME } });
@@ -135,6 +141,9 @@ it("serves the named families with template routes and no id, key or account nam
 
   expect(valueOf(metrics, "cache_requests_total", { cache: "series", result: "miss" })).toBeGreaterThanOrEqual(1);
   expect(valueOf(metrics, "cache_requests_total", { cache: "series", result: "hit" })).toBeGreaterThanOrEqual(1);
+  // The key cache: the first request with the key looked it up, the ones after found it.
+  expect(valueOf(metrics, "cache_requests_total", { cache: "keys", result: "miss" })).toBeGreaterThanOrEqual(1);
+  expect(valueOf(metrics, "cache_requests_total", { cache: "keys", result: "hit" })).toBeGreaterThanOrEqual(5);
   const connections = ["in_use", "idle", "waiting"].map((state) => valueOf(metrics, "db_pool_connections", { state }));
   for (const n of connections) expect(n).toBeGreaterThanOrEqual(0);
   expect(connections[0]! + connections[1]!).toBeGreaterThanOrEqual(1);

@@ -65,15 +65,22 @@ describe("the keys CLI on the embedded database", () => {
         ]);
         expect(listed.output).not.toContain(made.lastLine);
 
-        // --url and --key instead of the environment.
-        const flags = ["--url", server.base, "--key", firstKey];
-        const rotated = await runCli(["rotate", idNamed(listed.stdout, "Laptop")!, ...flags], { DATA_DIR: dataDir });
+        // --url instead of PORTFOLIO_URL; the key only ever from the environment (argv shows in ps).
+        const flags = ["--url", server.base];
+        const keyOnly = { DATA_DIR: dataDir, PORTFOLIO_API_KEY: firstKey };
+        const inArgv = await runCli(["list-keys", ...flags, "--key", firstKey], keyOnly);
+        expect(inArgv.code).toBe(2);
+        expect(inArgv.output).toContain("set PORTFOLIO_API_KEY");
+        const inClear = await runCli(["list-keys", "--url", "http://portfolio.example:4000"], keyOnly);
+        expect(inClear.code).toBe(2);
+        expect(inClear.output).toContain("in clear");
+        const rotated = await runCli(["rotate", idNamed(listed.stdout, "Laptop")!, ...flags], keyOnly);
         expect(rotated.code).toBe(0);
         expect(await status(server.base, made.lastLine)).toBe(401);
         expect(await status(server.base, rotated.lastLine)).toBe(200);
 
         const newId = idNamed((await runCli(["list-keys"], via)).stdout, "Laptop")!;
-        expect((await runCli(["revoke", newId, ...flags], { DATA_DIR: dataDir })).code).toBe(0);
+        expect((await runCli(["revoke", newId, ...flags], keyOnly)).code).toBe(0);
         expect(await status(server.base, rotated.lastLine)).toBe(401);
 
         // The last account key stays; the server's problem is shown.

@@ -31,15 +31,21 @@ export class KeyCache {
   private trusted = false;
   /** Counts the changes heard: a lookup that overlapped one may predate it, and is not kept. */
   private changes = 0;
+  /** Lookups answered from memory, and those that went to the database (for the metrics). */
+  readonly lookups = { hits: 0, misses: 0 };
 
   constructor(private readonly lookup: (keyHash: string) => Promise<AuthenticatedKey | null>) {}
 
   /** authenticateKey, from memory when this process may trust it. */
   async authenticate(presentedKey: string): Promise<AuthenticatedKey | null> {
     const keyHash = hashKey(presentedKey);
+    const hit = this.trusted ? this.entries.get(keyHash) : undefined;
+    if (hit) {
+      this.lookups.hits++;
+      return hit.auth;
+    }
+    this.lookups.misses++;
     if (!this.trusted) return this.lookup(keyHash);
-    const hit = this.entries.get(keyHash);
-    if (hit) return hit.auth;
     const changes = this.changes;
     const auth = frozen(await this.lookup(keyHash));
     if (this.trusted && changes === this.changes)

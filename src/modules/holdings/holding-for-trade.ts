@@ -68,8 +68,10 @@ export async function holdingsForTrades(
         ${unknown.map((r) => r.name ?? r.symbol)}::text[],
         ${unknown.map((r) => unlistedSecurityCurrency(r.exchange, r.currencyCode, portfolio.baseCurrencyCode))}::text[],
         ${unknown.map((r) => r.holdingType ?? "Stock")}::text[]
-      ) WITH ORDINALITY AS u(symbol, exchange, name, currency_code, security_type, n)
-      ORDER BY u.n
+      ) AS u(symbol, exchange, name, currency_code, security_type)
+      -- In key order, not the file's: securities are the account's, shared by its portfolios, and
+      -- two imports naming X, Y and Y, X would otherwise each wait on the other's new row.
+      ORDER BY u.symbol, u.exchange
       ON CONFLICT (account_id, symbol, exchange) WHERE account_id IS NOT NULL DO NOTHING`;
     securities = await findSecurities(tx, portfolio.accountId, refs);
   }
