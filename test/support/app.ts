@@ -2,6 +2,7 @@ import pino from "pino";
 import request from "supertest";
 import { createApp } from "../../src/app";
 import { authenticateKey, createAccountKey, generateKey, hashKey } from "../../src/modules/accounts/accounts.service";
+import { keyChangesHeard } from "../../src/modules/accounts/key-cache";
 import { openTestDatabase, type TestDatabase } from "./db";
 import type { MarketDataConfig } from "../../src/config";
 import type { RawHttpClient } from "../../src/modules/market-data/providers/http";
@@ -81,7 +82,12 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
     app = undefined;
     await closing?.close();
   });
-  if (reset === "each") beforeEach(() => started().db.reset());
+  // The reset's TRUNCATE clears every process's key cache by a notification: heard before the test.
+  if (reset === "each")
+    beforeEach(async () => {
+      await started().db.reset();
+      await keyChangesHeard(started().db);
+    });
   return {
     get db() {
       return started().db;
@@ -141,8 +147,13 @@ export async function startTestApp(config: TestAppConfig = {}): Promise<TestApp>
   return {
     db,
     http,
-    newAccount: async (name) =>
-      (await createAccountKey(db.prisma, { accountName: name ?? `account ${++accounts}` })).key,
+    // Each new key notifies the key caches; heard before the key is used, so a test counting
+    // statements never sees a lookup left uncached because it overlapped that notification.
+    newAccount: async (name) => {
+      const { key } = await createAccountKey(db.prisma, { accountName: name ?? `account ${++accounts}` });
+      await keyChangesHeard(db);
+      return key;
+    },
     newClientKey: async (accountKey, permission, portfolioIds) => {
       const auth = await authenticateKey(db.prisma, accountKey);
       if (!auth) throw new Error("unknown account key");
@@ -157,6 +168,7 @@ export async function startTestApp(config: TestAppConfig = {}): Promise<TestApp>
       await db.prisma.apiKey.create({
         data: { accountId: auth.account.id, clientId: client.id, keyHash: hashKey(key), label: "test client" },
       });
+      await keyChangesHeard(db);
       return key;
     },
     gql: (key, query, variables) => {

@@ -90,3 +90,38 @@ it("hands out a remembered lookup that no request can change", async () => {
   const auth = (await h.cache.authenticate("client"))!;
   expect(Object.isFrozen(auth) && Object.isFrozen(auth.account) && Object.isFrozen(auth.client)).toBe(true);
 });
+
+describe("settled: every change committed before it has been heard", () => {
+  it("waits for its own barrier to come back through the channel, which changes nothing", async () => {
+    const cache = new KeyCache(async () => keys.owner);
+    cache.listening(true);
+    await cache.authenticate("owner");
+    const sent: string[] = [];
+    // The channel delivers in order: an earlier change, then the barrier.
+    const settled = cache.settled(async (payload) => {
+      sent.push(payload);
+      setTimeout(() => {
+        cache.changed("client:99");
+        cache.changed(payload);
+      }, 10);
+    });
+    let done = false;
+    void settled.then(() => (done = true));
+    await new Promise((r) => setTimeout(r, 5));
+    expect(done).toBe(false);
+    await settled;
+    expect(sent).toEqual([expect.stringMatching(/^barrier:\d+$/)]);
+    // Neither the barrier nor another process's barrier dropped the remembered key.
+    cache.changed("barrier:123456");
+    expect(cache.lookups).toEqual({ hits: 0, misses: 1 });
+    await cache.authenticate("owner");
+    expect(cache.lookups).toEqual({ hits: 1, misses: 1 });
+  });
+
+  it("answers at once, sending nothing, while notifications cannot be heard", async () => {
+    const cache = new KeyCache(async () => null);
+    const send = jest.fn(async () => undefined);
+    await cache.settled(send);
+    expect(send).not.toHaveBeenCalled();
+  });
+});

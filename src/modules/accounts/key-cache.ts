@@ -53,8 +53,31 @@ export class KeyCache {
     return auth;
   }
 
+  /** Barriers sent by settled(), by payload: resolved when their own notification comes back. */
+  private readonly barriers = new Map<string, () => void>();
+
+  /**
+   * Resolves once every change committed before the call has been heard, by sending a barrier
+   * through the channel itself (PostgreSQL delivers a channel's notifications in commit order);
+   * at once when this process is not listening, and after `timeoutMs` at the latest. For callers
+   * that need the cache settled before they go on, such as a test counting statements.
+   */
+  async settled(send: (payload: string) => Promise<void>, timeoutMs = 2_000): Promise<void> {
+    if (!this.trusted) return;
+    const payload = `barrier:${++barrierCount}`;
+    const heard = new Promise<void>((resolve) => this.barriers.set(payload, resolve));
+    await send(payload);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([heard, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+    clearTimeout(timer);
+    this.barriers.delete(payload);
+  }
+
   /** A notification: '<table>:<id>' of a changed api_key, client or account row, 'api_key:new', or '*'. */
   changed(payload: string): void {
+    const barrier = this.barriers.get(payload);
+    if (barrier) return barrier();
+    if (payload.startsWith("barrier:")) return; // another process's barrier: no change
     this.changes++;
     const [table, id] = payload.split(":");
     const stale = staleAfter(table, id);
@@ -91,6 +114,14 @@ function staleAfter(table: string, id: string | undefined): ((auth: Authenticate
 }
 
 const caches = new WeakMap<Database, KeyCache>();
+let barrierCount = 0;
+
+/** keyCacheOf(db).settled over db's own channel: every key change committed so far has been heard. */
+export async function keyChangesHeard(db: Database): Promise<void> {
+  await keyCacheOf(db).settled(async (payload) => {
+    await db.prisma.$executeRaw`SELECT pg_notify(${KEY_CHANGES_CHANNEL}, ${payload})`;
+  });
+}
 
 /**
  * The key cache of a database (one per process and database), listening for key changes from
