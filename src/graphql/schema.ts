@@ -20,6 +20,8 @@ import { securityResolvers } from "../modules/securities/securities.resolvers";
 import { sourceResolvers } from "../modules/sources/sources.resolvers";
 import { taxSettingsResolvers } from "../modules/tax-settings/tax-settings.resolvers";
 import { taxResolvers } from "../modules/tax/tax.resolvers";
+import { taxPlannerResolvers } from "../modules/planning/tax-planner.resolvers";
+import { incomeForecastResolvers } from "../modules/planning/income-forecast.resolvers";
 import { analyticsResolvers } from "../modules/analytics/analytics.resolvers";
 import { tradeResolvers } from "../modules/trades/trades.resolvers";
 import { transactionResolvers } from "../modules/transactions/transactions.resolvers";
@@ -63,6 +65,8 @@ export function buildSchema() {
     customGroupResolvers,
     taxSettingsResolvers,
     taxResolvers,
+    taxPlannerResolvers,
+    incomeForecastResolvers,
     analyticsResolvers,
     allocationModelResolvers,
     rebalancingResolvers,

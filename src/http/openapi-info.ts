@@ -39,6 +39,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
     "Target allocation models (one active per portfolio), the rebalance that brings a portfolio back to one, and the drift of every portfolio with an active model: deterministic arithmetic, not advice (docs/reports.md §4).",
   Reports:
     "The Australian tax reports of a financial year: capital gains, unrealised gains, taxable income, the ATO myTax labels (JSON or PDF), and the simulated sell (docs/reports.md §5). For portfolios in AUD with Australian tax residency.",
+  Planning:
+    "What none of the anchors answers through an API: the end-of-year tax planner and the income forecast (docs/reports.md §6). They write nothing.",
   Analytics:
     "Performance by time-weighted, money-weighted (XIRR) and Modified Dietz returns, benchmarks, and portfolio and holding timeseries (docs/reports.md §1–3; the methods: docs/rules.md §11).",
   "Market data":

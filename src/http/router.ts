@@ -9,6 +9,8 @@ import type { AuthenticatedKey } from "../modules/accounts/accounts.service";
 import { allocationModelRoutes } from "../modules/allocation-models/allocation-models.routes";
 import { rebalancingRoutes } from "../modules/rebalancing/rebalancing.routes";
 import { taxRoutes } from "../modules/tax/tax.routes";
+import { taxPlannerRoutes } from "../modules/planning/tax-planner.routes";
+import { incomeForecastRoutes } from "../modules/planning/income-forecast.routes";
 import { analyticsRoutes } from "../modules/analytics/analytics.routes";
 import { portfolioRoutes } from "../modules/portfolios/portfolios.routes";
 import { cashRoutes } from "../modules/cash/cash.routes";
@@ -58,6 +60,8 @@ export const endpoints: Endpoint[] = [
   ...allocationModelRoutes,
   ...rebalancingRoutes,
   ...taxRoutes,
+  ...taxPlannerRoutes,
+  ...incomeForecastRoutes,
   ...analyticsRoutes,
   ...marketDataRoutes,
   ...corporateActionRoutes,

@@ -56,6 +56,22 @@ export function financialYearRange(financialYear: number, yearEnd = "06-30"): { 
 }
 
 /** Today in UTC, for defaults only: calculators take dates as arguments. */
+/** The number of days in `month` (1–12) of `year`. */
+export function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+
+/** `date` moved `months` calendar months, on the same day clamped to the month's end (29 Feb → 28 Feb). */
+export function addMonthsClamped(date: string, months: number): string {
+  const [y, m, d] = date.split("-").map(Number);
+  const index = y * 12 + (m - 1) + months;
+  const year = Math.floor(index / 12);
+  const month = (index % 12) + 1;
+  return `${pad(year, 4)}-${pad(month)}-${pad(Math.min(d, daysInMonth(year, month)))}`;
+}
+
 export function today(): string {
   return new Date().toISOString().slice(0, 10);
 }

@@ -131,6 +131,9 @@ const FIELD_ENUMS: [coordinate: string, operationId: string, part: "query" | "bo
     ["DriftEntry.status", "computeRebalance", "response", "driftReport.entries.status"],
     ["RebalanceLeg.side", "computeRebalance", "response", "legs.side"],
     ["RebalanceWarning.code", "computeRebalance", "response", "warnings.code"],
+    ["TaxPlannerWarning.code", "taxPlanner", "response", "warnings.code"],
+    ["TaxPlannerSellInput.method", "taxPlannerWhatIf", "body", "sells.method"],
+    ["IncomeForecastPayment.basis", "incomeForecast", "response", "payments.basis"],
   ];
 
 describe("(c) enums", () => {

@@ -49,11 +49,13 @@ const REST_ONLY: Record<string, string> = {
   getTradeAttachment:
     "a binary download with its own content type; GraphQL answers JSON (Trade.hasAttachment says whether there is one)",
   myTaxReportPdf: "a PDF download; GraphQL answers JSON (myTaxReport carries the same figures)",
+  capitalGainsReportPdf: "a PDF download; GraphQL answers JSON (capitalGainsReport carries the same figures)",
 };
 
 /** POSTs that compute and write nothing whose GraphQL field is a query, each with its reason. */
 const POST_QUERIES: Record<string, string> = {
   simulateSell: "REPORTS.md §5.5: a query, it writes nothing (a POST over REST for its body)",
+  taxPlannerWhatIf: "REPORTS.md §6.1: a query, it writes nothing (a POST over REST for its body)",
 };
 
 /** The root type an operation's GraphQL field sits on. */

@@ -255,13 +255,19 @@ describe("the drift of a book (GET /v1/drift, driftOverview)", () => {
 
   it("a client key sees its own portfolios; clientId narrows an adviser's book; another's client: 404", async () => {
     const mine = await sixtyForty();
-    await sixtyForty();
+    const other = await sixtyForty();
     const readKey = await t.newClientKey(key, "Read", [mine.portfolioId]);
+    await t.newClientKey(key, "Read", [other.portfolioId]);
     expect(await overREST(readKey)).toHaveLength(1);
     expect(await overGraphQL(readKey)).toHaveLength(1);
-    const [{ client_id }] = await t.db.sql<{ client_id: number }>("SELECT client_id FROM portfolio WHERE id = $1", [
-      mine.portfolioId,
-    ]);
+    const [{ client_id }, { client_id: otherClientId }] = await t.db.sql<{ client_id: number }>(
+      "SELECT client_id FROM portfolio WHERE id = ANY($1) ORDER BY id",
+      [[mine.portfolioId, other.portfolioId]],
+    );
+    // A client key names only its own client: another client's id of the same account is a 404.
+    expect(await overREST(readKey, `?clientId=${client_id}`)).toHaveLength(1);
+    const foreign = await t.http.get(`/v1/drift?clientId=${otherClientId}`).set("authorization", readKey);
+    expect([foreign.status, foreign.body.code]).toEqual([404, "NOT_FOUND"]);
     expect(await overREST(key, `?clientId=${client_id}`)).toHaveLength(1);
     expect(await overREST(key)).toHaveLength(2);
     const stranger = await t.newAccount();

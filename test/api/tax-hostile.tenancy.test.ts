@@ -3,7 +3,7 @@ import { expectError, expectOk } from "../support/outcomes";
 import { gqlSimInput, taxReportsApi } from "./tax-hostile.transports";
 
 /**
- * Tenancy on all six tax operations (docs/conventions.md §2.3–2.4): another account's portfolio or holding answers
+ * Tenancy on all seven tax operations (docs/conventions.md §2.3–2.4): another account's portfolio or holding answers
  * as a missing one, over REST and GraphQL, and a client key sees only its own client's portfolios.
  */
 
@@ -17,15 +17,16 @@ beforeEach(async () => {
 const { gql, basic } = taxReportsApi(t, () => key);
 
 describe("tenancy", () => {
-  const SIX = [
+  const SEVEN = [
     "capital-gains",
     "unrealised-capital-gains",
     "taxable-income",
     "ato-mytax",
     "ato-mytax/pdf",
+    "capital-gains/pdf",
     "simulate-sell",
   ] as const;
-  const call = (k: string, p: number | string, op: (typeof SIX)[number], holdingId: number) =>
+  const call = (k: string, p: number | string, op: (typeof SEVEN)[number], holdingId: number) =>
     op === "simulate-sell"
       ? t.http
           .post(`/v1/portfolios/${p}/simulate-sell`)
@@ -41,13 +42,13 @@ describe("tenancy", () => {
       .split(String(id))
       .join("<id>");
 
-  it("another account's portfolio answers 404 on all six operations, with the body a missing id gets", async () => {
+  it("another account's portfolio answers 404 on all seven operations, with the body a missing id gets", async () => {
     const mine = await basic();
     const intruder = await t.newAccount("intruder");
     const theirs = await basic(intruder);
     const missing = 987654;
     const before = await ledgerFingerprint(t.db);
-    for (const op of SIX) {
+    for (const op of SEVEN) {
       const foreign = await call(intruder, mine.p, op, mine.holdingId);
       const absent = await call(intruder, missing, op, theirs.holdingId);
       expect({ op, status: foreign.status, type: foreign.headers["content-type"] }).toEqual({
@@ -104,16 +105,16 @@ describe("tenancy", () => {
     ).toBe(404);
   });
 
-  it("a client key for another client's portfolio: 404 on all six; a Read client key: all six allowed, nothing written", async () => {
+  it("a client key for another client's portfolio: 404 on all seven; a Read client key: all seven allowed, nothing written", async () => {
     const a = await basic();
     const b = await basic();
     const keyA = await t.newClientKey(key, "Read", [a.p]);
-    for (const op of SIX) {
+    for (const op of SEVEN) {
       const res = await call(keyA, b.p, op, b.holdingId);
       expect({ op, status: res.status }).toEqual({ op, status: 404 });
     }
     const before = await ledgerFingerprint(t.db);
-    for (const op of SIX) {
+    for (const op of SEVEN) {
       const res = await call(keyA, a.p, op, a.holdingId);
       expect({ op, status: res.status, text: res.status === 200 ? "" : res.text }).toEqual({
         op,

@@ -121,6 +121,13 @@ describe("large amounts under every label", () => {
     const lines = pagesOf(file).join("\n").split("\n");
     const sale = lines.find((l) => /^\s*BIGCO\.ASX\s/.test(l));
     expect(sale).toMatch(/\s12,345,600\.00\s+23,456,700\.00\s+11,111,100\.00\s/);
+    // The income per holding is one table: every label column on one header line beside
+    // "Holding" (a second table of the columns that did not fit read as more holdings), and the
+    // trusts' capital gains not titled 18H (the label table's 18H is the year's total).
+    const incomeHeaders = lines.filter((l) => /^\s*Holding\s+(1[0-9][A-Z]|Trust|20[A-Z])/.test(l));
+    expect(incomeHeaders.map((l) => l.trim().split(/\s+/))).toEqual([
+      ["Holding", "11S", "11T", "11U", "11V", "13U", "13C", "13Q", "13R", "Trust", "CG", "20E", "20M", "20O"],
+    ]);
     // Every amount whole (a figure broken over two lines is misread), on a line of its holding's.
     for (const h of holdings) {
       const rows = lines.filter((l) => new RegExp(`^\\s*${h.symbol}\\.ASX\\s`).test(l));

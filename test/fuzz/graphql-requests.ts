@@ -219,6 +219,16 @@ export function graphqlRequests(ids: () => FixtureIds, customHoldingId: () => nu
       unrealisedCapitalGainsReport: { portfolioId: id("portfolioId"), date: "2024-06-30" },
       taxableIncomeReport: { portfolioId: id("portfolioId"), financialYear: 2025 },
       myTaxReport: { portfolioId: id("portfolioId"), financialYear: 2025 },
+      taxPlanner: { portfolioId: id("portfolioId"), financialYear: 2024, asOf: "2024-06-30", marginalTaxRate: "37" },
+      taxPlannerWhatIf: {
+        portfolioId: id("portfolioId"),
+        input: {
+          ...(b.taxPlannerWhatIf as object),
+          sells: [{ holdingId: id("holdingId"), quantity: "10", price: "120" }],
+        },
+      },
+      taxPlannerOverview: { asOf: "2024-06-30" },
+      incomeForecast: { portfolioId: id("portfolioId"), from: "2025-07-01", months: 6 },
       portfolioTimeseries: { portfolioId: id("portfolioId"), from: "2024-01-01", to: "2024-02-01" },
       holdingTimeseries: { holdingId: id("holdingId"), from: "2024-01-01", to: "2024-02-01" },
       performance: {

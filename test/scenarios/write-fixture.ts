@@ -156,6 +156,12 @@ export const writeBodies = (ids: FixtureIds): Record<string, unknown> => ({
   saveAllocationModel: { name: "Income", dimension: "assetClass", buckets: [{ label: "Bonds", targetPct: 100 }] },
   computeRebalance: { modelPublicId: ids.publicId, cashToInvest: 1000 },
   simulateSell: { holdingId: ids.holdingId, quantity: 10, price: 120, date: "2024-06-30" },
+  taxPlannerWhatIf: {
+    financialYear: 2024,
+    asOf: "2024-06-30",
+    marginalTaxRate: 37,
+    sells: [{ holdingId: ids.holdingId, quantity: 10, price: 120 }],
+  },
 });
 
 /** Writes that take no body at all. */

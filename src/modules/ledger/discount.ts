@@ -11,6 +11,15 @@ export function discountRateOf(entityType: EntityType | undefined): Decimal {
 }
 
 /**
+ * The discount as an answer writes it (`discountPercent`): a percentage to two decimals, half up
+ * (an SMSF's 33⅓ % is 33.33, as the ATO's tables print it), not the rate's 40 digits. Only for
+ * display: every figure is computed with the exact rate (discountRateOf).
+ */
+export function discountPercentOf(rate: Decimal): Decimal {
+  return rate.times(100).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+}
+
+/**
  * ITAA 1997 s115-25: an asset is discount-eligible when acquired at least 12 months before the
  * CGT event, the day of acquisition and the day of the event both excluded. So the event must
  * fall on or after the first anniversary of the day after acquisition.

@@ -34,6 +34,21 @@ export function portfolioWhere(ctx: Context): Prisma.PortfolioWhereInput {
 }
 
 /**
+ * The portfolios of an adviser's book (the overviews): the caller's, narrowed to one client's by
+ * `clientId`. Both conditions hold together, so neither can widen the other. A client id the
+ * account does not have, or a client key naming another client, answers NOT_FOUND.
+ */
+export async function bookWhere(ctx: Context, clientId: number | undefined): Promise<Prisma.PortfolioWhereInput> {
+  if (clientId === undefined) return portfolioWhere(ctx);
+  const ownClient = ctx.principal.kind !== "client" || ctx.principal.clientId === clientId;
+  const client =
+    ownClient &&
+    (await ctx.db.client.findFirst({ where: { id: clientId, accountId: ctx.account.id }, select: { id: true } }));
+  if (!client) throw notFound(`Client ${clientId}`);
+  return { AND: [portfolioWhere(ctx), { clientId }] };
+}
+
+/**
  * A use case that reads one record of the caller's by its id (a path segment or a body field), or
  * answers NOT_FOUND; through `db`, a transaction's client when a write reads its rows back.
  */

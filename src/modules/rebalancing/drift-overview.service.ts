@@ -1,10 +1,9 @@
 import type { Context } from "../../context";
 import { today } from "../../lib/dates";
-import { notFound } from "../../lib/domain-errors";
 import { Decimal } from "../../lib/money";
 import { parseInput } from "../../lib/validation";
 import { discountRateOf } from "../ledger";
-import { portfolioWhere, scopedPortfolios } from "../ledger/portfolio-access";
+import { bookWhere, scopedPortfolios } from "../ledger/portfolio-access";
 import { computeRebalancePlan } from "./rebalance";
 import { DriftOverviewQuery } from "./rebalancing.schemas";
 import { heavyWork } from "../../lib/heavy-work";
@@ -33,22 +32,10 @@ export function getDriftOverview(ctx: Context, query: unknown = {}): Promise<Dri
 
 async function getDriftOverviewNow(ctx: Context, query: unknown): Promise<DriftOverviewRow[]> {
   const { clientId } = parseInput(DriftOverviewQuery, query ?? {}, "The query");
-  if (clientId !== undefined) {
-    const client = await ctx.db.client.findFirst({
-      where: {
-        id: clientId,
-        accountId: ctx.account.id,
-        ...(ctx.principal.kind === "client" ? { id: ctx.principal.clientId } : {}),
-      },
-      select: { id: true },
-    });
-    if (!client) throw notFound(`Client ${clientId}`);
-  }
   const asOf = today();
   const portfolios = await ctx.db.portfolio.findMany({
     where: {
-      ...portfolioWhere(ctx),
-      ...(clientId !== undefined ? { clientId } : {}),
+      ...(await bookWhere(ctx, clientId)),
       allocationModels: { some: { isActive: true, deletedAt: null } },
     },
     select: {

@@ -1,5 +1,8 @@
 import type { Context } from "../../context";
+import { today } from "../../lib/dates";
+import { renderCapitalGainsPdf } from "./cgt-schedule-pdf";
 import type { Decimal } from "../../lib/money";
+import { discountPercentOf } from "../ledger/discount";
 import { lossLedger, type CgtSummary } from "./cgt";
 import {
   loadTaxBook,
@@ -32,11 +35,35 @@ export interface CapitalGainsReport {
   unconfirmedIncome: UnconfirmedIncome;
 }
 
-export function capitalGainsReport(
+export async function capitalGainsReport(
   ctx: Context,
   portfolioId: unknown,
   query: unknown = {},
 ): Promise<CapitalGainsReport> {
+  return (await capitalGainsDocument(ctx, portfolioId, query)).report;
+}
+
+/**
+ * GET …/reports/capital-gains/pdf (or the report's route with `Accept: application/pdf`): the same
+ * report as the CGT schedule an accountant files (cgt-schedule-pdf.ts).
+ */
+export async function capitalGainsReportPdf(
+  ctx: Context,
+  portfolioId: unknown,
+  query: unknown = {},
+): Promise<{ fileName: string; data: Uint8Array }> {
+  const { report, portfolioName } = await capitalGainsDocument(ctx, portfolioId, query);
+  return {
+    fileName: `capital-gains-${report.portfolioId}-FY${report.financialYear}.pdf`,
+    data: await renderCapitalGainsPdf({ ...report, portfolioName }, today()),
+  };
+}
+
+function capitalGainsDocument(
+  ctx: Context,
+  portfolioId: unknown,
+  query: unknown,
+): Promise<{ report: CapitalGainsReport; portfolioName: string }> {
   return taxReport(ctx, FinancialYearQuery, query, async (request) => {
     const { portfolio, book, unconfirmed, financialYear, from, to } = await readTaxPortfolio(
       ctx,
@@ -50,7 +77,10 @@ export function capitalGainsReport(
         return { portfolio, book, unconfirmed, financialYear, from, to };
       },
     );
-    return capitalGainsOf(portfolio, book, financialYear, from, to, unconfirmed);
+    return {
+      report: capitalGainsOf(portfolio, book, financialYear, from, to, unconfirmed),
+      portfolioName: portfolio.name,
+    };
   });
 }
 
@@ -70,7 +100,7 @@ export function capitalGainsOf(
     from,
     to,
     entityType: portfolio.entityType,
-    discountPercent: book.discountRate.times(100),
+    discountPercent: discountPercentOf(book.discountRate),
     summary: years[years.length - 1].summary,
     disposals: book.disposals
       .filter((d) => d.financialYear === financialYear)

@@ -1,8 +1,7 @@
 import type { Decimal } from "../../lib/money";
 import type { CapitalGainsReport } from "./capital-gains.service";
 import type { CgtSummary } from "./cgt";
-import type { MyTaxLine } from "./mytax";
-import type { IncomeLabel } from "./taxable-income";
+import type { MyTaxIncomeLabel, MyTaxLine } from "./mytax";
 import type { TaxableIncomeReport } from "./taxable-income.service";
 import type { UnconfirmedIncome } from "./unconfirmed-income";
 
@@ -17,7 +16,8 @@ export interface MyTaxReport {
   entityType: string;
   labels: MyTaxLine[];
   capitalGains: CgtSummary;
-  taxableIncome: Record<IncomeLabel, Decimal>;
+  /** The income labels to the cent, as `labels` has them; 18H only in `labels` (the trusts' part: capitalGains.trustCapitalGains). */
+  taxableIncome: Record<MyTaxIncomeLabel, Decimal>;
   /** Income paid in the year and not confirmed: left out of every label. */
   unconfirmedIncome: UnconfirmedIncome;
 }

@@ -1,59 +1,32 @@
-import PDFDocument from "pdfkit";
 import { Decimal } from "../../lib/money";
 import type { MyTaxDocument } from "./mytax-document";
+import {
+  capitalGainsSummaryTable,
+  CELL_SLACK,
+  CONTENT_WIDTH,
+  disposalsTable,
+  finishTaxPdf,
+  formatAmount,
+  heading,
+  MARGIN,
+  newTaxPdf,
+  table,
+} from "./pdf-layout";
 import { INCOME_LABELS } from "./taxable-income";
 
 /**
  * The myTax report as a PDF an accountant can file from (docs/reports.md §5.4): A4, the portfolio, the
  * year and the entity; every label with its amount; the capital gains summary; the disposals
  * (a table whose header repeats on every page it runs onto); the income per holding and the
- * interest per cash account; "Page n of m" on every page. Noto Sans is embedded, so the document
- * reads the same on any machine. Rendering only: every figure comes from the report.
+ * interest per cash account; "Page n of m" on every page (pdf-layout.ts). Rendering only: every
+ * figure comes from the report.
  */
-const REGULAR = require.resolve("@fontsource/noto-sans/files/noto-sans-latin-400-normal.woff");
-const BOLD = require.resolve("@fontsource/noto-sans/files/noto-sans-latin-700-normal.woff");
-
-const MARGIN = 48;
-const A4 = { width: 595.28, height: 841.89 };
-const CONTENT_WIDTH = A4.width - 2 * MARGIN;
-const BOTTOM = A4.height - MARGIN - 20;
-
-/** 1234567.891 → "1,234,567.89" (or every decimal the value has, without `dp`): exact digits, no floating point. */
-export function formatAmount(amount: Decimal, dp?: number): string {
-  const fixed = dp === undefined ? amount.toFixed() : amount.toFixed(dp);
-  const negative = fixed.startsWith("-");
-  const [whole, fraction] = (negative ? fixed.slice(1) : fixed).split(".");
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  return `${negative ? "-" : ""}${grouped}${fraction ? "." + fraction : ""}`;
-}
-
-interface Column {
-  title: string;
-  width: number;
-  align?: "left" | "right";
-}
-
 export async function renderMyTaxPdf(doc: MyTaxDocument, generatedOn: string): Promise<Uint8Array> {
   const { report } = doc;
-  const pdf = new PDFDocument({
-    size: "A4",
-    margin: MARGIN,
-    bufferPages: true,
-    info: {
-      Title: `ATO myTax — ${report.portfolioName} — FY${report.financialYear}`,
-      Subject: "Investment figures for myTax",
-      Creator: "Portfolio service",
-    },
+  const { pdf, bytes } = newTaxPdf({
+    Title: `ATO myTax — ${report.portfolioName} — FY${report.financialYear}`,
+    Subject: "Investment figures for myTax",
   });
-  pdf.registerFont("body", REGULAR);
-  pdf.registerFont("bold", BOLD);
-  const chunks: Buffer[] = [];
-  pdf.on("data", (c: Buffer) => chunks.push(c));
-  const done = new Promise<void>((resolve, reject) => {
-    pdf.on("end", () => resolve());
-    pdf.on("error", reject);
-  });
-
   pdf.font("bold").fontSize(18).text("ATO myTax — investment figures", MARGIN, MARGIN);
   pdf.moveDown(0.3);
   pdf.font("body").fontSize(10);
@@ -83,59 +56,10 @@ export async function renderMyTaxPdf(doc: MyTaxDocument, generatedOn: string): P
 
   const s = report.capitalGains;
   heading(pdf, "Capital gains summary", 13 * 18);
-  table(
-    pdf,
-    [
-      { title: "Figure", width: 340 },
-      { title: "Amount", width: CONTENT_WIDTH - 340, align: "right" },
-    ],
-    [
-      ["Short-term (non-discountable) gains", s.shortTermGains],
-      ["Long-term (discountable) gains", s.longTermGains],
-      ["Trust capital gains (grossed up)", s.trustCapitalGains],
-      ["Total current year capital gains (18H)", s.totalCapitalGains],
-      ["Current year capital losses", s.capitalLosses],
-      ["Losses applied to short-term gains", s.lossesAppliedToShortTerm],
-      ["Losses applied to long-term gains", s.lossesAppliedToLongTerm],
-      ["Carried-forward losses available", s.carriedForwardLossesAvailable],
-      ["Carried-forward losses applied", s.carriedForwardLossesApplied],
-      ["CGT discount", s.discount],
-      ["Net capital gain (18A)", s.netCapitalGain],
-      ["Net capital losses carried forward (18V)", s.netCapitalLossesCarriedForward],
-    ].map(([name, amount]) => [name as string, formatAmount(amount as Decimal, 2)]),
-  );
+  capitalGainsSummaryTable(pdf, s);
 
   heading(pdf, `Disposals (${doc.disposals.length})`);
-  if (doc.disposals.length === 0) pdf.font("body").fontSize(9).text("No CGT events in the year.", MARGIN).moveDown(0.8);
-  else
-    table(
-      pdf,
-      [
-        { title: "Holding", width: 62 },
-        { title: "Event", width: 50 },
-        { title: "Acquired", width: 52 },
-        { title: "Disposed", width: 52 },
-        { title: "Units", width: 48, align: "right" },
-        { title: "Cost base", width: 58, align: "right" },
-        { title: "Proceeds", width: 58, align: "right" },
-        { title: "Gain", width: 58, align: "right" },
-        { title: "Disc.", width: 26 },
-        { title: "Method", width: CONTENT_WIDTH - 464 },
-      ],
-      doc.disposals.map((d) => [
-        `${d.symbol}.${d.exchange}`,
-        d.eventType === "CapitalReturnExcess" ? "G1" : d.eventType,
-        d.acquisitionDate,
-        d.disposalDate,
-        formatAmount(d.quantity),
-        formatAmount(d.costBase, 2),
-        formatAmount(d.proceeds, 2),
-        formatAmount(d.capitalGain, 2),
-        d.isDiscountable ? "Yes" : "No",
-        d.method ?? "",
-      ]),
-      7.5,
-    );
+  disposalsTable(pdf, doc.disposals);
 
   heading(pdf, "Income per holding");
   const labelColumns = INCOME_LABELS.filter(
@@ -144,29 +68,54 @@ export async function renderMyTaxPdf(doc: MyTaxDocument, generatedOn: string): P
   if (doc.income.holdings.length === 0)
     pdf.font("body").fontSize(9).text("No confirmed income in the year.", MARGIN).moveDown(0.8);
   else {
-    // Each label column as wide as its widest amount: a figure is never broken over two lines.
-    // Columns that do not fit beside the holding go into a further table under the first.
+    // Each column as wide as its widest figure (a figure is never broken over two lines), in the
+    // largest type from 8 pt down to 6 pt at which every label fits beside the holding in one
+    // table: a second table of the columns that did not fit is read as another holding's row.
+    // Only when even 6 pt is too wide do the columns that do not fit go into a further table.
     const rows = doc.income.holdings.map((h) => ({
       holding: `${h.symbol}.${h.exchange}`,
       amounts: labelColumns.map((l) => (h.labels[l] ? formatAmount(h.labels[l]!, 2) : "")),
     }));
-    pdf.font("body").fontSize(8);
-    const widths = labelColumns.map((l, c) => Math.max(40, ...rows.map((r) => pdf.widthOfString(r.amounts[c]))) + 8);
+    const layout = (size: number) => {
+      const widest = (title: string, cells: string[]) => {
+        pdf.font("bold").fontSize(size);
+        const head = pdf.widthOfString(title);
+        pdf.font("body").fontSize(size);
+        return Math.max(head, ...cells.map((c) => pdf.widthOfString(c))) + CELL_SLACK;
+      };
+      const holding = widest(
+        "Holding",
+        rows.map((r) => r.holding),
+      );
+      const widths = labelColumns.map((l, c) =>
+        widest(
+          columnTitle(l),
+          rows.map((r) => r.amounts[c]),
+        ),
+      );
+      return { size, holding, widths, total: holding + widths.reduce((a, b) => a + b, 0) };
+    };
+    const sizes = [8, 7.5, 7, 6.5, 6].map(layout);
+    const fit = sizes.find((l) => l.total <= CONTENT_WIDTH) ?? sizes[sizes.length - 1];
+    // What is left of the line goes to the label columns alike, so the table spans the page.
+    const spare =
+      fit.total <= CONTENT_WIDTH && labelColumns.length > 0 ? (CONTENT_WIDTH - fit.total) / labelColumns.length : 0;
+    const widths = fit.widths.map((w) => w + spare);
     for (let start = 0; start < labelColumns.length;) {
       let end = start;
-      let used = 90;
-      while (end < labelColumns.length && used + widths[end] <= CONTENT_WIDTH) used += widths[end++];
+      let used = fit.holding;
+      while (end < labelColumns.length && used + widths[end] <= CONTENT_WIDTH + 0.001) used += widths[end++];
       end = Math.max(end, start + 1);
       table(
         pdf,
         [
-          { title: "Holding", width: 90 },
+          { title: "Holding", width: fit.holding },
           ...labelColumns
             .slice(start, end)
-            .map((l, i) => ({ title: l, width: widths[start + i], align: "right" as const })),
+            .map((l, i) => ({ title: columnTitle(l), width: widths[start + i], align: "right" as const })),
         ],
         rows.map((r) => [r.holding, ...r.amounts.slice(start, end)]),
-        8,
+        fit.size,
       );
       start = end;
     }
@@ -197,77 +146,13 @@ export async function renderMyTaxPdf(doc: MyTaxDocument, generatedOn: string): P
     )
     .fillColor("black");
 
-  const range = pdf.bufferedPageRange();
-  for (let i = range.start; i < range.start + range.count; i++) {
-    pdf.switchToPage(i);
-    // pdfkit continues text that starts below the bottom margin on a new page: lift the margin
-    // while the footer is written, so it lands on the page it numbers.
-    const bottomMargin = pdf.page.margins.bottom;
-    pdf.page.margins.bottom = 0;
-    pdf
-      .font("body")
-      .fontSize(8)
-      .text(
-        `${report.portfolioName} — FY${report.financialYear} — Page ${i + 1} of ${range.count}`,
-        MARGIN,
-        A4.height - MARGIN,
-        { width: CONTENT_WIDTH, align: "center", lineBreak: false },
-      );
-    pdf.page.margins.bottom = bottomMargin;
-  }
-  pdf.end();
-  await done;
-  return new Uint8Array(Buffer.concat(chunks));
+  finishTaxPdf(pdf, `${report.portfolioName} — FY${report.financialYear}`);
+  return bytes;
 }
 
-function heading(pdf: PDFKit.PDFDocument, title: string, keepWith = 60): void {
-  // A short table moves whole to the next page rather than leave a few rows behind; a longer one
-  // (the disposals) starts here if its header and a few rows fit.
-  if (pdf.y + 24 + keepWith > BOTTOM && MARGIN + 24 + keepWith <= BOTTOM) pdf.addPage();
-  else if (pdf.y > BOTTOM - 60) pdf.addPage();
-  pdf.font("bold").fontSize(12).text(title, MARGIN, pdf.y);
-  pdf.moveDown(0.3);
-}
-
-/** A ruled table; a row that would cross the bottom margin starts a new page under a repeated header. */
-function table(pdf: PDFKit.PDFDocument, columns: Column[], rows: string[][], fontSize = 9): void {
-  const padding = 3;
-  const rowHeight = (cells: string[], font: string) => {
-    pdf.font(font).fontSize(fontSize);
-    return (
-      Math.max(...cells.map((c, i) => pdf.heightOfString(c, { width: columns[i].width - 2 * padding }))) + 2 * padding
-    );
-  };
-  const drawRow = (cells: string[], font: string, shade: boolean) => {
-    const h = rowHeight(cells, font);
-    const top = pdf.y;
-    if (shade) pdf.rect(MARGIN, top, CONTENT_WIDTH, h).fill("#eeeeee").fillColor("black");
-    let x = MARGIN;
-    pdf.font(font).fontSize(fontSize);
-    cells.forEach((c, i) => {
-      pdf.text(c, x + padding, top + padding, {
-        width: columns[i].width - 2 * padding,
-        align: columns[i].align ?? "left",
-      });
-      x += columns[i].width;
-    });
-    pdf
-      .moveTo(MARGIN, top + h)
-      .lineTo(MARGIN + CONTENT_WIDTH, top + h)
-      .lineWidth(0.3)
-      .strokeColor("#999999")
-      .stroke();
-    pdf.x = MARGIN;
-    pdf.y = top + h;
-  };
-  const header = columns.map((c) => c.title);
-  drawRow(header, "bold", true);
-  for (const row of rows) {
-    if (pdf.y + rowHeight(row, "body") > BOTTOM) {
-      pdf.addPage();
-      drawRow(header, "bold", true);
-    }
-    drawRow(row, "body", false);
-  }
-  pdf.moveDown(0.8);
-}
+/**
+ * A per-holding income column's title: its label, but for the trusts' capital gains, which the
+ * label table's 18H (the year's total capital gains) includes: under "18H" too they would read as
+ * a second 18H amount.
+ */
+const columnTitle = (label: string) => (label === "18H" ? "Trust CG" : label);

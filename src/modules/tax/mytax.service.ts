@@ -1,7 +1,7 @@
 import type { Context } from "../../context";
 import { today } from "../../lib/dates";
 import { capitalGainsOf } from "./capital-gains.service";
-import { myTaxLines } from "./mytax";
+import { myTaxIncomeTotals, myTaxLines } from "./mytax";
 import type { MyTaxDocument, MyTaxReport } from "./mytax-document";
 import { renderMyTaxPdf } from "./mytax-pdf";
 import { loadTaxBook, readTaxPortfolio, reportYear, taxReport } from "./tax-book";
@@ -63,7 +63,7 @@ async function myTaxDocumentOf(
       entityType: portfolio.entityType,
       labels: myTaxLines(income.totals, capitalGains.summary),
       capitalGains: capitalGains.summary,
-      taxableIncome: income.totals,
+      taxableIncome: myTaxIncomeTotals(income.totals),
       unconfirmedIncome: income.unconfirmedIncome,
     },
     from,

@@ -1,6 +1,6 @@
 import { Decimal } from "../../lib/money";
 import type { CgtSummary } from "./cgt";
-import type { IncomeLabel } from "./taxable-income";
+import { INCOME_LABELS, type IncomeLabel } from "./taxable-income";
 
 /** One myTax section's labels, in order, each with its description: the section is named once. */
 const section = <const L extends string>(name: string, labels: readonly (readonly [label: L, description: string])[]) =>
@@ -50,6 +50,22 @@ export interface MyTaxLine {
 
 /** To whole cents, half away from zero. */
 export const toCents = (amount: Decimal) => amount.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+
+/**
+ * The income labels of the myTax answer's `taxableIncome`: every one but 18H, which the taxable
+ * income report uses for the trusts' capital gains alone while myTax's 18H is the year's total
+ * capital gains (docs/reports.md §5.4). The trusts' part is the summary's `trustCapitalGains`.
+ */
+export const MYTAX_INCOME_LABELS = INCOME_LABELS.filter((l) => l !== "18H") as Exclude<IncomeLabel, "18H">[];
+export type MyTaxIncomeLabel = Exclude<IncomeLabel, "18H">;
+
+/** The taxable income totals as the myTax answer shows them: to the cent, like its labels, and without 18H. */
+export function myTaxIncomeTotals(totals: Record<IncomeLabel, Decimal>): Record<MyTaxIncomeLabel, Decimal> {
+  return Object.fromEntries(MYTAX_INCOME_LABELS.map((l) => [l, toCents(totals[l])])) as Record<
+    MyTaxIncomeLabel,
+    Decimal
+  >;
+}
 
 /** The label table: income labels from the taxable income totals, 18H/18A/18V from the CGT summary. */
 export function myTaxLines(income: Record<IncomeLabel, Decimal>, capitalGains: CgtSummary): MyTaxLine[] {

@@ -8,7 +8,7 @@ import {
   discountRateOf,
   foldHolding,
   isDiscountEligible,
-  loadLedger,
+  loadLedgers,
   roundMoney,
   type Disposal,
   type EntityType,
@@ -17,7 +17,7 @@ import {
   type LedgerEvent,
 } from "../ledger";
 import { PORTFOLIO_LEDGER_SELECT } from "../ledger/portfolio-access";
-import { scopedPortfolio } from "../ledger/portfolio-access";
+import { portfolioWhere, scopedPortfolio } from "../ledger/portfolio-access";
 import { parseId, parseInput } from "../../lib/validation";
 import { heavyWork } from "../../lib/heavy-work";
 import type { CgtGain, TrustCapitalGain } from "./cgt";
@@ -39,6 +39,19 @@ export async function taxPortfolio(ctx: Context, portfolioId: unknown) {
   return { ...portfolio, entityType: portfolio.entityType as EntityType };
 }
 export type TaxPortfolio = Awaited<ReturnType<typeof taxPortfolio>>;
+
+/**
+ * The caller's portfolios among `portfolioIds` that the tax reports take (AUD base, AU residency),
+ * in id order, in one statement; the others are simply absent (a book's overview skips them).
+ */
+export async function taxPortfolios(ctx: Context, portfolioIds: readonly number[]): Promise<TaxPortfolio[]> {
+  const rows = await ctx.db.portfolio.findMany({
+    where: { id: { in: [...portfolioIds] }, ...portfolioWhere(ctx), baseCurrencyCode: "AUD", taxResidency: "AU" },
+    select: TAX_PORTFOLIO_SELECT,
+    orderBy: { id: "asc" },
+  });
+  return rows.map((p) => ({ ...p, entityType: p.entityType as EntityType }) as TaxPortfolio);
+}
 
 /**
  * What a report reads of the caller's portfolio `portfolioId`, as of one moment of its ledger and
@@ -123,45 +136,70 @@ const EVENT_TYPE: Record<Disposal["kind"], CgtEventType | null> = {
 };
 
 export async function loadTaxBook(ctx: Context, portfolio: TaxPortfolio, until: string): Promise<TaxBook> {
-  const [ledger, holdingRows, trustIncome, losses] = await Promise.all([
-    loadLedger(ctx.db, portfolio, undefined, until),
+  return (await loadTaxBooks(ctx, [portfolio], until)).get(portfolio.id)!;
+}
+
+/**
+ * loadTaxBook for several portfolios of the caller at once, in the same statements as one (the tax
+ * planner's overview of a book, docs/reports.md §6.1): a fixed number whatever their number.
+ */
+export async function loadTaxBooks(
+  ctx: Context,
+  portfolios: readonly TaxPortfolio[],
+  until: string,
+): Promise<Map<number, TaxBook>> {
+  const ids = portfolios.map((p) => p.id);
+  const [ledgers, holdingRows, trustIncome, losses] = await Promise.all([
+    loadLedgers(ctx.db, [...portfolios], undefined, until),
     ctx.db.holding.findMany({
-      where: { portfolioId: portfolio.id },
-      select: { id: true, symbol: true, exchange: true, currencyCode: true },
+      where: { portfolioId: { in: ids } },
+      select: { id: true, portfolioId: true, symbol: true, exchange: true, currencyCode: true },
       orderBy: { id: "asc" },
     }),
     ctx.db.income.findMany({
       where: {
-        portfolioId: portfolio.id,
+        portfolioId: { in: ids },
         isConfirmed: true,
         isTrustIncome: true,
         exDividendDate: { lte: new Date(until + "T00:00:00Z") },
         components: { not: { equals: null } },
       },
-      select: { exDividendDate: true, exchangeRate: true, components: true },
+      select: { portfolioId: true, exDividendDate: true, exchangeRate: true, components: true },
       orderBy: [{ exDividendDate: "asc" }, { id: "asc" }],
     }),
     ctx.db.carriedForwardLoss.findMany({
-      where: { portfolioId: portfolio.id },
-      select: { financialYear: true, amount: true },
+      where: { portfolioId: { in: ids } },
+      select: { portfolioId: true, financialYear: true, amount: true },
     }),
   ]);
-  const holdings = new Map(
-    holdingRows.map((h) => [h.id, { symbol: h.symbol, exchange: h.exchange, currencyCode: h.currencyCode }]),
-  );
-  const discountRate = discountRateOf(portfolio.entityType);
-  const folds = new Map(
-    [...ledger.eventsByHolding.keys()].filter((id) => holdings.has(id)).map((id) => [id, foldHolding(ledger, id)]),
-  );
-  return {
-    discountRate,
-    disposals: disposalRows(ledger, holdings, portfolio.financialYearEnd, discountRate, folds),
-    folds,
-    trustGains: trustGainsByYear(trustIncome, portfolio.financialYearEnd),
-    entered: new Map(losses.map((l) => [l.financialYear, new Decimal(l.amount)])),
-    ledger,
-    holdings,
-  };
+  const books = new Map<number, TaxBook>();
+  for (const portfolio of portfolios) {
+    const ledger = ledgers.get(portfolio.id)!;
+    const holdings = new Map(
+      holdingRows
+        .filter((h) => h.portfolioId === portfolio.id)
+        .map((h) => [h.id, { symbol: h.symbol, exchange: h.exchange, currencyCode: h.currencyCode }]),
+    );
+    const discountRate = discountRateOf(portfolio.entityType);
+    const folds = new Map(
+      [...ledger.eventsByHolding.keys()].filter((id) => holdings.has(id)).map((id) => [id, foldHolding(ledger, id)]),
+    );
+    books.set(portfolio.id, {
+      discountRate,
+      disposals: disposalRows(ledger, holdings, portfolio.financialYearEnd, discountRate, folds),
+      folds,
+      trustGains: trustGainsByYear(
+        trustIncome.filter((i) => i.portfolioId === portfolio.id),
+        portfolio.financialYearEnd,
+      ),
+      entered: new Map(
+        losses.filter((l) => l.portfolioId === portfolio.id).map((l) => [l.financialYear, new Decimal(l.amount)]),
+      ),
+      ledger,
+      holdings,
+    });
+  }
+  return books;
 }
 
 /** The CGT events of every holding's fold, each parcel's part a row, in date order. */

@@ -1,6 +1,6 @@
 import { FileResponse, type Endpoint } from "../../http/endpoint";
 import { routeTable } from "../../http/route-table";
-import { capitalGainsReport } from "./capital-gains.service";
+import { capitalGainsReport, capitalGainsReportPdf } from "./capital-gains.service";
 import { myTaxReport, myTaxReportPdf } from "./mytax.service";
 import { simulateSell } from "./simulate-sell.service";
 import { CAPITAL_GAINS_CSV, TAXABLE_INCOME_CSV, UNREALISED_CSV } from "./tax.csv";
@@ -18,6 +18,8 @@ import {
 import { unrealisedCapitalGainsReport } from "./unrealised.service";
 
 const route = routeTable({ tag: "Reports" });
+const pdfFile = (pdf: { fileName: string; data: Uint8Array }) =>
+  new FileResponse("application/pdf", pdf.fileName, pdf.data);
 const AU_ONLY = "For portfolios in AUD with Australian tax residency (422 otherwise).";
 
 export const taxRoutes: Endpoint[] = [
@@ -26,10 +28,21 @@ export const taxRoutes: Endpoint[] = [
     capitalGainsReport,
     "Realised capital gains of a financial year (CGT report)",
     {
-      description: `Every CGT event of the year parcel by parcel, and the ITAA 1997 s100-50 summary with labels 18H, 18A and 18V; losses carried in from the portfolio's own earlier years plus those entered in its tax settings (docs/reports.md §5.1, docs/rules.md §4–5). As CSV: one row per parcel sold. ${AU_ONLY}`,
+      description: `Every CGT event of the year parcel by parcel, and the ITAA 1997 s100-50 summary with labels 18H, 18A and 18V; losses carried in from the portfolio's own earlier years plus those entered in its tax settings (docs/reports.md §5.1, docs/rules.md §4–5). As CSV: one row per parcel sold; as a PDF (the CGT schedule): …/capital-gains/pdf. ${AU_ONLY}`,
       query: FinancialYearQuery,
       response: CapitalGainsResponse,
       csvAnswer: CAPITAL_GAINS_CSV,
+    },
+  ),
+  route.get(
+    "/portfolios/:portfolioId/reports/capital-gains/pdf",
+    capitalGainsReportPdf,
+    "The capital gains report as a PDF (the CGT schedule)",
+    {
+      description: `A4, fonts embedded: the portfolio, the year and the entity, the capital gains summary with 18H, 18A and 18V, every CGT event parcel by parcel, page numbers (docs/reports.md §5.1). ${AU_ONLY}`,
+      query: FinancialYearQuery,
+      fileResponse: { types: ["application/pdf"] },
+      handler: async (ctx, req) => pdfFile(await capitalGainsReportPdf(ctx, req.params.portfolioId, req.query)),
     },
   ),
   route.get(

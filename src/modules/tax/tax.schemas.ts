@@ -4,7 +4,7 @@ import { decimalInput, positiveRateInput } from "../../lib/money";
 import { booleanFlag, idSchema } from "../../lib/validation";
 import { PARCEL_METHODS } from "../ledger";
 import { INCOME_LABELS } from "./taxable-income";
-import { MYTAX_LABELS } from "./mytax";
+import { MYTAX_INCOME_LABELS, MYTAX_LABELS } from "./mytax";
 
 /**
  * The tax reports' inputs and answers (docs/reports.md §5). `financialYear` 2025 is the year ending
@@ -134,7 +134,7 @@ export const CapitalGainsResponse = z
     from: dateOutput,
     to: dateOutput,
     entityType: z.string(),
-    discountPercent: z.number(),
+    discountPercent: z.number().describe("The CGT discount, percent to two decimals: 50, 33.33 (an SMSF's 33⅓) or 0"),
     summary: CgtSummaryResponse,
     disposals: z.array(DisposalResponse),
     unconfirmedIncome: UnconfirmedIncomeResponse,
@@ -155,7 +155,7 @@ export const UnrealisedResponse = z
     date: dateOutput,
     financialYear: z.number().int(),
     entityType: z.string(),
-    discountPercent: z.number(),
+    discountPercent: z.number().describe("The CGT discount, percent to two decimals: 50, 33.33 (an SMSF's 33⅓) or 0"),
     summary: CgtSummaryResponse,
     holdings: z.array(
       z
@@ -244,7 +244,16 @@ export const MyTaxResponse = z
         .meta({ id: "MyTaxLabel" }),
     ),
     capitalGains: CgtSummaryResponse,
-    taxableIncome: labelTotals,
+    taxableIncome: z
+      .object(
+        Object.fromEntries(MYTAX_INCOME_LABELS.map((l) => [l, money])) as Record<
+          (typeof MYTAX_INCOME_LABELS)[number],
+          typeof money
+        >,
+      )
+      .describe(
+        "The income labels to the cent, as `labels` has them; not 18H, which is the year's total capital gains (the trusts' part: capitalGains.trustCapitalGains)",
+      ),
     unconfirmedIncome: UnconfirmedIncomeResponse,
   })
   .meta({ id: "MyTaxReport" });

@@ -6,12 +6,14 @@ import {
   apportion,
   dailyValuation,
   discountEligibleFrom,
+  discountPercentOf,
   isDiscountEligible,
   loadValuationRange,
   roundMoney,
+  type ExactHolding,
 } from "../ledger";
 import { gainSplit, lossLedger, netCapitalGain, type CgtSummary } from "./cgt";
-import { loadTaxBook, readTaxPortfolio, taxReport, yearsOf, type ParcelGain } from "./tax-book";
+import { loadTaxBook, readTaxPortfolio, taxReport, yearsOf, type ParcelGain, type TaxBook } from "./tax-book";
 import { UnrealisedQuery } from "./tax.schemas";
 
 /**
@@ -77,12 +79,43 @@ async function unrealisedReportOf(
     ]);
     return { portfolio, book, range };
   });
-  const valued = new Map(
-    dailyValuation(range)
-      .exactOn(date)
-      .holdings.map((h) => [h.id, h]),
-  );
+  const { holdings, unpricedHoldings } = unrealisedHoldingsOf(book, dailyValuation(range).exactOn(date).holdings, date);
   const financialYear = financialYearOf(date, portfolio.financialYearEnd);
+
+  let carried = ZERO;
+  if (request.includeCarriedForward) {
+    const years = lossLedger(yearsOf(book), book.entered, book.discountRate, financialYear);
+    const year = years[years.length - 1];
+    carried = year.broughtForward.plus(year.entered);
+  }
+  return {
+    portfolioId: portfolio.id,
+    date,
+    financialYear,
+    entityType: portfolio.entityType,
+    discountPercent: discountPercentOf(book.discountRate),
+    summary: netCapitalGain({
+      gains: holdings.flatMap((h) => h.parcels),
+      trustGains: [],
+      carriedForwardLossesAvailable: carried,
+      discountRate: book.discountRate,
+    }),
+    holdings,
+    unpricedHoldings,
+  };
+}
+
+/**
+ * Every open parcel of the book's holdings as if sold on `date` at that day's valuation price and
+ * rate (`day`: the daily engine's exact figures of the date), per holding, and the holdings left
+ * out for want of a price or a rate. Pure; the tax planner reads the same parcels.
+ */
+export function unrealisedHoldingsOf(
+  book: Pick<TaxBook, "folds" | "holdings" | "discountRate">,
+  day: readonly ExactHolding[],
+  date: string,
+): { holdings: UnrealisedHolding[]; unpricedHoldings: UnrealisedReport["unpricedHoldings"] } {
+  const valued = new Map(day.map((h) => [h.id, h]));
 
   const holdings: UnrealisedHolding[] = [];
   const unpricedHoldings: UnrealisedReport["unpricedHoldings"] = [];
@@ -138,26 +171,5 @@ async function unrealisedReportOf(
     });
   }
   holdings.sort((a, b) => a.holdingId - b.holdingId);
-
-  let carried = ZERO;
-  if (request.includeCarriedForward) {
-    const years = lossLedger(yearsOf(book), book.entered, book.discountRate, financialYear);
-    const year = years[years.length - 1];
-    carried = year.broughtForward.plus(year.entered);
-  }
-  return {
-    portfolioId: portfolio.id,
-    date,
-    financialYear,
-    entityType: portfolio.entityType,
-    discountPercent: book.discountRate.times(100),
-    summary: netCapitalGain({
-      gains: holdings.flatMap((h) => h.parcels),
-      trustGains: [],
-      carriedForwardLossesAvailable: carried,
-      discountRate: book.discountRate,
-    }),
-    holdings,
-    unpricedHoldings: unpricedHoldings.sort((a, b) => a.holdingId - b.holdingId),
-  };
+  return { holdings, unpricedHoldings: unpricedHoldings.sort((a, b) => a.holdingId - b.holdingId) };
 }

@@ -1,0 +1,79 @@
+import type { Decimal } from "../../lib/money";
+import type { CgtSummary } from "./cgt";
+import type { DisposalRow } from "./tax-book";
+import type { UnconfirmedIncome } from "./unconfirmed-income";
+import {
+  capitalGainsSummaryTable,
+  CONTENT_WIDTH,
+  disposalsTable,
+  finishTaxPdf,
+  formatAmount,
+  heading,
+  MARGIN,
+  newTaxPdf,
+} from "./pdf-layout";
+
+/** What the schedule prints: the capital gains report of a year, with its portfolio's name. */
+export interface CgtScheduleDocument {
+  portfolioId: number;
+  portfolioName: string;
+  financialYear: number;
+  from: string;
+  to: string;
+  entityType: string;
+  discountPercent: Decimal;
+  summary: CgtSummary;
+  disposals: readonly Omit<DisposalRow, "financialYear">[];
+  unconfirmedIncome: UnconfirmedIncome;
+}
+
+/**
+ * The capital gains report (docs/reports.md §5.1) as the CGT schedule an accountant files with the
+ * return: A4, the portfolio, the year, the entity and its discount; the capital gains summary with
+ * 18H, 18A and 18V; every CGT event parcel by parcel; what the figures leave out; "Page n of m" on
+ * every page, fonts embedded (pdf-layout.ts, as the myTax PDF). Rendering only: every figure
+ * comes from the report.
+ */
+export async function renderCapitalGainsPdf(report: CgtScheduleDocument, generatedOn: string): Promise<Uint8Array> {
+  const { pdf, bytes } = newTaxPdf({
+    Title: `CGT schedule — ${report.portfolioName} — FY${report.financialYear}`,
+    Subject: "Capital gains of an income year",
+  });
+  pdf.font("bold").fontSize(18).text("Capital gains tax schedule", MARGIN, MARGIN);
+  pdf.moveDown(0.3);
+  pdf.font("body").fontSize(10);
+  pdf.text(`Portfolio: ${report.portfolioName} (id ${report.portfolioId})`);
+  pdf.text(`Income year: FY${report.financialYear}, ${report.from} to ${report.to}`);
+  pdf.text(`Entity: ${report.entityType}; CGT discount ${formatAmount(report.discountPercent, 2)} %`);
+  pdf.text(`Prepared on ${generatedOn} from the portfolio's records. Amounts in AUD.`);
+  // A confirmed trust distribution brings capital gains and cost base changes: unconfirmed ones are out.
+  const left = report.unconfirmedIncome;
+  if (left.count > 0)
+    pdf.text(
+      `Not included: ${left.count} unconfirmed income record${left.count === 1 ? "" : "s"} paid in the year, ${formatAmount(left.grossAmount, 2)} gross; a trust distribution among them may carry capital gains.`,
+    );
+  pdf.moveDown(0.8);
+
+  heading(pdf, "Capital gains summary", 13 * 18);
+  capitalGainsSummaryTable(pdf, report.summary);
+
+  heading(pdf, `CGT events (${report.disposals.length})`);
+  disposalsTable(pdf, report.disposals);
+
+  pdf.moveDown(0.5);
+  pdf
+    .font("body")
+    .fontSize(8)
+    .fillColor("#444")
+    .text(
+      "Net capital gain by ITAA 1997 s100-50: current-year losses and then losses carried forward come off non-discount gains first, the discount applies to what remains of the discount gains. " +
+        "Each sale takes its parcels by the method recorded for it. Not covered: the indexation method, pre-CGT assets, small-business concessions, and anything outside these records.",
+      MARGIN,
+      undefined,
+      { width: CONTENT_WIDTH },
+    )
+    .fillColor("black");
+
+  finishTaxPdf(pdf, `${report.portfolioName} — CGT schedule FY${report.financialYear}`);
+  return bytes;
+}
