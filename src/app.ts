@@ -16,6 +16,7 @@ import { sendJson } from "./http/endpoint";
 import type { ContextDeps } from "./http/request-context";
 import { errorHandler, graphqlErrorHandler, notFoundHandler, problem } from "./http/error-responses";
 import { buildOpenApi } from "./http/openapi";
+import { keyCacheOf } from "./modules/accounts/key-cache";
 import { authenticate } from "./http/auth";
 import { graphiqlRouter } from "./http/graphiql";
 import { crossOrigin } from "./http/cors";
@@ -193,7 +194,14 @@ export async function createApp(opts: {
   );
   bulk.use(WORKBOOK_PATHS, express.raw({ limit: BULK_LIMIT, type: [XLSX_MEDIA_TYPE] }));
   const analytics = analyticsBudget(config.analyticsLimits);
-  const deps: ContextDeps = { db: db.prisma, log, series, analytics, marketData: opts.marketData };
+  const deps: ContextDeps = {
+    db: db.prisma,
+    log,
+    series,
+    analytics,
+    marketData: opts.marketData,
+    keys: keyCacheOf(db),
+  };
   const v1 = createV1Router();
   const replay = idempotency(db.prisma, "rest");
   const graphqlReplay = idempotency(db.prisma, "graphql");

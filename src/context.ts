@@ -30,7 +30,22 @@ export interface Context {
   marketData: MarketDataJobs;
   /** Aborts when the client goes away before its answer (src/http/request-context.ts): sliced work stops. */
   signal: AbortSignal;
+  /** This process's memory of API keys, told at once of a change a request made (KeyChanges). */
+  keys: KeyChanges;
 }
+
+/**
+ * This process's memory of API key lookups (modules/accounts/key-cache.ts), as a use case that
+ * changes a key, a client's permission or a client tells it once its write has committed, with
+ * the payload the database's notification will carry ('api_key:7', 'client:3'): the key is
+ * refused here from the very next request, without waiting for the notification that tells
+ * every process (and tells this one again, harmlessly).
+ */
+export interface KeyChanges {
+  changed(payload: string): void;
+}
+
+const NO_KEY_MEMORY: KeyChanges = { changed: () => undefined };
 
 /**
  * The market-data refresh as a request sees it (implemented by modules/market-data/refresh.ts):
@@ -109,6 +124,7 @@ export function buildContext(args: {
   analytics?: AnalyticsBudget;
   marketData?: MarketDataJobs;
   signal?: AbortSignal;
+  keys?: KeyChanges;
 }): Context {
   const { auth } = args;
   if (!auth) throw unauthenticated();
@@ -125,5 +141,6 @@ export function buildContext(args: {
     analytics: args.analytics ?? analyticsBudget(),
     marketData: args.marketData ?? NO_MARKET_DATA,
     signal: args.signal ?? new AbortController().signal,
+    keys: args.keys ?? NO_KEY_MEMORY,
   };
 }

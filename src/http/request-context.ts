@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Request, Response } from "express";
 import type { Logger } from "pino";
-import { buildContext, type AnalyticsBudget, type Context, type MarketDataJobs } from "../context";
+import { buildContext, type AnalyticsBudget, type Context, type KeyChanges, type MarketDataJobs } from "../context";
 import type { PrismaClient } from "../db";
 import type { SeriesCache } from "../modules/ledger/valuation/series-cache";
 
@@ -24,6 +24,8 @@ export interface ContextDeps {
   series: SeriesCache;
   analytics?: AnalyticsBudget;
   marketData?: MarketDataJobs;
+  /** The key cache the requests authenticate through (http/auth.ts): told of key changes at once. */
+  keys?: KeyChanges;
 }
 
 /**

@@ -90,6 +90,7 @@ export async function revokeApiKey(ctx: Context, id: unknown): Promise<true> {
     }
     await tx.apiKey.delete({ where: { id: keyId } });
   });
+  ctx.keys.changed(`api_key:${keyId}`);
   ctx.log.info({ apiKeyId: keyId }, "API key revoked");
   return true;
 }
@@ -116,6 +117,7 @@ export async function rotateApiKey(ctx: Context, id: unknown): Promise<NewApiKey
       select,
     });
   });
+  ctx.keys.changed(`api_key:${keyId}`);
   ctx.log.info({ apiKeyId: keyId, newApiKeyId: row.id }, "API key rotated");
   return { key, ...toView(ctx, row) };
 }

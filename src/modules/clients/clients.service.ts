@@ -78,11 +78,13 @@ export async function updateClient(ctx: Context, id: unknown, input: unknown): P
   const data = parseInput(UpdateClientBody, input, "The client");
   assertAdviser(ctx, "change clients");
   const current = await getClient(ctx, clientId);
-  return ctx.db.client.update({
+  const updated = await ctx.db.client.update({
     where: { id: current.id },
     data: { firstName: data.firstName, lastName: data.lastName, email: data.email, permission: data.permission },
     select,
   });
+  ctx.keys.changed(`client:${current.id}`); // its login keys' permission
+  return updated;
 }
 
 /**
@@ -94,6 +96,7 @@ export async function deleteClient(ctx: Context, id: unknown): Promise<true> {
   assertAdviser(ctx, "delete clients");
   const { count } = await ctx.db.client.deleteMany({ where: { id: clientId, accountId: ctx.account.id } });
   if (count === 0) throw notFound(`Client ${clientId}`);
+  ctx.keys.changed(`client:${clientId}`); // its login keys went with it
   return true;
 }
 
@@ -153,6 +156,7 @@ export async function assignClientPortfolios(ctx: Context, id: unknown, input: u
     });
     if (data.permission) await tx.client.update({ where: { id: clientId }, data: { permission: data.permission } });
   });
+  if (data.permission) ctx.keys.changed(`client:${clientId}`);
   return listClientPortfolios(ctx, clientId);
 }
 
@@ -181,5 +185,6 @@ export async function revokeClientApiKeys(ctx: Context, id: unknown): Promise<tr
     await lockClient(tx, ctx, clientId);
     await tx.apiKey.deleteMany({ where: { accountId: ctx.account.id, clientId } });
   });
+  ctx.keys.changed(`client:${clientId}`);
   return true;
 }
