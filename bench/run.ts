@@ -19,6 +19,8 @@
  *       time, first and incremental (BENCH_MARKET_RATE: the provider's requests/s, default 1000)
  *   B16 requests/s of B2 and of B13's holdings read, one API process vs two on one PostgreSQL
  *       (bench/scale.ts; PostgreSQL only): the ratio two / one
+ *   B17 the tax planner and the income forecast, 10,000 vs 20,000 trades; target ≤ 2.3×; the
+ *       adviser's book over 30 and 300 portfolios: statements constant (bench/planning.ts)
  *   B19 GET /health p99 and peak RSS while the requests that once exhausted a process run
  *       (bench/resource-abuse.ts, on a server of its own); target ≤ 200 ms and ≤ +1 GiB
  *
@@ -41,6 +43,7 @@ import { aliasedCreates, aliasedNestedLists, fragmentChain } from "./abuse";
 import { abuses, memoryOf, runAbuses } from "./resource-abuse";
 import { dailyValuationWorkload, seedDailyValuation } from "./daily-valuation";
 import { capitalGainsWorkload, seedCapitalGains } from "./capital-gains";
+import { planningWorkload, seedPlanning, type PlanningTargets } from "./planning";
 import { performanceWorkloads } from "./performance";
 import { rebalanceWorkload, seedRebalance } from "./rebalance";
 import { marketRefreshWorkload, seedMarketRefresh } from "./market-refresh";
@@ -66,7 +69,8 @@ async function startServer(
   env: Record<string, string> = {},
 ): Promise<Server> {
   const child = fork(path.join(__dirname, "server.ts"), [], {
-    execArgv: ["--import", "tsx"],
+    // Both as `npm start` runs the service (package.json): a 64 MiB young generation.
+    execArgv: ["--import", "tsx", "--max-semi-space-size=64"],
     env: { ...process.env, VARIANT: variant, BENCH_DATA_DIR: dataDir ?? "", NODE_ENV: "production", ...env },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
@@ -163,6 +167,14 @@ async function main() {
     );
     for (const trades of [10_000, 20_000])
       capitalGainsPortfolios.push({ trades, id: await seedCapitalGains(db, accountId, trades) });
+  }
+  let planning: PlanningTargets | undefined;
+  if (selected("B17")) {
+    const [{ account_id: accountId }] = await db.prisma.$queryRawUnsafe<{ account_id: number }[]>(
+      `SELECT account_id FROM portfolio WHERE id = $1`,
+      ledgerPortfolioId,
+    );
+    planning = await seedPlanning(db, accountId);
   }
   const marketKey = selected("B15") ? (await seedMarketRefresh(db)).key : "";
   await db.close();
@@ -273,6 +285,15 @@ async function main() {
     }
     if (selected("B7"))
       await capitalGainsWorkload(service.base, key, capitalGainsPortfolios, ROUNDS, url ? "postgresql" : "pglite");
+    if (planning)
+      await planningWorkload({
+        base: service.base,
+        key,
+        targets: planning,
+        rounds: ROUNDS,
+        database: url ? "postgresql" : "pglite",
+        statements: () => statements(service),
+      });
     if (selected("B8"))
       await rebalanceWorkload(service.base, key, rebalancePortfolioId, ROUNDS, SECONDS, url ? "postgresql" : "pglite");
     if (selected("B10")) {
