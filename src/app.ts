@@ -21,6 +21,7 @@ import { authenticate } from "./http/auth";
 import { graphiqlRouter } from "./http/graphiql";
 import { crossOrigin } from "./http/cors";
 import { indexPage } from "./http/index-page";
+import { webAppRouter } from "./http/web-app";
 import { idempotency } from "./http/idempotency";
 import { chunkedJson } from "./http/chunked-json";
 import { refuseWritesOnLowDisk } from "./http/low-disk-writes";
@@ -110,6 +111,8 @@ export async function createApp(opts: {
   log: Logger;
   /** The process's market-data refresh (index.ts builds it from the configuration); none when absent. */
   marketData?: MarketDataJobs;
+  /** The built web app served at /app (default dist/web, what `npm run build` makes). */
+  webAppDir?: string;
   /** Tests: spans go to this exporter (tracing on without an OTLP endpoint). */
   traceExporter?: SpanExporter;
   lifecycle?: { readonly stopping: boolean }; // set on SIGTERM: /ready answers 503 from then on
@@ -213,6 +216,8 @@ export async function createApp(opts: {
   apollo.addPlugin(seen.graphqlPlugin);
   await apollo.start();
   app.use("/graphiql", graphiqlRouter());
+  // The web app has a CSP of its own (no inline script, no eval); the global one above stays off.
+  app.use("/app", webAppRouter(opts.webAppDir));
   app.use(
     "/graphql",
     auth,

@@ -3,6 +3,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { PROJECT_ROOT } from "../lib/paths";
+import { bundleWebApp } from "./web-bundle";
 
 /**
  * `npm run build` (and `npm start` before it starts): compiles to dist/ only when what the build
@@ -18,6 +19,9 @@ import { PROJECT_ROOT } from "../lib/paths";
  * transpiled on its own (tsconfig's isolatedModules), so types cannot change what it emits, and
  * `npm test` (CI) type-checks the whole project before any test runs.
  *
+ * The web app (src/web) is bundled in the same step into dist/web (src/cli/web-bundle.ts, esbuild:
+ * well under a second), under the same fingerprint.
+ *
  * Several starts at once (a template unit starting its instances together) compile once: a lock
  * file serialises them, and whoever waited finds the stamp current.
  */
@@ -25,6 +29,7 @@ const DIST = path.join(PROJECT_ROOT, "dist");
 const STAMP = path.join(DIST, ".build-stamp");
 const LOCK = path.join(DIST, ".build.lock");
 const ENTRY = path.join(DIST, "src/index.js");
+const WEB_ENTRY = path.join(DIST, "web/index.html");
 const INPUT_DIRS = ["src", "generated"];
 const INPUT_FILES = ["tsconfig.json", "tsconfig.build.json", "package-lock.json"];
 
@@ -58,7 +63,12 @@ function sourceHash(): string {
 }
 
 function isCurrent(hash: string): boolean {
-  return fs.existsSync(ENTRY) && fs.existsSync(STAMP) && fs.readFileSync(STAMP, "utf8").trim() === hash;
+  return (
+    fs.existsSync(ENTRY) &&
+    fs.existsSync(WEB_ENTRY) &&
+    fs.existsSync(STAMP) &&
+    fs.readFileSync(STAMP, "utf8").trim() === hash
+  );
 }
 
 function alive(pid: number): boolean {
@@ -117,6 +127,7 @@ async function main(argv: string[]): Promise<number> {
       { cwd: PROJECT_ROOT, stdio: "inherit" },
     );
     if (tsc.status !== 0) return tsc.status ?? 1;
+    await bundleWebApp();
     fs.writeFileSync(STAMP, hash + "\n");
     console.error(`built dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return 0;

@@ -1,17 +1,22 @@
 /**
  * Generates the GraphQL resolver types from schema.graphql (GraphQL Code Generator's typescript
  * and typescript-resolvers plugins, called through @graphql-codegen/core: its CLI package pulls
- * dependencies the registry does not serve). Runs on `npm test` and by hand with `npm run codegen`.
+ * dependencies the registry does not serve), and the web app's operations (src/web/operations.graphql)
+ * typed from the same schema (typescript-operations). Runs on `npm test` and by hand with `npm run codegen`.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { codegen } from "@graphql-codegen/core";
 import * as typescript from "@graphql-codegen/typescript";
+import * as typescriptOperations from "@graphql-codegen/typescript-operations";
 import * as typescriptResolvers from "@graphql-codegen/typescript-resolvers";
-import { buildSchema, parse, printSchema } from "graphql";
+import { buildSchema, parse, print, printSchema, type DocumentNode, type GraphQLSchema } from "graphql";
 
 const root = path.resolve(__dirname, "../..");
 const out = path.join(root, "generated/graphql/resolvers.ts");
+const webOperations = path.join(root, "src/web/operations.graphql");
+const webOut = path.join(root, "generated/graphql/web-operations.ts");
+const HEADER = "/* eslint-disable */\n// Generated from schema.graphql by src/graphql/codegen.ts. Do not edit.\n";
 
 async function main() {
   const schema = buildSchema(fs.readFileSync(path.join(root, "schema.graphql"), "utf8"));
@@ -56,10 +61,64 @@ async function main() {
     },
   });
   fs.mkdirSync(path.dirname(out), { recursive: true });
-  fs.writeFileSync(
-    out,
-    "/* eslint-disable */\n// Generated from schema.graphql by src/graphql/codegen.ts. Do not edit.\n" + output,
+  fs.writeFileSync(out, HEADER + output);
+  await generateWebOperations(schema);
+}
+
+/**
+ * The web app's operations: their result and variable types (as the browser receives them: decimals
+ * and dates are strings), and each operation's text, typed by them (src/web/api.ts sends it).
+ */
+async function generateWebOperations(schema: GraphQLSchema) {
+  const document = parse(fs.readFileSync(webOperations, "utf8"));
+  const types = await codegen({
+    filename: webOut,
+    schema: parse(printSchema(schema)),
+    documents: [{ location: webOperations, document }],
+    // typescript-operations 6 writes the enums and inputs the operations use by itself.
+    plugins: [{ typescriptOperations: {} }],
+    pluginMap: { typescriptOperations },
+    config: {
+      enumsAsTypes: true,
+      scalars: {
+        ID: "string",
+        Decimal: "string",
+        Date: "string",
+        DateTime: "string",
+        IncomeComponents: "Record<string, string>",
+        TaxLabels: "Record<string, string>",
+      },
+    },
+  });
+  fs.mkdirSync(path.dirname(webOut), { recursive: true });
+  fs.writeFileSync(webOut, HEADER + types + operationTexts(document));
+}
+
+/** Each operation's text with the fragments it spreads, as a constant typed by its result and variables. */
+function operationTexts(document: DocumentNode): string {
+  const fragments = new Map(
+    document.definitions.flatMap((d) => (d.kind === "FragmentDefinition" ? [[d.name.value, print(d)] as const] : [])),
   );
+  const lines = [
+    "\n/** An operation's text, with its result and variables as types only. */",
+    "export interface Operation<Result, Variables> {",
+    "  readonly name: string;",
+    "  readonly text: string;",
+    "  /** Never set: carries the types. */",
+    "  readonly types?: { result: Result; variables: Variables };",
+    "}",
+  ];
+  for (const d of document.definitions) {
+    if (d.kind !== "OperationDefinition" || !d.name) continue;
+    const name = d.name.value;
+    const text = print(d);
+    const spread = [...fragments].filter(([f]) => text.includes(`...${f}`)).map(([, body]) => body);
+    const kind = d.operation === "mutation" ? "Mutation" : "Query";
+    lines.push(
+      `export const ${name}: Operation<${name}${kind}, ${name}${kind}Variables> = ${JSON.stringify({ name, text: [text, ...spread].join("\n") })};`,
+    );
+  }
+  return lines.join("\n") + "\n";
 }
 
 main().catch((error) => {

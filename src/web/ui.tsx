@@ -1,0 +1,96 @@
+import type { ComponentChildren } from "preact";
+import { useCallback, useEffect, useState } from "preact/hooks";
+import { ApiError } from "./api";
+
+/** What a view is doing: loading, failed with a message, or showing its data. */
+export type Load<T> = { state: "loading" } | { state: "error"; error: ApiError | Error } | { state: "ok"; data: T };
+
+/** Runs `fetcher` when `deps` change; the answer of a superseded run is dropped. */
+export function useLoad<T>(fetcher: () => Promise<T>, deps: unknown[]): [Load<T>, () => void] {
+  const [load, setLoad] = useState<Load<T>>({ state: "loading" });
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setLoad({ state: "loading" });
+    fetcher().then(
+      (data) => live && setLoad({ state: "ok", data }),
+      (error: Error) => live && setLoad({ state: "error", error }),
+    );
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [...deps, tick]);
+  const reload = useCallback(() => setTick((t) => t + 1), []);
+  return [load, reload];
+}
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <p class="loading" role="status">
+      Loading {what}…
+    </p>
+  );
+}
+
+export function ErrorNote({ error }: { error: Error }) {
+  const details = error instanceof ApiError ? error.details : [];
+  return (
+    <div class="error" role="alert">
+      <p>{error.message}</p>
+      {details.length > 0 && (
+        <ul>
+          {details.slice(0, 20).map((d) => (
+            <li key={d}>{d}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** A view's data, or its loading and error states. */
+export function Loaded<T>({
+  load,
+  what,
+  children,
+}: {
+  load: Load<T>;
+  what: string;
+  children: (data: T) => ComponentChildren;
+}) {
+  if (load.state === "loading") return <Loading what={what} />;
+  if (load.state === "error") return <ErrorNote error={load.error} />;
+  return <>{children(load.data)}</>;
+}
+
+export function Figure({
+  label,
+  value,
+  id,
+  tone,
+}: {
+  label: string;
+  value: string;
+  id?: string;
+  tone?: "neg" | "pos";
+}) {
+  return (
+    <div class="figure">
+      <dt>{label}</dt>
+      <dd id={id} class={tone}>
+        {value}
+      </dd>
+    </div>
+  );
+}
+
+export function Section({ title, children, id }: { title: string; children: ComponentChildren; id?: string }) {
+  const headingId = `${id ?? title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-heading`;
+  return (
+    <section class="card" aria-labelledby={headingId} id={id}>
+      <h2 id={headingId}>{title}</h2>
+      {children}
+    </section>
+  );
+}

@@ -1,0 +1,237 @@
+import type { ChartConfiguration } from "chart.js";
+import { useState } from "preact/hooks";
+import { Overview, type OverviewQuery } from "../../../generated/graphql/web-operations";
+import { gql } from "../api";
+import { ChartCanvas, PALETTE } from "../charts";
+import { HoldingsTable } from "./holdings-table";
+import { date, money, month, negative, percent } from "../format";
+import { intervalFor, RANGES, rangeDates, type RangeId } from "../periods";
+import { Figure, Loaded, Section, useLoad } from "../ui";
+
+/**
+ * A portfolio at a glance (WEB.md: Overview): value and net invested over a financial-year range,
+ * the return split, the three return methods side by side, the allocation donut and the holdings.
+ */
+
+const GROUPS = [
+  { id: "assetClass", label: "Asset class" },
+  { id: "sector", label: "Sector" },
+  { id: "currency", label: "Currency" },
+] as const;
+
+function valueChart(points: OverviewQuery["portfolioTimeseries"]): ChartConfiguration<"line"> {
+  return {
+    type: "line",
+    data: {
+      labels: points.map((p) => date(p.date)),
+      datasets: [
+        {
+          label: "Value",
+          data: points.map((p) => Number(p.totalValue)),
+          borderColor: PALETTE[0],
+          backgroundColor: "rgba(0, 114, 178, 0.12)",
+          fill: true,
+          pointRadius: 0,
+          borderWidth: 2,
+        },
+        {
+          label: "Net invested",
+          data: points.map((p) => Number(p.netInvested)),
+          borderColor: PALETTE[1],
+          borderDash: [6, 4],
+          pointRadius: 0,
+          borderWidth: 2,
+          stepped: true,
+        },
+      ],
+    },
+    options: {
+      interaction: { mode: "index", intersect: false },
+      scales: {
+        // Month and year on the axis (the tooltip has the day): short labels that fit a phone.
+        x: {
+          ticks: { maxTicksLimit: 6, autoSkipPadding: 24, maxRotation: 0, callback: (_v, i) => month(points[i].date) },
+        },
+        y: { ticks: { callback: (v) => money(String(v)).replace(/\.00$/, "") } },
+      },
+      plugins: { tooltip: { callbacks: { label: (c) => `${c.dataset.label}: ${money(String(c.parsed.y))}` } } },
+    },
+  };
+}
+
+function donutChart(groups: NonNullable<OverviewQuery["allocation"]["groups"]>): ChartConfiguration<"doughnut"> {
+  return {
+    type: "doughnut",
+    data: {
+      labels: groups.map((g) => g.label),
+      datasets: [
+        {
+          data: groups.map((g) => g.weight),
+          backgroundColor: groups.map((_, i) => PALETTE[i % PALETTE.length]),
+          borderColor: "#ffffff",
+        },
+      ],
+    },
+    options: {
+      cutout: "60%",
+      plugins: {
+        legend: { position: "bottom" },
+        tooltip: { callbacks: { label: (c) => `${c.label}: ${percent(c.parsed as number)}` } },
+      },
+    },
+  };
+}
+
+export function OverviewView({ portfolioId }: { portfolioId: string }) {
+  const [range, setRange] = useState<RangeId>("all");
+  const [groupBy, setGroupBy] = useState<string>("assetClass");
+  const [load] = useLoad(
+    // The answer carries the grouping it was asked for: the labels must not run ahead of the data.
+    () =>
+      gql(Overview, { id: portfolioId, ...rangeDates(range), interval: intervalFor(range), groupBy }).then((d) => ({
+        ...d,
+        groupBy,
+      })),
+    [portfolioId, range, groupBy],
+  );
+  return (
+    <Loaded load={load} what="the overview">
+      {(d) => {
+        if (!d.portfolio) return <p>There is no such portfolio.</p>;
+        const cur = d.portfolio.baseCurrencyCode;
+        const p = d.performance;
+        const r = p.totalReturn;
+        return (
+          <>
+            <h1>{d.portfolio.name}</h1>
+            <dl class="figures headline">
+              <Figure label="Value" id="total-value" value={money(p.totalValue, cur)} />
+              <Figure label="Opening value" value={money(p.openingValue, cur)} />
+              <Figure label="Net flows" value={money(p.netFlows, cur)} />
+              <Figure
+                label="Total return"
+                value={`${money(r.totalReturnValue, cur)} (${percent(r.totalReturnPercent)})`}
+                tone={negative(r.totalReturnValue) ? "neg" : "pos"}
+              />
+            </dl>
+            <Section title="Value and net invested" id="value-chart-section">
+              <fieldset class="segmented">
+                <legend>Range</legend>
+                {RANGES.map((x) => (
+                  <label key={x.id}>
+                    <input
+                      type="radio"
+                      name="range"
+                      value={x.id}
+                      checked={range === x.id}
+                      onChange={() => setRange(x.id)}
+                    />
+                    <span>{x.label}</span>
+                  </label>
+                ))}
+              </fieldset>
+              <p class="help">
+                {date(p.from)} to {date(p.to)}
+              </p>
+              <ChartCanvas
+                id="value-chart"
+                config={valueChart(d.portfolioTimeseries)}
+                label={`Value and net invested from ${date(p.from)} to ${date(p.to)}: value ${money(p.totalValue, cur)} at the end.`}
+              />
+            </Section>
+            <div class="grid two">
+              <Section title="Where the return came from">
+                <table class="compact">
+                  <caption class="sr-only">Total return split into capital, dividends and currency</caption>
+                  <tbody>
+                    {(
+                      [
+                        ["Capital", r.capitalGainValue, r.capitalGainPercent],
+                        ["Dividends", r.dividendReturnValue, r.dividendReturnPercent],
+                        ["Currency", r.currencyGainValue, r.currencyGainPercent],
+                        ["Total", r.totalReturnValue, r.totalReturnPercent],
+                      ] as const
+                    ).map(([label, value, pct]) => (
+                      <tr key={label} class={label === "Total" ? "total" : undefined}>
+                        <th scope="row">{label}</th>
+                        <td class={`num ${negative(value) ? "neg" : ""}`}>{money(value, cur)}</td>
+                        <td class="num">{percent(pct)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+                {r.isAnnualized && <p class="help">Percentages are annualised.</p>}
+              </Section>
+              <Section title="Return methods">
+                <table class="compact" id="return-methods">
+                  <caption class="sr-only">Time-weighted, money-weighted and Modified Dietz returns</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Method</th>
+                      <th scope="col" class="num">
+                        Cumulative
+                      </th>
+                      <th scope="col" class="num">
+                        Annualised
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    <tr>
+                      <th scope="row">TWR</th>
+                      <td class="num">{percent(p.timeWeightedReturn.cumulativePercent)}</td>
+                      <td class="num">{percent(p.timeWeightedReturn.annualisedPercent)}</td>
+                    </tr>
+                    <tr>
+                      <th scope="row">XIRR</th>
+                      <td class="num">—</td>
+                      <td class="num">{percent(p.moneyWeightedReturn.annualisedPercent)}</td>
+                    </tr>
+                    <tr>
+                      <th scope="row">Modified Dietz</th>
+                      <td class="num">{percent(p.modifiedDietz.cumulativePercent)}</td>
+                      <td class="num">{percent(p.modifiedDietz.annualisedPercent)}</td>
+                    </tr>
+                  </tbody>
+                </table>
+              </Section>
+            </div>
+            <Section title="Allocation" id="allocation">
+              <label for="group-by">Group by</label>{" "}
+              <select id="group-by" value={groupBy} onChange={(e) => setGroupBy(e.currentTarget.value)}>
+                {GROUPS.map((g) => (
+                  <option key={g.id} value={g.id}>
+                    {g.label}
+                  </option>
+                ))}
+              </select>
+              <div class="donut-row">
+                <ChartCanvas
+                  id="allocation-chart"
+                  height={260}
+                  config={donutChart(d.allocation.groups ?? [])}
+                  label={`Allocation by ${GROUPS.find((g) => g.id === d.groupBy)?.label.toLowerCase()}: ${(d.allocation.groups ?? []).map((g) => `${g.label} ${percent(g.weight)}`).join(", ")}`}
+                />
+                <table class="compact">
+                  <caption class="sr-only">Allocation</caption>
+                  <tbody>
+                    {(d.allocation.groups ?? []).map((g) => (
+                      <tr key={g.label}>
+                        <th scope="row">{g.label}</th>
+                        <td class="num">{money(g.marketValue, cur)}</td>
+                        <td class="num">{percent(g.weight)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </Section>
+            <Section title={`Holdings (${p.holdings.length})`} id="holdings">
+              <HoldingsTable holdings={p.holdings} currency={cur} />
+            </Section>
+          </>
+        );
+      }}
+    </Loaded>
+  );
+}

@@ -1,0 +1,330 @@
+import fs from "node:fs";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import Decimal from "decimal.js";
+import pino from "pino";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { createApp, type App } from "../../src/app";
+import { fillDemoAccount, graphqlClient, type DemoBook } from "../../src/cli/demo-book";
+import { demoMarket, isoDay, writeDemoRecordings } from "../../src/cli/demo-market";
+import { bundleWebApp } from "../../src/cli/web-bundle";
+import { loadConfig } from "../../src/config";
+import { createAccountKey } from "../../src/modules/accounts/accounts.service";
+import { marketDataProviders } from "../../src/modules/market-data/providers/registry";
+import { MarketDataRefresher } from "../../src/modules/market-data/refresh";
+import { openTestDatabase, type TestDatabase } from "../support/db";
+
+/**
+ * The web app at /app (WEB.md) in Debian's Chromium, every host but 127.0.0.1 blocked, on the demo
+ * book (npm run demo's, filled through the API from replayed provider responses): sign-in, each
+ * view with the API's figures, drawn charts, the keyboard, an axe-core scan, sign-out and a 401.
+ * One browser, one page and one database for the whole file; screenshots of every view at
+ * 1280×800 and 390×844 go to test-output/browser/app-*.png.
+ */
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const SHOTS = path.join(__dirname, "../../test-output/browser");
+const WAIT = { timeout: 20_000 };
+const AXE = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+
+let db: TestDatabase;
+let app: App;
+let api: string;
+let key: string;
+let book: DemoBook;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let marketData: MarketDataRefresher;
+let tmp: string;
+const gql = <T>(query: string, variables?: Record<string, unknown>) => graphqlClient(api, key)<T>(query, variables);
+
+/** What the page did: requests (by path), failures, console errors, off-machine attempts. */
+const seen = { requests: [] as string[], failed: [] as string[], errors: [] as string[], blocked: [] as string[] };
+const expectClean = (allowedErrors: RegExp[] = []) => {
+  expect(seen.blocked).toEqual([]);
+  expect(seen.failed).toEqual([]);
+  expect(seen.errors.filter((e) => !allowedErrors.some((r) => r.test(e)))).toEqual([]);
+  // Only the app's own files, /graphql, and the myTax PDF's REST path.
+  const own = /^\/app\/(assets\/[\w.-]+)?$|^\/graphql$|^\/v1\/portfolios\/\d+\/reports\/ato-mytax\/pdf$/;
+  expect(seen.requests.filter((p) => !own.test(p))).toEqual([]);
+};
+
+/** A money figure as shown ("$161,038.12") against the API's decimal, to the cent. */
+const asShown = (text: string) => text.replace(/[$,\s]/g, "").replace(/^\((.*)\)$/, "-$1");
+const cents = (value: string) => new Decimal(value).toFixed(2);
+
+async function shoot(name: string): Promise<void> {
+  for (const [size, viewport] of [
+    ["desktop", { width: 1280, height: 800 }],
+    ["phone", { width: 390, height: 844 }],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    await page.waitForTimeout(150); // Chart.js redraws on its ResizeObserver
+    await page.screenshot({ path: path.join(SHOTS, `app-${name}-${size}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+/** Every canvas of the page has drawn something (a pixel that is not transparent). */
+async function expectChartsDrawn(count: number): Promise<void> {
+  await page.waitForFunction((n) => document.querySelectorAll("canvas").length === n, count, WAIT);
+  const drawn = await page.$$eval("canvas", (canvases) =>
+    canvases.map((c) => {
+      const data = c.getContext("2d")!.getImageData(0, 0, c.width, c.height).data;
+      for (let i = 3; i < data.length; i += 4) if (data[i] !== 0) return true;
+      return false;
+    }),
+  );
+  expect(drawn).toEqual(Array(count).fill(true));
+}
+
+/** axe-core, injected through the DevTools protocol (the page's CSP allows no inline script). */
+async function expectAccessible(): Promise<void> {
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string }[] }> } })
+      .axe;
+    return (await axe.run()).violations.map((v) => ({ id: v.id, impact: v.impact }));
+  });
+  expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
+}
+
+async function open(hash: string, ready: string): Promise<void> {
+  await page.evaluate((h) => (location.hash = h), hash);
+  await page.locator(ready).first().waitFor(WAIT);
+  await page.waitForFunction(() => !document.querySelector(".loading"), undefined, WAIT);
+}
+
+beforeAll(async () => {
+  if (!fs.existsSync(CHROMIUM))
+    throw new Error(`No Chromium at ${CHROMIUM}: install Debian's chromium or set CHROMIUM_PATH.`);
+  fs.mkdirSync(SHOTS, { recursive: true });
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "web-app-test-"));
+  const market = demoMarket(isoDay(new Date()));
+  writeDemoRecordings(path.join(tmp, "recordings"), market);
+  await bundleWebApp(path.join(tmp, "web"));
+
+  db = await openTestDatabase();
+  const env = {
+    RATE_LIMIT_PER_SECOND: "0",
+    MARKET_DATA_PROVIDER: "replay",
+    FX_PROVIDER: "replay",
+    MARKET_DATA_REPLAY_DIR: path.join(tmp, "recordings"),
+    MARKET_DATA_SCHEDULE: "off",
+  };
+  const config = { ...loadConfig(env), dataDir: undefined };
+  const log = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
+  marketData = new MarketDataRefresher(db, marketDataProviders(config.marketData), log, "off", 3);
+  app = await createApp({ db, log, config, marketData, webAppDir: path.join(tmp, "web") });
+  await new Promise<void>((resolve) => app.httpServer.listen(0, "127.0.0.1", resolve));
+  api = `http://127.0.0.1:${(app.httpServer.address() as AddressInfo).port}`;
+  ({ key } = await createAccountKey(db.prisma, { accountName: "demo" }));
+  book = await fillDemoAccount(api, key, market);
+
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
+  });
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: "block" });
+  await context.route("**/*", (route) => {
+    const url = new URL(route.request().url());
+    if (url.hostname === "127.0.0.1") return route.continue();
+    seen.blocked.push(url.href);
+    return route.abort("internetdisconnected");
+  });
+  page = await context.newPage();
+  page.on("request", (r) => r.url().startsWith("http") && seen.requests.push(new URL(r.url()).pathname));
+  page.on("requestfailed", (r) => seen.failed.push(`${r.url()} ${r.failure()?.errorText}`));
+  page.on("console", (m) => m.type() === "error" && seen.errors.push(m.text()));
+  page.on("pageerror", (e) => seen.errors.push(String(e)));
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise<void>((resolve) => (app?.httpServer.listening ? app.httpServer.close(() => resolve()) : resolve()));
+  await app?.stop();
+  await marketData?.stop();
+  await db?.close();
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe("the web app on the demo book", () => {
+  it("serves /app with a strict CSP and signs in with the pasted key, kept in sessionStorage only", async () => {
+    const res = await page.goto(`${api}/app/`);
+    expect(res?.status()).toBe(200);
+    const csp = res?.headers()["content-security-policy"] ?? "";
+    expect(csp).toMatch(/default-src 'none'/);
+    expect(csp).toMatch(/script-src 'self'(;|$)/);
+    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);
+    await page.getByLabel("API key").fill(key);
+    await shoot("sign-in");
+    await page.getByLabel("API key").press("Enter");
+    await page.locator(".portfolio").first().waitFor(WAIT);
+    expect(page.url()).not.toContain(key);
+    const stored = await page.evaluate(() => ({ session: { ...sessionStorage }, local: { ...localStorage } }));
+    expect(Object.values(stored.session)).toContain(key);
+    expect(JSON.stringify(stored.local)).not.toContain(key);
+  });
+
+  it("Portfolios: each portfolio's value as the API has it, and its client", async () => {
+    const { portfolios } = await gql<{ portfolios: { id: string; performance: { totalValue: string } }[] }>(
+      `{ portfolios { id performance { totalValue } } }`,
+    );
+    for (const p of portfolios) {
+      const card = page.locator(`[data-portfolio-id="${p.id}"]`);
+      expect(asShown(await card.locator(".portfolio-value").innerText())).toBe(cents(p.performance.totalValue));
+    }
+    await expect(page.locator(`[data-portfolio-id="${book.smsfId}"]`).innerText()).resolves.toContain("Alex Smith");
+    await expectAccessible();
+    await shoot("portfolios");
+    expectClean();
+  });
+
+  it("Overview: value, holdings count and charts as the API answers; ranges, grouping and sorting", async () => {
+    await open(`#/portfolio/${book.individualId}/overview`, "#total-value");
+    const { performance } = await gql<{ performance: { totalValue: string; holdings: unknown[] } }>(
+      `query($id: ID!) { performance(portfolioId: $id) { totalValue holdings { id } } }`,
+      { id: book.individualId },
+    );
+    expect(asShown(await page.locator("#total-value").innerText())).toBe(cents(performance.totalValue));
+    expect(await page.locator("#holdings-table tbody tr").count()).toBe(performance.holdings.length);
+    await expectChartsDrawn(2);
+    await expectAccessible();
+    await shoot("overview");
+
+    await page.getByText("FY to date", { exact: true }).click();
+    await page.waitForFunction(
+      () => /from 1\s+Jul/.test(document.querySelector("#value-chart")?.getAttribute("aria-label") ?? ""),
+      undefined,
+      WAIT,
+    );
+    await page.locator("#group-by").selectOption("sector");
+    await page.locator('#allocation-chart[aria-label^="Allocation by sector"]').waitFor(WAIT);
+    await expectChartsDrawn(2);
+    const units = page.locator("#holdings-table thead button", { hasText: "Units" });
+    await units.click();
+    await expect(page.locator("#holdings-table th[aria-sort]").innerText()).resolves.toContain("Units");
+    expect(await page.locator("#holdings-table th[aria-sort]").getAttribute("aria-sort")).toBe("descending");
+    expectClean();
+  });
+
+  it("Income: the forecast's total and its monthly bars", async () => {
+    await open(`#/portfolio/${book.individualId}/income`, "#forecast-total");
+    const { incomeForecast } = await gql<{ incomeForecast: { total: { cash: string } } }>(
+      `query($id: ID!) { incomeForecast(portfolioId: $id) { total { cash } } }`,
+      { id: book.individualId },
+    );
+    expect(new Decimal(incomeForecast.total.cash).gt(0)).toBe(true);
+    expect(asShown(await page.locator("#forecast-total").innerText())).toBe(cents(incomeForecast.total.cash));
+    await expectChartsDrawn(1);
+    await expectAccessible();
+    await shoot("income");
+    expectClean();
+  });
+
+  it("Tax: the year's net capital gain, the myTax labels, the planner's lists and the PDF saved as a file", async () => {
+    await open(`#/portfolio/${book.individualId}/tax`, "#net-capital-gain");
+    await page.locator("#planner").waitFor(WAIT);
+    const financialYear = Number(await page.locator("#tax-year").inputValue());
+    const { capitalGainsReport: cg } = await gql<{ capitalGainsReport: { summary: { netCapitalGain: string } } }>(
+      `query($id: ID!, $fy: Int) { capitalGainsReport(portfolioId: $id, financialYear: $fy) { summary { netCapitalGain } } }`,
+      { id: book.individualId, fy: financialYear },
+    );
+    expect(asShown(await page.locator("#net-capital-gain").innerText())).toBe(cents(cg.summary.netCapitalGain));
+    expect(await page.locator("#mytax-labels tbody tr").count()).toBeGreaterThan(0);
+    expect(await page.locator("#harvest tbody tr").count()).toBeGreaterThan(0);
+    expect(await page.locator("#wait-for-discount tbody tr").count()).toBeGreaterThan(0);
+    // Last year's sales: the disposals table fills.
+    const lastYear = await page.locator("#tax-year option").nth(1).getAttribute("value");
+    await page.locator("#tax-year").selectOption(lastYear!);
+    await page.locator("#disposals").waitFor(WAIT);
+    const [download] = await Promise.all([
+      page.waitForEvent("download", WAIT),
+      page.getByRole("button", { name: "Download myTax PDF" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^mytax-.*\.pdf$/);
+    const file = await download.path();
+    expect(fs.readFileSync(file).subarray(0, 5).toString()).toBe("%PDF-");
+    await expectAccessible();
+    await shoot("tax");
+    expectClean();
+  });
+
+  it("Rebalance: drift against the band, and the legs for a cash amount and mode", async () => {
+    await open(`#/portfolio/${book.individualId}/rebalance`, "#drift-table");
+    await expectChartsDrawn(1);
+    expect(await page.locator("#legs-table tbody tr").count()).toBeGreaterThan(0);
+    await page.getByLabel("Cash to invest (AUD)").fill("0");
+    await page.getByLabel("Mode", { exact: true }).selectOption("BuyAndSell");
+    await page.getByRole("button", { name: "Compute trades" }).click();
+    // Buying only with $10,000 (the first answer) has no sell leg; buying and selling with none has.
+    await page.locator("#legs-table td", { hasText: "Sell" }).first().waitFor(WAIT);
+    await expectAccessible();
+    await shoot("rebalance");
+    expectClean();
+  });
+
+  it("Data: market-data status and refresh; a broker file previewed, then imported, through GraphQL", async () => {
+    await open("#/data", "#securities");
+    expect(await page.locator("#securities tbody tr").count()).toBeGreaterThanOrEqual(8);
+    await page.getByRole("button", { name: "Refresh now" }).click();
+    await page.waitForFunction(() => /started/.test(document.querySelector("#refresh-status")?.textContent ?? ""));
+    await marketData.idle();
+    await page.getByLabel("Portfolio").selectOption(book.individualId);
+    await page
+      .getByLabel("Broker file (CSV)")
+      .setInputFiles(path.join(__dirname, "../fixtures/brokers/selfwealth.csv"));
+    await page.getByRole("button", { name: "Preview" }).click();
+    await page.locator("#import-result", { hasText: "Preview" }).waitFor(WAIT);
+    expect(await page.locator("#import-result").innerText()).toMatch(/selfwealth: \d+ trade\(s\) would be imported/);
+    await expectAccessible();
+    await shoot("data");
+    await page.getByRole("button", { name: "Import", exact: true }).click();
+    await page.locator("#import-result", { hasText: "Imported" }).waitFor(WAIT);
+    expectClean();
+  });
+
+  it("every control is reached and worked from the keyboard", async () => {
+    await open(`#/portfolio/${book.individualId}/overview`, "#total-value");
+    await page.locator("body").focus();
+    const reached = new Set<string>();
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press("Tab");
+      reached.add(
+        await page.evaluate(() => {
+          const e = document.activeElement as HTMLElement;
+          return `${e.tagName.toLowerCase()}:${e.getAttribute("name") ?? e.id ?? ""}:${e.textContent?.trim().slice(0, 20)}`;
+        }),
+      );
+    }
+    const all = [...reached].join("\n");
+    for (const want of [/^a::Skip to content/m, /^a::Portfolios/m, /^a::Data/m, /^button::Sign out/m, /^a::Tax/m])
+      expect(all).toMatch(want);
+    expect(all).toMatch(/^input:range:/m);
+    expect(all).toMatch(/^select:group-by/m);
+    expect(all).toMatch(/^button::Holding/m);
+    // A tab is followed with Enter; the view's heading takes the focus.
+    await page.locator("nav.tabs a", { hasText: "Income" }).focus();
+    await page.keyboard.press("Enter");
+    await page.locator("#forecast-total").waitFor(WAIT);
+    expect(page.url()).toMatch(/\/income$/);
+    expectClean();
+  });
+
+  it("Sign out forgets the key; a refused key returns to sign-in", async () => {
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByLabel("API key").waitFor(WAIT);
+    expect(await page.evaluate(() => JSON.stringify({ ...sessionStorage, ...localStorage }))).not.toContain(key);
+    await page.reload();
+    await page.getByLabel("API key").waitFor(WAIT);
+
+    await page.getByLabel("API key").fill("pfk_not-a-key-of-this-service-at-all");
+    await page.getByLabel("API key").press("Enter");
+    await page.getByText("The API key was not accepted").waitFor(WAIT);
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    await shoot("refused");
+    expectClean([/status of 401/]);
+  });
+});
