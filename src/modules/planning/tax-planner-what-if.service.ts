@@ -7,7 +7,7 @@ import { parseInput } from "../../lib/validation";
 import { dailyValuation, loadValuationRange, ParcelError, type ExactHolding } from "../ledger";
 import { discountPercentOf } from "../ledger/discount";
 import { lossLedger, type CgtSummary } from "../tax/cgt";
-import { disposalRow, disposalRows, loadTaxBook, readTaxPortfolio, yearsOf } from "../tax/tax-book";
+import { disposalRow, disposalRows, loadTaxBook, readTaxPortfolio, yearsOf, type SoldParcel } from "../tax/tax-book";
 import { foldWithSells, whatIfKey, whatIfOutcome, type PlannedSell, type WhatIfOutcome } from "./tax-planner-what-if";
 import { TaxPlannerWhatIfRequest } from "./tax-planner.schemas";
 import { plannerYear } from "./tax-planner.service";
@@ -38,15 +38,7 @@ export interface TaxPlannerWhatIfResult extends WhatIfOutcome {
     proceeds: Decimal;
     costBase: Decimal;
     capitalGain: Decimal;
-    parcels: {
-      acquisitionTradeId: number | null;
-      acquisitionDate: string;
-      quantity: Decimal;
-      costBase: Decimal;
-      proceeds: Decimal;
-      capitalGain: Decimal;
-      isDiscountable: boolean;
-    }[];
+    parcels: SoldParcel[];
   }[];
 }
 

@@ -18,8 +18,8 @@ export interface PlannerYear {
   carriedForwardLossesAvailable: Decimal;
 }
 
-/** An open parcel on `asOf`, valued at that day's price and rate (its share of its holding's value). */
-export interface PlannerParcel {
+/** Which open parcel a row is about. */
+export interface ParcelOf {
   holdingId: number;
   symbol: string;
   exchange: string;
@@ -27,6 +27,10 @@ export interface PlannerParcel {
   acquisitionTradeId: number | null;
   acquisitionDate: string;
   quantity: Decimal;
+}
+
+/** An open parcel on `asOf`, valued at that day's price and rate (its share of its holding's value). */
+export interface PlannerParcel extends ParcelOf {
   costBase: Decimal;
   marketValue: Decimal;
 }
@@ -45,15 +49,7 @@ export interface TaxPlannerInput {
   marginalTaxRate: Decimal | null;
 }
 
-export interface HarvestRow {
-  holdingId: number;
-  symbol: string;
-  exchange: string;
-  acquisitionTradeId: number | null;
-  acquisitionDate: string;
-  quantity: Decimal;
-  costBase: Decimal;
-  marketValue: Decimal;
+export interface HarvestRow extends PlannerParcel {
   /** Cost base − market value, a positive amount. */
   unrealisedLoss: Decimal;
   netCapitalGainReduction: Decimal;
@@ -61,13 +57,7 @@ export interface HarvestRow {
   washSaleRisk: boolean;
 }
 
-export interface WaitForDiscountRow {
-  holdingId: number;
-  symbol: string;
-  exchange: string;
-  acquisitionTradeId: number | null;
-  acquisitionDate: string;
-  quantity: Decimal;
+export interface WaitForDiscountRow extends ParcelOf {
   unrealisedGain: Decimal;
   discountEligibleFrom: string;
   daysToWait: number;

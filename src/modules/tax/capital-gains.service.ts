@@ -10,11 +10,13 @@ import {
   reportYear,
   taxReport,
   yearsOf,
-  type DisposalRow,
+  type CapitalGainsReport,
   type TaxBook,
   type TaxPortfolio,
 } from "./tax-book";
 import { FinancialYearQuery } from "./tax.schemas";
+
+export type { CapitalGainsReport } from "./tax-book";
 import { unconfirmedIncomeOf, type UnconfirmedIncome } from "./unconfirmed-income";
 
 /**
@@ -22,18 +24,6 @@ import { unconfirmedIncomeOf, type UnconfirmedIncome } from "./unconfirmed-incom
  * the year's CGT events parcel by parcel and the s100-50 summary, with the losses the portfolio's
  * own earlier years left unused (the loss ledger) plus those entered in its tax settings.
  */
-export interface CapitalGainsReport {
-  portfolioId: number;
-  financialYear: number;
-  from: string;
-  to: string;
-  entityType: string;
-  discountPercent: Decimal;
-  summary: CgtSummary;
-  disposals: Omit<DisposalRow, "financialYear">[];
-  /** Income paid in the year and not confirmed: its trusts' capital gains and cost base changes are out (docs/rules.md §4.2, §6.5). */
-  unconfirmedIncome: UnconfirmedIncome;
-}
 
 export async function capitalGainsReport(
   ctx: Context,
@@ -44,8 +34,8 @@ export async function capitalGainsReport(
 }
 
 /**
- * GET …/reports/capital-gains/pdf (or the report's route with `Accept: application/pdf`): the same
- * report as the CGT schedule an accountant files (cgt-schedule-pdf.ts).
+ * GET …/reports/capital-gains/pdf: the same report as the CGT schedule an accountant files
+ * (cgt-schedule-pdf.ts).
  */
 export async function capitalGainsReportPdf(
   ctx: Context,

@@ -1,7 +1,4 @@
-import type { Decimal } from "../../lib/money";
-import type { CgtSummary } from "./cgt";
-import type { DisposalRow } from "./tax-book";
-import type { UnconfirmedIncome } from "./unconfirmed-income";
+import type { CapitalGainsReport } from "./tax-book";
 import {
   capitalGainsSummaryTable,
   CONTENT_WIDTH,
@@ -11,21 +8,11 @@ import {
   heading,
   MARGIN,
   newTaxPdf,
+  taxPdfHeader,
 } from "./pdf-layout";
 
 /** What the schedule prints: the capital gains report of a year, with its portfolio's name. */
-export interface CgtScheduleDocument {
-  portfolioId: number;
-  portfolioName: string;
-  financialYear: number;
-  from: string;
-  to: string;
-  entityType: string;
-  discountPercent: Decimal;
-  summary: CgtSummary;
-  disposals: readonly Omit<DisposalRow, "financialYear">[];
-  unconfirmedIncome: UnconfirmedIncome;
-}
+export type CgtScheduleDocument = CapitalGainsReport & { portfolioName: string };
 
 /**
  * The capital gains report (docs/reports.md §5.1) as the CGT schedule an accountant files with the
@@ -39,13 +26,12 @@ export async function renderCapitalGainsPdf(report: CgtScheduleDocument, generat
     Title: `CGT schedule — ${report.portfolioName} — FY${report.financialYear}`,
     Subject: "Capital gains of an income year",
   });
-  pdf.font("bold").fontSize(18).text("Capital gains tax schedule", MARGIN, MARGIN);
-  pdf.moveDown(0.3);
-  pdf.font("body").fontSize(10);
-  pdf.text(`Portfolio: ${report.portfolioName} (id ${report.portfolioId})`);
-  pdf.text(`Income year: FY${report.financialYear}, ${report.from} to ${report.to}`);
-  pdf.text(`Entity: ${report.entityType}; CGT discount ${formatAmount(report.discountPercent, 2)} %`);
-  pdf.text(`Prepared on ${generatedOn} from the portfolio's records. Amounts in AUD.`);
+  taxPdfHeader(
+    pdf,
+    "Capital gains tax schedule",
+    report,
+    `Prepared on ${generatedOn} from the portfolio's records. Amounts in AUD.`,
+  );
   // A confirmed trust distribution brings capital gains and cost base changes: unconfirmed ones are out.
   const left = report.unconfirmedIncome;
   if (left.count > 0)

@@ -10,6 +10,7 @@ import {
   heading,
   MARGIN,
   newTaxPdf,
+  taxPdfHeader,
   table,
 } from "./pdf-layout";
 import { INCOME_LABELS } from "./taxable-income";
@@ -27,13 +28,12 @@ export async function renderMyTaxPdf(doc: MyTaxDocument, generatedOn: string): P
     Title: `ATO myTax — ${report.portfolioName} — FY${report.financialYear}`,
     Subject: "Investment figures for myTax",
   });
-  pdf.font("bold").fontSize(18).text("ATO myTax — investment figures", MARGIN, MARGIN);
-  pdf.moveDown(0.3);
-  pdf.font("body").fontSize(10);
-  pdf.text(`Portfolio: ${report.portfolioName} (id ${report.portfolioId})`);
-  pdf.text(`Income year: FY${report.financialYear}, ${doc.from} to ${doc.to}`);
-  pdf.text(`Entity: ${report.entityType}; CGT discount ${formatAmount(doc.discountPercent, 2)} %`);
-  pdf.text(`Prepared on ${generatedOn} from the portfolio's confirmed records. Amounts in AUD.`);
+  taxPdfHeader(
+    pdf,
+    "ATO myTax — investment figures",
+    { ...report, from: doc.from, to: doc.to, discountPercent: doc.discountPercent },
+    `Prepared on ${generatedOn} from the portfolio's confirmed records. Amounts in AUD.`,
+  );
   // Only confirmed income enters the labels: say what was left out, so the page does not read as complete.
   const left = report.unconfirmedIncome;
   if (left.count > 0)

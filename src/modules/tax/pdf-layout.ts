@@ -56,6 +56,28 @@ export function newTaxPdf(info: { Title: string; Subject: string }): {
   return { pdf, bytes };
 }
 
+/** Whose figures a tax PDF holds: its portfolio, income year and entity. */
+export interface TaxPdfSubject {
+  portfolioId: number;
+  portfolioName: string;
+  financialYear: number;
+  from: string;
+  to: string;
+  entityType: string;
+  discountPercent: Decimal;
+}
+
+/** The title, then the portfolio, the income year, the entity and its discount, and `prepared`. */
+export function taxPdfHeader(pdf: PDFKit.PDFDocument, title: string, subject: TaxPdfSubject, prepared: string): void {
+  pdf.font("bold").fontSize(18).text(title, MARGIN, MARGIN);
+  pdf.moveDown(0.3);
+  pdf.font("body").fontSize(10);
+  pdf.text(`Portfolio: ${subject.portfolioName} (id ${subject.portfolioId})`);
+  pdf.text(`Income year: FY${subject.financialYear}, ${subject.from} to ${subject.to}`);
+  pdf.text(`Entity: ${subject.entityType}; CGT discount ${formatAmount(subject.discountPercent, 2)} %`);
+  pdf.text(prepared);
+}
+
 /** "`footer` — Page i of N" at the foot of every page, then the document ended. */
 export function finishTaxPdf(pdf: PDFKit.PDFDocument, footer: string): void {
   const range = pdf.bufferedPageRange();

@@ -6,7 +6,7 @@ import { parseInput } from "../../lib/validation";
 import { foldParcels, ParcelError, type LedgerEvent, type ParcelMethod } from "../ledger";
 import { tradeExchangeRate } from "../trades/trade-exchange-rate";
 import { gainSplit, lossLedger, netCapitalGain } from "./cgt";
-import { disposalRow, loadTaxBook, readTaxPortfolio, yearsOf } from "./tax-book";
+import { disposalRow, loadTaxBook, readTaxPortfolio, yearsOf, type SoldParcel } from "./tax-book";
 import { SimulateSellRequest } from "./tax.schemas";
 import { heavyWork } from "../../lib/heavy-work";
 
@@ -31,15 +31,7 @@ export interface SimulateSellResult {
   capitalLoss: Decimal;
   discount: Decimal;
   assessableCapitalGain: Decimal;
-  parcels: {
-    acquisitionTradeId: number | null;
-    acquisitionDate: string;
-    quantity: Decimal;
-    costBase: Decimal;
-    proceeds: Decimal;
-    capitalGain: Decimal;
-    isDiscountable: boolean;
-  }[];
+  parcels: SoldParcel[];
   yearToDate: { financialYear: number; netCapitalGainBefore: Decimal; netCapitalGainAfter: Decimal };
 }
 

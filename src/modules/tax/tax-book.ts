@@ -20,7 +20,8 @@ import { PORTFOLIO_LEDGER_SELECT } from "../ledger/portfolio-access";
 import { portfolioWhere, scopedPortfolio } from "../ledger/portfolio-access";
 import { parseId, parseInput } from "../../lib/validation";
 import { heavyWork } from "../../lib/heavy-work";
-import type { CgtGain, TrustCapitalGain } from "./cgt";
+import type { CgtGain, CgtSummary, TrustCapitalGain } from "./cgt";
+import type { UnconfirmedIncome } from "./unconfirmed-income";
 
 /**
  * What every tax report reads (docs/reports.md §5): the portfolio (AUD-based, AU-resident, or 422),
@@ -316,4 +317,29 @@ export function yearsOf(
   for (const d of book.disposals) year(d.financialYear).gains.push(d);
   for (const [fy, gains] of book.trustGains) year(fy).trustGains.push(...gains);
   return years;
+}
+
+/** The capital gains report of a year (docs/reports.md §5.1): its events and summary. */
+export interface CapitalGainsReport {
+  portfolioId: number;
+  financialYear: number;
+  from: string;
+  to: string;
+  entityType: string;
+  discountPercent: Decimal;
+  summary: CgtSummary;
+  disposals: Omit<DisposalRow, "financialYear">[];
+  /** Income paid in the year and not confirmed: its trusts' capital gains and cost base changes are out (docs/rules.md §4.2, §6.5). */
+  unconfirmedIncome: UnconfirmedIncome;
+}
+
+/** A parcel a sell takes, as simulate-sell and the tax planner's what-if answer it. */
+export interface SoldParcel {
+  acquisitionTradeId: number | null;
+  acquisitionDate: string;
+  quantity: Decimal;
+  costBase: Decimal;
+  proceeds: Decimal;
+  capitalGain: Decimal;
+  isDiscountable: boolean;
 }
