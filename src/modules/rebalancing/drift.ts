@@ -30,9 +30,11 @@ export type DriftStatus = "InBand" | "Under" | "Over" | "Untargeted";
 export interface DriftEntry {
   label: string;
   currentValue: Decimal;
+  /** Computed: a Float, unrounded (docs/conventions.md §4.3). */
   currentPct: number;
-  targetPct: number;
-  tolerancePct: number;
+  /** The model's own, as stored: exact. */
+  targetPct: Decimal;
+  tolerancePct: Decimal;
   driftPct: number;
   status: DriftStatus;
 }
@@ -72,8 +74,8 @@ export function driftReport(groups: Group[], total: Decimal, valueOf: (g: Group)
       label: g.label,
       currentValue,
       currentPct: currentPct.toNumber(),
-      targetPct: g.targetPct.toNumber(),
-      tolerancePct: g.tolerancePct.toNumber(),
+      targetPct: g.targetPct,
+      tolerancePct: g.tolerancePct,
       driftPct: drift.toNumber(),
       status,
     };

@@ -28,7 +28,7 @@ function driftChart(r: Result): ChartConfiguration<"bar"> {
         {
           label: "Tolerance band",
           // Floating bars from −tolerance to +tolerance: the band the drift may move in.
-          data: entries.map((e) => [-e.tolerancePct, e.tolerancePct]) as unknown as number[],
+          data: entries.map((e) => [-Number(e.tolerancePct), Number(e.tolerancePct)]) as unknown as number[],
           backgroundColor: "rgba(0, 158, 115, 0.18)",
           borderColor: PALETTE[2],
           borderWidth: 1,
