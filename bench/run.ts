@@ -21,6 +21,8 @@
  *       (bench/scale.ts; PostgreSQL only): the ratio two / one
  *   B17 the tax planner and the income forecast, 10,000 vs 20,000 trades; target ≤ 2.3×; the
  *       adviser's book over 30 and 300 portfolios: statements constant (bench/planning.ts)
+ *   B18 the web app's overview of the B13 portfolio in Chromium: navigation to drawn charts (warm),
+ *       and the GraphQL cost of each operation the app sends (bench/web-app.ts)
  *   B19 GET /health p99 and peak RSS while the requests that once exhausted a process run
  *       (bench/resource-abuse.ts, on a server of its own); target ≤ 200 ms and ≤ +1 GiB
  *
@@ -44,6 +46,8 @@ import { abuses, memoryOf, runAbuses } from "./resource-abuse";
 import { dailyValuationWorkload, seedDailyValuation } from "./daily-valuation";
 import { capitalGainsWorkload, seedCapitalGains } from "./capital-gains";
 import { planningWorkload, seedPlanning, type PlanningTargets } from "./planning";
+import { webAppWorkload } from "./web-app";
+import { bundleWebApp } from "../src/cli/web-bundle";
 import { performanceWorkloads } from "./performance";
 import { rebalanceWorkload, seedRebalance } from "./rebalance";
 import { marketRefreshWorkload, seedMarketRefresh } from "./market-refresh";
@@ -185,7 +189,9 @@ async function main() {
     return dir;
   };
 
-  const service = await startServer("service", copy("service"));
+  const webDir = selected("B18") ? fs.mkdtempSync(path.join(os.tmpdir(), "bench-web-")) : undefined;
+  if (webDir) await bundleWebApp(webDir);
+  const service = await startServer("service", copy("service"), webDir ? { BENCH_WEB_DIR: webDir } : {});
   const baseline = await startServer("baseline", copy("baseline"));
   const workloads: Workload[] = [
     { name: "B2 GET /v1/sources", method: "GET", path: "/v1/sources" },
@@ -294,6 +300,14 @@ async function main() {
         database: url ? "postgresql" : "pglite",
         statements: () => statements(service),
       });
+    if (selected("B18"))
+      await webAppWorkload({
+        base: service.base,
+        key,
+        portfolioId: ledgerPortfolioId,
+        rounds: ROUNDS,
+        database: url ? "postgresql" : "pglite",
+      });
     if (selected("B8"))
       await rebalanceWorkload(service.base, key, rebalancePortfolioId, ROUNDS, SECONDS, url ? "postgresql" : "pglite");
     if (selected("B10")) {
@@ -339,6 +353,7 @@ async function main() {
   } finally {
     service.child.kill("SIGTERM");
     baseline.child.kill("SIGTERM");
+    if (webDir) fs.rmSync(webDir, { recursive: true, force: true });
     if (seedDir)
       for (const d of [seedDir, seedDir + "-service", seedDir + "-baseline", seedDir + "-b19", seedDir + "-b15"])
         fs.rmSync(d, { recursive: true, force: true });

@@ -40,6 +40,8 @@ async function main() {
       config: { rateLimitPerSecond: 0, rateLimitBurst: 1 },
       log,
       marketData,
+      // B18: the web app as `npm run build` bundles it, into a folder of the bench's own.
+      webAppDir: process.env.BENCH_WEB_DIR || undefined,
     });
     httpServer.listen(0, "127.0.0.1", () => {
       const address = httpServer.address() as { port: number };
