@@ -7,7 +7,15 @@ import { parseInput } from "../../lib/validation";
 import { dailyValuation, loadValuationRange, ParcelError, type ExactHolding } from "../ledger";
 import { discountPercentOf } from "../ledger/discount";
 import { lossLedger, type CgtSummary } from "../tax/cgt";
-import { disposalRow, disposalRows, loadTaxBook, readTaxPortfolio, yearsOf, type SoldParcel } from "../tax/tax-book";
+import {
+  disposalRow,
+  disposalRows,
+  loadTaxBook,
+  readTaxPortfolio,
+  yearsOf,
+  soldParcel,
+  type SoldParcel,
+} from "../tax/tax-book";
 import { foldWithSells, whatIfKey, whatIfOutcome, type PlannedSell, type WhatIfOutcome } from "./tax-planner-what-if";
 import { TaxPlannerWhatIfRequest } from "./tax-planner.schemas";
 import { plannerYear } from "./tax-planner.service";
@@ -172,15 +180,7 @@ async function whatIfNow(ctx: Context, portfolioId: unknown, input: unknown): Pr
       proceeds: sum((r) => r.proceeds),
       costBase: sum((r) => r.costBase),
       capitalGain: sum((r) => r.capitalGain),
-      parcels: rows.map((r) => ({
-        acquisitionTradeId: r.acquisitionTradeId,
-        acquisitionDate: r.acquisitionDate,
-        quantity: r.quantity,
-        costBase: r.costBase,
-        proceeds: r.proceeds,
-        capitalGain: r.capitalGain,
-        isDiscountable: r.isDiscountable,
-      })),
+      parcels: rows.map(soldParcel),
     };
   });
   return {

@@ -6,7 +6,7 @@ import { parseInput } from "../../lib/validation";
 import { foldParcels, ParcelError, type LedgerEvent, type ParcelMethod } from "../ledger";
 import { tradeExchangeRate } from "../trades/trade-exchange-rate";
 import { gainSplit, lossLedger, netCapitalGain } from "./cgt";
-import { disposalRow, loadTaxBook, readTaxPortfolio, yearsOf, type SoldParcel } from "./tax-book";
+import { disposalRow, loadTaxBook, readTaxPortfolio, yearsOf, soldParcel, type SoldParcel } from "./tax-book";
 import { SimulateSellRequest } from "./tax.schemas";
 import { heavyWork } from "../../lib/heavy-work";
 
@@ -113,15 +113,7 @@ async function simulateSellNow(ctx: Context, portfolioId: unknown, input: unknow
     ...gainSplit(rows),
     discount: alone.discount,
     assessableCapitalGain: alone.netCapitalGain,
-    parcels: rows.map((r) => ({
-      acquisitionTradeId: r.acquisitionTradeId,
-      acquisitionDate: r.acquisitionDate,
-      quantity: r.quantity,
-      costBase: r.costBase,
-      proceeds: r.proceeds,
-      capitalGain: r.capitalGain,
-      isDiscountable: r.isDiscountable,
-    })),
+    parcels: rows.map(soldParcel),
     yearToDate: {
       financialYear,
       netCapitalGainBefore: before[before.length - 1].summary.netCapitalGain,

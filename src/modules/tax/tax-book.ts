@@ -343,3 +343,9 @@ export interface SoldParcel {
   capitalGain: Decimal;
   isDiscountable: boolean;
 }
+
+/** The parcel a disposal row took, as a sell's answer lists it. */
+export function soldParcel(row: Omit<DisposalRow, "financialYear">): SoldParcel {
+  const { acquisitionTradeId, acquisitionDate, quantity, costBase, proceeds, capitalGain, isDiscountable } = row;
+  return { acquisitionTradeId, acquisitionDate, quantity, costBase, proceeds, capitalGain, isDiscountable };
+}
