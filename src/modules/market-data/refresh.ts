@@ -32,6 +32,12 @@ export interface Providers {
 
 export interface RefreshRequest {
   trigger: "request" | "schedule" | "start";
+  /**
+   * A schedule's firing: the moment it was due (by this process's clock) and how far before it a
+   * scheduled run still counts as this firing's. Every process fires; the first to take the lock
+   * runs, and one that takes it after that run has already ended finds the run and starts none.
+   */
+  firing?: { at: Date; withinMs: number };
   /** One account's request: its securities only (the status lists the account's alone anyway). */
   accountId?: number;
   securities?: SecurityRef[];
@@ -57,6 +63,18 @@ export function todayIn(timeZone: string, now = new Date()): string {
 }
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The firing a schedule's callback answers: the second it was due (cron patterns count in whole
+ * seconds; each process reads its own clock, which says that second when its timer fires), and a
+ * window of half the time to the next firing, at most 30 s, for the clocks of the processes and
+ * the database to differ by.
+ */
+function firingOf(cron: Cron): { at: Date; withinMs: number } {
+  const at = new Date(Math.floor(Date.now() / 1000) * 1000);
+  const next = cron.nextRun()?.getTime() ?? at.getTime() + 60_000;
+  return { at, withinMs: Math.min(30_000, Math.max(0, next - at.getTime()) / 2) };
+}
 
 export class MarketDataRefresher implements MarketDataJobs {
   private cron: Cron | null = null;
@@ -85,6 +103,20 @@ export class MarketDataRefresher implements MarketDataJobs {
     if (!release) return { runId: await this.runningRunId() };
     let runId: number;
     try {
+      if (request.firing) {
+        const ran = await this.db.prisma.marketDataRun.findFirst({
+          where: {
+            trigger: "schedule",
+            startedAt: { gte: new Date(request.firing.at.getTime() - request.firing.withinMs) },
+          },
+          orderBy: { id: "desc" },
+          select: { id: true },
+        });
+        if (ran) {
+          await release();
+          return { runId: ran.id };
+        }
+      }
       // Holding the lock, no run is running: a Running row is one whose process stopped mid-run.
       await this.db.prisma.marketDataRun.updateMany({
         where: { status: "Running" },
@@ -110,8 +142,8 @@ export class MarketDataRefresher implements MarketDataJobs {
   /** The schedule, and a run now when the last good one is more than a day old ("off": neither). */
   async start(): Promise<void> {
     if (this.schedule === "off") return;
-    this.cron = new Cron(this.schedule, { timezone: MARKET_DATA_TIMEZONE, protect: true }, () => {
-      this.refresh({ trigger: "schedule" }).catch((error) =>
+    this.cron = new Cron(this.schedule, { timezone: MARKET_DATA_TIMEZONE, protect: true }, (cron: Cron) => {
+      this.refresh({ trigger: "schedule", firing: firingOf(cron) }).catch((error) =>
         this.log.warn({ err: error }, "scheduled refresh not started"),
       );
     });
