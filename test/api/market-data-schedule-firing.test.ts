@@ -11,7 +11,7 @@ import { useTestApp } from "../support/app";
  */
 const t = useTestApp();
 
-const refresher = () => new MarketDataRefresher(t.db, {}, pino({ level: "silent" }), "off", 3);
+const refresher = () => new MarketDataRefresher(t.db, { prices: null, fx: null }, pino({ level: "silent" }), "off", 3);
 const scheduledRuns = () =>
   t.db.prisma.marketDataRun.findMany({ where: { trigger: "schedule" }, orderBy: { id: "asc" }, select: { id: true } });
 
