@@ -121,6 +121,17 @@ async function main(argv: string[]): Promise<number> {
     if (!force && isCurrent(hash)) return 0;
     fs.rmSync(STAMP, { force: true });
     const started = Date.now();
+    // The web app bundles its operations' text from generated/: regenerate it from schema.graphql and
+    // src/web/operations.graphql first, so an edited operation is never bundled stale.
+    const codegen = spawnSync(
+      process.execPath,
+      ["--import", "tsx", path.join(PROJECT_ROOT, "src/graphql/codegen.ts")],
+      {
+        cwd: PROJECT_ROOT,
+        stdio: "inherit",
+      },
+    );
+    if (codegen.status !== 0) return codegen.status ?? 1;
     const tsc = spawnSync(
       process.execPath,
       [path.join(PROJECT_ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json", "--noCheck"],
@@ -128,7 +139,8 @@ async function main(argv: string[]): Promise<number> {
     );
     if (tsc.status !== 0) return tsc.status ?? 1;
     await bundleWebApp();
-    fs.writeFileSync(STAMP, hash + "\n");
+    // What was built from: the sources as the codegen left them.
+    fs.writeFileSync(STAMP, sourceHash() + "\n");
     console.error(`built dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return 0;
   } finally {

@@ -34,6 +34,8 @@ async function main() {
 
   const config = loadConfig({
     LOG_LEVEL: "warn",
+    // This machine only, unless HOST says otherwise: the demo prints its key.
+    HOST: "127.0.0.1",
     ...process.env,
     DATABASE_URL: "",
     DATA_DIR: path.join(demoDir, "db"),

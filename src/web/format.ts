@@ -15,11 +15,34 @@ function moneyFormat(currency: string): Intl.NumberFormat {
   return f;
 }
 
+/** "-0.00" and its kin read as zero: a sign on nothing shown is noise, and must not colour red. */
+const unsigned = (text: string): string => (/^-[^1-9]*$/.test(text) ? text.slice(1) : text);
+
 /** A decimal string as money, e.g. "$12,345.67"; a currency other than AUD keeps its code. */
 export function money(value: string | null | undefined, currency = "AUD"): string {
   if (value === null || value === undefined) return "—";
   // Intl formats the decimal string exactly (no float on the way).
-  const text = moneyFormat(currency).format(value as unknown as number);
+  const text = unsigned(moneyFormat(currency).format(value as unknown as number));
+  return currency === "AUD" ? text : `${currency} ${text}`;
+}
+
+const unitFormats = new Map<string, Intl.NumberFormat>();
+
+/** A price or an amount per unit: cents at least, up to 6 decimals ("$0.035", "$0.8542"). */
+export function unitPrice(value: string | null | undefined, currency = "AUD"): string {
+  if (value === null || value === undefined) return "—";
+  let f = unitFormats.get(currency);
+  if (!f) {
+    f = new Intl.NumberFormat("en-AU", {
+      style: "currency",
+      currency,
+      currencyDisplay: "narrowSymbol",
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 6,
+    });
+    unitFormats.set(currency, f);
+  }
+  const text = unsigned(f.format(value as unknown as number));
   return currency === "AUD" ? text : `${currency} ${text}`;
 }
 
@@ -30,7 +53,7 @@ export const quantity = (value: string | null | undefined): string =>
 /** A percentage the API gives as a number of percent (12.3456 → "12.35%"). */
 export function percent(value: number | string | null | undefined): string {
   if (value === null || value === undefined || value === "") return "—";
-  return `${Number(value).toFixed(2)}%`;
+  return `${unsigned(Number(value).toFixed(2))}%`;
 }
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
@@ -62,8 +85,11 @@ export function month(value: string): string {
 }
 
 /** Whether a decimal string is below zero (for colouring; no arithmetic). */
-export const negative = (value: string | number | null | undefined): boolean =>
-  typeof value === "number" ? value < 0 : typeof value === "string" && value.trim().startsWith("-");
+export const negative = (value: string | number | null | undefined): boolean => {
+  if (value === null || value === undefined || value === "") return false;
+  const shown = Number(value).toFixed(2); // the sign as shown to the cent, no more
+  return shown.startsWith("-") && !/^-[^1-9]*$/.test(shown);
+};
 
 /** "FY2026" for the financial year ending 30 June 2026. */
 export const fyName = (year: number): string => `FY${year}`;

@@ -24,15 +24,17 @@ export function currentFinancialYear(today = new Date()): number {
 export function rangeDates(id: RangeId, today = new Date()): { from?: string; to?: string } {
   const fy = currentFinancialYear(today);
   switch (id) {
+    // No `to` where the range runs to today: the API's today (UTC), not the browser's, which is
+    // already tomorrow in Australia each morning.
     case "fytd":
-      return { from: `${fy - 1}-07-01`, to: iso(today) };
+      return { from: `${fy - 1}-07-01` };
     case "lastfy":
       return { from: `${fy - 2}-07-01`, to: `${fy - 1}-06-30` };
     case "1y":
     case "3y": {
       const years = id === "1y" ? 1 : 3;
       const from = new Date(today.getFullYear() - years, today.getMonth(), today.getDate());
-      return { from: iso(from), to: iso(today) };
+      return { from: iso(from) };
     }
     case "all":
       // The API's own defaults: from the first event to its today.

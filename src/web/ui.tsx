@@ -5,15 +5,25 @@ import { ApiError } from "./api";
 /** What a view is doing: loading, failed with a message, or showing its data. */
 export type Load<T> = { state: "loading" } | { state: "error"; error: ApiError | Error } | { state: "ok"; data: T };
 
-/** Runs `fetcher` when `deps` change; the answer of a superseded run is dropped. */
-export function useLoad<T>(fetcher: () => Promise<T>, deps: unknown[]): [Load<T>, () => void] {
+/**
+ * Runs `fetcher` when `deps` change; the answer of a superseded run is dropped. While `subject`
+ * (say, the portfolio's id) stays the same, the view keeps showing what it has until the new
+ * answer comes: its controls stay where they are, and the one in use keeps the focus.
+ */
+export function useLoad<T>(fetcher: () => Promise<T>, deps: unknown[], subject?: unknown): [Load<T>, () => void] {
   const [load, setLoad] = useState<Load<T>>({ state: "loading" });
+  const [shown, setShown] = useState<{ subject: unknown } | undefined>(undefined);
   const [tick, setTick] = useState(0);
   useEffect(() => {
     let live = true;
-    setLoad({ state: "loading" });
+    const keep = subject !== undefined && shown?.subject === subject && load.state === "ok";
+    if (!keep) setLoad({ state: "loading" });
     fetcher().then(
-      (data) => live && setLoad({ state: "ok", data }),
+      (data) => {
+        if (!live) return;
+        setShown({ subject });
+        setLoad({ state: "ok", data });
+      },
       (error: Error) => live && setLoad({ state: "error", error }),
     );
     return () => {

@@ -115,7 +115,8 @@ function Importer({ portfolios }: { portfolios: { id: string; name: string }[] }
 }
 
 export function DataView() {
-  const [load, reload] = useLoad(() => gql(MarketDataStatus, {}), []);
+  // Reloaded after a refresh: the status stays on screen meanwhile, and the file chosen below with it.
+  const [load, reload] = useLoad(() => gql(MarketDataStatus, {}), [], "status");
   const [refresh, setRefresh] = useState<{ message: string; error?: Error } | null>(null);
   return (
     <>

@@ -1,6 +1,6 @@
 import { useMemo, useState } from "preact/hooks";
 import type { OverviewQuery } from "../../../generated/graphql/web-operations";
-import { money, negative, percent, quantity } from "../format";
+import { money, negative, percent, quantity, unitPrice } from "../format";
 
 /** The overview's holdings, sortable by every column (WEB.md: Overview). */
 
@@ -85,7 +85,7 @@ export function HoldingsTable({ holdings, currency }: { holdings: Holding[]; cur
                 <span class="sub">{h.name}</span>
               </th>
               <td class="num">{quantity(h.quantity)}</td>
-              <td class="num hide-narrow">{money(h.currentPrice, h.currencyCode)}</td>
+              <td class="num hide-narrow">{unitPrice(h.currentPrice, h.currencyCode)}</td>
               <td class="num">{money(h.marketValue, currency)}</td>
               <td class="num">{percent(h.holdingWeight)}</td>
               <td class={`num ${negative(h.totalReturn.totalReturnValue) ? "neg" : "pos"}`}>

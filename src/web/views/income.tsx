@@ -2,7 +2,7 @@ import type { ChartConfiguration } from "chart.js";
 import { IncomeForecast, type IncomeForecastQuery } from "../../../generated/graphql/web-operations";
 import { gql } from "../api";
 import { ChartCanvas, PALETTE } from "../charts";
-import { date, money, month, percent, quantity } from "../format";
+import { date, money, month, percent, quantity, unitPrice } from "../format";
 import { Figure, Loaded, Section, useLoad } from "../ui";
 
 /** The next twelve months of projected income by month, with franking credits (WEB.md: Income). */
@@ -117,7 +117,7 @@ export function IncomeView({ portfolioId }: { portfolioId: string }) {
                       <th scope="row">
                         {p.symbol}.{p.exchange}
                       </th>
-                      <td class="num hide-narrow">{money(p.perUnit, p.currencyCode)}</td>
+                      <td class="num hide-narrow">{unitPrice(p.perUnit, p.currencyCode)}</td>
                       <td class="num">{quantity(p.units)}</td>
                       <td class="num">{money(p.cash, f.currency)}</td>
                       <td class="num">{money(p.frankingCredits, f.currency)}</td>

@@ -93,6 +93,7 @@ export function OverviewView({ portfolioId }: { portfolioId: string }) {
         groupBy,
       })),
     [portfolioId, range, groupBy],
+    portfolioId, // another range or grouping of the same portfolio: the controls stay, with the focus
   );
   return (
     <Loaded load={load} what="the overview">

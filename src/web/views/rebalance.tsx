@@ -8,7 +8,7 @@ import {
 } from "../../../generated/graphql/web-operations";
 import { gql } from "../api";
 import { ChartCanvas, PALETTE } from "../charts";
-import { date, money, percent, quantity } from "../format";
+import { date, money, percent, quantity, unitPrice } from "../format";
 import { Figure, Loaded, Section, useLoad } from "../ui";
 
 /**
@@ -159,7 +159,7 @@ function Outcome({ r }: { r: Result }) {
                     </th>
                     <td class="hide-narrow">{l.label}</td>
                     <td class="num">{quantity(l.quantity)}</td>
-                    <td class="num hide-narrow">{money(l.price)}</td>
+                    <td class="num hide-narrow">{unitPrice(l.price)}</td>
                     <td class="num">{money(l.value)}</td>
                   </tr>
                 ))}
