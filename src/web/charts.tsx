@@ -38,7 +38,11 @@ Chart.register(
 Chart.defaults.font.family = getComputedStyle(document.documentElement).fontFamily || "system-ui, sans-serif";
 Chart.defaults.color = "#1f2933";
 
-/** Colour-blind-safe (Okabe–Ito), each with 3:1 contrast on white or better for the larger marks. */
+/**
+ * Colour-blind-safe (Okabe–Ito). The first three have 3:1 contrast on white or better (WCAG's
+ * non-text contrast): the line, bar and band charts use only them. The others serve the donut's
+ * further slices, whose table beside the chart carries every figure in text.
+ */
 export const PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#7A5C00", "#000000"];
 
 export function ChartCanvas(props: {

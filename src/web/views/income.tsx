@@ -19,7 +19,7 @@ function monthsChart(f: Forecast): ChartConfiguration<"bar"> {
         {
           label: "Franking credits",
           data: f.months.map((m) => Number(m.frankingCredits)),
-          backgroundColor: PALETTE[4],
+          backgroundColor: PALETTE[1],
         },
       ],
     },
