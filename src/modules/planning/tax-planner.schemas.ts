@@ -3,7 +3,7 @@ import { dateInput, dateOutput } from "../../lib/dates";
 import { decimalInput } from "../../lib/money";
 import { idSchema } from "../../lib/validation";
 import { PARCEL_METHODS } from "../ledger";
-import { CgtSummaryResponse, FinancialYearQuery } from "../tax/tax.schemas";
+import { CgtSummaryResponse, FinancialYearQuery, SoldParcelResponse } from "../tax/tax.schemas";
 
 /**
  * The end-of-year tax planner's inputs and answers (docs/reports.md §6.1). `asOf` lies in
@@ -167,19 +167,7 @@ export const TaxPlannerWhatIfResponse = z
           proceeds: money,
           costBase: money,
           capitalGain: money.describe("Signed: a loss is negative"),
-          parcels: z.array(
-            z
-              .object({
-                acquisitionTradeId: parcelFields.acquisitionTradeId,
-                acquisitionDate: dateOutput,
-                quantity: z.number(),
-                costBase: money,
-                proceeds: money,
-                capitalGain: money,
-                isDiscountable: z.boolean(),
-              })
-              .meta({ id: "TaxPlannerWhatIfParcel" }),
-          ),
+          parcels: z.array(SoldParcelResponse),
         })
         .meta({ id: "TaxPlannerWhatIfSell" }),
     ),

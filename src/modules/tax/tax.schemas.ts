@@ -111,6 +111,9 @@ const disposalFields = {
   isDiscountable: z.boolean(),
 };
 
+/** A parcel a simulated sell takes: simulate sell's, and each of the tax planner's what-if sells. */
+export const SoldParcelResponse = z.object(disposalFields).meta({ id: "SimulatedParcel" });
+
 export const DisposalResponse = z
   .object({
     holdingId: z.number().int(),
@@ -273,7 +276,7 @@ export const SimulateSellResponse = z
     capitalLoss: money,
     discount: money,
     assessableCapitalGain: money.describe("The sale alone, as if it were the year's only CGT event"),
-    parcels: z.array(z.object(disposalFields).meta({ id: "SimulatedParcel" })),
+    parcels: z.array(SoldParcelResponse),
     yearToDate: z
       .object({ financialYear: z.number().int(), netCapitalGainBefore: money, netCapitalGainAfter: money })
       .meta({ id: "SimulateSellYearToDate" }),
