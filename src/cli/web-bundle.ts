@@ -3,6 +3,7 @@ import path from "node:path";
 import { build } from "esbuild";
 import { WEB_OUT } from "../http/web-app";
 import { PROJECT_ROOT } from "../lib/paths";
+import { escapeHtml } from "../lib/html";
 
 /**
  * Builds the web app (src/web) into `outDir`: one script and one stylesheet, bundled by esbuild
@@ -14,8 +15,6 @@ import { PROJECT_ROOT } from "../lib/paths";
 export const WEB_SOURCE = path.join(PROJECT_ROOT, "src/web");
 /** The URL the assets are served under (src/http/web-app.ts mounts the app at /app). */
 const ASSET_URL = "/app/assets";
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export async function bundleWebApp(outDir: string = WEB_OUT): Promise<{ files: string[] }> {
   const staging = `${outDir}.tmp-${process.pid}`;

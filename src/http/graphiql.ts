@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import express from "express";
 import { PROJECT_ROOT } from "../lib/paths";
+import { escapeHtml } from "../lib/html";
 
 /**
  * The offline GraphQL IDE at /graphiql: GraphiQL and React from their npm packages, served by
@@ -61,8 +62,6 @@ const CSP = [
   "form-action 'none'",
   "frame-ancestors 'none'",
 ].join("; ");
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function page(base: string, assets: Map<string, Asset>): string {
   const url = (name: string) => escapeHtml(`${base}/assets/${assets.get(name)!.hash}/${name}`);
