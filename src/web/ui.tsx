@@ -11,19 +11,14 @@ export type Load<T> = { state: "loading" } | { state: "error"; error: ApiError |
  * answer comes: its controls stay where they are, and the one in use keeps the focus.
  */
 export function useLoad<T>(fetcher: () => Promise<T>, deps: unknown[], subject?: unknown): [Load<T>, () => void] {
-  const [load, setLoad] = useState<Load<T>>({ state: "loading" });
-  const [shown, setShown] = useState<{ subject: unknown } | undefined>(undefined);
+  // The subject the data shown was asked for travels with it.
+  const [load, setLoad] = useState<Load<T> & { subject?: unknown }>({ state: "loading" });
   const [tick, setTick] = useState(0);
   useEffect(() => {
     let live = true;
-    const keep = subject !== undefined && shown?.subject === subject && load.state === "ok";
-    if (!keep) setLoad({ state: "loading" });
+    if (subject === undefined || load.state !== "ok" || load.subject !== subject) setLoad({ state: "loading" });
     fetcher().then(
-      (data) => {
-        if (!live) return;
-        setShown({ subject });
-        setLoad({ state: "ok", data });
-      },
+      (data) => live && setLoad({ state: "ok", data, subject }),
       (error: Error) => live && setLoad({ state: "error", error }),
     );
     return () => {
