@@ -7,15 +7,8 @@ import { parseInput } from "../../lib/validation";
 import { dailyValuation, loadValuationRange, ParcelError, type ExactHolding } from "../ledger";
 import { discountPercentOf } from "../ledger/discount";
 import { lossLedger, type CgtSummary } from "../tax/cgt";
-import {
-  disposalRow,
-  disposalRows,
-  loadTaxBook,
-  readTaxPortfolio,
-  yearsOf,
-  soldParcel,
-  type SoldParcel,
-} from "../tax/tax-book";
+import { disposalRow, disposalRows, soldParcel, type SoldParcel } from "../tax/disposal-rows";
+import { loadTaxBook, readTaxPortfolio, yearsOf } from "../tax/tax-book";
 import { foldWithSells, whatIfKey, whatIfOutcome, type PlannedSell, type WhatIfOutcome } from "./tax-planner-what-if";
 import { TaxPlannerWhatIfRequest } from "./tax-planner.schemas";
 import { plannerYear } from "./tax-planner.service";

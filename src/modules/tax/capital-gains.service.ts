@@ -10,13 +10,13 @@ import {
   reportYear,
   taxReport,
   yearsOf,
-  type CapitalGainsReport,
   type TaxBook,
   type TaxPortfolio,
 } from "./tax-book";
+import type { CapitalGainsReport } from "./disposal-rows";
 import { FinancialYearQuery } from "./tax.schemas";
 
-export type { CapitalGainsReport } from "./tax-book";
+export type { CapitalGainsReport } from "./disposal-rows";
 import { unconfirmedIncomeOf, type UnconfirmedIncome } from "./unconfirmed-income";
 
 /**

@@ -1,4 +1,4 @@
-import type { CapitalGainsReport } from "./tax-book";
+import type { CapitalGainsReport } from "./disposal-rows";
 import {
   capitalGainsSummaryTable,
   CONTENT_WIDTH,

@@ -1,7 +1,7 @@
 import PDFDocument from "pdfkit";
 import type { Decimal } from "../../lib/money";
 import type { CgtSummary } from "./cgt";
-import type { DisposalRow } from "./tax-book";
+import type { DisposalRow } from "./disposal-rows";
 
 /**
  * The layout the tax documents share (the myTax PDF, the CGT schedule): A4 pages with Noto Sans

@@ -6,7 +6,8 @@ import { parseInput } from "../../lib/validation";
 import { foldParcels, ParcelError, type LedgerEvent, type ParcelMethod } from "../ledger";
 import { tradeExchangeRate } from "../trades/trade-exchange-rate";
 import { gainSplit, lossLedger, netCapitalGain } from "./cgt";
-import { disposalRow, loadTaxBook, readTaxPortfolio, yearsOf, soldParcel, type SoldParcel } from "./tax-book";
+import { disposalRow, soldParcel, type SoldParcel } from "./disposal-rows";
+import { loadTaxBook, readTaxPortfolio, yearsOf } from "./tax-book";
 import { SimulateSellRequest } from "./tax.schemas";
 import { heavyWork } from "../../lib/heavy-work";
 

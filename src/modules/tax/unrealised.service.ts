@@ -13,7 +13,8 @@ import {
   type ExactHolding,
 } from "../ledger";
 import { gainSplit, lossLedger, netCapitalGain, type CgtSummary } from "./cgt";
-import { loadTaxBook, readTaxPortfolio, taxReport, yearsOf, type ParcelGain, type TaxBook } from "./tax-book";
+import type { ParcelGain } from "./disposal-rows";
+import { loadTaxBook, readTaxPortfolio, taxReport, yearsOf, type TaxBook } from "./tax-book";
 import { UnrealisedQuery } from "./tax.schemas";
 
 /**
