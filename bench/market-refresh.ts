@@ -2,9 +2,8 @@ import type { ChildProcess } from "node:child_process";
 import autocannon from "autocannon";
 import { MARKET_DATA_TIMEZONE } from "../src/config";
 import { openDatabase, type Database } from "../src/db";
-import { addDays } from "../src/lib/dates";
+import { addDays, todayIn } from "../src/lib/dates";
 import { createAccountKey } from "../src/modules/accounts/accounts.service";
-import { todayIn } from "../src/modules/market-data/refresh";
 import { forkFakeYahoo, servedBy } from "./fake-yahoo";
 
 /**

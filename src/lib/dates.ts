@@ -76,5 +76,10 @@ export function today(): string {
   return new Date().toISOString().slice(0, 10);
 }
 
+/** The calendar date (YYYY-MM-DD) it is in a time zone at a moment (default now). */
+export function todayIn(timeZone: string, now = new Date()): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+}
+
 /** A calendar date in an answer (`YYYY-MM-DD`), documented as `format: date`. */
 export const dateOutput = z.string().meta({ format: "date" });

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import { MARKET_DATA_TIMEZONE } from "../../config";
 import type { MarketDataJobs } from "../../context";
 import type { Database } from "../../db";
+import { todayIn } from "../../lib/dates";
 import type { FxProvider, PriceProvider, SecurityRef } from "./providers/provider";
 import { ProviderError } from "./providers/provider";
 import { fxStatusKey, fxTargets, securityTargets, type SecurityTarget } from "./refresh-targets";
@@ -55,11 +56,6 @@ interface Counts {
   corporateActions: number;
   /** Holdings whose classification the provider filled. */
   classified: number;
-}
-
-/** Today in Sydney: the refresh asks for history up to it. */
-export function todayIn(timeZone: string, now = new Date()): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
 }
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -178,6 +174,7 @@ export class MarketDataRefresher implements MarketDataJobs {
   }
 
   private async execute(runId: number, request: RefreshRequest): Promise<void> {
+    // Today in Sydney: the refresh asks for history up to it.
     const today = todayIn(MARKET_DATA_TIMEZONE);
     const counts: Counts = {
       securities: 0,
