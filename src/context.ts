@@ -129,13 +129,18 @@ export function buildContext(args: {
   const { auth } = args;
   if (!auth) throw unauthenticated();
   const requestId = args.requestId ?? randomUUID();
+  let log: Logger | undefined;
   return {
     db: args.db,
     account: auth.account,
     principal: auth.client
       ? ({ kind: "client", keyId: auth.keyId, clientId: auth.client.id, permission: auth.client.permission } as const)
       : ({ kind: "account", keyId: auth.keyId } as const),
-    log: args.log.child({ accountId: auth.account.id }),
+    // Made when first used: most requests write no line of their own, and a child logger per
+    // request was a measurable part of a small read's time.
+    get log() {
+      return (log ??= args.log.child({ accountId: auth.account.id }));
+    },
     requestId,
     series: args.series,
     analytics: args.analytics ?? analyticsBudget(),

@@ -16,29 +16,25 @@ export class NonFiniteNumberError extends Error {
     );
     this.name = "NonFiniteNumberError";
   }
-
-  /** The same error, its path one level further out (the member or index that holds it). */
-  within(segment: string): NonFiniteNumberError {
-    return new NonFiniteNumberError(this.value, "$" + segment + this.path.slice(1));
-  }
-}
-
-/** Writes `v`, naming `segment` in the path of a non-finite number found inside it. */
-function member(v: unknown, segment: string): string {
-  try {
-    return stringify(v);
-  } catch (error) {
-    throw error instanceof NonFiniteNumberError ? error.within(segment) : error;
-  }
 }
 
 /**
  * JSON with exact decimals: a Decimal is written as a bare JSON number from its own digits
  * (`152.39`, never through a float), as docs/conventions.md §4.2 says. Node 20 has no JSON.rawJSON, hence
  * this small writer. Dates become ISO 8601 strings; undefined object members are omitted. A
- * non-finite number, Decimal or JS, throws NonFiniteNumberError.
+ * non-finite number, Decimal or JS, throws NonFiniteNumberError naming where it is.
  */
 export function stringify(value: unknown): string {
+  try {
+    return write(value);
+  } catch (error) {
+    // Where it is, found only now: tracking the path while writing cost every answer a fifth of
+    // its writing time for an error that a correct report never raises.
+    throw error instanceof NonFiniteNumberError ? new NonFiniteNumberError(error.value, pathOf(value) ?? "$") : error;
+  }
+}
+
+function write(value: unknown): string {
   if (value === null || value === undefined) return "null";
   switch (typeof value) {
     case "string":
@@ -56,16 +52,39 @@ export function stringify(value: unknown): string {
         return value.toFixed();
       }
       if (value instanceof Date) return JSON.stringify(value.toISOString());
-      if (Array.isArray(value))
-        return "[" + value.map((v, i) => (v === undefined ? "null" : member(v, `[${i}]`))).join(",") + "]";
-      const parts: string[] = [];
-      for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-        if (v === undefined || typeof v === "function") continue;
-        parts.push(JSON.stringify(k) + ":" + member(v, "." + k));
+      if (Array.isArray(value)) {
+        let out = "[";
+        for (let i = 0; i < value.length; i++) out += (i > 0 ? "," : "") + write(value[i]);
+        return out + "]";
       }
-      return "{" + parts.join(",") + "}";
+      let out = "{";
+      for (const k of Object.keys(value)) {
+        const v = (value as Record<string, unknown>)[k];
+        if (v === undefined || typeof v === "function") continue;
+        out += (out.length > 1 ? "," : "") + JSON.stringify(k) + ":" + write(v);
+      }
+      return out + "}";
     }
     default:
       return "null";
   }
+}
+
+/** The path (`$.legs[0].quantity`) of the first non-finite number `write` meets in `value`. */
+function pathOf(value: unknown, path = "$"): string | undefined {
+  if (typeof value === "number") return Number.isFinite(value) ? undefined : path;
+  if (typeof value !== "object" || value === null || value instanceof Date) return undefined;
+  if (isDecimal(value)) return value.isFinite() ? undefined : path;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = pathOf(value[i], `${path}[${i}]`);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  for (const [k, v] of Object.entries(value)) {
+    const found = typeof v === "function" ? undefined : pathOf(v, `${path}.${k}`);
+    if (found) return found;
+  }
+  return undefined;
 }
