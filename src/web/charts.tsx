@@ -1,19 +1,5 @@
-import {
-  ArcElement,
-  BarController,
-  BarElement,
-  CategoryScale,
-  Chart,
-  DoughnutController,
-  Filler,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  PointElement,
-  Tooltip,
-  type ChartConfiguration,
-} from "chart.js";
+import * as parts from "chart.js";
+import { Chart, type ChartConfiguration } from "chart.js";
 import { useEffect, useRef } from "preact/hooks";
 
 /**
@@ -22,18 +8,18 @@ import { useEffect, useRef } from "preact/hooks";
  * known only from a picture.
  */
 Chart.register(
-  ArcElement,
-  BarController,
-  BarElement,
-  CategoryScale,
-  DoughnutController,
-  Filler,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  PointElement,
-  Tooltip,
+  parts.ArcElement,
+  parts.BarController,
+  parts.BarElement,
+  parts.CategoryScale,
+  parts.DoughnutController,
+  parts.Filler,
+  parts.Legend,
+  parts.LinearScale,
+  parts.LineController,
+  parts.LineElement,
+  parts.PointElement,
+  parts.Tooltip,
 );
 Chart.defaults.font.family = getComputedStyle(document.documentElement).fontFamily || "system-ui, sans-serif";
 Chart.defaults.color = "#1f2933";

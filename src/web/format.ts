@@ -91,5 +91,8 @@ export const negative = (value: string | number | null | undefined): boolean => 
   return shown.startsWith("-") && !/^-[^1-9]*$/.test(shown);
 };
 
+/** A figure's colour: red below zero (as shown), green otherwise. */
+export const signTone = (value: string | number | null | undefined): "neg" | "pos" => (negative(value) ? "neg" : "pos");
+
 /** "FY2026" for the financial year ending 30 June 2026. */
 export const fyName = (year: number): string => `FY${year}`;

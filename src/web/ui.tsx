@@ -90,6 +90,18 @@ export function Figure({
   );
 }
 
+/** The API's warnings on what a view shows, as a list; nothing when there are none. */
+export function Warnings({ messages }: { messages: string[] }) {
+  if (messages.length === 0) return null;
+  return (
+    <ul class="warnings">
+      {messages.map((m, i) => (
+        <li key={i}>{m}</li>
+      ))}
+    </ul>
+  );
+}
+
 export function Section({ title, children, id }: { title: string; children: ComponentChildren; id?: string }) {
   const headingId = `${id ?? title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-heading`;
   return (

@@ -89,6 +89,17 @@ async function expectAccessible(): Promise<void> {
     return (await axe.run()).violations.map((v) => ({ id: v.id, impact: v.impact }));
   });
   expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
+  // Every table (src/web/table.tsx) has a caption, column headers by scope, and a header for each row.
+  const tables = await page.$$eval("main table", (ts) =>
+    ts.map((t) => ({
+      caption: Boolean(t.querySelector("caption")?.textContent),
+      unscoped: t.querySelectorAll("thead th:not([scope=col])").length,
+      rowsWithoutHeader: Array.from(t.querySelectorAll("tbody tr, tfoot tr")).filter(
+        (r) => r.querySelectorAll("th[scope=row]").length !== 1,
+      ).length,
+    })),
+  );
+  expect(tables.filter((t) => !t.caption || t.unscoped || t.rowsWithoutHeader)).toEqual([]);
 }
 
 async function open(hash: string, ready: string): Promise<void> {

@@ -4,10 +4,12 @@ import {
   MarketDataStatus,
   RefreshMarketData,
   type ImportTradesMutation,
+  type MarketDataStatusQuery,
 } from "../../../generated/graphql/web-operations";
 import { gql } from "../api";
 import { date, dateTime } from "../format";
-import { ErrorNote, Loaded, Section, useLoad } from "../ui";
+import { DataTable, type Column } from "../table";
+import { ErrorNote, Loaded, Section, useLoad, Warnings } from "../ui";
 
 /**
  * Market data and imports (WEB.md: Data): the refresh's status with a button to run it, and a
@@ -15,6 +17,35 @@ import { ErrorNote, Loaded, Section, useLoad } from "../ui";
  */
 
 type ImportResult = ImportTradesMutation["importTrades"];
+type Status = MarketDataStatusQuery["marketDataStatus"];
+
+/** A security's prices or a pair's exchange rates: what the refresh last fetched of it. */
+type Source = {
+  name: string;
+  providerSymbol: string | null;
+  lastDate: string | null;
+  lastAttemptAt: string | null;
+  lastError: string | null;
+};
+
+const sources = (s: Status): Source[] => [
+  ...s.securities.map((x) => ({ ...x, name: `${x.symbol}.${x.exchange}`, lastDate: x.lastPriceDate })),
+  ...s.exchangeRates.map((x) => ({
+    name: `${x.base}/${x.quote}`,
+    providerSymbol: null,
+    lastDate: x.lastRateDate,
+    lastAttemptAt: null,
+    lastError: x.lastError,
+  })),
+];
+
+const SOURCE_COLUMNS: Column<Source>[] = [
+  { header: "Security", rowHeader: true, cell: (x) => x.name },
+  { header: "Provider symbol", cell: (x) => x.providerSymbol ?? "—" },
+  { header: "Last price", cell: (x) => date(x.lastDate) },
+  { header: "Last attempt", cell: (x) => dateTime(x.lastAttemptAt) },
+  { header: "Error", cell: (x) => x.lastError ?? "" },
+];
 
 function ImportSummary({ r }: { r: ImportResult }) {
   return (
@@ -28,13 +59,7 @@ function ImportSummary({ r }: { r: ImportResult }) {
       {r.newHoldings.length > 0 && (
         <p>New holdings: {r.newHoldings.map((h) => `${h.symbol}.${h.exchange}`).join(", ")}</p>
       )}
-      {r.warnings.length > 0 && (
-        <ul class="warnings">
-          {r.warnings.map((w) => (
-            <li key={w}>{w}</li>
-          ))}
-        </ul>
-      )}
+      <Warnings messages={r.warnings} />
       {r.ignored.length > 0 && (
         <details>
           <summary>Ignored rows</summary>
@@ -156,44 +181,13 @@ export function DataView() {
                 </span>
               </div>
               {refresh?.error && <ErrorNote error={refresh.error} />}
-              <div class="table-wrap">
-                <table id="securities">
-                  <caption class="sr-only">Each security's last price and error</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Security</th>
-                      <th scope="col">Provider symbol</th>
-                      <th scope="col">Last price</th>
-                      <th scope="col">Last attempt</th>
-                      <th scope="col">Error</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {s.securities.map((x) => (
-                      <tr key={`${x.symbol}.${x.exchange}`}>
-                        <th scope="row">
-                          {x.symbol}.{x.exchange}
-                        </th>
-                        <td>{x.providerSymbol ?? "—"}</td>
-                        <td>{date(x.lastPriceDate)}</td>
-                        <td>{dateTime(x.lastAttemptAt)}</td>
-                        <td>{x.lastError ?? ""}</td>
-                      </tr>
-                    ))}
-                    {s.exchangeRates.map((x) => (
-                      <tr key={`${x.base}${x.quote}`}>
-                        <th scope="row">
-                          {x.base}/{x.quote}
-                        </th>
-                        <td>—</td>
-                        <td>{date(x.lastRateDate)}</td>
-                        <td>—</td>
-                        <td>{x.lastError ?? ""}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable
+                id="securities"
+                caption="Each security's last price and error"
+                columns={SOURCE_COLUMNS}
+                rows={sources(s)}
+                rowKey={(x) => x.name}
+              />
             </Section>
             <Importer portfolios={portfolios} />
           </>

@@ -3,6 +3,7 @@ import { IncomeForecast, type IncomeForecastQuery } from "../../../generated/gra
 import { gql } from "../api";
 import { ChartCanvas, PALETTE } from "../charts";
 import { date, money, month, percent, quantity, unitPrice } from "../format";
+import { DataTable, HOLDING, type Column } from "../table";
 import { Figure, Loaded, Section, useLoad } from "../ui";
 
 /** The next twelve months of projected income by month, with franking credits (WEB.md: Income). */
@@ -33,6 +34,22 @@ function monthsChart(f: Forecast): ChartConfiguration<"bar"> {
   };
 }
 
+const monthColumns = (currency: string): Column<Forecast["months"][number]>[] => [
+  { header: "Month", rowHeader: true, cell: (m) => month(m.month) },
+  { header: "Cash", numeric: true, cell: (m) => money(m.cash, currency) },
+  { header: "Franking credits", numeric: true, cell: (m) => money(m.frankingCredits, currency) },
+];
+
+const paymentColumns = (currency: string): Column<Forecast["payments"][number]>[] => [
+  { header: "Paid", cell: (p) => date(p.paidDate) },
+  HOLDING,
+  { header: "Per unit", numeric: true, hideNarrow: true, cell: (p) => unitPrice(p.perUnit, p.currencyCode) },
+  { header: "Units", numeric: true, cell: (p) => quantity(p.units) },
+  { header: "Cash", numeric: true, cell: (p) => money(p.cash, currency) },
+  { header: "Franking", numeric: true, cell: (p) => money(p.frankingCredits, currency) },
+  { header: "Basis", hideNarrow: true, cell: (p) => p.basis },
+];
+
 export function IncomeView({ portfolioId }: { portfolioId: string }) {
   const [load] = useLoad(() => gql(IncomeForecast, { id: portfolioId }), [portfolioId]);
   return (
@@ -58,75 +75,22 @@ export function IncomeView({ portfolioId }: { portfolioId: string }) {
             />
             <details>
               <summary>The figures by month</summary>
-              <div class="table-wrap">
-                <table class="compact">
-                  <caption class="sr-only">Projected income by month</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Month</th>
-                      <th scope="col" class="num">
-                        Cash
-                      </th>
-                      <th scope="col" class="num">
-                        Franking credits
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {f.months.map((m) => (
-                      <tr key={m.month}>
-                        <th scope="row">{month(m.month)}</th>
-                        <td class="num">{money(m.cash, f.currency)}</td>
-                        <td class="num">{money(m.frankingCredits, f.currency)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable
+                compact
+                caption="Projected income by month"
+                columns={monthColumns(f.currency)}
+                rows={f.months}
+                rowKey={(m) => m.month}
+              />
             </details>
           </Section>
           <Section title={`Payments (${f.payments.length})`}>
-            <div class="table-wrap">
-              <table id="payments">
-                <caption class="sr-only">Projected payments</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Paid</th>
-                    <th scope="col">Holding</th>
-                    <th scope="col" class="num hide-narrow">
-                      Per unit
-                    </th>
-                    <th scope="col" class="num">
-                      Units
-                    </th>
-                    <th scope="col" class="num">
-                      Cash
-                    </th>
-                    <th scope="col" class="num">
-                      Franking
-                    </th>
-                    <th scope="col" class="hide-narrow">
-                      Basis
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {f.payments.map((p, i) => (
-                    <tr key={i}>
-                      <td>{date(p.paidDate)}</td>
-                      <th scope="row">
-                        {p.symbol}.{p.exchange}
-                      </th>
-                      <td class="num hide-narrow">{unitPrice(p.perUnit, p.currencyCode)}</td>
-                      <td class="num">{quantity(p.units)}</td>
-                      <td class="num">{money(p.cash, f.currency)}</td>
-                      <td class="num">{money(p.frankingCredits, f.currency)}</td>
-                      <td class="hide-narrow">{p.basis}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              id="payments"
+              caption="Projected payments"
+              columns={paymentColumns(f.currency)}
+              rows={f.payments}
+            />
           </Section>
         </>
       )}

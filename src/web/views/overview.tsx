@@ -4,8 +4,9 @@ import { Overview, type OverviewQuery } from "../../../generated/graphql/web-ope
 import { gql } from "../api";
 import { ChartCanvas, PALETTE } from "../charts";
 import { HoldingsTable } from "./holdings-table";
-import { date, money, month, negative, percent } from "../format";
+import { date, money, month, negative, percent, signTone } from "../format";
 import { intervalFor, RANGES, rangeDates, type RangeId } from "../periods";
+import { DataTable, type Column } from "../table";
 import { Figure, Loaded, Section, useLoad } from "../ui";
 
 /**
@@ -59,7 +60,9 @@ function valueChart(points: OverviewQuery["portfolioTimeseries"]): ChartConfigur
   };
 }
 
-function donutChart(groups: NonNullable<OverviewQuery["allocation"]["groups"]>): ChartConfiguration<"doughnut"> {
+type Group = NonNullable<OverviewQuery["allocation"]["groups"]>[number];
+
+function donutChart(groups: Group[]): ChartConfiguration<"doughnut"> {
   return {
     type: "doughnut",
     data: {
@@ -81,6 +84,34 @@ function donutChart(groups: NonNullable<OverviewQuery["allocation"]["groups"]>):
     },
   };
 }
+
+/** A part of the total return: its amount and its percentage. */
+type ReturnPart = { label: string; value: string; percent: number | null };
+
+const splitColumns = (currency: string): Column<ReturnPart>[] => [
+  { header: "Part", rowHeader: true, cell: (x) => x.label },
+  {
+    header: "Amount",
+    numeric: true,
+    tone: (x) => (negative(x.value) ? "neg" : undefined),
+    cell: (x) => money(x.value, currency),
+  },
+  { header: "Percent", numeric: true, cell: (x) => percent(x.percent) },
+];
+
+type ReturnMethod = { method: string; cumulativePercent: number | null; annualisedPercent: number | null };
+
+const METHOD_COLUMNS: Column<ReturnMethod>[] = [
+  { header: "Method", rowHeader: true, cell: (m) => m.method },
+  { header: "Cumulative", numeric: true, cell: (m) => percent(m.cumulativePercent) },
+  { header: "Annualised", numeric: true, cell: (m) => percent(m.annualisedPercent) },
+];
+
+const allocationColumns = (currency: string): Column<Group>[] => [
+  { header: "Group", rowHeader: true, cell: (g) => g.label },
+  { header: "Value", numeric: true, cell: (g) => money(g.marketValue, currency) },
+  { header: "Weight", numeric: true, cell: (g) => percent(g.weight) },
+];
 
 export function OverviewView({ portfolioId }: { portfolioId: string }) {
   const [range, setRange] = useState<RangeId>("all");
@@ -112,7 +143,7 @@ export function OverviewView({ portfolioId }: { portfolioId: string }) {
               <Figure
                 label="Total return"
                 value={`${money(r.totalReturnValue, cur)} (${percent(r.totalReturnPercent)})`}
-                tone={negative(r.totalReturnValue) ? "neg" : "pos"}
+                tone={signTone(r.totalReturnValue)}
               />
             </dl>
             <Section title="Value and net invested" id="value-chart-section">
@@ -142,59 +173,34 @@ export function OverviewView({ portfolioId }: { portfolioId: string }) {
             </Section>
             <div class="grid two">
               <Section title="Where the return came from">
-                <table class="compact">
-                  <caption class="sr-only">Total return split into capital, dividends and currency</caption>
-                  <tbody>
-                    {(
-                      [
-                        ["Capital", r.capitalGainValue, r.capitalGainPercent],
-                        ["Dividends", r.dividendReturnValue, r.dividendReturnPercent],
-                        ["Currency", r.currencyGainValue, r.currencyGainPercent],
-                        ["Total", r.totalReturnValue, r.totalReturnPercent],
-                      ] as const
-                    ).map(([label, value, pct]) => (
-                      <tr key={label} class={label === "Total" ? "total" : undefined}>
-                        <th scope="row">{label}</th>
-                        <td class={`num ${negative(value) ? "neg" : ""}`}>{money(value, cur)}</td>
-                        <td class="num">{percent(pct)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                <DataTable
+                  compact
+                  headless
+                  caption="Total return split into capital, dividends and currency"
+                  columns={splitColumns(cur)}
+                  rows={[
+                    { label: "Capital", value: r.capitalGainValue, percent: r.capitalGainPercent },
+                    { label: "Dividends", value: r.dividendReturnValue, percent: r.dividendReturnPercent },
+                    { label: "Currency", value: r.currencyGainValue, percent: r.currencyGainPercent },
+                  ]}
+                  rowKey={(x) => x.label}
+                  total={{ label: "Total", value: r.totalReturnValue, percent: r.totalReturnPercent }}
+                />
                 {r.isAnnualized && <p class="help">Percentages are annualised.</p>}
               </Section>
               <Section title="Return methods">
-                <table class="compact" id="return-methods">
-                  <caption class="sr-only">Time-weighted, money-weighted and Modified Dietz returns</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Method</th>
-                      <th scope="col" class="num">
-                        Cumulative
-                      </th>
-                      <th scope="col" class="num">
-                        Annualised
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    <tr>
-                      <th scope="row">TWR</th>
-                      <td class="num">{percent(p.timeWeightedReturn.cumulativePercent)}</td>
-                      <td class="num">{percent(p.timeWeightedReturn.annualisedPercent)}</td>
-                    </tr>
-                    <tr>
-                      <th scope="row">XIRR</th>
-                      <td class="num">—</td>
-                      <td class="num">{percent(p.moneyWeightedReturn.annualisedPercent)}</td>
-                    </tr>
-                    <tr>
-                      <th scope="row">Modified Dietz</th>
-                      <td class="num">{percent(p.modifiedDietz.cumulativePercent)}</td>
-                      <td class="num">{percent(p.modifiedDietz.annualisedPercent)}</td>
-                    </tr>
-                  </tbody>
-                </table>
+                <DataTable
+                  compact
+                  id="return-methods"
+                  caption="Time-weighted, money-weighted and Modified Dietz returns"
+                  columns={METHOD_COLUMNS}
+                  rows={[
+                    { method: "TWR", ...p.timeWeightedReturn },
+                    { method: "XIRR", cumulativePercent: null, ...p.moneyWeightedReturn },
+                    { method: "Modified Dietz", ...p.modifiedDietz },
+                  ]}
+                  rowKey={(m) => m.method}
+                />
               </Section>
             </div>
             <Section title="Allocation" id="allocation">
@@ -213,18 +219,14 @@ export function OverviewView({ portfolioId }: { portfolioId: string }) {
                   config={donutChart(d.allocation.groups ?? [])}
                   label={`Allocation by ${GROUPS.find((g) => g.id === d.groupBy)?.label.toLowerCase()}: ${(d.allocation.groups ?? []).map((g) => `${g.label} ${percent(g.weight)}`).join(", ")}`}
                 />
-                <table class="compact">
-                  <caption class="sr-only">Allocation</caption>
-                  <tbody>
-                    {(d.allocation.groups ?? []).map((g) => (
-                      <tr key={g.label}>
-                        <th scope="row">{g.label}</th>
-                        <td class="num">{money(g.marketValue, cur)}</td>
-                        <td class="num">{percent(g.weight)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                <DataTable
+                  compact
+                  headless
+                  caption="Allocation"
+                  columns={allocationColumns(cur)}
+                  rows={d.allocation.groups ?? []}
+                  rowKey={(g) => g.label}
+                />
               </div>
             </Section>
             <Section title={`Holdings (${p.holdings.length})`} id="holdings">

@@ -1,6 +1,6 @@
 import { Portfolios } from "../../../generated/graphql/web-operations";
 import { gql } from "../api";
-import { money, negative, percent } from "../format";
+import { money, percent, signTone } from "../format";
 import { Loaded, useLoad } from "../ui";
 
 /** Each portfolio with its value, total return and client (WEB.md: Portfolios). */
@@ -30,7 +30,7 @@ export function PortfoliosView() {
                     </div>
                     <div class="figure">
                       <dt>Total return</dt>
-                      <dd class={negative(p.performance.totalReturn.totalReturnValue) ? "neg" : "pos"}>
+                      <dd class={signTone(p.performance.totalReturn.totalReturnValue)}>
                         {money(p.performance.totalReturn.totalReturnValue, p.baseCurrencyCode)} (
                         {percent(p.performance.totalReturn.totalReturnPercent)})
                       </dd>

@@ -9,7 +9,8 @@ import {
 import { gql } from "../api";
 import { ChartCanvas, PALETTE } from "../charts";
 import { date, money, percent, quantity, unitPrice } from "../format";
-import { Figure, Loaded, Section, useLoad } from "../ui";
+import { DataTable, HOLDING, type Column } from "../table";
+import { Figure, Loaded, Section, useLoad, Warnings } from "../ui";
 
 /**
  * The active model's drift against its tolerance band, and the legs that bring the portfolio back
@@ -64,6 +65,25 @@ function driftChart(r: Result): ChartConfiguration<"bar"> {
   };
 }
 
+const DRIFT_COLUMNS: Column<Result["driftReport"]["entries"][number]>[] = [
+  { header: "Bucket", rowHeader: true, cell: (e) => e.label },
+  { header: "Value", numeric: true, hideNarrow: true, cell: (e) => money(e.currentValue) },
+  { header: "Held", numeric: true, cell: (e) => percent(e.currentPct) },
+  { header: "Target", numeric: true, cell: (e) => percent(e.targetPct) },
+  { header: "Band", numeric: true, hideNarrow: true, cell: (e) => `±${percent(e.tolerancePct)}` },
+  { header: "Drift", numeric: true, cell: (e) => percent(e.driftPct) },
+  { header: "Status", hideNarrow: true, cell: (e) => (e.status === "InBand" ? "In band" : e.status) },
+];
+
+const LEG_COLUMNS: Column<Result["legs"][number]>[] = [
+  { header: "Side", tone: (l) => (l.side === "Sell" ? "neg" : "pos"), cell: (l) => l.side },
+  HOLDING,
+  { header: "Bucket", hideNarrow: true, cell: (l) => l.label },
+  { header: "Units", numeric: true, cell: (l) => quantity(l.quantity) },
+  { header: "Price", numeric: true, hideNarrow: true, cell: (l) => unitPrice(l.price) },
+  { header: "Value", numeric: true, cell: (l) => money(l.value) },
+];
+
 function Outcome({ r }: { r: Result }) {
   return (
     <>
@@ -78,47 +98,13 @@ function Outcome({ r }: { r: Result }) {
           config={driftChart(r)}
           label={`Drift of each bucket against its tolerance band: ${r.driftReport.entries.map((e) => `${e.label} ${percent(e.driftPct)}`).join(", ")}`}
         />
-        <div class="table-wrap">
-          <table id="drift-table">
-            <caption class="sr-only">Drift by bucket</caption>
-            <thead>
-              <tr>
-                <th scope="col">Bucket</th>
-                <th scope="col" class="num hide-narrow">
-                  Value
-                </th>
-                <th scope="col" class="num">
-                  Held
-                </th>
-                <th scope="col" class="num">
-                  Target
-                </th>
-                <th scope="col" class="num hide-narrow">
-                  Band
-                </th>
-                <th scope="col" class="num">
-                  Drift
-                </th>
-                <th scope="col" class="hide-narrow">
-                  Status
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {r.driftReport.entries.map((e) => (
-                <tr key={e.label}>
-                  <th scope="row">{e.label}</th>
-                  <td class="num hide-narrow">{money(e.currentValue)}</td>
-                  <td class="num">{percent(e.currentPct)}</td>
-                  <td class="num">{percent(e.targetPct)}</td>
-                  <td class="num hide-narrow">±{percent(e.tolerancePct)}</td>
-                  <td class="num">{percent(e.driftPct)}</td>
-                  <td class="hide-narrow">{e.status === "InBand" ? "In band" : e.status}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          id="drift-table"
+          caption="Drift by bucket"
+          columns={DRIFT_COLUMNS}
+          rows={r.driftReport.entries}
+          rowKey={(e) => e.label}
+        />
       </Section>
       <Section title={`Trades (${r.legs.length})`} id="legs">
         <dl class="figures">
@@ -126,54 +112,14 @@ function Outcome({ r }: { r: Result }) {
           <Figure label="Cash available" value={money(r.cashAvailable)} />
           <Figure label="Cash left after the trades" value={money(r.cashRemaining)} />
         </dl>
-        {r.legs.length === 0 ? (
-          <p>No trade is needed.</p>
-        ) : (
-          <div class="table-wrap">
-            <table id="legs-table">
-              <caption class="sr-only">Trades that bring the portfolio back to the model</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Side</th>
-                  <th scope="col">Holding</th>
-                  <th scope="col" class="hide-narrow">
-                    Bucket
-                  </th>
-                  <th scope="col" class="num">
-                    Units
-                  </th>
-                  <th scope="col" class="num hide-narrow">
-                    Price
-                  </th>
-                  <th scope="col" class="num">
-                    Value
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {r.legs.map((l, i) => (
-                  <tr key={i}>
-                    <td class={l.side === "Sell" ? "neg" : "pos"}>{l.side}</td>
-                    <th scope="row">
-                      {l.symbol}.{l.exchange}
-                    </th>
-                    <td class="hide-narrow">{l.label}</td>
-                    <td class="num">{quantity(l.quantity)}</td>
-                    <td class="num hide-narrow">{unitPrice(l.price)}</td>
-                    <td class="num">{money(l.value)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-        {r.warnings.length > 0 && (
-          <ul class="warnings">
-            {r.warnings.map((w, i) => (
-              <li key={i}>{w.message}</li>
-            ))}
-          </ul>
-        )}
+        <DataTable
+          id="legs-table"
+          caption="Trades that bring the portfolio back to the model"
+          columns={LEG_COLUMNS}
+          rows={r.legs}
+          empty="No trade is needed."
+        />
+        <Warnings messages={r.warnings.map((w) => w.message)} />
       </Section>
     </>
   );

@@ -1,9 +1,15 @@
 import { useState } from "preact/hooks";
-import { TaxPlanner, TaxYear } from "../../../generated/graphql/web-operations";
+import {
+  TaxPlanner,
+  TaxYear,
+  type TaxPlannerQuery,
+  type TaxYearQuery,
+} from "../../../generated/graphql/web-operations";
 import { downloadMyTaxPdf, gql } from "../api";
-import { date, fyName, money, negative, percent, quantity } from "../format";
+import { date, fyName, money, percent, quantity, signTone } from "../format";
 import { currentFinancialYear } from "../periods";
-import { ErrorNote, Figure, Loaded, Section, useLoad } from "../ui";
+import { DataTable, HOLDING, type Column } from "../table";
+import { ErrorNote, Figure, Loaded, Section, useLoad, Warnings } from "../ui";
 
 /**
  * A tax year at a glance (WEB.md: Tax): capital gains and disposals, the myTax labels and their
@@ -11,6 +17,54 @@ import { ErrorNote, Figure, Loaded, Section, useLoad } from "../ui";
  */
 
 const YEARS_SHOWN = 5;
+
+type Harvest = TaxPlannerQuery["taxPlanner"]["harvest"][number];
+type WaitForDiscount = TaxPlannerQuery["taxPlanner"]["waitForDiscount"][number];
+type Disposal = TaxYearQuery["capitalGainsReport"]["disposals"][number];
+type MyTaxLabel = TaxYearQuery["myTaxReport"]["labels"][number];
+
+const ACQUIRED: Column<{ acquisitionDate: string }> = {
+  header: "Acquired",
+  hideNarrow: true,
+  cell: (x) => date(x.acquisitionDate),
+};
+const yesNo = (yes: boolean) => (yes ? "Yes" : "No");
+
+const HARVEST_COLUMNS: Column<Harvest>[] = [
+  HOLDING,
+  ACQUIRED,
+  { header: "Units", numeric: true, cell: (h) => quantity(h.quantity) },
+  { header: "Loss", numeric: true, tone: () => "neg", cell: (h) => money(h.unrealisedLoss) },
+  { header: "Net gain reduced by", numeric: true, cell: (h) => money(h.netCapitalGainReduction) },
+  { header: "Wash-sale risk", cell: (h) => yesNo(h.washSaleRisk) },
+];
+
+const WAIT_COLUMNS: Column<WaitForDiscount>[] = [
+  HOLDING,
+  ACQUIRED,
+  { header: "Discount from", cell: (w) => date(w.discountEligibleFrom) },
+  { header: "Days", numeric: true, cell: (w) => w.daysToWait },
+  { header: "Gain now", numeric: true, cell: (w) => money(w.gainIfSoldNow) },
+  { header: "Gain if held", numeric: true, cell: (w) => money(w.gainIfSoldWhenEligible) },
+];
+
+const DISPOSAL_COLUMNS: Column<Disposal>[] = [
+  HOLDING,
+  ACQUIRED,
+  { header: "Disposed", cell: (x) => date(x.disposalDate) },
+  { header: "Units", numeric: true, cell: (x) => quantity(x.quantity) },
+  { header: "Cost base", numeric: true, cell: (x) => money(x.costBase) },
+  { header: "Proceeds", numeric: true, cell: (x) => money(x.proceeds) },
+  { header: "Gain", numeric: true, tone: (x) => signTone(x.capitalGain), cell: (x) => money(x.capitalGain) },
+  { header: "Discount", cell: (x) => yesNo(x.isDiscountable) },
+];
+
+const LABEL_COLUMNS: Column<MyTaxLabel>[] = [
+  { header: "Label", rowHeader: true, cell: (l) => l.label },
+  { header: "Section", hideNarrow: true, cell: (l) => l.section },
+  { header: "What", cell: (l) => l.description },
+  { header: "Amount", numeric: true, cell: (l) => money(l.amount) },
+];
 
 function Planner({ portfolioId }: { portfolioId: string }) {
   const [load] = useLoad(() => gql(TaxPlanner, { id: portfolioId }), [portfolioId]);
@@ -28,96 +82,22 @@ function Planner({ portfolioId }: { portfolioId: string }) {
             <Figure label="Unrealised losses" value={money(t.unrealised.losses)} />
           </dl>
           <h3>Losses to harvest ({t.harvest.length})</h3>
-          {t.harvest.length === 0 ? (
-            <p>No open parcel is at a loss.</p>
-          ) : (
-            <div class="table-wrap">
-              <table id="harvest">
-                <caption class="sr-only">Parcels at a loss that could be sold before the year ends</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Holding</th>
-                    <th scope="col" class="hide-narrow">
-                      Acquired
-                    </th>
-                    <th scope="col" class="num">
-                      Units
-                    </th>
-                    <th scope="col" class="num">
-                      Loss
-                    </th>
-                    <th scope="col" class="num">
-                      Net gain reduced by
-                    </th>
-                    <th scope="col">Wash-sale risk</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {t.harvest.map((h, i) => (
-                    <tr key={i}>
-                      <th scope="row">
-                        {h.symbol}.{h.exchange}
-                      </th>
-                      <td class="hide-narrow">{date(h.acquisitionDate)}</td>
-                      <td class="num">{quantity(h.quantity)}</td>
-                      <td class="num neg">{money(h.unrealisedLoss)}</td>
-                      <td class="num">{money(h.netCapitalGainReduction)}</td>
-                      <td>{h.washSaleRisk ? "Yes" : "No"}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <DataTable
+            id="harvest"
+            caption="Parcels at a loss that could be sold before the year ends"
+            columns={HARVEST_COLUMNS}
+            rows={t.harvest}
+            empty="No open parcel is at a loss."
+          />
           <h3>Gains to wait for the discount ({t.waitForDiscount.length})</h3>
-          {t.waitForDiscount.length === 0 ? (
-            <p>No parcel at a gain is short of its discount date.</p>
-          ) : (
-            <div class="table-wrap">
-              <table id="wait-for-discount">
-                <caption class="sr-only">Parcels at a gain that become discountable</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Holding</th>
-                    <th scope="col" class="hide-narrow">
-                      Acquired
-                    </th>
-                    <th scope="col">Discount from</th>
-                    <th scope="col" class="num">
-                      Days
-                    </th>
-                    <th scope="col" class="num">
-                      Gain now
-                    </th>
-                    <th scope="col" class="num">
-                      Gain if held
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {t.waitForDiscount.map((w, i) => (
-                    <tr key={i}>
-                      <th scope="row">
-                        {w.symbol}.{w.exchange}
-                      </th>
-                      <td class="hide-narrow">{date(w.acquisitionDate)}</td>
-                      <td>{date(w.discountEligibleFrom)}</td>
-                      <td class="num">{w.daysToWait}</td>
-                      <td class="num">{money(w.gainIfSoldNow)}</td>
-                      <td class="num">{money(w.gainIfSoldWhenEligible)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
-          {t.warnings.length > 0 && (
-            <ul class="warnings">
-              {t.warnings.map((w, i) => (
-                <li key={i}>{w.message}</li>
-              ))}
-            </ul>
-          )}
+          <DataTable
+            id="wait-for-discount"
+            caption="Parcels at a gain that become discountable"
+            columns={WAIT_COLUMNS}
+            rows={t.waitForDiscount}
+            empty="No parcel at a gain is short of its discount date."
+          />
+          <Warnings messages={t.warnings.map((w) => w.message)} />
         </Section>
       )}
     </Loaded>
@@ -183,82 +163,22 @@ export function TaxView({ portfolioId }: { portfolioId: string }) {
                 </p>
               )}
               <h3>Disposals ({cg.disposals.length})</h3>
-              {cg.disposals.length === 0 ? (
-                <p>No CGT event in this year.</p>
-              ) : (
-                <div class="table-wrap">
-                  <table id="disposals">
-                    <caption class="sr-only">CGT events parcel by parcel</caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">Holding</th>
-                        <th scope="col" class="hide-narrow">
-                          Acquired
-                        </th>
-                        <th scope="col">Disposed</th>
-                        <th scope="col" class="num">
-                          Units
-                        </th>
-                        <th scope="col" class="num">
-                          Cost base
-                        </th>
-                        <th scope="col" class="num">
-                          Proceeds
-                        </th>
-                        <th scope="col" class="num">
-                          Gain
-                        </th>
-                        <th scope="col">Discount</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {cg.disposals.map((x, i) => (
-                        <tr key={i}>
-                          <th scope="row">
-                            {x.symbol}.{x.exchange}
-                          </th>
-                          <td class="hide-narrow">{date(x.acquisitionDate)}</td>
-                          <td>{date(x.disposalDate)}</td>
-                          <td class="num">{quantity(x.quantity)}</td>
-                          <td class="num">{money(x.costBase)}</td>
-                          <td class="num">{money(x.proceeds)}</td>
-                          <td class={`num ${negative(x.capitalGain) ? "neg" : "pos"}`}>{money(x.capitalGain)}</td>
-                          <td>{x.isDiscountable ? "Yes" : "No"}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
-              )}
+              <DataTable
+                id="disposals"
+                caption="CGT events parcel by parcel"
+                columns={DISPOSAL_COLUMNS}
+                rows={cg.disposals}
+                empty="No CGT event in this year."
+              />
             </Section>
             <Section title={`myTax labels, ${fyName(mt.financialYear)}`} id="mytax">
-              <div class="table-wrap">
-                <table id="mytax-labels">
-                  <caption class="sr-only">ATO myTax labels and amounts</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Label</th>
-                      <th scope="col" class="hide-narrow">
-                        Section
-                      </th>
-                      <th scope="col">What</th>
-                      <th scope="col" class="num">
-                        Amount
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {mt.labels.map((l) => (
-                      <tr key={l.label}>
-                        <th scope="row">{l.label}</th>
-                        <td class="hide-narrow">{l.section}</td>
-                        <td>{l.description}</td>
-                        <td class="num">{money(l.amount)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable
+                id="mytax-labels"
+                caption="ATO myTax labels and amounts"
+                columns={LABEL_COLUMNS}
+                rows={mt.labels}
+                rowKey={(l) => l.label}
+              />
             </Section>
           </>
         )}
