@@ -28,8 +28,9 @@ const PORTFOLIO_VIEWS = [
 ] as const;
 
 function parseRoute(hash: string): Route {
-  const m = /^#\/portfolio\/([^/]+)\/(overview|income|tax|rebalance)$/.exec(hash);
-  if (m) return { view: m[2] as "overview", portfolioId: decodeURIComponent(m[1]) };
+  // A portfolio's id is digits: any other address (mistyped, or malformed percent-escapes) is the list.
+  const m = /^#\/portfolio\/(\d+)\/(overview|income|tax|rebalance)$/.exec(hash);
+  if (m) return { view: m[2] as "overview", portfolioId: m[1] };
   if (hash === "#/data") return { view: "data" };
   return { view: "portfolios" };
 }

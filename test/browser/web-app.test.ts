@@ -277,6 +277,22 @@ describe("the web app on the demo book", () => {
     expectClean();
   });
 
+  it("Rebalance names a portfolio's own base currency (was AUD whatever the portfolio's)", async () => {
+    const { createPortfolio } = await gql<{ createPortfolio: { id: string } }>(
+      `mutation($input: CreatePortfolioInput!) { createPortfolio(input: $input) { id } }`,
+      { input: { name: "US dollars", baseCurrencyCode: "USD" } },
+    );
+    await open(`#/portfolio/${createPortfolio.id}/rebalance`, "#cash-to-invest");
+    await page.getByLabel("Cash to invest (USD)").waitFor(WAIT);
+    expect(await page.getByLabel("Cash to invest (AUD)").count()).toBe(0);
+  });
+
+  it("a malformed address is the portfolio list, not a broken page (decodeURIComponent threw)", async () => {
+    seen.errors.length = 0;
+    await open("#/portfolio/%E0%A4%A/overview", "[data-portfolio-id]");
+    expectClean();
+  });
+
   it("Data: market-data status and refresh; a broker file previewed, then imported, through GraphQL", async () => {
     await open("#/data", "#securities");
     expect(await page.locator("#securities tbody tr").count()).toBeGreaterThanOrEqual(8);

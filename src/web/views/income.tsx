@@ -27,9 +27,11 @@ function monthsChart(f: Forecast): ChartConfiguration<"bar"> {
     options: {
       scales: {
         x: { stacked: true, ticks: { maxRotation: 0, autoSkip: true } },
-        y: { stacked: true, ticks: { callback: (v) => money(String(v)).replace(/\.00$/, "") } },
+        y: { stacked: true, ticks: { callback: (v) => money(String(v), f.currency).replace(/\.00$/, "") } },
       },
-      plugins: { tooltip: { callbacks: { label: (c) => `${c.dataset.label}: ${money(String(c.parsed.y))}` } } },
+      plugins: {
+        tooltip: { callbacks: { label: (c) => `${c.dataset.label}: ${money(String(c.parsed.y), f.currency)}` } },
+      },
     },
   };
 }

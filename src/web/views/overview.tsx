@@ -20,7 +20,7 @@ const GROUPS = [
   { id: "currency", label: "Currency" },
 ] as const;
 
-function valueChart(points: OverviewQuery["portfolioTimeseries"]): ChartConfiguration<"line"> {
+function valueChart(points: OverviewQuery["portfolioTimeseries"], currency: string): ChartConfiguration<"line"> {
   return {
     type: "line",
     data: {
@@ -53,9 +53,11 @@ function valueChart(points: OverviewQuery["portfolioTimeseries"]): ChartConfigur
         x: {
           ticks: { maxTicksLimit: 6, autoSkipPadding: 24, maxRotation: 0, callback: (_v, i) => month(points[i].date) },
         },
-        y: { ticks: { callback: (v) => money(String(v)).replace(/\.00$/, "") } },
+        y: { ticks: { callback: (v) => money(String(v), currency).replace(/\.00$/, "") } },
       },
-      plugins: { tooltip: { callbacks: { label: (c) => `${c.dataset.label}: ${money(String(c.parsed.y))}` } } },
+      plugins: {
+        tooltip: { callbacks: { label: (c) => `${c.dataset.label}: ${money(String(c.parsed.y), currency)}` } },
+      },
     },
   };
 }
@@ -167,7 +169,7 @@ export function OverviewView({ portfolioId }: { portfolioId: string }) {
               </p>
               <ChartCanvas
                 id="value-chart"
-                config={valueChart(d.portfolioTimeseries)}
+                config={valueChart(d.portfolioTimeseries, cur)}
                 label={`Value and net invested from ${date(p.from)} to ${date(p.to)}: value ${money(p.totalValue, cur)} at the end.`}
               />
             </Section>

@@ -65,9 +65,9 @@ function driftChart(r: Result): ChartConfiguration<"bar"> {
   };
 }
 
-const DRIFT_COLUMNS: Column<Result["driftReport"]["entries"][number]>[] = [
+const driftColumns = (cur: string): Column<Result["driftReport"]["entries"][number]>[] => [
   { header: "Bucket", rowHeader: true, cell: (e) => e.label },
-  { header: "Value", numeric: true, hideNarrow: true, cell: (e) => money(e.currentValue) },
+  { header: "Value", numeric: true, hideNarrow: true, cell: (e) => money(e.currentValue, cur) },
   { header: "Held", numeric: true, cell: (e) => percent(e.currentPct) },
   { header: "Target", numeric: true, cell: (e) => percent(e.targetPct) },
   { header: "Band", numeric: true, hideNarrow: true, cell: (e) => `±${percent(e.tolerancePct)}` },
@@ -75,16 +75,17 @@ const DRIFT_COLUMNS: Column<Result["driftReport"]["entries"][number]>[] = [
   { header: "Status", hideNarrow: true, cell: (e) => (e.status === "InBand" ? "In band" : e.status) },
 ];
 
-const LEG_COLUMNS: Column<Result["legs"][number]>[] = [
+const legColumns = (cur: string): Column<Result["legs"][number]>[] => [
   { header: "Side", tone: (l) => (l.side === "Sell" ? "neg" : "pos"), cell: (l) => l.side },
   HOLDING,
   { header: "Bucket", hideNarrow: true, cell: (l) => l.label },
   { header: "Units", numeric: true, cell: (l) => quantity(l.quantity) },
   { header: "Price", numeric: true, hideNarrow: true, cell: (l) => unitPrice(l.price) },
-  { header: "Value", numeric: true, cell: (l) => money(l.value) },
+  { header: "Value", numeric: true, cell: (l) => money(l.value, cur) },
 ];
 
-function Outcome({ r }: { r: Result }) {
+/** `cur`: the portfolio's base currency, which the rebalance's values and cash are in. */
+function Outcome({ r, cur }: { r: Result; cur: string }) {
   return (
     <>
       <Section title="Drift against the model" id="drift">
@@ -101,21 +102,21 @@ function Outcome({ r }: { r: Result }) {
         <DataTable
           id="drift-table"
           caption="Drift by bucket"
-          columns={DRIFT_COLUMNS}
+          columns={driftColumns(cur)}
           rows={r.driftReport.entries}
           rowKey={(e) => e.label}
         />
       </Section>
       <Section title={`Trades (${r.legs.length})`} id="legs">
         <dl class="figures">
-          <Figure label="Portfolio value" value={money(r.totalValue)} />
-          <Figure label="Cash available" value={money(r.cashAvailable)} />
-          <Figure label="Cash left after the trades" value={money(r.cashRemaining)} />
+          <Figure label="Portfolio value" value={money(r.totalValue, cur)} />
+          <Figure label="Cash available" value={money(r.cashAvailable, cur)} />
+          <Figure label="Cash left after the trades" value={money(r.cashRemaining, cur)} />
         </dl>
         <DataTable
           id="legs-table"
           caption="Trades that bring the portfolio back to the model"
-          columns={LEG_COLUMNS}
+          columns={legColumns(cur)}
           rows={r.legs}
           empty="No trade is needed."
         />
@@ -138,6 +139,8 @@ export function RebalanceView({ portfolioId }: { portfolioId: string }) {
       }),
     [portfolioId, asked],
   );
+  // The base currency the cash and every value are in: known once the portfolio has loaded.
+  const cur = model.state === "ok" ? model.data.portfolio?.baseCurrencyCode : undefined;
   return (
     <>
       <h1>Rebalance</h1>
@@ -160,7 +163,7 @@ export function RebalanceView({ portfolioId }: { portfolioId: string }) {
         }}
       >
         <span class="field">
-          <label for="cash-to-invest">Cash to invest (AUD)</label>
+          <label for="cash-to-invest">Cash to invest{cur ? ` (${cur})` : ""}</label>
           <input
             id="cash-to-invest"
             inputMode="decimal"
@@ -178,9 +181,11 @@ export function RebalanceView({ portfolioId }: { portfolioId: string }) {
         </span>
         <button type="submit">Compute trades</button>
       </form>
-      <Loaded load={result} what="the rebalance">
-        {({ computeRebalance: r }) => <Outcome r={r} />}
-      </Loaded>
+      {cur && (
+        <Loaded load={result} what="the rebalance">
+          {({ computeRebalance: r }) => <Outcome r={r} cur={cur} />}
+        </Loaded>
+      )}
     </>
   );
 }
