@@ -1,5 +1,6 @@
 /**
- * Australian conventions (WEB.md): AUD amounts, dates as d MMM yyyy, percentages to two decimals.
+ * Australian conventions (WEB.md): amounts in their currency ("$" alone for AUD), dates as d MMM yyyy,
+ * percentages to two decimals.
  * Amounts arrive as decimal strings and are only formatted here, never added up: every figure is
  * the API's.
  */
@@ -45,6 +46,11 @@ export function unitPrice(value: string | null | undefined, currency = "AUD"): s
   const text = unsigned(f.format(value as unknown as number));
   return currency === "AUD" ? text : `${currency} ${text}`;
 }
+
+const decimalFormat = new Intl.NumberFormat("en-AU", { minimumFractionDigits: 2, maximumFractionDigits: 6 });
+/** A figure with no currency to name ("1,234.50", "0.035"): cents at least, up to 6 decimals. */
+export const decimal = (value: string | null | undefined): string =>
+  value === null || value === undefined ? "—" : unsigned(decimalFormat.format(value as unknown as number));
 
 const quantityFormat = new Intl.NumberFormat("en-AU", { maximumFractionDigits: 4 });
 export const quantity = (value: string | null | undefined): string =>

@@ -17,6 +17,12 @@ describe("stringify writes decimals exactly (API.md §1 money)", () => {
     expect(stringify(new Decimal("1e21"))).toBe("1000000000000000000000");
   });
 
+  it("writes an array's holes as null, as JSON.stringify does (was `[1,,3]`, not JSON)", () => {
+    // eslint-disable-next-line no-sparse-arrays
+    expect(stringify([1, , 3])).toBe("[1,null,3]");
+    expect(stringify(new Array(2))).toBe("[null,null]");
+  });
+
   it("matches JSON.stringify for everything else", () => {
     const value = {
       s: 'a"b\n',

@@ -39,7 +39,7 @@ test("SMSF: a loss costs two thirds of a dollar of discount gain; waiting saves 
 
 test("company: no discount, a loss saves dollar for dollar, nothing to wait for", () => {
   expect(s(discountRateOf("Company"))).toBe("0");
-  // A company's gains are never discountable (tax-book.ts disposalRow): 900 short, net 900.
+  // A company's gains are never discountable (disposal-rows.ts disposalRow): 900 short, net 900.
   // A 300 loss: net 600, reduction 300; at 25 % 75.
   const p = plan({
     discountRate: COMPANY,

@@ -50,7 +50,7 @@ export const noCgt = (): CgtSummary =>
 export const amounts = (labels: Labels, cgt: CgtSummary = noCgt()): Record<string, string> =>
   Object.fromEntries(myTaxLines(allLabels(labels), cgt).map((l) => [l.label, l.amount.toFixed(2)]));
 
-/** A fold's CGT events as the capital gains report feeds them to netCapitalGain (tax-book.ts disposalRow). */
+/** A fold's CGT events as the capital gains report feeds them to netCapitalGain (disposal-rows.ts disposalRow). */
 export function gainsOf(disposals: Disposal[], discountRate: Decimal): CgtGain[] {
   return disposals
     .filter((x) => x.isCgtEvent)

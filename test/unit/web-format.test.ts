@@ -1,4 +1,4 @@
-import { money, negative, percent, unitPrice } from "../../src/web/format";
+import { decimal, money, negative, percent, unitPrice } from "../../src/web/format";
 import { currentFinancialYear, rangeDates } from "../../src/web/periods";
 
 /**
@@ -20,6 +20,14 @@ test("unitPrice: a price or an amount per unit keeps up to 6 decimals, cents at 
   expect(unitPrice("81.28")).toBe("$81.28");
   expect(unitPrice("114.19000000")).toBe("$114.19");
   expect(unitPrice("467.694321", "USD")).toBe("USD $467.694321");
+});
+
+test("decimal: a figure whose currency the API does not name (a rebalance leg's price) has no symbol", () => {
+  expect(decimal("467.694321")).toBe("467.694321");
+  expect(decimal("1234.5")).toBe("1,234.50");
+  expect(decimal("0.035")).toBe("0.035");
+  expect(decimal("-0.0000001")).toBe("0.00");
+  expect(decimal(null)).toBe("—");
 });
 
 test("percent: two decimals; -0.004 is 0.00%, not -0.00%; negative() colours only what shows a minus", () => {

@@ -198,7 +198,7 @@ export function OverviewView({ portfolioId }: { portfolioId: string }) {
                   columns={METHOD_COLUMNS}
                   rows={[
                     { method: "TWR", ...p.timeWeightedReturn },
-                    { method: "XIRR", cumulativePercent: null, ...p.moneyWeightedReturn },
+                    { method: "XIRR", ...p.moneyWeightedReturn, cumulativePercent: null },
                     { method: "Modified Dietz", ...p.modifiedDietz },
                   ]}
                   rowKey={(m) => m.method}

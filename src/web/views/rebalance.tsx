@@ -8,7 +8,7 @@ import {
 } from "../../../generated/graphql/web-operations";
 import { gql } from "../api";
 import { ChartCanvas, PALETTE } from "../charts";
-import { date, money, percent, quantity, unitPrice } from "../format";
+import { date, decimal, money, percent, quantity } from "../format";
 import { DataTable, HOLDING, type Column } from "../table";
 import { Figure, Loaded, Section, useLoad, Warnings } from "../ui";
 
@@ -80,7 +80,8 @@ const legColumns = (cur: string): Column<Result["legs"][number]>[] => [
   HOLDING,
   { header: "Bucket", hideNarrow: true, cell: (l) => l.label },
   { header: "Units", numeric: true, cell: (l) => quantity(l.quantity) },
-  { header: "Price", numeric: true, hideNarrow: true, cell: (l) => unitPrice(l.price) },
+  // The API gives a leg's price in its security's own currency and does not name it: a bare figure.
+  { header: "Price (its currency)", numeric: true, hideNarrow: true, cell: (l) => decimal(l.price) },
   { header: "Value", numeric: true, cell: (l) => money(l.value, cur) },
 ];
 
