@@ -38,15 +38,20 @@ export function ChartCanvas(props: {
   id?: string;
 }) {
   const canvas = useRef<HTMLCanvasElement>(null);
+  // The views build their config afresh on every render; the chart is rebuilt only when the
+  // figures it draws change (a re-render for anything else left it torn down and drawn again).
+  const latest = useRef(props.config);
+  latest.current = props.config;
+  const figures = JSON.stringify(props.config.data);
   useEffect(() => {
     if (!canvas.current) return;
-    const config = props.config as ChartConfiguration;
+    const config = latest.current as ChartConfiguration;
     const chart = new Chart(canvas.current, {
       ...config,
       options: { responsive: true, maintainAspectRatio: false, animation: false, ...config.options },
     });
     return () => chart.destroy();
-  }, [props.config]);
+  }, [figures]);
   return (
     <div class="chart" style={{ height: `${props.height ?? 280}px` }}>
       <canvas ref={canvas} id={props.id} role="img" aria-label={props.label} />

@@ -211,9 +211,26 @@ describe("the web app on the demo book", () => {
       undefined,
       WAIT,
     );
+    // The value chart's figures as a table: its last point is the value the page states for the period's end.
+    const rows = page.locator("#value-points tbody tr");
+    expect(await rows.count()).toBeGreaterThan(1);
+    expect(asShown((await rows.last().locator("td").first().textContent()) ?? "")).toBe(
+      asShown(await page.locator("#total-value").innerText()),
+    );
+    // Regrouping reloads the page's data, the value series unchanged: its chart is not rebuilt.
+    const chartId = () =>
+      page.$eval("#value-chart", (c) => {
+        const w = window as unknown as { chartIds?: WeakMap<object, number>; nextId?: number };
+        const state = (c as unknown as { $chartjs?: object }).$chartjs!;
+        w.chartIds ??= new WeakMap();
+        if (!w.chartIds.has(state)) w.chartIds.set(state, (w.nextId = (w.nextId ?? 0) + 1));
+        return w.chartIds.get(state);
+      });
+    const before = await chartId();
     await page.locator("#group-by").selectOption("sector");
     await page.locator('#allocation-chart[aria-label^="Allocation by sector"]').waitFor(WAIT);
     await expectChartsDrawn(2);
+    expect(await chartId()).toBe(before);
     const units = page.locator("#holdings-table thead button", { hasText: "Units" });
     await units.click();
     await expect(page.locator("#holdings-table th[aria-sort]").innerText()).resolves.toContain("Units");

@@ -109,6 +109,13 @@ const METHOD_COLUMNS: Column<ReturnMethod>[] = [
   { header: "Annualised", numeric: true, cell: (m) => percent(m.annualisedPercent) },
 ];
 
+type Point = OverviewQuery["portfolioTimeseries"][number];
+const pointColumns = (currency: string): Column<Point>[] => [
+  { header: "Date", rowHeader: true, cell: (x) => date(x.date) },
+  { header: "Value", numeric: true, cell: (x) => money(x.totalValue, currency) },
+  { header: "Net invested", numeric: true, cell: (x) => money(x.netInvested, currency) },
+];
+
 const allocationColumns = (currency: string): Column<Group>[] => [
   { header: "Group", rowHeader: true, cell: (g) => g.label },
   { header: "Value", numeric: true, cell: (g) => money(g.marketValue, currency) },
@@ -172,6 +179,17 @@ export function OverviewView({ portfolioId }: { portfolioId: string }) {
                 config={valueChart(d.portfolioTimeseries, cur)}
                 label={`Value and net invested from ${date(p.from)} to ${date(p.to)}: value ${money(p.totalValue, cur)} at the end.`}
               />
+              <details>
+                <summary>The figures by date</summary>
+                <DataTable
+                  compact
+                  id="value-points"
+                  caption="Value and net invested by date"
+                  columns={pointColumns(cur)}
+                  rows={d.portfolioTimeseries}
+                  rowKey={(x) => x.date}
+                />
+              </details>
             </Section>
             <div class="grid two">
               <Section title="Where the return came from">

@@ -72,7 +72,8 @@ const driftColumns = (cur: string): Column<Result["driftReport"]["entries"][numb
   { header: "Target", numeric: true, cell: (e) => percent(e.targetPct) },
   { header: "Band", numeric: true, hideNarrow: true, cell: (e) => `±${percent(e.tolerancePct)}` },
   { header: "Drift", numeric: true, cell: (e) => percent(e.driftPct) },
-  { header: "Status", hideNarrow: true, cell: (e) => (e.status === "InBand" ? "In band" : e.status) },
+  // Shown on a phone too: the chart's colours are not the only sign of a bucket out of band.
+  { header: "Status", cell: (e) => (e.status === "InBand" ? "In band" : e.status) },
 ];
 
 const legColumns = (cur: string): Column<Result["legs"][number]>[] => [
