@@ -2,8 +2,9 @@ import type { ComponentChildren } from "preact";
 import { useCallback, useEffect, useState } from "preact/hooks";
 import { ApiError } from "./api";
 
-/** What a view is doing: loading, failed with a message, or showing its data. */
-export type Load<T> = { state: "loading" } | { state: "error"; error: ApiError | Error } | { state: "ok"; data: T };
+/** What a view is doing: loading, failed with a message (and the way to ask again), or showing its data. */
+export type Load<T> =
+  { state: "loading" } | { state: "error"; error: ApiError | Error; retry?: () => void } | { state: "ok"; data: T };
 
 /**
  * Runs `fetcher` when `deps` change; the answer of a superseded run is dropped. While `subject`
@@ -19,7 +20,7 @@ export function useLoad<T>(fetcher: () => Promise<T>, deps: unknown[], subject?:
     if (subject === undefined || load.state !== "ok" || load.subject !== subject) setLoad({ state: "loading" });
     fetcher().then(
       (data) => live && setLoad({ state: "ok", data, subject }),
-      (error: Error) => live && setLoad({ state: "error", error }),
+      (error: Error) => live && setLoad({ state: "error", error, retry: () => setTick((t) => t + 1) }),
     );
     return () => {
       live = false;
@@ -38,7 +39,8 @@ export function Loading({ what }: { what: string }) {
   );
 }
 
-export function ErrorNote({ error }: { error: Error }) {
+/** A failure's message and details; with `retry`, a button that asks again (a dropped connection, a 503). */
+export function ErrorNote({ error, retry }: { error: Error; retry?: () => void }) {
   const details = error instanceof ApiError ? error.details : [];
   return (
     <div class="error" role="alert">
@@ -49,6 +51,11 @@ export function ErrorNote({ error }: { error: Error }) {
             <li key={d}>{d}</li>
           ))}
         </ul>
+      )}
+      {retry && (
+        <button type="button" class="secondary" onClick={retry}>
+          Try again
+        </button>
       )}
     </div>
   );
@@ -65,7 +72,7 @@ export function Loaded<T>({
   children: (data: T) => ComponentChildren;
 }) {
   if (load.state === "loading") return <Loading what={what} />;
-  if (load.state === "error") return <ErrorNote error={load.error} />;
+  if (load.state === "error") return <ErrorNote error={load.error} retry={load.retry} />;
   return <>{children(load.data)}</>;
 }
 

@@ -304,6 +304,25 @@ describe("the web app on the demo book", () => {
     expect(await page.getByLabel("Cash to invest (AUD)").count()).toBe(0);
   });
 
+  it("a failed load says why and offers to try again, which loads the view", async () => {
+    let refused = 0;
+    await page.route("**/graphql", async (route) => {
+      if (refused++ > 0) return route.fallback();
+      await route.fulfill({
+        status: 503,
+        contentType: "application/problem+json",
+        body: JSON.stringify({ status: 503, title: "Service unavailable", detail: "The database is not reachable." }),
+      });
+    });
+    await page.evaluate((h) => (location.hash = h), `#/portfolio/${book.individualId}/income`);
+    await page.getByRole("alert").getByRole("button", { name: "Try again" }).click(WAIT);
+    await page.locator("#forecast-total").waitFor(WAIT);
+    await page.unroute("**/graphql");
+    expect(refused).toBeGreaterThanOrEqual(2);
+    // The 503 is the only error the page saw (the browser logs it as a failed resource).
+    expectClean([/status of 503/]);
+  });
+
   it("a malformed address is the portfolio list, not a broken page (decodeURIComponent threw)", async () => {
     seen.errors.length = 0;
     await open("#/portfolio/%E0%A4%A/overview", "[data-portfolio-id]");
