@@ -376,6 +376,38 @@ describe("the web app on the demo book", () => {
     expectClean();
   });
 
+  it("the tax year and the rebalance are worked from the keyboard alone", async () => {
+    /** Tab until the focused element is `selector` (at most 60 presses); fails if never. */
+    const tabTo = async (selector: string) => {
+      for (let i = 0; i < 60; i++) {
+        await page.keyboard.press("Tab");
+        if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
+      }
+      throw new Error(`Tab never reached ${selector}`);
+    };
+    await open(`#/portfolio/${book.individualId}/tax`, "#net-capital-gain");
+    await page.locator("body").focus();
+    await tabTo("#tax-year");
+    const before = await page.locator("#tax-year").inputValue();
+    await page.keyboard.press("ArrowDown");
+    await page.waitForFunction((y) => (document.querySelector("#tax-year") as HTMLSelectElement).value !== y, before);
+    await page.waitForFunction(() => !document.querySelector(".loading"), undefined, WAIT);
+    await tabTo("#mytax-pdf");
+
+    await open(`#/portfolio/${book.individualId}/rebalance`, "#drift-table");
+    await page.locator("body").focus();
+    await tabTo("#cash-to-invest");
+    await page.keyboard.press("Control+A");
+    await page.keyboard.type("0");
+    await tabTo("#rebalance-mode");
+    await page.keyboard.press("ArrowDown"); // Buy only → Buy and sell
+    expect(await page.locator("#rebalance-mode").inputValue()).toBe("BuyAndSell");
+    await tabTo("button[type=submit]");
+    await page.keyboard.press("Enter");
+    await page.locator("#legs-table td", { hasText: "Sell" }).first().waitFor(WAIT);
+    expectClean();
+  });
+
   it("Sign out forgets the key; a refused key returns to sign-in", async () => {
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByLabel("API key").waitFor(WAIT);

@@ -126,6 +126,7 @@ export function TaxView({ portfolioId }: { portfolioId: string }) {
         </select>
         <button
           type="button"
+          id="mytax-pdf"
           disabled={pdf.state === "busy"}
           onClick={() => {
             setPdf({ state: "busy" });
