@@ -10,7 +10,8 @@ import { codegen } from "@graphql-codegen/core";
 import * as typescript from "@graphql-codegen/typescript";
 import * as typescriptOperations from "@graphql-codegen/typescript-operations";
 import * as typescriptResolvers from "@graphql-codegen/typescript-resolvers";
-import { buildSchema, parse, print, printSchema, type DocumentNode, type GraphQLSchema } from "graphql";
+import { buildSchema, parse, printSchema, type DocumentNode, type GraphQLSchema } from "graphql";
+import { operationTexts } from "./operation-texts";
 
 const root = path.resolve(__dirname, "../..");
 const out = path.join(root, "generated/graphql/resolvers.ts");
@@ -92,33 +93,6 @@ async function generateWebOperations(schema: GraphQLSchema) {
   });
   fs.mkdirSync(path.dirname(webOut), { recursive: true });
   fs.writeFileSync(webOut, HEADER + types + operationTexts(document));
-}
-
-/** Each operation's text with the fragments it spreads, as a constant typed by its result and variables. */
-function operationTexts(document: DocumentNode): string {
-  const fragments = new Map(
-    document.definitions.flatMap((d) => (d.kind === "FragmentDefinition" ? [[d.name.value, print(d)] as const] : [])),
-  );
-  const lines = [
-    "\n/** An operation's text, with its result and variables as types only. */",
-    "export interface Operation<Result, Variables> {",
-    "  readonly name: string;",
-    "  readonly text: string;",
-    "  /** Never set: carries the types. */",
-    "  readonly types?: { result: Result; variables: Variables };",
-    "}",
-  ];
-  for (const d of document.definitions) {
-    if (d.kind !== "OperationDefinition" || !d.name) continue;
-    const name = d.name.value;
-    const text = print(d);
-    const spread = [...fragments].filter(([f]) => text.includes(`...${f}`)).map(([, body]) => body);
-    const kind = d.operation === "mutation" ? "Mutation" : "Query";
-    lines.push(
-      `export const ${name}: Operation<${name}${kind}, ${name}${kind}Variables> = ${JSON.stringify({ name, text: [text, ...spread].join("\n") })};`,
-    );
-  }
-  return lines.join("\n") + "\n";
 }
 
 main().catch((error) => {
