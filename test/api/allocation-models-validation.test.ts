@@ -1,22 +1,39 @@
 import { ledgerSnapshot, useTestApp } from "../support/app";
 import { newPortfolio } from "../factories";
 import { expectError, expectInvalid, expectOk } from "../support/outcomes";
-import { Q, manyBuckets, VALID, withBucket, BAD, allocationModelsApi } from "./allocation-models.transports";
+import {
+  type Model,
+  Q,
+  manyBuckets,
+  VALID,
+  withBucket,
+  BAD,
+  allocationModelsApi,
+} from "./allocation-models.transports";
 
 /**
  * Validation of allocation models: 400 VALIDATION_FAILED naming each bad path with nothing written, and bad portfolio ids.
  * (Split from allocation-models.test.ts by story; the transports and setup functions are in ./allocation-models.transports.ts.)
  */
 
-const t = useTestApp();
+// Every test writes under an account of its own, and each rejection proves it wrote nothing at
+// all: no test needs the database emptied first.
+const t = useTestApp({ reset: "none" });
 const { rest, graphql, TRANSPORTS, newCustomGroup, seedModel } = allocationModelsApi(t);
 
 describe("Validation: 400 VALIDATION_FAILED naming each bad path, and nothing written", () => {
   describe.each(TRANSPORTS)("over $name", (tr) => {
+    // The rejected saves change nothing (each proves it): one portfolio with its active model serves them all.
+    let key: string;
+    let p: number;
+    let live: Model;
+    beforeAll(async () => {
+      key = await t.newAccount();
+      p = await newPortfolio(t, key);
+      live = await seedModel(key, p, { isActive: true });
+    });
+
     it.each(BAD)("rejects $rule", async ({ input, paths, graphqlTypeError }) => {
-      const key = await t.newAccount();
-      const p = await newPortfolio(t, key);
-      const live = await seedModel(key, p, { isActive: true });
       const before = await ledgerSnapshot(t.db);
       // isActive: true too, so a rejected save must not even clear the current active model.
       const res = await tr.save(key, p, { ...input, isActive: true });

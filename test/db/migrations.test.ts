@@ -1,12 +1,12 @@
 import { execFile } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { applyMigrations, readMigrations, type Migration, type SqlSession } from "../../src/migrate";
+import { migratedDataDir } from "../support/migrated-data-dir";
 import { withDatabase } from "../support/global-setup";
 
 const run = promisify(execFile);
@@ -14,6 +14,18 @@ const root = path.join(__dirname, "../..");
 
 function pgliteSession(db: PGlite): SqlSession {
   return { query: (s, p) => db.query(s, p) as never, exec: async (s) => void (await db.exec(s)) };
+}
+
+/**
+ * A database with every migration applied: the snapshot global-setup made by applying them
+ * (TEST_PGLITE_SNAPSHOT, on the embedded database), else a new one migrated here.
+ */
+async function migratedPglite(): Promise<PGlite> {
+  const snapshot = process.env.TEST_PGLITE_SNAPSHOT;
+  if (snapshot) return PGlite.create({ loadDataDir: new Blob([fs.readFileSync(snapshot)]) });
+  const db = await PGlite.create();
+  await applyMigrations(pgliteSession(db));
+  return db;
 }
 
 describe("migrations", () => {
@@ -48,7 +60,7 @@ describe("migrations", () => {
   });
 
   it("refuse to run when an applied migration was edited afterwards", async () => {
-    const db = await PGlite.create();
+    const db = await migratedPglite();
     try {
       const all = readMigrations();
       await applyMigrations(pgliteSession(db), all);
@@ -117,7 +129,8 @@ describe("migrations", () => {
 describe("the embedded database directory", () => {
   it("keeps its data across restarts and admits one process at a time", async () => {
     const { openDatabase } = await import("../../src/db");
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pf-data-"));
+    // Migrated already where it can be (the first open is not what is under test here).
+    const dir = migratedDataDir("pf-data-");
     try {
       const first = await openDatabase({ dataDir: dir });
       await first.prisma.account.create({ data: { name: "kept" } });

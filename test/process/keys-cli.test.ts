@@ -1,9 +1,8 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import pg from "pg";
 import { withDatabase } from "../support/global-setup";
+import { migratedDataDir } from "../support/migrated-data-dir";
 import { start, startServer } from "./spawn";
 
 /**
@@ -35,7 +34,7 @@ const status = async (base: string, key: string) =>
 const idNamed = (listed: string[], name: string) => listed.find((l) => l.split("\t")[2] === name)?.split("\t")[0];
 
 describe("the keys CLI on the embedded database", () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pf-keys-"));
+  const dataDir = migratedDataDir("pf-keys-");
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
   let firstKey: string;
 
@@ -45,14 +44,31 @@ describe("the keys CLI on the embedded database", () => {
       const server = await startServer({ DATA_DIR: dataDir });
       try {
         firstKey = /API key \(shown only now\):\s+(pfk_\S+)/.exec(server.output())![1];
-        const locked = await runCli(["list-keys", "--account", "default"], { DATA_DIR: dataDir });
+        const via = { DATA_DIR: dataDir, PORTFOLIO_URL: server.base, PORTFOLIO_API_KEY: firstKey };
+        // --url instead of PORTFOLIO_URL; the key only ever from the environment (argv shows in ps).
+        const flags = ["--url", server.base];
+        const keyOnly = { DATA_DIR: dataDir, PORTFOLIO_API_KEY: firstKey };
+        // The runs refused before any change (the locked directory, bad command lines, another
+        // account) change nothing the first create depends on: they run beside it.
+        const [locked, made, inArgv, inClear, account] = await Promise.all([
+          runCli(["list-keys", "--account", "default"], { DATA_DIR: dataDir }),
+          runCli(["create", "--name", "Laptop"], via),
+          runCli(["list-keys", ...flags, "--key", firstKey], keyOnly),
+          runCli(["list-keys", "--url", "http://portfolio.example:4000"], keyOnly),
+          // Through the server only the key's own account: --account is refused, naming why.
+          runCli(["create", "--account", "other"], via),
+        ]);
         expect(locked.code).toBe(1);
         expect(locked.output).toMatch(/in use by process \d+/);
         for (const option of ["--url", "PORTFOLIO_URL", "PORTFOLIO_API_KEY", "stop the server", "DATABASE_URL"])
           expect(locked.output).toContain(option);
+        expect(inArgv.code).toBe(2);
+        expect(inArgv.output).toContain("set PORTFOLIO_API_KEY");
+        expect(inClear.code).toBe(2);
+        expect(inClear.output).toContain("in clear");
+        expect(account.code).toBe(2);
+        expect(account.output).toMatch(/key's own account/);
 
-        const via = { DATA_DIR: dataDir, PORTFOLIO_URL: server.base, PORTFOLIO_API_KEY: firstKey };
-        const made = await runCli(["create", "--name", "Laptop"], via);
         expect(made.code).toBe(0);
         expect(made.lastLine).toMatch(/^pfk_[A-Za-z0-9_-]{43}$/);
         expect(await status(server.base, made.lastLine)).toBe(200);
@@ -65,15 +81,6 @@ describe("the keys CLI on the embedded database", () => {
         ]);
         expect(listed.output).not.toContain(made.lastLine);
 
-        // --url instead of PORTFOLIO_URL; the key only ever from the environment (argv shows in ps).
-        const flags = ["--url", server.base];
-        const keyOnly = { DATA_DIR: dataDir, PORTFOLIO_API_KEY: firstKey };
-        const inArgv = await runCli(["list-keys", ...flags, "--key", firstKey], keyOnly);
-        expect(inArgv.code).toBe(2);
-        expect(inArgv.output).toContain("set PORTFOLIO_API_KEY");
-        const inClear = await runCli(["list-keys", "--url", "http://portfolio.example:4000"], keyOnly);
-        expect(inClear.code).toBe(2);
-        expect(inClear.output).toContain("in clear");
         const rotated = await runCli(["rotate", idNamed(listed.stdout, "Laptop")!, ...flags], keyOnly);
         expect(rotated.code).toBe(0);
         expect(await status(server.base, made.lastLine)).toBe(401);
@@ -89,11 +96,6 @@ describe("the keys CLI on the embedded database", () => {
         expect(last.code).toBe(1);
         expect(last.output).toMatch(/409 CONFLICT: .*last account key/);
         expect(await status(server.base, firstKey)).toBe(200);
-
-        // Through the server only the key's own account: --account is refused, naming why.
-        const account = await runCli(["create", "--account", "other"], via);
-        expect(account.code).toBe(2);
-        expect(account.output).toMatch(/key's own account/);
       } finally {
         server.child.kill("SIGTERM");
         expect(await server.exited).toBe(0);
@@ -130,9 +132,11 @@ describe("the keys CLI on the embedded database", () => {
   it(
     "answers a bad command line with the usage (exit 2)",
     async () => {
-      for (const args of [[], ["revoke"], ["list-keys"], ["rotate", "1", "2", "--account", "a"], ["list", "--bogus"]]) {
-        const run = await runCli(args, { DATA_DIR: dataDir });
-        expect({ args, code: run.code }).toEqual({ args, code: 2 });
+      // Each is refused before the database is opened: they run at once.
+      const bad = [[], ["revoke"], ["list-keys"], ["rotate", "1", "2", "--account", "a"], ["list", "--bogus"]];
+      const runs = await Promise.all(bad.map((args) => runCli(args, { DATA_DIR: dataDir })));
+      for (const [i, run] of runs.entries()) {
+        expect({ args: bad[i], code: run.code }).toEqual({ args: bad[i], code: 2 });
         expect(run.output).toContain("usage: npm run -s keys");
       }
     },
@@ -155,23 +159,30 @@ const serverUrl = process.env.TEST_DATABASE_URL;
         const made = await runCli(["create", "--account", "adviser", "--name", "Ops"], env);
         expect(made.code).toBe(0);
         expect(await status(server.base, made.lastLine)).toBe(200);
-        const second = await runCli(["create", "--account", "adviser", "--name", "Spare"], env);
+        // Another account's keys, listed beside the second create (a read of another account).
+        const [second, other] = await Promise.all([
+          runCli(["create", "--account", "adviser", "--name", "Spare"], env),
+          runCli(["list-keys", "--account", "default"], env),
+        ]);
         const listed = await runCli(["list-keys", "--account", "adviser"], env);
         expect(listed.stdout.map((l) => l.split("\t").slice(1, 3))).toEqual([
           ["Account", "Ops"],
           ["Account", "Spare"],
         ]);
 
-        const rotated = await runCli(["rotate", idNamed(listed.stdout, "Ops")!, "--account", "adviser"], env);
+        // Three changes to three different keys: none depends on another's outcome.
+        const [rotated, revoked, foreign] = await Promise.all([
+          runCli(["rotate", idNamed(listed.stdout, "Ops")!, "--account", "adviser"], env),
+          runCli(["revoke", idNamed(listed.stdout, "Spare")!, "--account", "adviser"], env),
+          // Another account's key id is not this account's.
+          runCli(["revoke", other.stdout[0].split("\t")[0], "--account", "adviser"], env),
+        ]);
         expect(rotated.code).toBe(0);
         expect(await status(server.base, made.lastLine)).toBe(401);
         expect(await status(server.base, rotated.lastLine)).toBe(200);
 
-        expect((await runCli(["revoke", idNamed(listed.stdout, "Spare")!, "--account", "adviser"], env)).code).toBe(0);
+        expect(revoked.code).toBe(0);
         expect(await status(server.base, second.lastLine)).toBe(401);
-        // Another account's key id is not this account's.
-        const other = await runCli(["list-keys", "--account", "default"], env);
-        const foreign = await runCli(["revoke", other.stdout[0].split("\t")[0], "--account", "adviser"], env);
         expect(foreign.code).toBe(1);
         expect(foreign.output).toMatch(/was not found/);
       } finally {

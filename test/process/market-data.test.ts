@@ -1,9 +1,8 @@
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
-import path from "node:path";
 import { chart } from "../support/fake-market";
+import { migratedDataDir } from "../support/migrated-data-dir";
 import { startServer, type Proc } from "./spawn";
 
 /**
@@ -13,7 +12,7 @@ import { startServer, type Proc } from "./spawn";
  * unreachable the service answers as ever and the status says why.
  */
 const KEY = "process-market-data-key-0123456789";
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pf-market-"));
+const dataDirs = [migratedDataDir("pf-market-a-"), migratedDataDir("pf-market-b-")];
 const paths: string[] = [];
 let fake: http.Server;
 let fakeUrl: string;
@@ -35,7 +34,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const p of running) p.child.kill("SIGKILL");
   await new Promise((resolve) => fake.close(resolve));
-  fs.rmSync(tmp, { recursive: true, force: true });
+  for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 const call = async (base: string, method: string, p: string, body?: unknown) => {
@@ -58,7 +57,7 @@ const settled = async (base: string) => {
 
 it("starts with the schedule on, fetches what it holds on request, and nothing else", async () => {
   const server = await startServer({
-    DATA_DIR: path.join(tmp, "a"),
+    DATA_DIR: dataDirs[0],
     BOOTSTRAP_API_KEY: KEY,
     MARKET_DATA_PROVIDER: "yahoo",
     MARKET_DATA_URL: fakeUrl,
@@ -95,9 +94,14 @@ it("starts with the schedule on, fetches what it holds on request, and nothing e
   expect(await server.exited).toBe(0);
 });
 
-it("with the provider unreachable, answers as ever and says why", async () => {
+/**
+ * The unreachable provider's service, holding VAS and asked to refresh: the refresh then waits out
+ * its retries (seconds, the production backoff), so it is started before the first test and
+ * waited for in the second.
+ */
+async function unreachableRefresh() {
   const server = await startServer({
-    DATA_DIR: path.join(tmp, "b"),
+    DATA_DIR: dataDirs[1],
     BOOTSTRAP_API_KEY: KEY,
     MARKET_DATA_PROVIDER: "yahoo",
     MARKET_DATA_URL: "http://127.0.0.1:9", // the discard port: nothing listens
@@ -114,12 +118,23 @@ it("with the provider unreachable, answers as ever and says why", async () => {
     quantity: 10,
     price: 90,
   });
-  expect((await call(server.base, "POST", "/v1/market-data/refresh", {})).status).toBe(202);
+  const refresh = await call(server.base, "POST", "/v1/market-data/refresh", {});
+  return { server, portfolioId: portfolio.body.id as number, refreshStatus: refresh.status };
+}
+let unreachable: ReturnType<typeof unreachableRefresh>;
+beforeAll(() => {
+  unreachable = unreachableRefresh();
+  unreachable.catch(() => undefined); // reported by the test that awaits it
+});
+
+it("with the provider unreachable, answers as ever and says why", async () => {
+  const { server, portfolioId, refreshStatus } = await unreachable;
+  expect(refreshStatus).toBe(202);
   const s = await settled(server.base);
   expect(s.lastRun.status).toBe("Failed");
   expect(s.securities[0].lastError).toMatch(/could not be reached|unavailable|paused/);
   expect((await fetch(`${server.base}/health`)).status).toBe(200);
-  expect((await call(server.base, "GET", `/v1/portfolios/${portfolio.body.id}/holdings`)).body[0]).toMatchObject({
+  expect((await call(server.base, "GET", `/v1/portfolios/${portfolioId}/holdings`)).body[0]).toMatchObject({
     priceSource: "LastTrade",
   });
   server.child.kill("SIGTERM");

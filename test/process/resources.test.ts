@@ -1,10 +1,9 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import pg from "pg";
 import { abuses, memoryOf, runAbuses } from "../../bench/resource-abuse";
 import { withDatabase } from "../support/global-setup";
+import { migratedDataDir } from "../support/migrated-data-dir";
 import { startServer } from "./spawn";
 
 /**
@@ -18,7 +17,7 @@ const serverUrl = process.env.TEST_DATABASE_URL;
 
 async function databaseEnv(): Promise<{ env: Record<string, string>; cleanup: () => Promise<void> }> {
   if (!serverUrl) {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pf-resources-"));
+    const dataDir = migratedDataDir("pf-resources-");
     return { env: { DATA_DIR: dataDir }, cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
   }
   const name = `res_${crypto.randomBytes(4).toString("hex")}`;

@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { withDatabase } from "../support/global-setup";
+import { migratedDataDir } from "../support/migrated-data-dir";
 import { start, startServer } from "./spawn";
 
 /**
@@ -23,7 +23,7 @@ async function runCli(
 const get = (base: string, p: string, key?: string) => fetch(base + p, { headers: key ? { authorization: key } : {} });
 
 describe("the service process on the embedded database", () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pf-proc-"));
+  const dataDir = migratedDataDir("pf-proc-");
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
   it("prints a key on the first start, guards its data directory, and stops cleanly on SIGTERM", async () => {

@@ -120,7 +120,10 @@ function run(command: string[], env: Record<string, string>): Proc {
 describe("the example systemd unit", () => {
   beforeAll(() => {
     // The unit's deployment step: build once (nothing to do when dist/ is current).
-    const build = spawnSync("npm", ["run", "-s", "build"], { cwd: root, encoding: "utf8" });
+    // As an operator runs it: without the npm settings of the test run (CI's `npm test
+    // --ignore-scripts` would otherwise reach this npm and skip a pre- or post-build script).
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_config_/i.test(k)));
+    const build = spawnSync("npm", ["run", "-s", "build"], { cwd: root, encoding: "utf8", env });
     if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}`);
   }, 240_000);
 
