@@ -133,7 +133,7 @@ export async function startTestApp(config: TestAppConfig = {}): Promise<TestApp>
     rate: { requests: 1000, perMs: 1 },
   });
   const marketData = new MarketDataRefresher(db, providers, log, marketConfig.schedule, marketConfig.staleDays);
-  const { app, stop } = await createApp({
+  const { httpServer, stop } = await createApp({
     db,
     log,
     marketData,
@@ -143,7 +143,10 @@ export async function startTestApp(config: TestAppConfig = {}): Promise<TestApp>
       corsOrigins: config.corsOrigins ?? [],
     },
   });
-  const http = request(app);
+  // One listening server for the suite: given the bare app, supertest would open and close a
+  // server of its own for every request.
+  await new Promise<void>((resolve) => httpServer.listen(0, "127.0.0.1", resolve));
+  const http = request(httpServer);
   return {
     db,
     http,
