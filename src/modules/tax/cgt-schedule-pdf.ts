@@ -22,7 +22,7 @@ export type CgtScheduleDocument = CapitalGainsReport & { portfolioName: string }
  * comes from the report.
  */
 export async function renderCapitalGainsPdf(report: CgtScheduleDocument, generatedOn: string): Promise<Uint8Array> {
-  const { pdf, bytes } = newTaxPdf({
+  const { pdf, bytes } = await newTaxPdf({
     Title: `CGT schedule — ${report.portfolioName} — FY${report.financialYear}`,
     Subject: "Capital gains of an income year",
   });

@@ -24,7 +24,7 @@ import { INCOME_LABELS } from "./taxable-income";
  */
 export async function renderMyTaxPdf(doc: MyTaxDocument, generatedOn: string): Promise<Uint8Array> {
   const { report } = doc;
-  const { pdf, bytes } = newTaxPdf({
+  const { pdf, bytes } = await newTaxPdf({
     Title: `ATO myTax — ${report.portfolioName} — FY${report.financialYear}`,
     Subject: "Investment figures for myTax",
   });

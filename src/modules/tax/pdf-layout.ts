@@ -1,4 +1,3 @@
-import PDFDocument from "pdfkit";
 import type { Decimal } from "../../lib/money";
 import type { CgtSummary } from "./cgt";
 import type { DisposalRow } from "./disposal-rows";
@@ -34,11 +33,15 @@ export interface Column {
   align?: "left" | "right";
 }
 
-/** A new A4 document with the fonts registered, and the bytes it will have once ended. */
-export function newTaxPdf(info: { Title: string; Subject: string }): {
+/**
+ * A new A4 document with the fonts registered, and the bytes it will have once ended. pdfkit is
+ * loaded on the first PDF: a process (or a test file) that never writes one does not pay for it.
+ */
+export async function newTaxPdf(info: { Title: string; Subject: string }): Promise<{
   pdf: PDFKit.PDFDocument;
   bytes: Promise<Uint8Array>;
-} {
+}> {
+  const { default: PDFDocument } = await import("pdfkit");
   const pdf = new PDFDocument({
     size: "A4",
     margin: MARGIN,

@@ -1,4 +1,4 @@
-import ExcelJS from "exceljs";
+import type ExcelJS from "exceljs";
 import { tooManyRows } from "../../../lib/bulk";
 import type { CsvRecord } from "../../../lib/csv";
 import { DomainError, validationFailed } from "../../../lib/domain-errors";
@@ -21,7 +21,10 @@ export async function readXlsxSheet(
   what: string,
   maxRecords: number,
 ): Promise<CsvRecord[]> {
-  const workbook = new ExcelJS.Workbook();
+  // Loaded on the first workbook: exceljs is the largest library the service has (about 150 ms
+  // to load), and most processes never read a workbook.
+  const { default: Excel } = await import("exceljs");
+  const workbook = new Excel.Workbook();
   try {
     // exceljs declares its own Buffer type, which Node's Buffer<ArrayBufferLike> is not assignable to.
     await workbook.xlsx.load(body as unknown as ExcelJS.Buffer);
