@@ -35,12 +35,13 @@ export const COLUMN_MAX = {
  * by zero wherever a report converts back (units for an amount, a benchmark's units).
  */
 export function decimalInput(opts: { scale: number; min?: number; max?: number; positive?: boolean }) {
+  // The bounds made once: an import checks every amount of every row against them.
+  const min = opts.min === undefined ? undefined : new Decimal(opts.min);
+  const max = opts.max === undefined ? undefined : new Decimal(opts.max);
   return z
     .union([z.number(), z.string()], { error: "must be a number or a decimal string" })
     .transform((value, ctx) => {
-      // A JSON number arrives as a float; its shortest decimal form may use an exponent (1e-7).
-      const text =
-        typeof value === "number" ? (Number.isFinite(value) ? new Decimal(value).toFixed() : "NaN") : value.trim();
+      const text = typeof value === "number" ? (Number.isFinite(value) ? floatText(value) : "NaN") : value.trim();
       if (!/^-?\d+(\.\d+)?$/.test(text)) {
         ctx.addIssue({ code: "custom", message: "must be a decimal number such as 12.5" });
         return z.NEVER;
@@ -50,11 +51,11 @@ export function decimalInput(opts: { scale: number; min?: number; max?: number; 
         ctx.addIssue({ code: "custom", message: `must have at most ${opts.scale} decimal places` });
         return z.NEVER;
       }
-      if (opts.positive && !d.gt(0)) {
+      if (opts.positive && (d.isZero() || d.isNegative())) {
         ctx.addIssue({ code: "custom", message: "must be greater than 0" });
         return z.NEVER;
       }
-      if ((opts.min !== undefined && d.lt(opts.min)) || (opts.max !== undefined && d.gt(opts.max))) {
+      if ((min && d.lt(min)) || (max && d.gt(max))) {
         ctx.addIssue({
           code: "custom",
           message: `must be between ${opts.positive ? "0 (excluded)" : (opts.min ?? "-∞")} and ${opts.max ?? "∞"}`,
@@ -63,6 +64,16 @@ export function decimalInput(opts: { scale: number; min?: number; max?: number; 
       }
       return d;
     });
+}
+
+/**
+ * A JSON number's decimal digits: its shortest form, which is the float's own digits unless it
+ * needs an exponent (1e-7, 1e+21), which Decimal writes out. (The same text as
+ * `new Decimal(v).toFixed()` for every double, without a Decimal for the common case.)
+ */
+function floatText(value: number): string {
+  const shortest = String(value);
+  return shortest.includes("e") ? new Decimal(value).toFixed() : shortest;
 }
 
 /** A price (DECIMAL(24,8)): a market close, a custom price, a DRP price; above 0, at most 10^15. */
