@@ -11,6 +11,8 @@ import { type Model, Q, BALANCED, without, allocationModelsApi } from "./allocat
 // Every test writes under an account of its own and reads only what that account owns: no test
 // needs the database emptied first.
 const t = useTestApp({ reset: "none" });
+// The race's interleavings vary on PostgreSQL, where requests run side by side; PGlite runs one
+// statement at a time, so more rounds there repeat one order. CI's PostgreSQL leg runs the 20.
 const RACE_ROUNDS = process.env.TEST_DATABASE_URL ? 20 : 3;
 const { rest, TRANSPORTS, seedModel, dbRow, activeCount } = allocationModelsApi(t);
 
