@@ -1,11 +1,8 @@
 import type request from "supertest";
-import { buildContext } from "../../src/context";
 import { endpoints } from "../../src/http/router";
-import { authenticateKey } from "../../src/modules/accounts/accounts.service";
 import { listHoldingTrades } from "../../src/modules/trades/trades.service";
 import { useTestApp } from "../support/app";
-import pino from "pino";
-import { SeriesCache } from "../../src/modules/ledger/valuation/series-cache";
+import { serviceContext } from "../support/kit";
 
 /**
  * Paging headers on lists (docs/conventions.md §6): the row count and the links to the pages, the same page
@@ -131,8 +128,7 @@ describe("paging headers (API.md §1 lists)", () => {
 
   it("a holding's trades: the service counts what the page is cut from", async () => {
     const { holdingId } = await ledger(5);
-    const auth = await authenticateKey(t.db.prisma, key);
-    const ctx = buildContext({ db: t.db.prisma, auth, log: pino({ level: "silent" }), series: new SeriesCache() });
+    const ctx = await serviceContext(t, key);
     const page = await listHoldingTrades(ctx, holdingId, { limit: "2", offset: "3" });
     expect({
       total: page.total,

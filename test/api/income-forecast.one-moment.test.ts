@@ -1,11 +1,7 @@
-import pino from "pino";
-import { buildContext } from "../../src/context";
-import { authenticateKey } from "../../src/modules/accounts/accounts.service";
 import { incomeForecast } from "../../src/modules/planning/income-forecast.service";
-import { SeriesCache } from "../../src/modules/ledger/valuation/series-cache";
 import { useTestApp } from "../support/app";
 import { newPortfolio, postCreated } from "../factories";
-import { hookedClient, importTradesJson, LEDGER_PAGE_SQL } from "../support/kit";
+import { importTradesJson, serviceContext, writeAfterFirstLedgerRead } from "../support/kit";
 
 /**
  * The income forecast reads the ledger, the income, the rates and the prices in statements of
@@ -39,18 +35,10 @@ it("a price written while the forecast reads has it read again, at the new price
       .set("authorization", key)
       .send([{ symbol: "CCC", exchange: "ASX", date: "2026-06-30", close }]);
   expect((await price(11)).status).toBeLessThan(300);
-  const seen = { count: 0 };
-  const db = hookedClient(t.db.prisma, {
-    after: async (sql) => {
-      if (sql.includes(LEDGER_PAGE_SQL) && ++seen.count === 1) expect((await price(14)).status).toBeLessThan(300);
-    },
-  });
-  const ctx = buildContext({
-    db,
-    auth: await authenticateKey(t.db.prisma, key),
-    log: pino({ level: "silent" }),
-    series: new SeriesCache(),
-  });
+  const { db, reads: seen } = writeAfterFirstLedgerRead(t.db.prisma, async () =>
+    expect((await price(14)).status).toBeLessThan(300),
+  );
+  const ctx = await serviceContext(t, key, db);
   const forecast = await incomeForecast(ctx, portfolioId, { from: "2026-07-01" });
   expect(forecast.marketValue.toFixed()).toBe("1400");
   expect(forecast.total.cash.toFixed()).toBe("50");

@@ -1,12 +1,14 @@
-import pino from "pino";
-import { buildContext } from "../../src/context";
-import { authenticateKey } from "../../src/modules/accounts/accounts.service";
 import { capitalGainsReport } from "../../src/modules/tax/capital-gains.service";
 import { unrealisedCapitalGainsReport } from "../../src/modules/tax/unrealised.service";
 import { useTestApp } from "../support/app";
 import { newPortfolio } from "../factories";
-import { hookedClient, importTradesJson, LEDGER_PAGE_SQL } from "../support/kit";
-import { SeriesCache } from "../../src/modules/ledger/valuation/series-cache";
+import {
+  hookedClient,
+  importTradesJson,
+  LEDGER_PAGE_SQL,
+  serviceContext,
+  writeAfterFirstLedgerRead,
+} from "../support/kit";
 
 /**
  * A tax report reads the ledger, the holdings, trust income and entered losses in statements of
@@ -83,12 +85,7 @@ it("a capital gains report is one moment's ledger: a write between its statement
       });
     },
   });
-  const ctx = buildContext({
-    db,
-    auth: await authenticateKey(t.db.prisma, key),
-    log: pino({ level: "silent" }),
-    series: new SeriesCache(),
-  });
+  const ctx = await serviceContext(t, key, db);
 
   const report = await capitalGainsReport(ctx, portfolioId, { financialYear: "2025" });
   expect(wrote).toBe(true);
@@ -114,18 +111,10 @@ it("a price written while an unrealised gains report reads has it read again, at
       .set("authorization", key)
       .send([{ symbol: "CCC", exchange: "ASX", date: "2024-10-01", close }]);
   expect((await price(11)).status).toBeLessThan(300);
-  const seen = { count: 0 };
-  const db = hookedClient(t.db.prisma, {
-    after: async (sql) => {
-      if (sql.includes(LEDGER_PAGE_SQL) && ++seen.count === 1) expect((await price(14)).status).toBeLessThan(300);
-    },
-  });
-  const ctx = buildContext({
-    db,
-    auth: await authenticateKey(t.db.prisma, key),
-    log: pino({ level: "silent" }),
-    series: new SeriesCache(),
-  });
+  const { db, reads: seen } = writeAfterFirstLedgerRead(t.db.prisma, async () =>
+    expect((await price(14)).status).toBeLessThan(300),
+  );
+  const ctx = await serviceContext(t, key, db);
   const report = await unrealisedCapitalGainsReport(ctx, portfolioId, { date: "2024-10-01" });
   const holdings = (
     JSON.parse(JSON.stringify(report)) as { holdings: { marketValue: string; unrealisedGain: string }[] }

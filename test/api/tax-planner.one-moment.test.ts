@@ -1,11 +1,7 @@
-import pino from "pino";
-import { buildContext } from "../../src/context";
-import { authenticateKey } from "../../src/modules/accounts/accounts.service";
 import { taxPlanner } from "../../src/modules/planning/tax-planner.service";
-import { SeriesCache } from "../../src/modules/ledger/valuation/series-cache";
 import { useTestApp } from "../support/app";
 import { newPortfolio } from "../factories";
-import { hookedClient, importTradesJson, LEDGER_PAGE_SQL } from "../support/kit";
+import { importTradesJson, serviceContext, writeAfterFirstLedgerRead } from "../support/kit";
 
 /**
  * The tax planner reads the portfolio, its ledger, its prices and rates in statements of their
@@ -31,18 +27,10 @@ it("a price written while the planner reads has it read again, at the new price"
       .set("authorization", key)
       .send([{ symbol: "CCC", exchange: "ASX", date: "2026-05-15", close }]);
   expect((await price(8)).status).toBeLessThan(300);
-  const seen = { count: 0 };
-  const db = hookedClient(t.db.prisma, {
-    after: async (sql) => {
-      if (sql.includes(LEDGER_PAGE_SQL) && ++seen.count === 1) expect((await price(7)).status).toBeLessThan(300);
-    },
-  });
-  const ctx = buildContext({
-    db,
-    auth: await authenticateKey(t.db.prisma, key),
-    log: pino({ level: "silent" }),
-    series: new SeriesCache(),
-  });
+  const { db, reads: seen } = writeAfterFirstLedgerRead(t.db.prisma, async () =>
+    expect((await price(7)).status).toBeLessThan(300),
+  );
+  const ctx = await serviceContext(t, key, db);
   const plan = await taxPlanner(ctx, portfolioId, { financialYear: 2026, asOf: "2026-05-15" });
   expect(plan.harvest.map((h) => [h.marketValue.toFixed(), h.unrealisedLoss.toFixed()])).toEqual([["700", "300"]]);
   expect(plan.unrealised.losses.toFixed()).toBe("300");

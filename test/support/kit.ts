@@ -1,3 +1,7 @@
+import pino from "pino";
+import { buildContext, type Context } from "../../src/context";
+import { authenticateKey } from "../../src/modules/accounts/accounts.service";
+import { SeriesCache } from "../../src/modules/ledger/valuation/series-cache";
 import type { TestApp } from "./app";
 
 /**
@@ -72,4 +76,36 @@ export function hookedClient(
       };
     },
   });
+}
+
+/**
+ * A service's Context for `key`, as a request would build it, over `db` (the test database's
+ * client unless given: say, a hookedClient), with a silent log and a cache of its own, for calling
+ * a service directly.
+ */
+export async function serviceContext(t: TestApp, key: string, db: TestPrisma = t.db.prisma): Promise<Context> {
+  return buildContext({
+    db,
+    auth: await authenticateKey(t.db.prisma, key),
+    log: pino({ level: "silent" }),
+    series: new SeriesCache(),
+  });
+}
+
+/**
+ * The test database's client that runs `write` once, after the first ledger page read has answered
+ * and before its caller sees it (a write that lands in the middle of a report's read); `reads.count`
+ * counts the ledger page reads.
+ */
+export function writeAfterFirstLedgerRead(
+  prisma: TestPrisma,
+  write: () => Promise<void>,
+): { db: TestPrisma; reads: { count: number } } {
+  const reads = { count: 0 };
+  const db = hookedClient(prisma, {
+    after: async (sql) => {
+      if (sql.includes(LEDGER_PAGE_SQL) && ++reads.count === 1) await write();
+    },
+  });
+  return { db, reads };
 }
