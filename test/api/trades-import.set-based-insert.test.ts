@@ -88,8 +88,39 @@ describe("set-based insert", () => {
   });
 
   it("looks a symbol up once however many rows name it (20,000 rows of one new symbol fit the statement)", async () => {
-    // Each distinct symbol costs two parameters of the one lookup; PostgreSQL takes at most 32,767.
     const found = await findSecurities(t.db.prisma, 1, Array(20_000).fill({ symbol: "CBA", exchange: "ASX" }));
     expect([...found.keys()]).toEqual(["CBA|ASX"]);
+  });
+
+  it("looks 20,000 different symbols up in one statement", async () => {
+    // As an OR of pairs, each symbol cost two bind parameters: past 16,383 symbols the statement
+    // passed PostgreSQL's 32,767 and the import answered 500.
+    const wanted = [
+      { symbol: "CBA", exchange: "ASX" },
+      ...Array.from({ length: 19_999 }, (_, i) => ({ symbol: `Z${i}`, exchange: "ASX" })),
+    ];
+    const before = t.db.statementCount;
+    const found = await findSecurities(t.db.prisma, 1, wanted);
+    expect(t.db.statementCount - before).toBe(1);
+    expect([...found.keys()]).toEqual(["CBA|ASX"]);
+    expect(found.get("CBA|ASX")).toMatchObject({
+      accountId: null,
+      symbol: "CBA",
+      exchange: "ASX",
+      currencyCode: "AUD",
+      securityType: "Stock",
+    });
+  });
+
+  it("an account's own security comes before the master list's of the same symbol", async () => {
+    const [{ id: accountId }] = await t.db.sql<{ id: number }>(`SELECT id FROM account ORDER BY id DESC LIMIT 1`);
+    await t.db.sql(
+      `INSERT INTO security (account_id, symbol, exchange, name, currency_code, security_type) VALUES ($1, 'CBA', 'ASX', 'Own CBA', 'AUD', 'Stock')`,
+      [accountId],
+    );
+    const found = await findSecurities(t.db.prisma, accountId, [{ symbol: "CBA", exchange: "ASX" }]);
+    expect(found.get("CBA|ASX")).toMatchObject({ accountId, name: "Own CBA" });
+    const other = await findSecurities(t.db.prisma, accountId + 1_000, [{ symbol: "CBA", exchange: "ASX" }]);
+    expect(other.get("CBA|ASX")).toMatchObject({ accountId: null });
   });
 });
