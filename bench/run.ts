@@ -25,6 +25,8 @@
  *       and the GraphQL cost of each operation the app sends (bench/web-app.ts)
  *   B19 GET /health p99 and peak RSS while the requests that once exhausted a process run
  *       (bench/resource-abuse.ts, on a server of its own); target ≤ 200 ms and ≤ +1 GiB
+ *   B20 an import where every row names a new security, 10,000 vs 20,000 rows (bench/import-scale.ts);
+ *       target ≤ 2.3×
  *
  * Each server runs in its own child process; autocannon runs here. After a warm-up, rounds
  * alternate A B B A ... and the ratio is median(service req/s) / median(baseline req/s), with the
@@ -50,6 +52,7 @@ import { webAppWorkload } from "./web-app";
 import { bundleWebApp } from "../src/cli/web-bundle";
 import { performanceWorkloads } from "./performance";
 import { rebalanceWorkload, seedRebalance } from "./rebalance";
+import { importScaleWorkload } from "./import-scale";
 import { marketRefreshWorkload, seedMarketRefresh } from "./market-refresh";
 import { scaleWorkload } from "./scale";
 import { seedBench } from "./seed";
@@ -139,7 +142,7 @@ async function main() {
     `INSERT INTO portfolio (account_id, name, base_currency_code, tax_residency, entity_type, financial_year_end, updated_at)
      SELECT (SELECT account_id FROM portfolio WHERE id = $1), 'Import ' || g, 'AUD', 'AU', 'Individual', '06-30', now() FROM generate_series(1, $2::int) g RETURNING id`,
     ledgerPortfolioId,
-    4 * ROUNDS,
+    6 * ROUNDS,
   );
   // The B12 portfolio serves B6, B9 and B11 too.
   let valuedPortfolioId = 0;
@@ -313,8 +316,16 @@ async function main() {
     if (selected("B10")) {
       const ids = importTargets.map((p) => p.id);
       await importWorkload(service, baseline, key, ids.slice(0, 2 * ROUNDS), "json");
-      await importWorkload(service, baseline, key, ids.slice(2 * ROUNDS), "commsec");
+      await importWorkload(service, baseline, key, ids.slice(2 * ROUNDS, 4 * ROUNDS), "commsec");
     }
+    if (selected("B20"))
+      await importScaleWorkload({
+        base: service.base,
+        key,
+        targets: importTargets.map((p) => p.id).slice(4 * ROUNDS),
+        rounds: ROUNDS,
+        database: url ? "postgresql" : "pglite",
+      });
     if (selected("B14")) await abuseWorkload(service, key);
     if (selected("B19")) await resourceWorkload(copy("b19"), key, valuedPortfolioId);
     if (selected("B15"))

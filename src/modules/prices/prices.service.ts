@@ -90,7 +90,10 @@ export async function addCustomPrices(ctx: Context, holdingId: unknown, input: u
   assertCanWrite(ctx);
   const h = await holdingWithPortfolio(ctx, id);
   const dates = prices.map((p) => p.date);
-  const repeated = [...new Set(dates.filter((d, i) => dates.indexOf(d) !== i))].sort();
+  const seen = new Set<string>();
+  const repeatedDates = new Set<string>();
+  for (const d of dates) (seen.has(d) ? repeatedDates : seen).add(d);
+  const repeated = [...repeatedDates].sort();
   if (repeated.length > 0)
     throw new DomainError(
       "CONFLICT",

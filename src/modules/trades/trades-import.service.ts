@@ -178,30 +178,29 @@ export async function importTrades(
     // 5. The ledger with the new rows, folded in memory: a short sell anywhere names its line.
     const holdingIds = [...new Set(prepared.map((p) => p.holding.id))];
     const ledger = await load(holdingIds.filter((id) => id > 0));
-    const eventsOf = new Map<number, LedgerEvent[]>();
+    // Each holding's rows, gathered in one pass: a file may name as many holdings as it has rows.
+    const rowsOf = new Map<number, { events: LedgerEvent[]; cancellations: typeof prepared }>();
     for (const p of prepared) {
       const e = storedTradeEvent(0, p.holding.id, p);
-      const list = eventsOf.get(p.holding.id) ?? [];
-      list.push({ ...e, key: `line ${p.line}`, tradeId: undefined, seq: p.seq });
-      eventsOf.set(p.holding.id, list);
+      let of = rowsOf.get(p.holding.id);
+      if (!of) rowsOf.set(p.holding.id, (of = { events: [], cancellations: [] }));
+      of.events.push({ ...e, key: `line ${p.line}`, tradeId: undefined, seq: p.seq });
+      if (p.tradeType === "Cancellation") of.cancellations.push(p);
     }
-    for (const [holdingId, added] of eventsOf) {
-      const fold = ledger.attempt(holdingId, added);
+    for (const [holdingId, { events, cancellations }] of rowsOf) {
+      const fold = ledger.attempt(holdingId, events);
       if (fold instanceof ParcelError) {
         const line = Number(/^line (\d+)$/.exec(fold.eventKey)?.[1]);
         errors.push(line ? rowError(line, "", fold.message) : { path: fold.eventKey, message: fold.message });
         continue;
       }
       // A Cancellation stores the units it took: every unit held on its date.
-      for (const p of prepared.filter((x) => x.holding.id === holdingId && x.tradeType === "Cancellation")) {
-        p.quantity = cancelledUnits(fold, `line ${p.line}`);
-      }
+      for (const p of cancellations) p.quantity = cancelledUnits(fold, `line ${p.line}`);
     }
     if (errors.length) throw importFailed("BUSINESS_RULE", errors);
 
-    const newHoldings = planned
-      .filter((h) => holdingIds.includes(h.id))
-      .map((h) => ({ symbol: h.symbol!, exchange: h.exchange! }));
+    const creating = planned.filter((h) => rowsOf.has(h.id));
+    const newHoldings = creating.map((h) => ({ symbol: h.symbol!, exchange: h.exchange! }));
     const result: ImportResult = {
       dryRun,
       format: read.format,
@@ -217,7 +216,6 @@ export async function importTrades(
 
     // 6. The writes: the new holdings in the order the file names them, then one INSERT for every
     //    row, in file order (ids follow the order: same-day entry order).
-    const creating = planned.filter((x) => holdingIds.includes(x.id));
     const created = await holdingsForTrades(
       tx,
       portfolio,
