@@ -8,12 +8,23 @@ export const dateInput = z
   .string({ error: "must be a date, YYYY-MM-DD" })
   // abort: the refinements below would throw on text that is not even shaped like a date.
   .regex(/^\d{4}-\d{2}-\d{2}$/, { message: "must be a date, YYYY-MM-DD", abort: true })
-  .refine((s) => {
-    const d = toDate(s);
-    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-  }, "is not a calendar date")
+  .refine(isCalendarDate, "is not a calendar date")
   .refine((s) => s >= "1900-01-01" && s <= "2200-12-31", "must be between 1900-01-01 and 2200-12-31")
   .meta({ format: "date" });
+
+/**
+ * Whether `YYYY-MM-DD` text names a day of the Gregorian calendar (2024-02-29 does, 2023-02-29 and
+ * 2024-04-31 do not). Counted, not parsed: an import checks a date on every row.
+ */
+export function isCalendarDate(text: string): boolean {
+  const year = Number(text.slice(0, 4));
+  const month = Number(text.slice(5, 7));
+  const day = Number(text.slice(8, 10));
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 ? (leap ? 29 : 28) : DAYS_IN_MONTH[month - 1]);
+}
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 export function toDate(date: string): Date {
   return new Date(date + "T00:00:00.000Z");

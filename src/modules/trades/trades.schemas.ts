@@ -91,7 +91,7 @@ const tradeFields = {
  * (`valid`), so they run in the same pass and a body's errors come in one answer.
  */
 function tradeRules(
-  t: z.infer<z.ZodObject<typeof tradeFields>>,
+  t: Omit<z.infer<z.ZodObject<typeof tradeFields>>, "portfolioId">,
   ctx: z.RefinementCtx,
   valid: (...path: PropertyKey[]) => boolean,
 ) {
@@ -99,9 +99,9 @@ function tradeRules(
   const ok = (field: keyof typeof tradeFields) => valid(field);
   if (ok("holdingId") && ok("symbol") && ok("exchange") && t.holdingId === undefined && (!t.symbol || !t.exchange))
     issue("symbol", "give holdingId, or symbol and exchange");
-  const picked = new Set<number>();
-  if (ok("parcels")) {
-    t.parcels?.forEach((p, i) => {
+  if (ok("parcels") && t.parcels) {
+    const picked = new Set<number>();
+    t.parcels.forEach((p, i) => {
       if (picked.has(p.tradeId))
         ctx.addIssue({
           code: "custom",
@@ -154,7 +154,7 @@ export const ImportRow = z
     holdingType: looseEnum(SECURITY_TYPES).optional(),
     currencyCode: upperCased(currencyCode).optional(),
   })
-  .check(crossField((t, ctx, valid) => tradeRules({ ...t, portfolioId: t.portfolioId ?? 0 }, ctx, valid)));
+  .check(crossField(tradeRules));
 
 /** The fields of an answer that name a record of a holding (a trade, an income record) and its security. */
 export const holdingRecordFields = {
