@@ -114,12 +114,13 @@ export async function exportTrades(ctx: Context, portfolioId: unknown, query: un
   }));
   const stem = `portfolio-${portfolio.id}-trades`;
   if (format === "sharesight") {
-    const kept = trades.filter((t) => t.tradeType === "Buy" || t.tradeType === "Sell");
+    const sharesightHas = (t: (typeof trades)[number]) => t.tradeType === "Buy" || t.tradeType === "Sell";
+    const kept = trades.filter(sharesightHas);
     return {
       fileName: `${stem}-sharesight.csv`,
       csv: toCsv(SHARESIGHT, kept),
       rows: kept.length,
-      leftOut: trades.filter((t) => !kept.includes(t)).map((t) => t.id),
+      leftOut: trades.filter((t) => !sharesightHas(t)).map((t) => t.id),
     };
   }
   const columns = CSV_COLUMNS.map((header) => ({ header, value: NATIVE[header] }));
