@@ -134,10 +134,11 @@ async function pendingCorporateActions(
   date: string,
 ): Promise<Map<number, number>> {
   if (holdings.length === 0) return new Map();
-  const rows = await db.corporateAction.groupBy({
-    by: ["holdingId"],
-    where: { holdingId: { in: holdings.map((h) => h.id) }, status: "Pending", date: { lte: toDate(date) } },
-    _count: { _all: true },
-  });
-  return new Map(rows.map((r) => [r.holdingId, r._count._all]));
+  // The ids as one array parameter: Prisma's `in` takes one parameter an id, and a statement at most
+  // 32,767 (a GraphQL batch of portfolios may hold more holdings).
+  const rows = await db.$queryRaw<{ holdingId: number; pending: number }[]>`
+    SELECT holding_id AS "holdingId", count(*)::int AS pending FROM corporate_action
+    WHERE holding_id = ANY(${holdings.map((h) => h.id)}::int[]) AND status = 'Pending' AND date <= ${toDate(date)}
+    GROUP BY holding_id`;
+  return new Map(rows.map((r) => [r.holdingId, r.pending]));
 }

@@ -1,4 +1,4 @@
-import type { Prisma } from "../../../generated/prisma/client";
+import { Prisma } from "../../../generated/prisma/client";
 import { toDate } from "../../lib/dates";
 import { DatedSeries } from "./dated-series";
 import type { FxRow, TradeRateRow } from "./fx";
@@ -25,6 +25,16 @@ export interface SecurityKey {
 }
 
 export const securityKey = (s: SecurityKey) => `${s.symbol}|${s.exchange}`;
+
+/**
+ * Securities as a table to join, `alias(symbol, exchange)`, in two array parameters whatever their
+ * number. An OR of (symbol, exchange) pairs would take two bind parameters a security (PostgreSQL
+ * takes 32,767 a statement: an account may hold more) and make the database compare every row with
+ * every pair (quadratic); the join finds each by its key.
+ */
+export function securityTable(securities: readonly SecurityKey[], alias: "h" | "w"): Prisma.Sql {
+  return Prisma.sql`unnest(${securities.map((s) => s.symbol)}::text[], ${securities.map((s) => s.exchange)}::text[]) AS ${Prisma.raw(alias)}(symbol, exchange)`;
+}
 
 const EMPTY = DatedSeries.sorted<string>([], []);
 
@@ -73,7 +83,7 @@ export async function marketPrices(
     { symbol: string; exchange: string; dates: string; values: string }[]
   >`
       SELECT h.symbol, h.exchange, p.dates, p."values"
-      FROM unnest(${group.map((g) => g.symbol)}::text[], ${group.map((g) => g.exchange)}::text[]) AS h(symbol, exchange)
+      FROM ${securityTable(group, "h")}
       CROSS JOIN LATERAL (
         SELECT string_agg(date::text, ',' ORDER BY date, rank DESC) AS dates, string_agg(close::text, ',' ORDER BY date, rank DESC) AS "values" FROM (
           (SELECT date, close, 0 AS rank FROM market_price m

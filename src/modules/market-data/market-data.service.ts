@@ -1,6 +1,7 @@
 import type { Context } from "../../context";
 import { fromDate } from "../../lib/dates";
 import { invalidInput, parseInput } from "../../lib/validation";
+import { securityTable } from "../ledger/market-data";
 import { assertCanWrite, portfolioWhere } from "../ledger/portfolio-access";
 import { RefreshMarketDataInput } from "./market-data.schemas";
 import { CURRENCIES_IN_USE } from "./refresh-targets";
@@ -49,9 +50,19 @@ export async function marketDataStatus(ctx: Context) {
     exchangeRateStatus(ctx),
   ]);
   const states = held.length
-    ? await ctx.db.marketDataSecurity.findMany({
-        where: { OR: held.map(({ symbol, exchange }) => ({ symbol, exchange })) },
-      })
+    ? await ctx.db.$queryRaw<
+        {
+          symbol: string;
+          exchange: string;
+          providerSymbol: string | null;
+          lastPriceDate: Date | null;
+          lastAttemptAt: Date | null;
+          lastError: string | null;
+        }[]
+      >`
+        SELECT m.symbol, m.exchange, m.provider_symbol AS "providerSymbol", m.last_price_date AS "lastPriceDate",
+               m.last_attempt_at AS "lastAttemptAt", m.last_error AS "lastError"
+        FROM ${securityTable(held, "w")} JOIN market_data_security m ON m.symbol = w.symbol AND m.exchange = w.exchange`
     : [];
   const state = new Map(states.map((s) => [`${s.symbol}|${s.exchange}`, s]));
   const counts = (run?.counts ?? {}) as Record<string, number>;

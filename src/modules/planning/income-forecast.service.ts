@@ -6,6 +6,7 @@ import { Decimal, ZERO } from "../../lib/money";
 import { parseId, parseInput } from "../../lib/validation";
 import { INCOME_SELECT, toIncomeView } from "../income/income-view";
 import { atOneMoment, loadLedger, unitsTimeline, valueHoldingsOn } from "../ledger";
+import { securityKey, securityTable } from "../ledger/market-data";
 import { loadFxTable } from "../ledger/fx-load";
 import { scopedPortfolio } from "../ledger/portfolio-access";
 import { noRate, rateFromTable } from "../trades/trade-exchange-rate";
@@ -69,18 +70,16 @@ async function readForecast(ctx: Context, portfolioId: number, from: string, mon
     timelines.get(holdingId)?.on(addDays(date, -1)).units ?? ZERO;
   const held = holdingRows.filter((h) => unitsAtStartOf(h.id, from).gt(0));
 
+  const listed = held.filter((h) => !UNLISTED.has(h.holdingType));
   const [positions, providerRows] = await Promise.all([
     valueHoldingsOn(ctx.db, [portfolio], held, dayBefore),
-    held.some((h) => !UNLISTED.has(h.holdingType))
-      ? ctx.db.providerDividend.findMany({
-          where: {
-            OR: held
-              .filter((h) => !UNLISTED.has(h.holdingType))
-              .map((h) => ({ symbol: h.symbol, exchange: h.exchange })),
-            exDate: { gte: toDate(from), lte: toDate(addDays(to, ANNOUNCED_WINDOW_DAYS)) },
-          },
-          orderBy: [{ symbol: "asc" }, { exchange: "asc" }, { exDate: "asc" }],
-        })
+    listed.length
+      ? ctx.db.$queryRaw<{ symbol: string; exchange: string; exDate: Date; amount: string; currencyCode: string }[]>`
+          SELECT d.symbol, d.exchange, d.ex_date AS "exDate", d.amount::text AS amount, d.currency_code AS "currencyCode"
+          FROM ${securityTable(listed, "w")}
+          JOIN provider_dividend d ON d.symbol = w.symbol AND d.exchange = w.exchange
+          WHERE d.ex_date BETWEEN ${toDate(from)} AND ${toDate(addDays(to, ANNOUNCED_WINDOW_DAYS))}
+          ORDER BY d.symbol, d.exchange, d.ex_date`
       : Promise.resolve([]),
   ]);
 
@@ -99,16 +98,14 @@ async function readForecast(ctx: Context, portfolioId: number, from: string, mon
       frankingCredits: r.frankingCredits,
       unitsEntitled: unitsAtStartOf(r.holdingId, r.exDividendDate),
     }));
-  const announced: AnnouncedDividend[] = providerRows.flatMap((d) =>
-    held
-      .filter((h) => h.symbol === d.symbol && h.exchange === d.exchange && !UNLISTED.has(h.holdingType))
-      .map((h) => ({
-        holdingId: h.id,
-        exDate: fromDate(d.exDate),
-        amountPerUnit: new Decimal(d.amount),
-        currencyCode: d.currencyCode,
-      })),
-  );
+  // One holding a security in a portfolio (the holding table's key).
+  const holdingOf = new Map(listed.map((h) => [securityKey(h), h]));
+  const announced: AnnouncedDividend[] = providerRows.map((d) => ({
+    holdingId: holdingOf.get(securityKey(d))!.id,
+    exDate: fromDate(d.exDate),
+    amountPerUnit: new Decimal(d.amount),
+    currencyCode: d.currencyCode,
+  }));
 
   // Base currency at `from`'s rate, by the one FX rule (docs/rules.md §8).
   const rates = new Map<string, Decimal>();

@@ -2,7 +2,7 @@ import { Prisma, type Security } from "../../../generated/prisma/client";
 import type { Context } from "../../context";
 import { parseInput } from "../../lib/validation";
 import { EXCHANGE_CURRENCY, SearchSecuritiesQuery } from "./securities.schemas";
-import { securityKey } from "../ledger/market-data";
+import { securityKey, securityTable } from "../ledger/market-data";
 
 export interface SecurityView {
   symbol: string;
@@ -68,9 +68,7 @@ export { securityKey };
 /**
  * The securities of these symbols that an account sees, by securityKey, one each: the account's
  * own (added by its first trade of a symbol the master list lacks) before the master list's. One
- * statement whatever the number of symbols: they go as two arrays joined to the table, where an
- * OR of pairs would take two bind parameters a symbol (PostgreSQL takes 32,767 a statement, and
- * an import may name 50,000 securities) and a plan that compares every row with every pair.
+ * statement whatever the number of symbols (an import may name 50,000): securityTable.
  */
 export async function findSecurities(
   db: Prisma.TransactionClient,
@@ -83,7 +81,7 @@ export async function findSecurities(
   const rows = await db.$queryRaw<Security[]>`
     SELECT s.id, s.account_id AS "accountId", s.symbol, s.exchange, s.name, s.currency_code AS "currencyCode",
            s.security_type::text AS "securityType", s.created_at AS "createdAt"
-    FROM unnest(${distinct.map((w) => w.symbol)}::text[], ${distinct.map((w) => w.exchange)}::text[]) AS w(symbol, exchange)
+    FROM ${securityTable(distinct, "w")}
     JOIN security s ON s.symbol = w.symbol AND s.exchange = w.exchange
     WHERE s.account_id IS NULL OR s.account_id = ${accountId}
     ORDER BY s.account_id NULLS LAST`;
