@@ -53,12 +53,22 @@ export function createLoaders(ctx: Context) {
 
 export type Loaders = ReturnType<typeof createLoaders>;
 
+/**
+ * Parents a batch hands its service at most: a service reads them with lists of one bind
+ * parameter each (Prisma's `in`), and a statement takes at most 32,767. A larger tick (the
+ * holdings of two portfolios of 20,000 each) makes several batches.
+ */
+const MAX_BATCH = 10_000;
+
 /** A DataLoader for a relation field without arguments: the parent's id to its list (empty when the service has none). */
-function listLoader<V>(load: (ids: readonly number[]) => Promise<Map<number, V[]>>) {
-  return new DataLoader<number, V[]>(async (ids) => {
-    const byId = await load(ids);
-    return ids.map((id) => byId.get(id) ?? []);
-  });
+export function listLoader<V>(load: (ids: readonly number[]) => Promise<Map<number, V[]>>) {
+  return new DataLoader<number, V[]>(
+    async (ids) => {
+      const byId = await load(ids);
+      return ids.map((id) => byId.get(id) ?? []);
+    },
+    { maxBatchSize: MAX_BATCH },
+  );
 }
 
 /** A relation field with arguments: the parent's id and the field's arguments (their JSON is their identity). */
@@ -97,7 +107,7 @@ function loaderWithArgs<V>(load: (ids: number[], args: Record<string, unknown>) 
         return answer instanceof Error ? answer : (answer.get(k.id) ?? []);
       });
     },
-    { cacheKeyFn: (k) => `${k.id}|${argsKey(k)}` },
+    { cacheKeyFn: (k) => `${k.id}|${argsKey(k)}`, maxBatchSize: MAX_BATCH },
   );
 }
 
