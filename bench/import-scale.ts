@@ -11,14 +11,22 @@
 export async function importScaleWorkload(opts: {
   base: string;
   key: string;
-  /** Empty portfolios, two a round. */
-  targets: number[];
   rounds: number;
   database: string;
 }): Promise<void> {
   const sizes = [10_000, 20_000] as const;
   const times: Record<number, number[]> = { [sizes[0]]: [], [sizes[1]]: [] };
-  let next = 0;
+  const headers = { authorization: opts.key, "content-type": "application/json" };
+  // Its own empty portfolios, made now: made with the seed, they would be in B4's list too.
+  const target = async () => {
+    const res = await fetch(`${opts.base}/v1/portfolios`, {
+      method: "POST",
+      body: JSON.stringify({ name: `B20 ${Math.random()}`, baseCurrencyCode: "AUD" }),
+      headers,
+    });
+    if (res.status !== 201) throw new Error(`B20: creating a portfolio answered ${res.status}`);
+    return ((await res.json()) as { id: number }).id;
+  };
   for (let r = 0; r < opts.rounds; r++) {
     // Alternate which size goes first, so a slower second import in a round counts for both.
     for (const n of r % 2 === 0 ? sizes : [...sizes].reverse()) {
@@ -30,11 +38,12 @@ export async function importScaleWorkload(opts: {
         quantity: 10,
         price: 1 + (i % 13),
       }));
+      const portfolioId = await target();
       const t = performance.now();
-      const res = await fetch(`${opts.base}/v1/portfolios/${opts.targets[next++]}/trades/import`, {
+      const res = await fetch(`${opts.base}/v1/portfolios/${portfolioId}/trades/import`, {
         method: "POST",
         body: JSON.stringify(rows),
-        headers: { authorization: opts.key, "content-type": "application/json" },
+        headers,
       });
       const text = await res.text();
       if (res.status !== 201) throw new Error(`B20 import of ${n}: ${res.status} ${text.slice(0, 300)}`);

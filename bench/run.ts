@@ -147,7 +147,7 @@ async function main() {
     `INSERT INTO portfolio (account_id, name, base_currency_code, tax_residency, entity_type, financial_year_end, updated_at)
      SELECT (SELECT account_id FROM portfolio WHERE id = $1), 'Import ' || g, 'AUD', 'AU', 'Individual', '06-30', now() FROM generate_series(1, $2::int) g RETURNING id`,
     ledgerPortfolioId,
-    6 * ROUNDS,
+    4 * ROUNDS,
   );
   // The B12 portfolio serves B6, B9 and B11 too.
   let valuedPortfolioId = 0;
@@ -327,7 +327,6 @@ async function main() {
       await importScaleWorkload({
         base: service.base,
         key,
-        targets: importTargets.map((p) => p.id).slice(4 * ROUNDS),
         rounds: ROUNDS,
         database: url ? "postgresql" : "pglite",
       });
