@@ -149,7 +149,7 @@ async function* csvRecords(text: string, what: string, tooMany: (parsed: number)
       const line = info.lines - record.reduce((n, c) => n + (c.match(/\n/g)?.length ?? 0), 0);
       yield { line, cells: record } satisfies CsvRecord;
       // Records parsed ahead are read without a turn of the event loop in between: give it one.
-      await slicer.turn();
+      if (slicer.due()) await slicer.turn();
     }
   } catch (error) {
     // csv-parse's codes are not all CSV_-prefixed (INVALID_OPENING_QUOTE): any CsvError is the body's.

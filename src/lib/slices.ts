@@ -40,19 +40,26 @@ export async function inSlices<T>(steps: Steps<T>, signal?: AbortSignal): Promis
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
-    await slicer.turn();
+    if (slicer.due()) await slicer.turn();
   }
 }
 
 /**
- * For async code that loops over many items: `await slicer.turn()` between items gives the event
- * loop a turn once the current slice has run SLICE_MS (and costs nothing otherwise), and throws
- * CLIENT_CLOSED once `signal` has aborted (checked at every turn: a property read).
+ * For async code that loops over many items: `if (slicer.due()) await slicer.turn()` between items
+ * gives the event loop a turn once the current slice has run SLICE_MS, and throws CLIENT_CLOSED
+ * once `signal` has aborted (checked between every two items: a property read). Asking `due()`
+ * first matters: an `await` costs a trip through the microtask queue even when nothing waits, and
+ * an import of 20,000 rows made 20,000 of them.
  */
 export class Slicer {
   private sliceStart = performance.now();
 
   constructor(private readonly signal?: AbortSignal) {}
+
+  /** Whether the slice has run its time, or its client has gone: then `await turn()`. */
+  due(): boolean {
+    return performance.now() - this.sliceStart >= SLICE_MS || this.signal?.aborted === true;
+  }
 
   async turn(): Promise<void> {
     throwIfClosed(this.signal);

@@ -148,11 +148,12 @@ export async function parseRows(
       typeof source === "string" ? (sourceByKey.get(source) ?? sourceByKey.get(source.toLowerCase())) : source;
     if (typeof source === "string" && !resolvedSource)
       errors.push(fieldError(row, "sourceId", `is not a Source id or name (GET /v1/sources): ${source}`));
-    const result = ImportRow.safeParse({
-      ...row.raw,
-      sourceId: resolvedSource,
-      portfolioId: row.raw.portfolioId ?? undefined,
-    });
+    // A copy only where the row changes: a source named by its name, or a null portfolio (absent).
+    const result = ImportRow.safeParse(
+      typeof source === "string" || row.raw.portfolioId === null
+        ? { ...row.raw, sourceId: resolvedSource, portfolioId: row.raw.portfolioId ?? undefined }
+        : row.raw,
+    );
     if (!result.success) {
       for (const e of fieldErrors(result.error, ImportRow))
         errors.push(e.path === "(body)" ? rowError(row.line, "", e.message) : fieldError(row, e.path, e.message));

@@ -124,7 +124,7 @@ export async function loadValuationRanges(
   const cashBy = new Map(cashRows.map((c) => [c.cash_account_id, c.rows]));
   const out = new Map<number, ValuationRange>();
   for (const portfolio of portfolios) {
-    await slicer.turn();
+    if (slicer.due()) await slicer.turn();
     const ledger = ledgers.get(portfolio.id)!;
     await ledger.prepare?.();
     const trades = ledger.trades.map((t) => ({
@@ -143,7 +143,7 @@ export async function loadValuationRanges(
       list.push(t);
       tradesBy.set(t.holdingId, list);
     }
-    await slicer.turn();
+    if (slicer.due()) await slicer.turn();
     const rangeHoldings: RangeHolding[] = [];
     for (const h of holdings) {
       if (h.portfolio_id !== portfolio.id) continue;
@@ -165,7 +165,7 @@ export async function loadValuationRanges(
           trades: tradesBy.get(h.id) ?? [],
         }),
       });
-      await slicer.turn();
+      if (slicer.due()) await slicer.turn();
     }
     const input: ValuationRange = {
       from,
