@@ -13,6 +13,8 @@ import { PROJECT_ROOT } from "../src/lib/paths";
  */
 export function compileBenchServers(): string {
   const out = path.join(PROJECT_ROOT, "tmp", "bench-build");
+  // Afresh: a source deleted since the last run must not leave its compiled file behind to load.
+  fs.rmSync(out, { recursive: true, force: true });
   fs.mkdirSync(out, { recursive: true });
   const config = path.join(out, "tsconfig.json");
   fs.writeFileSync(

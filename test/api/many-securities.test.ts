@@ -1,5 +1,6 @@
 import { useTestApp } from "../support/app";
 import { newPortfolio } from "../factories";
+import { pendingCorporateActions } from "../../src/modules/holdings/holding-view";
 
 /**
  * An account holding more securities than one statement has bind parameters for pairs of them:
@@ -33,7 +34,8 @@ beforeAll(async () => {
   expect([imported.status, imported.body.imported]).toEqual([201, COUNT]);
   // What a market-data refresh stores (docs/data.md §2, §3), for the last two securities.
   await t.db.sql(
-    `INSERT INTO market_data_security (symbol, exchange, provider_symbol, last_price_date) VALUES ($1, 'ASX', $2, '2026-06-30')`,
+    `INSERT INTO market_data_security (symbol, exchange, provider_symbol, last_price_date, last_attempt_at, last_error)
+     VALUES ($1, 'ASX', $2, '2026-06-30', '2026-07-01T06:00:00.000Z', 'HTTP 503 from the provider')`,
     [symbolOf(COUNT - 1), `${symbolOf(COUNT - 1)}.AX`],
   );
   await t.db.sql(
@@ -47,10 +49,13 @@ it("the market-data status lists every security, with the refresh's state of eac
   expect(res.status).toBe(200);
   expect(res.body.securities).toHaveLength(COUNT);
   const last = res.body.securities.find((s: { symbol: string }) => s.symbol === symbolOf(COUNT - 1));
-  expect(last).toMatchObject({
+  expect(last).toEqual({
+    symbol: symbolOf(COUNT - 1),
     exchange: "ASX",
     providerSymbol: `${symbolOf(COUNT - 1)}.AX`,
     lastPriceDate: "2026-06-30",
+    lastAttemptAt: "2026-07-01T06:00:00.000Z",
+    lastError: "HTTP 503 from the provider",
   });
   expect(res.body.securities[0]).toMatchObject({ symbol: symbolOf(0), providerSymbol: null, lastPriceDate: null });
 });
@@ -75,4 +80,29 @@ it("the income forecast finds the provider's announced dividend among them (REST
   expect(gql.body.data.incomeForecast.payments).toEqual([
     { ...expected, units: "100", cash: "50", basis: "Announced" },
   ]);
+});
+
+it("the holdings' pending corporate actions are counted over more holdings than a statement has parameters", async () => {
+  // The holding view reads them for every holding it lists; a GraphQL batch of portfolios may list
+  // 33,000 (here the 17,000 and 16,000 ids that hold nothing), past the 32,767 one id each allowed.
+  const [first] = await t.db.sql<{ id: number }>(`SELECT id FROM holding WHERE portfolio_id = $1 AND symbol = $2`, [
+    portfolioId,
+    symbolOf(0),
+  ]);
+  await t.db.prisma.corporateAction.create({
+    data: {
+      portfolioId,
+      holdingId: first.id,
+      type: "Split",
+      date: new Date("2026-03-04"),
+      numerator: 2,
+      denominator: 1,
+    },
+  });
+  const held = await t.db.sql<{ id: number }>(`SELECT id FROM holding WHERE portfolio_id = $1`, [portfolioId]);
+  const none = Array.from({ length: 16_000 }, (_, i) => ({ id: 900_000_000 + i }));
+  const pending = await pendingCorporateActions(t.db.prisma, [...held, ...none] as never, "2026-12-31");
+  expect([...pending]).toEqual([[first.id, 1]]);
+  // Dated after the day asked for: not yet pending.
+  expect([...(await pendingCorporateActions(t.db.prisma, [...held, ...none] as never, "2026-03-03"))]).toEqual([]);
 });

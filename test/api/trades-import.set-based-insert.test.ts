@@ -103,13 +103,11 @@ describe("set-based insert", () => {
     const found = await findSecurities(t.db.prisma, 1, wanted);
     expect(t.db.statementCount - before).toBe(1);
     expect([...found.keys()]).toEqual(["CBA|ASX"]);
-    expect(found.get("CBA|ASX")).toMatchObject({
-      accountId: null,
-      symbol: "CBA",
-      exchange: "ASX",
-      currencyCode: "AUD",
-      securityType: "Stock",
-    });
+    expect(found.get("CBA|ASX")).toMatchObject({ accountId: null, currencyCode: "AUD", securityType: "Stock" });
+    // The same row Prisma's own read gives (every column, with its type).
+    expect(found.get("CBA|ASX")).toEqual(
+      await t.db.prisma.security.findFirst({ where: { symbol: "CBA", exchange: "ASX", accountId: null } }),
+    );
   });
 
   it("an account's own security comes before the master list's of the same symbol", async () => {

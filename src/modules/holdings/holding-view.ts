@@ -128,7 +128,7 @@ export async function valueHoldings(
 }
 
 /** Each holding's pending corporate actions dated on or before `date` (only holdings with any). */
-async function pendingCorporateActions(
+export async function pendingCorporateActions(
   db: Prisma.TransactionClient,
   holdings: HoldingRow[],
   date: string,
