@@ -27,12 +27,23 @@ export function counting(
   // The embedded database runs in this thread: statements sent together (a Promise.all of a
   // range load) would run back to back as one block of microtasks. With `yieldBetween` each
   // statement starts on its own turn of the event loop, one turn after the one before it, so
-  // other requests (a health check) wait at most one statement. Only starts are spaced: nothing
-  // waits for another statement to finish (a transaction's statements cannot deadlock on it).
+  // other requests (a health check) wait at most one statement. Only starts are spaced here: no
+  // statement waits for another's end, except the one before it in its own transaction (below).
   let turnstile = Promise.resolve();
   const nextTurn = () => (turnstile = turnstile.then(() => new Promise<void>((resolve) => setImmediate(resolve))));
-  const countQueries = <T extends object>(target: T): T =>
-    new Proxy(target, {
+  // A transaction holds one connection, on which statements run one at a time anyway: Prisma may
+  // send several at once (a Promise.all inside a transaction), which pg queues but deprecates
+  // ("Calling client.query() when the client is already executing a query", gone in pg 9). Each
+  // transaction's statements are sent one after the other instead, in the order they came.
+  const countQueries = <T extends object>(target: T, oneAtATime = false): T => {
+    let previous: Promise<unknown> = Promise.resolve();
+    const send = (run: () => Promise<unknown>) => {
+      if (!oneAtATime) return run();
+      const sent = previous.then(run, run);
+      previous = sent.catch(() => {});
+      return sent;
+    };
+    return new Proxy(target, {
       get(obj, prop, receiver) {
         const value = Reflect.get(obj, prop, receiver);
         if (typeof value !== "function") return value;
@@ -42,9 +53,10 @@ export function counting(
             counter.active++;
             const sql = (args[0] as { sql: string }).sql;
             const ended = counter.observer?.(sql);
-            const result = (
-              yieldBetween ? nextTurn().then(() => value.apply(obj, args)) : value.apply(obj, args)
-            ) as Promise<number | { rows: unknown[] }>;
+            const run = () => value.apply(obj, args) as Promise<unknown>;
+            const result = send(yieldBetween ? () => nextTurn().then(run) : run) as Promise<
+              number | { rows: unknown[] }
+            >;
             return result.then(
               (r) => {
                 counter.active--;
@@ -61,11 +73,12 @@ export function counting(
           };
         }
         if (prop === "startTransaction") {
-          return async (...args: unknown[]) => countQueries((await value.apply(obj, args)) as Transaction);
+          return async (...args: unknown[]) => countQueries((await value.apply(obj, args)) as Transaction, true);
         }
         return value.bind(obj);
       },
     });
+  };
   return new Proxy(factory, {
     get(obj, prop, receiver) {
       const value = Reflect.get(obj, prop, receiver);
