@@ -202,12 +202,14 @@ it("a Cash bucket brings the cash accounts in, and a security not held yet is bo
   });
   expect(
     r.legs.map(
-      (l) => `${l.side} ${l.quantity} ${l.symbol}.${l.exchange} @ ${l.price} = ${l.value} (holding ${l.holdingId})`,
+      (l) =>
+        `${l.side} ${l.quantity} ${l.symbol}.${l.exchange} @ ${l.currencyCode} ${l.price} = ${l.value} (holding ${l.holdingId})`,
     ),
   ).toEqual([
-    `Sell 10 AAA.ASX @ 100 = 1000 (holding ${s.aaa})`,
-    `Sell 6 BBB.ASX @ 100 = 600 (holding ${s.bbb})`,
-    "Buy 4 MSFT.NASDAQ @ 400 = 2400 (holding null)",
+    `Sell 10 AAA.ASX @ AUD 100 = 1000 (holding ${s.aaa})`,
+    `Sell 6 BBB.ASX @ AUD 100 = 600 (holding ${s.bbb})`,
+    // Not held yet: priced in the security's own currency (USD 400 × 1.5 = AUD 600 a unit).
+    "Buy 4 MSFT.NASDAQ @ USD 400 = 2400 (holding null)",
   ]);
   expect(r.postTradeDrift.entries.map((e) => `${e.label} ${e.currentValue} ${e.status}`)).toEqual([
     "AAA.ASX 6000 InBand",

@@ -62,7 +62,7 @@ const GQL = `mutation($p: ID!, $input: RebalanceInput) { computeRebalance(portfo
   portfolioId modelPublicId asOf totalValue cashAvailable cashRemaining
   driftReport { maxDriftPct outOfBandCount entries { label currentValue currentPct targetPct tolerancePct driftPct status } }
   postTradeDrift { maxDriftPct outOfBandCount entries { label currentValue currentPct targetPct tolerancePct driftPct status } }
-  legs { holdingId symbol exchange label side quantity price value estimatedCapitalGain parcels { tradeId units capitalGain } }
+  legs { holdingId symbol exchange label side quantity price currencyCode value estimatedCapitalGain parcels { tradeId units capitalGain } }
   warnings { code message label holdingId }
 } }`;
 
@@ -89,7 +89,7 @@ const transports: {
           drift: r.driftReport.entries.map(entry),
           legs: r.legs.map(
             (l) =>
-              `${l.side} ${restDecimal(l.quantity)} ${l.symbol}.${l.exchange} @ ${restDecimal(l.price)} = ${restDecimal(l.value)} (holding ${l.holdingId})`,
+              `${l.side} ${restDecimal(l.quantity)} ${l.symbol}.${l.exchange} @ ${l.currencyCode} ${restDecimal(l.price)} = ${restDecimal(l.value)} (holding ${l.holdingId})`,
           ),
           post: r.postTradeDrift.entries.map(entry),
           cashRemaining: restDecimal(r.cashRemaining),
@@ -115,7 +115,7 @@ const transports: {
           drift: r.driftReport.entries.map(entry),
           legs: r.legs.map(
             (l) =>
-              `${l.side} ${gqlDecimal(l.quantity)} ${l.symbol}.${l.exchange} @ ${gqlDecimal(l.price)} = ${gqlDecimal(l.value)} (holding ${l.holdingId === null ? null : gqlId(l.holdingId)})`,
+              `${l.side} ${gqlDecimal(l.quantity)} ${l.symbol}.${l.exchange} @ ${l.currencyCode} ${gqlDecimal(l.price)} = ${gqlDecimal(l.value)} (holding ${l.holdingId === null ? null : gqlId(l.holdingId)})`,
           ),
           post: r.postTradeDrift.entries.map(entry),
           cashRemaining: gqlDecimal(r.cashRemaining),
@@ -137,7 +137,10 @@ describe.each(transports)("computeRebalance over $name", (tr) => {
       modelPublicId: s.publicId,
       totalValue: "10000",
       drift: ["AAA.ASX 7000 70 10 Over", "BBB.ASX 3000 30 -10 Under"],
-      legs: [`Sell 10 AAA.ASX @ 100 = 1000 (holding ${s.aaa})`, `Buy 10 BBB.ASX @ 100 = 1000 (holding ${s.bbb})`],
+      legs: [
+        `Sell 10 AAA.ASX @ AUD 100 = 1000 (holding ${s.aaa})`,
+        `Buy 10 BBB.ASX @ AUD 100 = 1000 (holding ${s.bbb})`,
+      ],
       post: ["AAA.ASX 6000 60 0 InBand", "BBB.ASX 4000 40 0 InBand"],
       cashRemaining: "0",
       warnings: [],
@@ -182,7 +185,7 @@ describe.each(transports)("computeRebalance over $name", (tr) => {
       await tr.call(key, s.portfolioId, { asOf: "2024-06-30", mode: "BuyOnly", cashToInvest: "1050" }),
     );
     expect([plan.legs, plan.cashRemaining, plan.warnings]).toEqual([
-      [`Buy 10 BBB.ASX @ 100 = 1000 (holding ${s.bbb})`],
+      [`Buy 10 BBB.ASX @ AUD 100 = 1000 (holding ${s.bbb})`],
       "50",
       ["WHOLE_UNITS_CASH"],
     ]);

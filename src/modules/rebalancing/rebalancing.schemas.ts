@@ -74,7 +74,10 @@ const LegResponse = z
     label: z.string(),
     side: z.enum(["Buy", "Sell"]),
     quantity: z.number(),
-    price: z.number().describe("The valuation price on asOf, in the holding's currency"),
+    price: z.number().describe("The valuation price on asOf, in currencyCode"),
+    currencyCode: z
+      .string()
+      .describe("The currency of price: the holding's, or the security's for one the portfolio does not hold yet"),
     value: z.number().describe("Base currency"),
     estimatedCapitalGain: z
       .number()

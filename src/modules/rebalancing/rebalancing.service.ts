@@ -24,6 +24,8 @@ export interface RebalanceView extends RebalanceResult {
   portfolioId: number;
   modelPublicId: string;
   asOf: string;
+  /** Each leg with the currency of its price: its holding's, or the security's for one not held yet. */
+  legs: (RebalanceResult["legs"][number] & { currencyCode: string })[];
 }
 
 export function computeRebalance(ctx: Context, portfolioId: unknown, input: unknown): Promise<RebalanceView> {
@@ -79,23 +81,38 @@ async function computeRebalanceNow(ctx: Context, portfolioId: unknown, input: un
       }))
     : book.holdings;
 
+  const fresh =
+    model.dimension === "holding"
+      ? await newSecurities(ctx, model.buckets, book.holdings, asOf, portfolio.baseCurrencyCode, book.fx)
+      : [];
+  const plan = computeRebalancePlan({
+    dimension: model.dimension,
+    buckets: model.buckets,
+    holdings: rebalanceHoldings,
+    cashBalance: book.cashBalance,
+    newSecurities: fresh,
+    ...withDefaults(request),
+    asOf,
+    discountRate: discountRateOf(portfolio.entityType),
+  });
+  const freshCurrency = new Map(fresh.map((f) => [securityKey(f), f.currencyCode]));
   return {
     portfolioId: portfolio.id,
     modelPublicId: model.publicId,
     asOf,
-    ...computeRebalancePlan({
-      dimension: model.dimension,
-      buckets: model.buckets,
-      holdings: rebalanceHoldings,
-      cashBalance: book.cashBalance,
-      newSecurities:
-        model.dimension === "holding"
-          ? await newSecurities(ctx, model.buckets, book.holdings, asOf, portfolio.baseCurrencyCode, book.fx)
-          : [],
-      ...withDefaults(request),
-      asOf,
-      discountRate: discountRateOf(portfolio.entityType),
-    }),
+    ...plan,
+    legs: plan.legs.map(({ holdingId, symbol, exchange, label, side, quantity, price, ...rest }) => ({
+      holdingId,
+      symbol,
+      exchange,
+      label,
+      side,
+      quantity,
+      price,
+      currencyCode:
+        holdingId !== null ? book.currencies.get(holdingId)! : freshCurrency.get(securityKey({ symbol, exchange }))!,
+      ...rest,
+    })),
   };
 }
 
@@ -110,7 +127,7 @@ async function newSecurities(
   asOf: string,
   base: string,
   fx: FxTable,
-): Promise<NewSecurity[]> {
+): Promise<(NewSecurity & { currencyCode: string })[]> {
   const held = new Set(holdings.map((h) => `${h.symbol}.${h.exchange}`.toLowerCase()));
   const wanted = buckets
     .filter((b) => b.label.toLowerCase() !== "cash" && !held.has(b.label.toLowerCase()))
@@ -124,7 +141,7 @@ async function newSecurities(
     marketPrices(ctx.db, ctx.account.id, wanted, { from: asOf, to: asOf }),
     findSecurities(ctx.db, ctx.account.id, wanted),
   ]);
-  const out: NewSecurity[] = [];
+  const out: (NewSecurity & { currencyCode: string })[] = [];
   for (const w of wanted) {
     const price = prices.get(securityKey(w))?.on(asOf);
     if (!price) continue;
@@ -132,7 +149,14 @@ async function newSecurities(
       securities.get(securityKey(w))?.currencyCode ?? unlistedSecurityCurrency(w.exchange, undefined, base);
     const rate = fx.rateOn(currency, base, asOf)?.rate;
     if (!rate) continue;
-    out.push({ label: w.label, symbol: w.symbol, exchange: w.exchange, price: new Decimal(price.value), rate });
+    out.push({
+      label: w.label,
+      symbol: w.symbol,
+      exchange: w.exchange,
+      price: new Decimal(price.value),
+      rate,
+      currencyCode: currency,
+    });
   }
   return out;
 }

@@ -27,6 +27,8 @@ export function withDefaults(request: RebalanceRequest) {
 
 export interface ValuedBook {
   holdings: RebalanceHolding[];
+  /** Each holding's currency, the currency of its price. */
+  currencies: Map<number, string>;
   /** The cash accounts' balance in the base currency on the day (unconvertible ones count 0). */
   cashBalance: Decimal;
   fx: FxTable;
@@ -87,6 +89,7 @@ export async function valuedBooks(
           value: v.valueInBaseCurrency ?? new Decimal(0),
         };
       }),
+      currencies: new Map(range.holdings.map((h) => [h.id, h.currencyCode])),
       cashBalance: day.cash.reduce((s, c) => s.plus(c.valueInBaseCurrency ?? 0), new Decimal(0)),
       fx: range.fx,
     });

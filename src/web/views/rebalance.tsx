@@ -81,8 +81,8 @@ const legColumns = (cur: string): Column<Result["legs"][number]>[] => [
   HOLDING,
   { header: "Bucket", hideNarrow: true, cell: (l) => l.label },
   { header: "Units", numeric: true, cell: (l) => quantity(l.quantity) },
-  // The API gives a leg's price in its security's own currency and does not name it: a bare figure.
-  { header: "Price (its currency)", numeric: true, hideNarrow: true, cell: (l) => decimal(l.price) },
+  // In the security's own currency, with every decimal the valuation has (not rounded as money).
+  { header: "Price", numeric: true, hideNarrow: true, cell: (l) => `${l.currencyCode} ${decimal(l.price)}` },
   { header: "Value", numeric: true, cell: (l) => money(l.value, cur) },
 ];
 
