@@ -63,7 +63,7 @@ export class Slicer {
 
   async turn(): Promise<void> {
     throwIfClosed(this.signal);
-    if (performance.now() - this.sliceStart < SLICE_MS) return;
+    if (!this.due()) return;
     await new Promise<void>((resolve) => setImmediate(resolve));
     throwIfClosed(this.signal);
     this.sliceStart = performance.now();

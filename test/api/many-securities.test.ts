@@ -1,5 +1,6 @@
 import { useTestApp } from "../support/app";
 import { newPortfolio } from "../factories";
+import { importTradesJson } from "../support/kit";
 import { pendingCorporateActions } from "../../src/modules/holdings/holding-view";
 
 /**
@@ -27,10 +28,7 @@ beforeAll(async () => {
     quantity: 100,
     price: 1,
   }));
-  const imported = await t.http
-    .post(`/v1/portfolios/${portfolioId}/trades/import`)
-    .set("authorization", key)
-    .send(rows);
+  const imported = await importTradesJson(t, key, portfolioId, rows);
   expect([imported.status, imported.body.imported]).toEqual([201, COUNT]);
   // What a market-data refresh stores (docs/data.md §2, §3), for the last two securities.
   await t.db.sql(

@@ -1,7 +1,7 @@
 import type { Context } from "../../context";
 import { fromDate } from "../../lib/dates";
 import { invalidInput, parseInput } from "../../lib/validation";
-import { securityTable } from "../ledger/market-data";
+import { securityKey, securityTable } from "../ledger/market-data";
 import { assertCanWrite, portfolioWhere } from "../ledger/portfolio-access";
 import { RefreshMarketDataInput } from "./market-data.schemas";
 import { CURRENCIES_IN_USE } from "./refresh-targets";
@@ -24,9 +24,9 @@ export async function refreshMarketData(ctx: Context, input: unknown = {}): Prom
       },
       select: { symbol: true, exchange: true },
     });
-    const known = new Set(held.map((h) => `${h.symbol}|${h.exchange}`));
+    const known = new Set(held.map(securityKey));
     const unknown = securities.flatMap((s, i) =>
-      known.has(`${s.symbol}|${s.exchange}`)
+      known.has(securityKey(s))
         ? []
         : [{ path: `securities[${i}]`, message: `no holding of this account is ${s.symbol} on ${s.exchange}` }],
     );
@@ -64,7 +64,7 @@ export async function marketDataStatus(ctx: Context) {
                m.last_attempt_at AS "lastAttemptAt", m.last_error AS "lastError"
         FROM ${securityTable(held, "w")} JOIN market_data_security m ON m.symbol = w.symbol AND m.exchange = w.exchange`
     : [];
-  const state = new Map(states.map((s) => [`${s.symbol}|${s.exchange}`, s]));
+  const state = new Map(states.map((s) => [securityKey(s), s]));
   const counts = (run?.counts ?? {}) as Record<string, number>;
   return {
     provider: ctx.marketData.provider,
@@ -89,7 +89,7 @@ export async function marketDataStatus(ctx: Context) {
       message: run.message,
     },
     securities: held.map(({ symbol, exchange }) => {
-      const s = state.get(`${symbol}|${exchange}`);
+      const s = state.get(securityKey({ symbol, exchange }));
       return {
         symbol,
         exchange,

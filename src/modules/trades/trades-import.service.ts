@@ -176,9 +176,7 @@ export async function importTrades(
     if (errors.length) throw importFailed("BUSINESS_RULE", errors);
 
     // 5. The ledger with the new rows, folded in memory: a short sell anywhere names its line.
-    const holdingIds = [...new Set(prepared.map((p) => p.holding.id))];
-    const ledger = await load(holdingIds.filter((id) => id > 0));
-    // Each holding's rows, gathered in one pass: a file may name as many holdings as it has rows.
+    //    Each holding's rows, gathered in one pass: a file may name as many holdings as it has rows.
     const rowsOf = new Map<number, { events: LedgerEvent[]; cancellations: typeof prepared }>();
     for (const p of prepared) {
       const e = storedTradeEvent(0, p.holding.id, p);
@@ -187,6 +185,7 @@ export async function importTrades(
       of.events.push({ ...e, key: `line ${p.line}`, tradeId: undefined, seq: p.seq });
       if (p.tradeType === "Cancellation") of.cancellations.push(p);
     }
+    const ledger = await load([...rowsOf.keys()].filter((id) => id > 0));
     for (const [holdingId, { events, cancellations }] of rowsOf) {
       const fold = ledger.attempt(holdingId, events);
       if (fold instanceof ParcelError) {
