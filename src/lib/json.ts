@@ -51,23 +51,43 @@ function write(value: unknown): string {
         if (!value.isFinite()) throw new NonFiniteNumberError(value.toString());
         return value.toFixed();
       }
-      if (value instanceof Date) return JSON.stringify(value.toISOString());
+      // An ISO 8601 string holds nothing JSON escapes.
+      if (value instanceof Date) return '"' + value.toISOString() + '"';
       if (Array.isArray(value)) {
         let out = "[";
         for (let i = 0; i < value.length; i++) out += (i > 0 ? "," : "") + write(value[i]);
         return out + "]";
       }
       let out = "{";
+      let first = true;
       for (const k of Object.keys(value)) {
         const v = (value as Record<string, unknown>)[k];
         if (v === undefined || typeof v === "function") continue;
-        out += (out.length > 1 ? "," : "") + JSON.stringify(k) + ":" + write(v);
+        out += (first ? "" : ",") + quotedKey(k) + write(v);
+        first = false;
       }
       return out + "}";
     }
     default:
       return "null";
   }
+}
+
+/**
+ * `"name":` for an object's key, quoted once per process: answers repeat the same few hundred field
+ * names on every row, and quoting each again was half the time of writing a list of plain rows. At
+ * most KEY_CACHE_MAX are kept, so keys that come from data (a map by symbol) cannot grow it without
+ * bound; past that, keys are quoted each time.
+ */
+const KEY_CACHE_MAX = 10_000;
+const quotedKeys = new Map<string, string>();
+function quotedKey(key: string): string {
+  let quoted = quotedKeys.get(key);
+  if (quoted === undefined) {
+    quoted = JSON.stringify(key) + ":";
+    if (quotedKeys.size < KEY_CACHE_MAX) quotedKeys.set(key, quoted);
+  }
+  return quoted;
 }
 
 /** The path (`$.legs[0].quantity`) of the first non-finite number `write` meets in `value`. */

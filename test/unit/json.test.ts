@@ -39,6 +39,16 @@ describe("stringify writes decimals exactly (API.md §1 money)", () => {
   });
 });
 
+it("quotes keys as JSON.stringify does, the same key again and past the cache of quoted keys", () => {
+  const awkward = { 'a"b': 1, "back\\slash": 2, "new\nline": 3, ünï: 4, "\u2028": 5, "": 6 };
+  expect(stringify(awkward)).toBe(JSON.stringify(awkward));
+  expect(stringify([awkward, awkward])).toBe(JSON.stringify([awkward, awkward]));
+  // More distinct keys than the cache keeps (10,000): every one still written, in order.
+  const many = Object.fromEntries(Array.from({ length: 12_000 }, (_, i) => [`k${i}"`, i]));
+  expect(stringify(many)).toBe(JSON.stringify(many));
+  expect(stringify(many)).toBe(JSON.stringify(many));
+});
+
 describe("no non-finite number is ever written (issue 20, row 5)", () => {
   it.each([
     ["a Decimal Infinity", { legs: [{ quantity: new Decimal(1).div(0) }] }, "Infinity", "$.legs[0].quantity"],
