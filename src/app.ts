@@ -208,8 +208,11 @@ export async function createApp(opts: {
   const v1 = createV1Router();
   const replay = idempotency(db.prisma, "rest");
   const graphqlReplay = idempotency(db.prisma, "graphql");
-  for (const prefix of ["/v1", "/api/v1"])
-    app.use(prefix, auth, refuseUnkeyedBody({ keylessMayRead: false }), bulk, json, replay, requireContext(deps), v1);
+  // One mounted layer whose own layers have no path: Express matches and strips the prefix once,
+  // not once per middleware of the chain.
+  const rest = express.Router();
+  rest.use(auth, refuseUnkeyedBody({ keylessMayRead: false }), bulk, json, replay, requireContext(deps), v1);
+  app.use(["/v1", "/api/v1"], rest);
 
   const apollo = createApolloServer({ httpServer, log, limits: config.graphqlLimits ?? DEFAULT_GRAPHQL_LIMITS });
   if (disk) apollo.addPlugin(diskGuardPlugin(disk));

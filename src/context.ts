@@ -110,6 +110,9 @@ export const unauthenticated = () =>
     "A valid API key is required: send it as `Authorization: <key>`, `Authorization: Bearer <key>` or `x-api-key: <key>`.",
   );
 
+/** A signal of its own (listeners added to a shared one would never be let go). */
+const neverAborts = () => new AbortController().signal;
+
 /**
  * The request's Context from its authenticated key (src/http/auth.ts); UNAUTHENTICATED without one.
  * `series` is the process's cache (a job or a test passes its own); without `analytics` the
@@ -123,13 +126,15 @@ export function buildContext(args: {
   series: SeriesCache;
   analytics?: AnalyticsBudget;
   marketData?: MarketDataJobs;
-  signal?: AbortSignal;
+  /** The signal, or what makes it when a service first asks (most requests never do). */
+  signal?: AbortSignal | (() => AbortSignal);
   keys?: KeyChanges;
 }): Context {
   const { auth } = args;
   if (!auth) throw unauthenticated();
   const requestId = args.requestId ?? randomUUID();
   let log: Logger | undefined;
+  let signal: AbortSignal | undefined;
   return {
     db: args.db,
     account: auth.account,
@@ -145,7 +150,9 @@ export function buildContext(args: {
     series: args.series,
     analytics: args.analytics ?? analyticsBudget(),
     marketData: args.marketData ?? NO_MARKET_DATA,
-    signal: args.signal ?? new AbortController().signal,
+    get signal() {
+      return (signal ??= typeof args.signal === "function" ? args.signal() : (args.signal ?? neverAborts()));
+    },
     keys: args.keys ?? NO_KEY_MEMORY,
   };
 }

@@ -127,6 +127,7 @@ export const MEDIA = {
 export type Media = (typeof MEDIA)[keyof typeof MEDIA];
 
 interface Resource {
+  path: string;
   matches: (path: string) => boolean;
   /** Upper-case methods, HEAD wherever GET is. */
   methods: string[];
@@ -147,7 +148,7 @@ function resources(table: Endpoint[], opts: { extraGets: string[] }): Resource[]
     let r = byPath.get(path);
     if (!r) {
       const m = match(path, { decode: false, end: true, sensitive: false, trailing: true });
-      r = { matches: (p) => m(p) !== false, methods: [], routes: new Map() };
+      r = { path, matches: (p) => m(p) !== false, methods: [], routes: new Map() };
       byPath.set(path, r);
     }
     return r;
@@ -175,6 +176,20 @@ function resources(table: Endpoint[], opts: { extraGets: string[] }): Resource[]
 }
 
 /**
+ * The resources a path may match, by its first segment (every path of the table starts with a
+ * literal one): a request tests the few of its group, not the whole table.
+ */
+function byFirstSegment(table: Resource[]): (path: string) => Resource[] {
+  const groups = new Map<string, Resource[]>();
+  for (const r of table) {
+    const first = r.path.split("/")[1].toLowerCase();
+    if (/^[:*{(]/.test(first)) throw new Error(`${r.path}: a REST path starts with a literal segment`);
+    groups.set(first, [...(groups.get(first) ?? []), r]);
+  }
+  return (path) => groups.get(path.split("/", 2)[1]?.toLowerCase() ?? "") ?? [];
+}
+
+/**
  * In front of authentication, for /v1 and /api/v1 (no key needed, no statement sent):
  * - a known path with a method it does not answer: 405 with `Allow` (OPTIONS: 204 with `Allow`);
  *   an unknown path goes on, to 401 or 404 as before;
@@ -183,9 +198,9 @@ function resources(table: Endpoint[], opts: { extraGets: string[] }): Resource[]
  *   reads none.
  */
 export function restGuard(opts: { extraGets: string[] }) {
-  const table = resources(endpoints, opts);
+  const candidates = byFirstSegment(resources(endpoints, opts));
   return (req: Request, res: Response, next: NextFunction) => {
-    const found = table.filter((r) => r.matches(req.path));
+    const found = candidates(req.path).filter((r) => r.matches(req.path));
     if (found.length === 0) return next();
     const method = req.method.toUpperCase();
     const route = found.find((r) => r.routes.has(method))?.routes.get(method);
