@@ -282,6 +282,15 @@ describe("failure is a state", () => {
   });
 });
 
+/** Another account, holding CBA.ASX; answers its key. */
+async function anotherAccountHoldingCba(): Promise<string> {
+  const other = await t.newAccount();
+  const theirs = await newPortfolio(t, other);
+  const trade = { symbol: "CBA", exchange: "ASX", tradeType: "Buy", tradeDate: "2024-06-25", quantity: 1, price: 100 };
+  await newTrade(t, other, { portfolioId: theirs, ...trade });
+  return other;
+}
+
 describe("who may refresh, and what they see", () => {
   it("a Read client key reads the status but may not refresh (403, nothing started)", async () => {
     await buy("VAS", "ASX", "2024-06-25");
@@ -296,17 +305,7 @@ describe("who may refresh, and what they see", () => {
 
   it("the status lists the caller's securities only", async () => {
     await buy("VAS", "ASX", "2024-06-25");
-    const other = await t.newAccount();
-    const theirs = await newPortfolio(t, other);
-    await newTrade(t, other, {
-      portfolioId: theirs,
-      symbol: "CBA",
-      exchange: "ASX",
-      tradeType: "Buy",
-      tradeDate: "2024-06-25",
-      quantity: 1,
-      price: 100,
-    });
+    const other = await anotherAccountHoldingCba();
     expect((await status(other)).securities.map((s: { symbol: string }) => s.symbol)).toEqual(["CBA"]);
     expect((await status()).securities.map((s: { symbol: string }) => s.symbol)).toEqual(["VAS"]);
   });
@@ -329,6 +328,25 @@ describe("who may refresh, and what they see", () => {
       .set("authorization", key)
       .send({ securities: [], extra: 1 });
     expect(bad.status).toBe(400);
+    expect(await t.db.sql("SELECT * FROM market_data_run")).toEqual([]);
+    expect(market.asked).toEqual([]);
+  });
+
+  it("a security only another account holds is not this account's: 400, nothing starts", async () => {
+    await buy("VAS", "ASX", "2024-06-25");
+    await anotherAccountHoldingCba();
+    const res = await t.http
+      .post("/v1/market-data/refresh")
+      .set("authorization", key)
+      .send({ securities: [{ symbol: "CBA", exchange: "ASX" }] });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([expect.objectContaining({ path: "securities[0]" })]);
+    // The same symbol on another exchange is another security.
+    const elsewhere = await t.http
+      .post("/v1/market-data/refresh")
+      .set("authorization", key)
+      .send({ securities: [{ symbol: "VAS", exchange: "NYSE" }] });
+    expect(elsewhere.body.errors).toEqual([expect.objectContaining({ path: "securities[0]" })]);
     expect(await t.db.sql("SELECT * FROM market_data_run")).toEqual([]);
     expect(market.asked).toEqual([]);
   });

@@ -17,13 +17,14 @@ export async function refreshMarketData(ctx: Context, input: unknown = {}): Prom
   assertCanWrite(ctx);
   const { securities } = parseInput(RefreshMarketDataInput, input ?? {});
   if (securities) {
-    const held = await ctx.db.holding.findMany({
-      where: {
-        portfolio: { accountId: ctx.account.id },
-        OR: securities.map(({ symbol, exchange }) => ({ symbol, exchange })),
-      },
-      select: { symbol: true, exchange: true },
-    });
+    // Joined by key, as every read of named securities is (securityTable): an OR of up to 1,000
+    // pairs had the database compare each of the account's holdings with every pair.
+    const held = await ctx.db.$queryRaw<{ symbol: string; exchange: string }[]>`
+      SELECT DISTINCT h.symbol, h.exchange
+      FROM ${securityTable(securities, "w")}
+      JOIN holding h ON h.symbol = w.symbol AND h.exchange = w.exchange
+      JOIN portfolio p ON p.id = h.portfolio_id
+      WHERE p.account_id = ${ctx.account.id}`;
     const known = new Set(held.map(securityKey));
     const unknown = securities.flatMap((s, i) =>
       known.has(securityKey(s))
