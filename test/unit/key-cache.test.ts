@@ -97,18 +97,21 @@ describe("settled: every change committed before it has been heard", () => {
     cache.listening(true);
     await cache.authenticate("owner");
     const sent: string[] = [];
-    // The channel delivers in order: an earlier change, then the barrier.
+    // The channel delivers in order: an earlier change, then the barrier. Delivered by hand, once
+    // the test has seen settled() still waiting (two timers racing each other failed under load).
+    let deliver: (() => void) | undefined;
     const settled = cache.settled(async (payload) => {
       sent.push(payload);
-      setTimeout(() => {
+      deliver = () => {
         cache.changed("client:99");
         cache.changed(payload);
-      }, 10);
+      };
     });
     let done = false;
     void settled.then(() => (done = true));
-    await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setImmediate(r));
     expect(done).toBe(false);
+    deliver!();
     await settled;
     expect(sent).toEqual([expect.stringMatching(/^barrier:\d+$/)]);
     // Neither the barrier nor another process's barrier dropped the remembered key.
