@@ -1,5 +1,4 @@
 import express, { type NextFunction, type Request, type Response } from "express";
-import { match } from "path-to-regexp";
 import type { Logger } from "pino";
 import { presentedKey, unauthenticated, type AnalyticsBudget, type Context } from "../context";
 import { requestContext, type ContextDeps } from "./request-context";
@@ -30,6 +29,7 @@ import { tradeRoutes } from "../modules/trades/trades.routes";
 import { endpoint, type Endpoint } from "./endpoint";
 import { tooManyRows } from "../lib/bulk";
 import { DomainError } from "../lib/domain-errors";
+import { byFirstSegment, templateMatcher } from "./path-groups";
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -147,8 +147,7 @@ function resources(table: Endpoint[], opts: { extraGets: string[] }): Resource[]
   const resourceOf = (path: string) => {
     let r = byPath.get(path);
     if (!r) {
-      const m = match(path, { decode: false, end: true, sensitive: false, trailing: true });
-      r = { path, matches: (p) => m(p) !== false, methods: [], routes: new Map() };
+      r = { path, matches: templateMatcher(path), methods: [], routes: new Map() };
       byPath.set(path, r);
     }
     return r;
@@ -176,20 +175,6 @@ function resources(table: Endpoint[], opts: { extraGets: string[] }): Resource[]
 }
 
 /**
- * The resources a path may match, by its first segment (every path of the table starts with a
- * literal one): a request tests the few of its group, not the whole table.
- */
-function byFirstSegment(table: Resource[]): (path: string) => Resource[] {
-  const groups = new Map<string, Resource[]>();
-  for (const r of table) {
-    const first = r.path.split("/")[1].toLowerCase();
-    if (/^[:*{(]/.test(first)) throw new Error(`${r.path}: a REST path starts with a literal segment`);
-    groups.set(first, [...(groups.get(first) ?? []), r]);
-  }
-  return (path) => groups.get(path.split("/", 2)[1]?.toLowerCase() ?? "") ?? [];
-}
-
-/**
  * In front of authentication, for /v1 and /api/v1 (no key needed, no statement sent):
  * - a known path with a method it does not answer: 405 with `Allow` (OPTIONS: 204 with `Allow`);
  *   an unknown path goes on, to 401 or 404 as before;
@@ -198,7 +183,7 @@ function byFirstSegment(table: Resource[]): (path: string) => Resource[] {
  *   reads none.
  */
 export function restGuard(opts: { extraGets: string[] }) {
-  const candidates = byFirstSegment(resources(endpoints, opts));
+  const candidates = byFirstSegment(resources(endpoints, opts), (r) => r.path);
   return (req: Request, res: Response, next: NextFunction) => {
     const found = candidates(req.path).filter((r) => r.matches(req.path));
     if (found.length === 0) return next();

@@ -1,5 +1,5 @@
-import { match } from "path-to-regexp";
 import type { Endpoint } from "../http/endpoint";
+import { byFirstSegment, templateMatcher } from "../http/path-groups";
 
 /** The label of a request no route answers (a 404 of the fallback), so no raw path is ever a label. */
 export const UNMATCHED = "unmatched";
@@ -16,19 +16,15 @@ type Matcher = { template: string; matches: (path: string) => boolean };
  * the REST endpoint table as Express's router matches it (case-insensitive, optional trailing
  * slash), whatever the method: a 405 on a known path is still that path. It is worked out from the
  * path, not from `req.route`, so that a request refused before its route ran (401, 429, 415) is
- * labelled by the route it asked for too. Templates are grouped by their first segment: a request
- * tries the few of its own group, not the whole table.
+ * labelled by the route it asked for too. A request tries only the templates of its first segment
+ * (http/path-groups.ts).
  */
 export function routeTemplates(endpoints: readonly Pick<Endpoint, "path">[]): (path: string) => string {
-  const groups = new Map<string, Matcher[]>();
-  const anyFirst: Matcher[] = [];
-  for (const path of new Set(endpoints.map((e) => e.path))) {
-    const test = match(path, { decode: false, end: true, sensitive: false, trailing: true });
-    const matcher = { template: path, matches: (p: string) => test(p) !== false };
-    const first = path.split("/")[1] ?? "";
-    if (/^[:*{]/.test(first)) anyFirst.push(matcher);
-    else groups.set(first.toLowerCase(), [...(groups.get(first.toLowerCase()) ?? []), matcher]);
-  }
+  const matchers = [...new Set(endpoints.map((e) => e.path))].map((path): Matcher => ({
+    template: path,
+    matches: templateMatcher(path),
+  }));
+  const candidates = byFirstSegment(matchers, (m) => m.template);
   const fixed = new Set(FIXED);
   return (rawPath) => {
     const path = rawPath.length > 1 ? rawPath.replace(/\/+$/, "").toLowerCase() : rawPath;
@@ -37,8 +33,7 @@ export function routeTemplates(endpoints: readonly Pick<Endpoint, "path">[]): (p
     const prefix = REST_PREFIXES.find((p) => path.startsWith(p + "/"));
     if (!prefix) return UNMATCHED;
     const rest = rawPath.slice(prefix.length);
-    const first = rest.split("/")[1]?.toLowerCase() ?? "";
-    const found = [...(groups.get(first) ?? []), ...anyFirst].find((m) => m.matches(rest));
+    const found = candidates(rest).find((m) => m.matches(rest));
     return found ? prefix + found.template : UNMATCHED;
   };
 }
