@@ -188,16 +188,31 @@ export async function startTestApp(config: TestAppConfig = {}): Promise<TestApp>
   };
 }
 
-/** A snapshot of every table a test may touch, to prove a rejected request wrote nothing. */
+/**
+ * A snapshot of every table a test may touch, to prove a rejected request wrote nothing: each
+ * table's rows as JSON, in one statement (a SELECT per table was 40 statements, 45 ms on PGlite).
+ */
 export async function ledgerSnapshot(db: TestDatabase): Promise<string> {
-  const tables = (
+  let query = snapshotQueries.get(db);
+  if (!query) {
+    const tables = await publicTables(db);
+    const rows = tables.map(
+      (t) => `SELECT '${t}' AS t, (SELECT coalesce(json_agg(x ORDER BY x::text), '[]')::text FROM "${t}" x) AS rows`,
+    );
+    query = `SELECT string_agg(t || ':' || rows, E'\\n' ORDER BY t) AS s FROM (${rows.join(" UNION ALL ")}) r`;
+    snapshotQueries.set(db, query);
+  }
+  const [row] = await db.sql<{ s: string }>(query);
+  return row.s;
+}
+const snapshotQueries = new WeakMap<TestDatabase, string>();
+
+async function publicTables(db: TestDatabase): Promise<string[]> {
+  return (
     await db.sql<{ tablename: string }>(
       `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations' ORDER BY tablename`,
     )
   ).map((r) => r.tablename);
-  const parts: string[] = [];
-  for (const t of tables) parts.push(t + ":" + JSON.stringify(await db.sql(`SELECT * FROM "${t}" ORDER BY 1, 2`)));
-  return parts.join("\n");
 }
 
 /**
@@ -207,11 +222,7 @@ export async function ledgerSnapshot(db: TestDatabase): Promise<string> {
 export async function ledgerFingerprint(db: TestDatabase): Promise<string> {
   let query = fingerprintQueries.get(db);
   if (!query) {
-    const tables = (
-      await db.sql<{ tablename: string }>(
-        `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations' ORDER BY tablename`,
-      )
-    ).map((r) => r.tablename);
+    const tables = await publicTables(db);
     // A sum of row hashes needs no sort: order-independent, and a changed row changes the sum.
     const rows = tables.map((t, i) => `SELECT hashtextextended(${i} || ':' || x::text, 0)::numeric AS h FROM "${t}" x`);
     query = `SELECT count(*) || ':' || coalesce(sum(h), 0) AS h FROM (${rows.join(" UNION ALL ")}) r`;
