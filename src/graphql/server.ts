@@ -16,6 +16,7 @@ import { DomainError } from "../lib/domain-errors";
 import { formatError, refusedBeforeExecution } from "./format-error";
 import { guarded, guardPlugin, limitRules, parseOptions, type GuardedContext } from "./limits";
 import { buildSchema } from "./schema";
+import { compiledExecution } from "./compiled-execution";
 import { noSubscriptions } from "./subscriptions";
 import { bindGraphQLContext as observed } from "../observability/request-state";
 
@@ -79,7 +80,8 @@ function sandboxLandingPage(): ApolloServerPlugin<GuardedContext> {
 
 export function createApolloServer(opts: { httpServer?: http.Server; log: Logger; limits: GraphQLLimits }) {
   return new ApolloServer<GuardedContext>({
-    schema: buildSchema(),
+    // The schema reaches Apollo through the executor that runs compiled operations.
+    gateway: compiledExecution(buildSchema()),
     introspection: true,
     // Shutdown has one owner, src/index.ts: Apollo's own SIGINT/SIGTERM handlers would stop it a
     // second time, concurrently, and that second stop() never settles.
