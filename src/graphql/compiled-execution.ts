@@ -5,13 +5,13 @@ import {
   GraphQLError,
   Kind,
   type DocumentNode,
-  type FragmentDefinitionNode,
   type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from "graphql";
 import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
 import { LRUCache } from "lru-cache";
+import { fragmentsOf } from "./root-fields";
 
 /**
  * Executes operations compiled by graphql-jit instead of interpreted by graphql-js: the same
@@ -108,8 +108,7 @@ function asGraphQLError(error: GraphQLError): GraphQLError {
 
 /** Whether the operation selects at most `max` fields with its fragments spread out (stops past it). */
 function fieldsWithin(document: DocumentNode, operation: OperationDefinitionNode, max: number): boolean {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  const fragments = fragmentsOf(document);
   let fields = 0;
   const within = (set: SelectionSetNode): boolean =>
     set.selections.every((s) => {
