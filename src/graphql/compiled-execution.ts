@@ -9,7 +9,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from "graphql";
-import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
+import type { CompiledQuery } from "graphql-jit";
 import { LRUCache } from "lru-cache";
 import { fragmentsOf } from "./root-fields";
 
@@ -71,6 +71,9 @@ export function compiledExecution(schema: GraphQLSchema): GatewayInterface {
     const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], inputs);
     if (coerced.errors) return { errors: coerced.errors };
     if (entry === ONCE) {
+      // Loaded with the first compilation (graphql-jit brings ajv and fast-json-stringify, about 80
+      // modules): a process, a test file or a CLI that never repeats an operation never loads it.
+      const { compileQuery, isCompiledQuery } = await import("graphql-jit");
       const compiled = compileQuery(schema, rc.document, operationName);
       if (!isCompiledQuery(compiled)) return compiled;
       seen.set(key, (entry = compiled));
