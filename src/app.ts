@@ -167,9 +167,13 @@ export async function createApp(opts: {
   });
   if (disk) app.use(["/v1", "/api/v1"], refuseWritesOnLowDisk(disk));
 
-  const openApi = buildOpenApi(endpoints, { version });
+  // Built on its first request, not at start: a start, and every test file's app, skip converting
+  // every route's schemas until someone reads the document (the contract tests read it in CI).
+  let openApi: ReturnType<typeof buildOpenApi> | undefined;
   for (const prefix of ["/v1", "/api/v1"])
-    app.get(`${prefix}/openapi.json`, (_req, res) => sendJson(res, 200, openApi));
+    app.get(`${prefix}/openapi.json`, (_req, res) =>
+      sendJson(res, 200, (openApi ??= buildOpenApi(endpoints, { version }))),
+    );
   app.use(
     "/docs",
     swaggerUi.serve,
