@@ -35,9 +35,14 @@ export async function getPortfolioTimeseries(
   portfolioId: unknown,
   query: unknown = {},
 ): Promise<TimeseriesPoint[]> {
+  return timeseries(ctx, query, (request) => portfolioTimeseries(ctx, portfolioId, request));
+}
+
+/** A series' query parsed and held to the limits before it waits its turn as heavy work. */
+function timeseries<T>(ctx: Context, query: unknown, build: (request: TimeseriesQuery) => Promise<T>): Promise<T> {
   const request = parseInput(TimeseriesQuery, query ?? {}, "The query");
   assertWithinLimits(ctx, request, true);
-  return heavyWork(ctx, () => portfolioTimeseries(ctx, portfolioId, request));
+  return heavyWork(ctx, () => build(request));
 }
 
 async function portfolioTimeseries(
@@ -99,9 +104,7 @@ export async function getHoldingTimeseries(
   holdingId: unknown,
   query: unknown = {},
 ): Promise<HoldingTimeseriesPoint[]> {
-  const request = parseInput(TimeseriesQuery, query ?? {}, "The query");
-  assertWithinLimits(ctx, request, true);
-  return heavyWork(ctx, () => holdingTimeseries(ctx, holdingId, request));
+  return timeseries(ctx, query, (request) => holdingTimeseries(ctx, holdingId, request));
 }
 
 async function holdingTimeseries(

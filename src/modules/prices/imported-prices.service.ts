@@ -13,6 +13,7 @@ import {
   MARKET_PRICE_COLUMNS,
   MarketPriceRow,
   MarketPricesQuery,
+  MARKET_ROW_FILTERS,
   MARKET_ROW_SOURCES,
   MAX_BULK_ROWS,
   MAX_UNHELD_LISTED,
@@ -26,6 +27,7 @@ import {
  */
 
 type MarketRowSource = (typeof MARKET_ROW_SOURCES)[number];
+type MarketRowFilter = (typeof MARKET_ROW_FILTERS)[number];
 
 export interface MarketPriceView {
   symbol: string;
@@ -116,18 +118,18 @@ export async function upsertMarketPrices(ctx: Context, input: unknown): Promise<
 export async function listMarketPrices(ctx: Context, query: unknown): Promise<MarketPriceView[]> {
   const q = parseInput(MarketPricesQuery, query ?? {}, "The query");
   const where = { symbol: q.symbol, exchange: q.exchange, date: between(q) };
-  const [own, provider] = await Promise.all([
-    q.source === "Provider" ? [] : ctx.db.marketPrice.findMany({ where: { ...where, accountId: ctx.account.id } }),
-    !q.source || q.source === "Account" ? [] : ctx.db.providerPrice.findMany({ where }),
-  ]);
-  const view = (source: MarketRowSource) => (r: { date: Date; close: Prisma.Decimal }) => ({
-    symbol: q.symbol,
-    exchange: q.exchange,
-    date: fromDate(r.date),
-    close: new Decimal(r.close),
-    source,
-  });
-  return byDate(own.map(view("Account")), provider.map(view("Provider")));
+  return listed(
+    q.source,
+    () => ctx.db.marketPrice.findMany({ where: { ...where, accountId: ctx.account.id } }),
+    () => ctx.db.providerPrice.findMany({ where }),
+    (r: { date: Date; close: Prisma.Decimal }, source) => ({
+      symbol: q.symbol,
+      exchange: q.exchange,
+      date: fromDate(r.date),
+      close: new Decimal(r.close),
+      source,
+    }),
+  );
 }
 
 /** POST /v1/fx-rates/bulk: insert or replace per (account, base, quote, date). */
@@ -158,24 +160,36 @@ export async function upsertFxRates(ctx: Context, input: unknown): Promise<{ ups
 export async function listFxRates(ctx: Context, query: unknown): Promise<FxRateView[]> {
   const q = parseInput(FxRatesQuery, query ?? {}, "The query");
   const where = { base: q.base, quote: q.quote, date: between(q) };
-  const [own, provider] = await Promise.all([
-    q.source === "Provider" ? [] : ctx.db.fxRate.findMany({ where: { ...where, accountId: ctx.account.id } }),
-    !q.source || q.source === "Account" ? [] : ctx.db.providerFxRate.findMany({ where }),
-  ]);
-  const view = (source: MarketRowSource) => (r: { date: Date; rate: Prisma.Decimal }) => ({
-    base: q.base,
-    quote: q.quote,
-    date: fromDate(r.date),
-    rate: new Decimal(r.rate),
-    source,
-  });
-  return byDate(own.map(view("Account")), provider.map(view("Provider")));
+  return listed(
+    q.source,
+    () => ctx.db.fxRate.findMany({ where: { ...where, accountId: ctx.account.id } }),
+    () => ctx.db.providerFxRate.findMany({ where }),
+    (r: { date: Date; rate: Prisma.Decimal }, source) => ({
+      base: q.base,
+      quote: q.quote,
+      date: fromDate(r.date),
+      rate: new Decimal(r.rate),
+      source,
+    }),
+  );
 }
 
-/** Rows of both sources by date, oldest first; on a date both have, the account's alone. */
-function byDate<T extends { date: string }>(own: T[], provider: T[]): T[] {
-  const owned = new Set(own.map((r) => r.date));
-  return [...own, ...provider.filter((r) => !owned.has(r.date))].sort((a, b) =>
-    a.date < b.date ? -1 : a.date > b.date ? 1 : 0,
-  );
+/**
+ * A list query's rows from the sources it asks for (the account's unless Provider, the provider's
+ * unless Account or none named), by date, oldest first; on a date both have, the account's alone.
+ */
+async function listed<R, T extends { date: string }>(
+  source: MarketRowFilter | undefined,
+  own: () => Promise<NoInfer<R>[]>,
+  provider: () => Promise<NoInfer<R>[]>,
+  view: (row: R, source: MarketRowSource) => T,
+): Promise<T[]> {
+  const [ownRows, providerRows] = await Promise.all([
+    source === "Provider" ? [] : own(),
+    !source || source === "Account" ? [] : provider(),
+  ]);
+  const owned = ownRows.map((r) => view(r, "Account"));
+  const dates = new Set(owned.map((r) => r.date));
+  const provided = providerRows.map((r) => view(r, "Provider")).filter((r) => !dates.has(r.date));
+  return [...owned, ...provided].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
 }

@@ -3,27 +3,19 @@ import type { Context } from "../../context";
 import { fromDate } from "../../lib/dates";
 import { Decimal } from "../../lib/money";
 import { holdingWhere } from "../holdings/holdings.service";
-import type { TradeType } from "../ledger";
+import type { StoredTrade } from "./stored-trade";
 
-/** A trade as both transports answer it, and the select it is read with. */
-export interface TradeView {
+/**
+ * A trade as both transports answer it, and the select it is read with: the stored trade, with
+ * where it sits, its value, its parcels by quantity and whether it has an attachment.
+ */
+export interface TradeView extends Omit<StoredTrade, "parcels"> {
   id: number;
   holdingId: number;
   portfolioId: number;
   symbol: string;
   exchange: string;
-  tradeType: TradeType;
-  tradeDate: string;
-  quantity: Decimal;
-  price: Decimal;
-  brokerage: Decimal;
   value: Decimal;
-  currencyCode: string;
-  exchangeRate: Decimal;
-  sourceId: string | null;
-  notes: string;
-  acquisitionDate: string | null;
-  reference: string | null;
   parcels: { tradeId: number; quantity: Decimal }[];
   hasAttachment: boolean;
 }

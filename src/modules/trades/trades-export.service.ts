@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Prisma } from "../../../generated/prisma/client";
 import type { Context } from "../../context";
 import { toCsv, type CsvColumn } from "../../lib/csv-out";
 import { fromDate } from "../../lib/dates";
@@ -33,21 +34,15 @@ export interface TradeExport {
   leftOut: number[];
 }
 
-interface ExportRow {
-  id: number;
-  tradeType: string;
-  tradeDate: Date;
-  quantity: Decimal;
-  price: Decimal;
-  brokerage: Decimal;
-  currencyCode: string;
-  exchangeRate: Decimal;
-  notes: string;
-  acquisitionDate: Date | null;
-  reference: string | null;
-  holding: { symbol: string; exchange: string; holdingType: string; name: string };
-  source: { name: string } | null;
-}
+const EXPORT_SELECT = {
+  ...TRADE_COLUMNS,
+  holding: { select: { symbol: true, exchange: true, holdingType: true, name: true } },
+  source: { select: { name: true } },
+} satisfies Prisma.TradeSelect;
+
+/** A trade as the file writes it: its row of EXPORT_SELECT, the amounts as Decimals. */
+type Amount = "quantity" | "price" | "brokerage" | "exchangeRate";
+type ExportRow = Omit<Prisma.TradeGetPayload<{ select: typeof EXPORT_SELECT }>, Amount> & Record<Amount, Decimal>;
 
 const date = (d: Date | null) => (d ? fromDate(d) : null);
 
@@ -99,11 +94,7 @@ export async function exportTrades(ctx: Context, portfolioId: unknown, query: un
     await ctx.db.trade.findMany({
       where: { portfolioId: portfolio.id },
       orderBy: [{ tradeDate: "asc" }, { id: "asc" }],
-      select: {
-        ...TRADE_COLUMNS,
-        holding: { select: { symbol: true, exchange: true, holdingType: true, name: true } },
-        source: { select: { name: true } },
-      },
+      select: EXPORT_SELECT,
     })
   ).map((t) => ({
     ...t,
