@@ -1,4 +1,6 @@
+import { allocationModelsByPortfolioIds } from "../../src/modules/allocation-models/allocation-models.service";
 import { ledgerSnapshot, useTestApp } from "../support/app";
+import { serviceContext } from "../support/kit";
 import { newPortfolio } from "../factories";
 import { expectAbsent, expectError, expectOk, type Json } from "../support/outcomes";
 import { Q, VALID, allocationModelsApi } from "./allocation-models.transports";
@@ -59,5 +61,32 @@ describe("Tenant isolation: another account's portfolio and models do not exist 
     const keyB = await t.newAccount("B");
     const res = await t.gql(keyB, Q.portfolio, { id: String(pA) });
     expect(res.body).toEqual({ data: { portfolio: null } });
+  });
+
+  it("the models' DataLoader reads only the caller's portfolios, and a client key only its client's", async () => {
+    const keyA = await t.newAccount("A");
+    const mine = await newPortfolio(t, keyA, { name: "the client's" });
+    const other = await newPortfolio(t, keyA, { name: "another client's" });
+    const ownModel = await seedModel(keyA, mine, { name: "own" });
+    await seedModel(keyA, other, { name: "other" });
+    const keyB = await t.newAccount("B");
+    const foreign = await newPortfolio(t, keyB);
+    await seedModel(keyB, foreign, { name: "foreign" });
+    const clientKey = await t.newClientKey(keyA, "Read", [mine]);
+    await t.newClientKey(keyA, "Read", [other]);
+    const names = (m: Map<number, { name: string }[]>) =>
+      Object.fromEntries([...m].map(([id, models]) => [id, models.map((x) => x.name)]));
+
+    // The resolvers hand it only portfolios the caller may see; it scopes them again itself.
+    const asked = [mine, other, foreign];
+    const asAdviser = await allocationModelsByPortfolioIds(await serviceContext(t, keyA), asked);
+    expect(names(asAdviser)).toEqual({ [mine]: ["own"], [other]: ["other"], [foreign]: [] });
+    const asClient = await allocationModelsByPortfolioIds(await serviceContext(t, clientKey), asked);
+    expect(names(asClient)).toEqual({ [mine]: ["own"], [other]: [], [foreign]: [] });
+
+    const res = await t.gql(clientKey, "{ portfolios { id allocationModels { publicId name } } }");
+    expect(res.body).toEqual({
+      data: { portfolios: [{ id: String(mine), allocationModels: [{ publicId: ownModel.publicId, name: "own" }] }] },
+    });
   });
 });

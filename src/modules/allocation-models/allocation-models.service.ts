@@ -5,7 +5,7 @@ import type { Prisma } from "../../../generated/prisma/client";
 import { DomainError, notFound } from "../../lib/domain-errors";
 import { Decimal } from "../../lib/money";
 import { parseId, parseInput } from "../../lib/validation";
-import { assertCanWrite, portfolioWhere } from "../ledger/portfolio-access";
+import { assertCanWrite, portfolioScopeSql, portfolioWhere } from "../ledger/portfolio-access";
 import { getPortfolio } from "../portfolios/portfolios.service";
 import { customGroupIdOf, publicIdInput, SaveAllocationModelBody } from "./allocation-models.schemas";
 import { lockPortfolio, portfolioWrite, write, type WriteTx } from "../ledger/write";
@@ -98,7 +98,6 @@ export async function allocationModelsByPortfolioIds(
   ctx: Context,
   portfolioIds: readonly number[],
 ): Promise<Map<number, AllocationModelView[]>> {
-  const clientId = ctx.principal.kind === "client" ? ctx.principal.clientId : null;
   const rows = await ctx.db.$queryRaw<(Omit<AllocationModelView, "buckets"> & { buckets: BucketRow[] })[]>`
     SELECT m.public_id AS "publicId", m.portfolio_id AS "portfolioId", m.name, m.notes, m.dimension,
            m.is_active AS "isActive",
@@ -108,7 +107,7 @@ export async function allocationModelsByPortfolioIds(
               FROM allocation_bucket b WHERE b.model_id = m.id) AS buckets
       FROM allocation_model m JOIN portfolio p ON p.id = m.portfolio_id
      WHERE m.portfolio_id = ANY(${[...portfolioIds]}::int[]) AND m.deleted_at IS NULL
-       AND p.account_id = ${ctx.account.id} AND (${clientId}::int IS NULL OR p.client_id = ${clientId}::int)
+       AND ${portfolioScopeSql(ctx, "p")}
      ORDER BY m.created_at, m.id`;
   const byPortfolio = new Map<number, AllocationModelView[]>(portfolioIds.map((id) => [id, []]));
   for (const { buckets, ...model } of rows) {

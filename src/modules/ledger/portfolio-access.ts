@@ -1,4 +1,4 @@
-import type { Prisma } from "../../../generated/prisma/client";
+import { Prisma } from "../../../generated/prisma/client";
 import type { Context } from "../../context";
 import { DomainError, notFound } from "../../lib/domain-errors";
 import { parseId } from "../../lib/validation";
@@ -31,6 +31,14 @@ export function portfolioWhere(ctx: Context): Prisma.PortfolioWhereInput {
   return ctx.principal.kind === "client"
     ? { accountId: ctx.account.id, clientId: ctx.principal.clientId }
     : { accountId: ctx.account.id };
+}
+
+/** `portfolioWhere` for a raw statement: the portfolio row named `alias` is one the caller may see. */
+export function portfolioScopeSql(ctx: Context, alias: string): Prisma.Sql {
+  const column = (name: string) => Prisma.raw(`${alias}.${name}`);
+  return ctx.principal.kind === "client"
+    ? Prisma.sql`${column("account_id")} = ${ctx.account.id} AND ${column("client_id")} = ${ctx.principal.clientId}`
+    : Prisma.sql`${column("account_id")} = ${ctx.account.id}`;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Context } from "../../context";
 import { fromDate } from "../../lib/dates";
 import { invalidInput, parseInput } from "../../lib/validation";
 import { securityKey, securityTable } from "../ledger/market-data";
-import { assertCanWrite, portfolioWhere } from "../ledger/portfolio-access";
+import { assertCanWrite, portfolioScopeSql, portfolioWhere } from "../ledger/portfolio-access";
 import { RefreshMarketDataInput } from "./market-data.schemas";
 import { CURRENCIES_IN_USE } from "./refresh-targets";
 
@@ -112,13 +112,12 @@ export async function marketDataStatus(ctx: Context) {
  * the FX rule crosses. Other accounts' and clients' currencies stay theirs.
  */
 async function exchangeRateStatus(ctx: Context) {
-  const clientId = ctx.principal.kind === "client" ? ctx.principal.clientId : null;
   const rows = await ctx.db.$queryRaw<
     { pair: string; last_price_date: Date | null; last_attempt_at: Date | null; last_error: string | null }[]
   >`
     WITH mine AS (
       SELECT id, base_currency_code::text AS base FROM portfolio
-      WHERE account_id = ${ctx.account.id} AND (${clientId}::int IS NULL OR client_id = ${clientId}::int)
+      WHERE ${portfolioScopeSql(ctx, "portfolio")}
     ),
     currencies AS (
       SELECT 'AUD' AS code
