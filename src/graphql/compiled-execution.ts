@@ -71,7 +71,7 @@ export function compiledExecution(schema: GraphQLSchema): GatewayInterface {
     const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], inputs);
     if (coerced.errors) return { errors: coerced.errors };
     if (entry === ONCE) {
-      // Loaded with the first compilation (graphql-jit brings ajv and fast-json-stringify, about 80
+      // Loaded with the first compilation (graphql-jit brings ajv and fast-json-stringify, about 100
       // modules): a process, a test file or a CLI that never repeats an operation never loads it.
       const { compileQuery, isCompiledQuery } = await import("graphql-jit");
       const compiled = compileQuery(schema, rc.document, operationName);
