@@ -18,7 +18,7 @@ function pgliteSession(db: PGlite): SqlSession {
 
 /**
  * A database with every migration applied: the snapshot global-setup made by applying them
- * (TEST_PGLITE_SNAPSHOT, on the embedded database), else a new one migrated here.
+ * (TEST_PGLITE_SNAPSHOT), else (a run outside the global setup) a new one migrated here.
  */
 async function migratedPglite(): Promise<PGlite> {
   const snapshot = process.env.TEST_PGLITE_SNAPSHOT;

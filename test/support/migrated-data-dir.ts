@@ -8,9 +8,8 @@ import path from "node:path";
  * made (TEST_PGLITE_SNAPSHOT, a PGlite data-directory tar) unpacked where the service looks for
  * its database (`<DATA_DIR>/pglite`, src/db.ts). A service's first start there skips initdb and
  * the migrations (about 5 s through a spawned process) and is otherwise a first start: no account,
- * no key, no market-data run. Under TEST_DATABASE_URL global-setup makes no snapshot: the directory
- * is then empty and the service migrates it as on any first start. The tests of a start on a truly
- * new directory (the migrations applied and named) use an empty one.
+ * no key, no market-data run. The tests of a start on a truly new directory (the migrations applied
+ * and named) use an empty one.
  */
 export function migratedDataDir(prefix: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
