@@ -1,6 +1,9 @@
 /** @type {import('jest').Config} */
 module.exports = {
-  testEnvironment: "node",
+  // Node's, plus one embedded database a worker lends from one test file to the next (the
+  // environment's comment says why the module is mapped).
+  testEnvironment: "<rootDir>/test/support/environment.js",
+  moduleNameMapper: { "^@electric-sql/pglite$": "<rootDir>/test/support/shared-pglite.js" },
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
   // Each file is transpiled on its own (tsconfig's isolatedModules): no type check per test file,

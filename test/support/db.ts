@@ -24,7 +24,11 @@ const RESEED = fs
   .filter((d) => d.endsWith("_seed_securities"))
   .map((d) => fs.readFileSync(path.join(MIGRATIONS, d, "migration.sql"), "utf8"));
 
-/** A database of its own for one test file: a copy of the migrated template or snapshot. */
+/**
+ * A database for one test file, as the migrated template or snapshot left it: on PostgreSQL a new
+ * database from the template; on PGlite the one the worker lends (lend below), else one booted
+ * from the snapshot.
+ */
 export async function openTestDatabase(): Promise<TestDatabase> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   let db: Database;
@@ -55,16 +59,22 @@ export async function openTestDatabase(): Promise<TestDatabase> {
       await a.end();
     };
   } else {
-    const snapshot = fs.readFileSync(process.env.TEST_PGLITE_SNAPSHOT!);
-    const pglite = await PGlite.create({ loadDataDir: new Blob([snapshot]) });
-    db = await openDatabase({ pglite, migrate: false });
+    const worker = (globalThis as { __workerDatabases?: WorkerDatabases }).__workerDatabases;
+    const borrowed = worker?.take();
+    const pglite = borrowed ?? (await PGlite.create({ loadDataDir: new Blob([fs.readFileSync(snapshotFile())]) }));
     sql = async (text, params) => (await pglite.query(text, params)).rows as never;
     exec = async (script) => void (await pglite.exec(script));
+    const tables = await clearedTables(sql);
+    const reset = await resetter(tables, sql, exec);
+    // The first database of a worker, as a file finds it after the reset: what a clean one is.
+    if (worker && !worker.pristine) {
+      await reset();
+      worker.pristine = await fingerprint(sql);
+    }
+    db = await openDatabase({ pglite: worker ? lend(pglite, worker, sql, reset) : pglite, migrate: false });
+    return Object.assign(Object.create(db) as Database, { url, sql, reset, close: () => db.close() }) as TestDatabase;
   }
-  const tables = (await sql<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = 'public'`))
-    .map((r) => r.tablename)
-    .filter((t) => !KEEP.has(t));
-  const reset = await resetter(tables, sql, exec);
+  const reset = await resetter(await clearedTables(sql), sql, exec);
   return Object.assign(Object.create(db) as Database, {
     url,
     sql,
@@ -74,6 +84,104 @@ export async function openTestDatabase(): Promise<TestDatabase> {
       await drop();
     },
   }) as TestDatabase;
+}
+
+async function clearedTables(sql: TestDatabase["sql"]): Promise<string[]> {
+  const rows = await sql<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = 'public'`);
+  return rows.map((r) => r.tablename).filter((t) => !KEEP.has(t));
+}
+
+function snapshotFile(): string {
+  const file = process.env.TEST_PGLITE_SNAPSHOT;
+  if (!file) throw new Error("TEST_PGLITE_SNAPSHOT is not set: run the tests through jest (global-setup.ts makes it)");
+  return file;
+}
+
+/** What a jest worker keeps across test files (environment.js). */
+export interface WorkerDatabases {
+  /** A clean migrated database no file holds, or undefined. */
+  take(): PGlite | undefined;
+  /** Keeps a clean database for the next file (closes it when one is kept already). */
+  give(db: PGlite): Promise<void>;
+  /** The fingerprint of a clean database, once the worker's first one was made. */
+  pristine: string | undefined;
+}
+
+/** How long a finished file's database may take to come back clean before it is dropped. */
+const GIVE_BACK_MS = 5_000;
+
+/**
+ * The worker's database as one file sees it: closing it hands it back for the next file instead,
+ * once it is clean. Clean is checked, not assumed: the session reset (DISCARD ALL: settings,
+ * LISTENs, advisory locks, temporary tables, prepared statements; it fails inside a transaction),
+ * the file's reset (every table emptied, sequences restarted, master securities as seeded) and the
+ * sequences no table owns restarted, then
+ * the fingerprint of schema, roles, settings, kept tables and sequences equal to the worker's first
+ * database after the same reset. Anything else (a schema a test left changed, a transaction left
+ * open, a database closed underneath) and it is closed, and the next file boots its own from the
+ * snapshot. The channels the app listened on are unsubscribed in PGlite too, so no listener of a
+ * finished file (and the module graph it holds) outlives it.
+ */
+function lend(pglite: PGlite, worker: WorkerDatabases, sql: TestDatabase["sql"], reset: () => Promise<void>): PGlite {
+  const channels = new Set<string>();
+  const giveBack = async () => {
+    for (const channel of channels) await pglite.unlisten(channel);
+    await pglite.exec("DISCARD ALL");
+    await reset();
+    // The sequences no table owns (ledger_version_seq), which the reset leaves running.
+    await pglite.exec(`DO $$ DECLARE s regclass; BEGIN
+      FOR s IN SELECT c.oid::regclass FROM pg_class c WHERE c.relkind = 'S' AND NOT EXISTS
+          (SELECT 1 FROM pg_depend d WHERE d.objid = c.oid AND d.classid = 'pg_class'::regclass AND d.deptype IN ('a', 'i'))
+        LOOP EXECUTE format('ALTER SEQUENCE %s RESTART', s); END LOOP; END $$`);
+    return (await fingerprint(sql)) === worker.pristine;
+  };
+  const close = async () => {
+    if (pglite.closed) return;
+    const timeout = new Promise<false>((resolve) => setTimeout(resolve, GIVE_BACK_MS, false).unref());
+    const clean = await Promise.race([giveBack().catch(() => false), timeout]);
+    if (clean) await worker.give(pglite);
+    else await pglite.close().catch(() => undefined);
+  };
+  return new Proxy(pglite, {
+    get(target, property) {
+      if (property === "close") return close;
+      if (property === "listen")
+        return (channel: string, ...rest: unknown[]) => {
+          channels.add(channel);
+          return (target.listen as (...args: unknown[]) => unknown)(channel, ...rest);
+        };
+      // PGlite's methods use private fields: they run on the database itself, not the proxy.
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/** Everything a test could leave behind that the reset does not clear, in one hash. */
+async function fingerprint(sql: TestDatabase["sql"]): Promise<string> {
+  const [row] = await sql<{ h: string }>(`SELECT md5(string_agg(x, E'\\n' ORDER BY x)) AS h FROM (
+      SELECT 'rel ' || c.oid::regclass::text || ' ' || c.relkind::text || ' ' || c.relpersistence::text FROM pg_class c
+        JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname NOT IN ('pg_catalog', 'information_schema', 'pg_toast')
+      UNION ALL SELECT 'col ' || a.attrelid::regclass::text || '.' || a.attname || ' ' || format_type(a.atttypid, a.atttypmod)
+          || ' ' || a.attnotnull || ' ' || coalesce(pg_get_expr(d.adbin, d.adrelid), '')
+        FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+        LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+        WHERE n.nspname = 'public' AND a.attnum > 0 AND NOT a.attisdropped
+      UNION ALL SELECT 'con ' || conrelid::regclass::text || ' ' || pg_get_constraintdef(oid) FROM pg_constraint
+        WHERE connamespace = 'public'::regnamespace
+      UNION ALL SELECT 'fn ' || p.oid::regprocedure::text || ' ' || md5(p.prosrc) FROM pg_proc p
+        JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname NOT IN ('pg_catalog', 'information_schema')
+      UNION ALL SELECT 'trg ' || tgrelid::regclass::text || ' ' || tgname || ' ' || tgenabled::text FROM pg_trigger WHERE NOT tgisinternal
+      UNION ALL SELECT 'role ' || rolname || ' ' || rolsuper FROM pg_roles
+      UNION ALL SELECT 'db ' || datname FROM pg_database
+      UNION ALL SELECT 'set ' || name || '=' || setting FROM pg_settings WHERE source NOT IN ('default', 'override')
+      UNION ALL SELECT 'seq ' || schemaname || '.' || sequencename || ' ' || coalesce(last_value::text, '') FROM pg_sequences
+      UNION ALL SELECT 'rows source ' || md5(coalesce(string_agg(s::text, ',' ORDER BY s.id), '')) FROM source s
+      UNION ALL SELECT 'rows migrations ' || md5(coalesce(string_agg(m.id, ',' ORDER BY m.id), '')) FROM _prisma_migrations m
+      UNION ALL SELECT 'listening ' || c FROM pg_listening_channels() c
+      UNION ALL SELECT 'lock ' || locktype FROM pg_locks WHERE locktype = 'advisory'
+    ) f(x)`);
+  return row.h;
 }
 
 /**
