@@ -12,7 +12,7 @@ module.exports = {
   globalSetup: "<rootDir>/test/support/global-setup.ts",
   globalTeardown: "<rootDir>/test/support/global-teardown.ts",
   testTimeout: 60_000,
-  // Two cores: one worker per core; each test file owns one database, reset between tests.
+  // Two cores: one worker per core; each test file has one database at a time, reset between tests.
   maxWorkers: 2,
   // A worker whose heap passed this after a file is replaced by a new one. The embedded databases
   // a worker made (the one it lends included) leave about 30 MB a file behind in PGlite's module,

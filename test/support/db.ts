@@ -33,7 +33,7 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   let db: Database;
   let sql: TestDatabase["sql"];
-  let exec: (script: string) => Promise<void>;
+  let reset: () => Promise<void>;
   let drop = async () => {};
   let url: string | undefined;
   if (serverUrl) {
@@ -46,7 +46,7 @@ export async function openTestDatabase(): Promise<TestDatabase> {
     db = await openDatabase({ url, migrate: false, poolSize: 25 });
     const pool = new pg.Pool({ connectionString: url, max: 2 });
     sql = async (text, params) => (await pool.query(text, params)).rows;
-    exec = async (script) => void (await pool.query(script));
+    const exec = async (script: string) => void (await pool.query(script));
     pool.on("error", () => {});
     drop = async () => {
       await pool.end();
@@ -58,23 +58,21 @@ export async function openTestDatabase(): Promise<TestDatabase> {
       await a.query(`DROP DATABASE IF EXISTS "${name}"`).catch(() => undefined);
       await a.end();
     };
+    reset = await resetter(await clearedTables(sql), sql, exec);
   } else {
     const worker = (globalThis as { __workerDatabases?: WorkerDatabases }).__workerDatabases;
     const borrowed = worker?.take();
     const pglite = borrowed ?? (await PGlite.create({ loadDataDir: new Blob([fs.readFileSync(snapshotFile())]) }));
     sql = async (text, params) => (await pglite.query(text, params)).rows as never;
-    exec = async (script) => void (await pglite.exec(script));
-    const tables = await clearedTables(sql);
-    const reset = await resetter(tables, sql, exec);
+    const exec = async (script: string) => void (await pglite.exec(script));
+    reset = await resetter(await clearedTables(sql), sql, exec);
     // The first database of a worker, as a file finds it after the reset: what a clean one is.
     if (worker && !worker.pristine) {
       await reset();
       worker.pristine = await fingerprint(sql);
     }
     db = await openDatabase({ pglite: worker ? lend(pglite, worker, sql, reset) : pglite, migrate: false });
-    return Object.assign(Object.create(db) as Database, { url, sql, reset, close: () => db.close() }) as TestDatabase;
   }
-  const reset = await resetter(await clearedTables(sql), sql, exec);
   return Object.assign(Object.create(db) as Database, {
     url,
     sql,
@@ -115,9 +113,8 @@ const GIVE_BACK_MS = 5_000;
  * once it is clean. Clean is checked, not assumed: the session reset (DISCARD ALL: settings,
  * LISTENs, advisory locks, temporary tables, prepared statements; it fails inside a transaction),
  * the file's reset (every table emptied, sequences restarted, master securities as seeded) and the
- * sequences no table owns restarted, then
- * the fingerprint of schema, roles, settings, kept tables and sequences equal to the worker's first
- * database after the same reset. Anything else (a schema a test left changed, a transaction left
+ * sequences no table owns restarted, then the fingerprint of schema, roles, settings, kept tables
+ * and sequences equal to the worker's first database after the same reset. Anything else (a schema a test left changed, a transaction left
  * open, a database closed underneath) and it is closed, and the next file boots its own from the
  * snapshot. The channels the app listened on are unsubscribed in PGlite too, so no listener of a
  * finished file (and the module graph it holds) outlives it.

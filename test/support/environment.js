@@ -15,10 +15,10 @@ const pglite = require("@electric-sql/pglite");
  * transform, once per worker.
  */
 let idle; // a clean database no file holds
-let pristine; // its fingerprint when clean (test/support/db.ts)
 
 /** @type {import("./db").WorkerDatabases} */
 const workerDatabases = {
+  pristine: undefined,
   take() {
     const db = idle;
     idle = undefined;
@@ -27,12 +27,6 @@ const workerDatabases = {
   async give(db) {
     if (idle && !idle.closed) await db.close();
     else idle = db;
-  },
-  get pristine() {
-    return pristine;
-  },
-  set pristine(value) {
-    pristine = value;
   },
 };
 
