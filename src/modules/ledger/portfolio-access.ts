@@ -1,6 +1,7 @@
 import { Prisma } from "../../../generated/prisma/client";
 import type { Context } from "../../context";
 import { DomainError, notFound } from "../../lib/domain-errors";
+import { readBySlices } from "../../lib/id-slices";
 import { parseId } from "../../lib/validation";
 import type { PortfolioTaxInfo } from "./load";
 
@@ -141,10 +142,13 @@ export async function scopedPortfolios(
   portfolioIds: readonly number[],
   db: Prisma.TransactionClient = ctx.db,
 ): Promise<ScopedPortfolio[]> {
-  const rows = await db.portfolio.findMany({
-    where: { id: { in: [...portfolioIds] }, ...portfolioWhere(ctx) },
-    select: PORTFOLIO_LEDGER_SELECT,
-    orderBy: { id: "asc" },
-  });
+  const ids = [...portfolioIds].sort((a, b) => a - b);
+  const rows = await readBySlices(ids, (slice) =>
+    db.portfolio.findMany({
+      where: { id: { in: slice }, ...portfolioWhere(ctx) },
+      select: PORTFOLIO_LEDGER_SELECT,
+      orderBy: { id: "asc" },
+    }),
+  );
   return rows.map(scoped);
 }

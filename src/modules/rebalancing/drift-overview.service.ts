@@ -1,5 +1,6 @@
 import type { Context } from "../../context";
 import { today } from "../../lib/dates";
+import { readAllById } from "../../lib/id-slices";
 import { Decimal } from "../../lib/money";
 import { parseInput } from "../../lib/validation";
 import { discountRateOf } from "../ledger";
@@ -33,28 +34,33 @@ export function getDriftOverview(ctx: Context, query: unknown = {}): Promise<Dri
 async function getDriftOverviewNow(ctx: Context, query: unknown): Promise<DriftOverviewRow[]> {
   const { clientId } = parseInput(DriftOverviewQuery, query ?? {}, "The query");
   const asOf = today();
-  const portfolios = await ctx.db.portfolio.findMany({
-    where: {
-      ...(await bookWhere(ctx, clientId)),
-      allocationModels: { some: { isActive: true, deletedAt: null } },
-    },
-    select: {
-      id: true,
-      name: true,
-      clientId: true,
-      entityType: true,
-      allocationModels: {
-        where: { isActive: true, deletedAt: null },
-        select: {
-          publicId: true,
-          name: true,
-          dimension: true,
-          buckets: { select: { label: true, targetPct: true, tolerancePct: true, sortOrder: true } },
+  const book = await bookWhere(ctx, clientId);
+  const portfolios = await readAllById((after, take) =>
+    ctx.db.portfolio.findMany({
+      where: {
+        ...book,
+        id: { gt: after },
+        allocationModels: { some: { isActive: true, deletedAt: null } },
+      },
+      select: {
+        id: true,
+        name: true,
+        clientId: true,
+        entityType: true,
+        allocationModels: {
+          where: { isActive: true, deletedAt: null },
+          select: {
+            publicId: true,
+            name: true,
+            dimension: true,
+            buckets: { select: { label: true, targetPct: true, tolerancePct: true, sortOrder: true } },
+          },
         },
       },
-    },
-    orderBy: { id: "asc" },
-  });
+      orderBy: { id: "asc" },
+      take,
+    }),
+  );
   const scoped = new Map(
     (
       await scopedPortfolios(

@@ -1,4 +1,5 @@
 import type { Context } from "../../context";
+import { readBySlices } from "../../lib/id-slices";
 import { Decimal } from "../../lib/money";
 import { customGroupIdOf } from "../allocation-models/allocation-models.schemas";
 import { dimensionValue } from "../holdings/dimension";
@@ -58,14 +59,16 @@ export async function valuedBooks(
     ),
     groupIds.length === 0
       ? Promise.resolve([])
-      : ctx.db.customGroupAssignment.findMany({
-          where: {
-            groupId: { in: groupIds },
-            group: { accountId: ctx.account.id },
-            holding: { portfolioId: { in: ids } },
-          },
-          select: { groupId: true, holdingId: true, label: true },
-        }),
+      : readBySlices(ids, (slice) =>
+          ctx.db.customGroupAssignment.findMany({
+            where: {
+              groupId: { in: groupIds },
+              group: { accountId: ctx.account.id },
+              holding: { portfolioId: { in: slice } },
+            },
+            select: { groupId: true, holdingId: true, label: true },
+          }),
+        ),
   ]);
   const labelOf = new Map(assignments.map((a) => [`${a.groupId}:${a.holdingId}`, a.label]));
   const out = new Map<number, ValuedBook>();

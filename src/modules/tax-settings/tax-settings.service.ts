@@ -1,6 +1,7 @@
 import type { Prisma } from "../../../generated/prisma/client";
 import type { Context } from "../../context";
 import { businessRule, notFound, orNull } from "../../lib/domain-errors";
+import { readAllById } from "../../lib/id-slices";
 import { Decimal } from "../../lib/money";
 import { parseId, parseInput } from "../../lib/validation";
 import type { ParcelError, ParcelMethod } from "../ledger";
@@ -62,7 +63,14 @@ async function replaceList<R extends object>(table: PortfolioList<R>, portfolioI
 
 /** GET /v1/tax-settings: the settings of every portfolio the caller may see, by portfolio id. */
 export async function listTaxSettings(ctx: Context): Promise<TaxSettingsView[]> {
-  const rows = await ctx.db.portfolio.findMany({ where: portfolioWhere(ctx), select, orderBy: { id: "asc" } });
+  const rows = await readAllById((after, take) =>
+    ctx.db.portfolio.findMany({
+      where: { ...portfolioWhere(ctx), id: { gt: after } },
+      select,
+      orderBy: { id: "asc" },
+      take,
+    }),
+  );
   return rows.map(view);
 }
 

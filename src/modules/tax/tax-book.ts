@@ -2,6 +2,8 @@ import type { z } from "zod";
 import type { Context } from "../../context";
 import { financialYearOf, financialYearRange, fromDate, today } from "../../lib/dates";
 import { businessRule } from "../../lib/domain-errors";
+import { groupedBy } from "../../lib/grouped";
+import { readBySlices } from "../../lib/id-slices";
 import { Decimal } from "../../lib/money";
 import {
   atOneMoment,
@@ -42,11 +44,15 @@ export type TaxPortfolio = Awaited<ReturnType<typeof taxPortfolio>>;
  * in id order, in one statement; the others are simply absent (a book's overview skips them).
  */
 export async function taxPortfolios(ctx: Context, portfolioIds: readonly number[]): Promise<TaxPortfolio[]> {
-  const rows = await ctx.db.portfolio.findMany({
-    where: { id: { in: [...portfolioIds] }, ...portfolioWhere(ctx), baseCurrencyCode: "AUD", taxResidency: "AU" },
-    select: TAX_PORTFOLIO_SELECT,
-    orderBy: { id: "asc" },
-  });
+  const rows = await readBySlices(
+    [...portfolioIds].sort((a, b) => a - b),
+    (slice) =>
+      ctx.db.portfolio.findMany({
+        where: { id: { in: slice }, ...portfolioWhere(ctx), baseCurrencyCode: "AUD", taxResidency: "AU" },
+        select: TAX_PORTFOLIO_SELECT,
+        orderBy: { id: "asc" },
+      }),
+  );
   return rows.map((p) => ({ ...p, entityType: p.entityType as EntityType }) as TaxPortfolio);
 }
 
@@ -116,35 +122,45 @@ export async function loadTaxBooks(
   until: string,
 ): Promise<Map<number, TaxBook>> {
   const ids = portfolios.map((p) => p.id);
+  // Each portfolio's rows come whole from one slice, in the order asked for.
   const [ledgers, holdingRows, trustIncome, losses] = await Promise.all([
     loadLedgers(ctx.db, [...portfolios], undefined, until),
-    ctx.db.holding.findMany({
-      where: { portfolioId: { in: ids } },
-      select: { id: true, portfolioId: true, symbol: true, exchange: true, currencyCode: true },
-      orderBy: { id: "asc" },
-    }),
-    ctx.db.income.findMany({
-      where: {
-        portfolioId: { in: ids },
-        isConfirmed: true,
-        isTrustIncome: true,
-        exDividendDate: { lte: new Date(until + "T00:00:00Z") },
-        components: { not: { equals: null } },
-      },
-      select: { portfolioId: true, exDividendDate: true, exchangeRate: true, components: true },
-      orderBy: [{ exDividendDate: "asc" }, { id: "asc" }],
-    }),
-    ctx.db.carriedForwardLoss.findMany({
-      where: { portfolioId: { in: ids } },
-      select: { portfolioId: true, financialYear: true, amount: true },
-    }),
+    readBySlices(ids, (slice) =>
+      ctx.db.holding.findMany({
+        where: { portfolioId: { in: slice } },
+        select: { id: true, portfolioId: true, symbol: true, exchange: true, currencyCode: true },
+        orderBy: { id: "asc" },
+      }),
+    ),
+    readBySlices(ids, (slice) =>
+      ctx.db.income.findMany({
+        where: {
+          portfolioId: { in: slice },
+          isConfirmed: true,
+          isTrustIncome: true,
+          exDividendDate: { lte: new Date(until + "T00:00:00Z") },
+          components: { not: { equals: null } },
+        },
+        select: { portfolioId: true, exDividendDate: true, exchangeRate: true, components: true },
+        orderBy: [{ exDividendDate: "asc" }, { id: "asc" }],
+      }),
+    ),
+    readBySlices(ids, (slice) =>
+      ctx.db.carriedForwardLoss.findMany({
+        where: { portfolioId: { in: slice } },
+        select: { portfolioId: true, financialYear: true, amount: true },
+      }),
+    ),
   ]);
+  const holdingsOf = groupedBy(ids, holdingRows, (h) => h.portfolioId);
+  const trustIncomeOf = groupedBy(ids, trustIncome, (i) => i.portfolioId);
+  const lossesOf = groupedBy(ids, losses, (l) => l.portfolioId);
   const books = new Map<number, TaxBook>();
   for (const portfolio of portfolios) {
     const ledger = ledgers.get(portfolio.id)!;
     const holdings = new Map(
-      holdingRows
-        .filter((h) => h.portfolioId === portfolio.id)
+      holdingsOf
+        .get(portfolio.id)!
         .map((h) => [h.id, { symbol: h.symbol, exchange: h.exchange, currencyCode: h.currencyCode }]),
     );
     const discountRate = discountRateOf(portfolio.entityType);
@@ -155,13 +171,8 @@ export async function loadTaxBooks(
       discountRate,
       disposals: disposalRows(ledger, holdings, portfolio.financialYearEnd, discountRate, folds),
       folds,
-      trustGains: trustGainsByYear(
-        trustIncome.filter((i) => i.portfolioId === portfolio.id),
-        portfolio.financialYearEnd,
-      ),
-      entered: new Map(
-        losses.filter((l) => l.portfolioId === portfolio.id).map((l) => [l.financialYear, new Decimal(l.amount)]),
-      ),
+      trustGains: trustGainsByYear(trustIncomeOf.get(portfolio.id)!, portfolio.financialYearEnd),
+      entered: new Map(lossesOf.get(portfolio.id)!.map((l) => [l.financialYear, new Decimal(l.amount)])),
       ledger,
       holdings,
     });
