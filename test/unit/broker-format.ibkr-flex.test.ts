@@ -226,6 +226,32 @@ describe("IBKR Flex Query, trades", () => {
     });
   });
 
+  it("a plain file whose first column is Symbol: EOS, BOF or DATA there is a trade's symbol, not a record type", () => {
+    // Electro Optic Systems trades as EOS on the ASX; a wrapper line (EOS,TRNT,<count>) has no
+    // BUY or SELL under Buy/Sell, a trade always has.
+    const header = ["Symbol", "Buy/Sell", "TradeDate", "Quantity", "TradePrice", "IBCommission", "CurrencyPrimary"];
+    const result = ibkrFlex.read(
+      new Columns(header),
+      [
+        ["CBA", "BUY", "20240805", "10", "130", "-6", "AUD"],
+        ["EOS", "BUY", "20240805", "500", "1.52", "-6", "AUD"],
+        ["BOF", "BUY", "20240806", "1", "2", "-6", "AUD"],
+        ["DATA", "SELL", "20240807", "-1", "3", "-6", "AUD"],
+        ["CBA", "SELL", "20240808", "-10", "131", "-6", "AUD"],
+        ["EOS", "TRNT", "5"],
+      ].map((cells, i): CsvRecord => ({ line: i + 2, cells })),
+    );
+    expect(result.errors).toEqual([]);
+    expect(result.ignored).toEqual([]);
+    expect(result.trades.map((t) => [t.line, t.raw.symbol, t.raw.tradeType, t.raw.quantity])).toEqual([
+      [2, "CBA", "Buy", "10"],
+      [3, "EOS", "Buy", "500"],
+      [4, "BOF", "Buy", "1"],
+      [5, "DATA", "Sell", "1"],
+      [6, "CBA", "Sell", "10"],
+    ]);
+  });
+
   it("finds no header in another format's records", () => {
     expect(ibkrFlex.findHeader([{ line: 1, cells: [...ibkrActivity.header] }])).toBe(-1);
     expect(

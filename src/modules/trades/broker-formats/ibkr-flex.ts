@@ -137,6 +137,12 @@ export const ibkrFlex: BrokerFormat = {
     for (const record of records) {
       const cells = record.cells;
       if (isBlankRecord(record)) continue;
+      // A plain file's first column may be Symbol: a trade of EOS (Electro Optic Systems, ASX) or
+      // of DATA is a trade, known by its Buy/Sell cell, not a record type.
+      if (columns && section === undefined && /^(BUY|SELL)\b/i.test(columns.cell(record, "Buy/Sell"))) {
+        readTrade(new RowReader(columns, record, out.errors), columns, out);
+        continue;
+      }
       const kind = cells[0].trim().toUpperCase();
       if (kind === "HEADER" || (kind !== "DATA" && !WRAPPERS.has(kind) && isLabelRow(cells))) {
         columns = holdsColumns(cells, REQUIRED) ? new Columns(cells) : undefined;
