@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readCsvRecords } from "../../src/lib/csv";
 import { commsec, DERIVED_TRADE_DATES } from "../../src/modules/trades/broker-formats/commsec";
+import { Columns } from "../../src/modules/trades/broker-formats/format";
 import { readBrokerFixture } from "./broker-formats.helpers";
 
 /**
@@ -129,6 +130,25 @@ describe("CommSec Transactions", () => {
       { path: "line 5.Credit($)", line: 5, message: "is empty" },
     ]);
     expect(read.ignored).toEqual([{ line: 4, reason: 'Details "DIRECT CREDIT INTEREST" is not a trade' }]);
+  });
+
+  it("reads a total written negative or in parentheses (a spreadsheet's re-save) as the same amount", async () => {
+    const text = [
+      "Date,Reference,Details,Debit($),Credit($),Balance($)",
+      '17/07/2024,C4417209,"B 2,500 S32 @ 3.420000","(8,569.95)",,"$31,430.05"',
+      "18/07/2024,C4417210,B 100 CBA @ 130.000000,-13019.95,,18410.10",
+      "19/07/2024,C4417211,S 100 CBA @ 130.000000,,(12980.05),31390.15",
+    ].join("\n");
+    const records = await readCsvRecords(text, { what: "The import", maxRecords: 10 });
+    const read = commsec.read(new Columns(records[0].cells), records.slice(1));
+    expect(read.errors).toEqual([]);
+    // Brokerage is the total beyond (or short of) units × price: 8,569.95 − 2,500 × 3.42 = 19.95;
+    // 13,019.95 − 100 × 130 = 19.95; 100 × 130 − 12,980.05 = 19.95.
+    expect(read.trades.map((t) => [t.line, t.raw.tradeType, t.raw.brokerage])).toEqual([
+      [2, "Buy", "19.95"],
+      [3, "Buy", "19.95"],
+      [4, "Sell", "19.95"],
+    ]);
   });
 
   it("does not take another format's file for its own", async () => {

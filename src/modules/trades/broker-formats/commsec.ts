@@ -45,8 +45,10 @@ export const commsec: BrokerFormat = {
       const quantity = parseAmount(unitsText) ?? "0";
       const price = parseAmount(priceText) ?? "0";
       // A buy is money out (Debit), a sale money in (Credit); either total includes the brokerage.
-      const total = row.amount(side === "B" ? "Debit($)" : "Credit($)");
-      const brokerage = new Decimal(total).minus(new Decimal(quantity).times(price)).abs().toDecimalPlaces(2).toFixed();
+      // The column says which way the money went: a total written negative or in parentheses, as a
+      // spreadsheet may re-save it, is the same amount.
+      const total = new Decimal(row.amount(side === "B" ? "Debit($)" : "Credit($)")).abs();
+      const brokerage = total.minus(new Decimal(quantity).times(price)).abs().toDecimalPlaces(2).toFixed();
       out.trades.push(
         asxTrade(row, {
           date: businessDaysBefore(settlementDate, SETTLEMENT_DAYS),
