@@ -124,6 +124,26 @@ describe("rows equal to a recorded trade", () => {
     });
   });
 
+  it("two fills equal but for their broker references are two trades; a row with a reference repeats an equal trade without one", async () => {
+    const p = await newPortfolio(t, key);
+    // A Flex file's first part: fill 401 of an order; the second part has fill 402 of the same
+    // order (same holding, day, quantity and price) and a new row.
+    const first = await importJson(p, [buy("BHP", "2024-08-05", 100, 40, { reference: "1000000401" })]);
+    expect(first.body).toMatchObject({ imported: 1 });
+    const second = await importJson(p, [
+      buy("BHP", "2024-08-05", 100, 40, { reference: "1000000402" }),
+      buy("BHP", "2024-08-06", 50, 41, { reference: "1000000403" }),
+    ]);
+    expect(second.status).toBe(201);
+    expect(second.body).toMatchObject({ imported: 2, skipped: [] });
+    // A trade typed in by hand (no reference), then the broker's file naming it with one: equal, so
+    // it repeats the typed one.
+    const typed = await importJson(p, [buy("CBA", "2024-08-07", 10, 130)]);
+    const file = await importJson(p, [buy("CBA", "2024-08-07", 10, 130, { reference: "C77" })], "?duplicates=skip");
+    expect(file.body).toMatchObject({ imported: 0, skipped: [{ line: 1, duplicateOf: typed.body.tradeIds[0] }] });
+    expect(await tradeCount(p)).toBe(4);
+  });
+
   it("a different price, quantity, type, date or holding is not a duplicate; decimals compare exactly", async () => {
     const p = await newPortfolio(t, key);
     await importJson(p, [buy("CBA", "2024-01-10", 10, "100.5")]);

@@ -7,7 +7,9 @@ import { rowError, type ImportHolding, type ParsedRow, type SkippedRow } from ".
 /**
  * Rows whose broker reference a recorded trade of the portfolio has (whatever its holding: a
  * ticker may have changed since), then rows equal to a recorded trade: same holding, trade date,
- * type, and quantity and price as stored (decimals compared exactly). Each recorded trade answers for one row at most, so a file with
+ * type, and quantity and price as stored (decimals compared exactly). Two fills of one order at
+ * one price are equal but for their references: a row and a recorded trade that both have one,
+ * different, are different trades. Each recorded trade answers for one row at most, so a file with
  * three identical fills against two recorded ones repeats two of them; equal rows within the file
  * alone are not duplicates (identical fills happen). A Cancellation without a quantity matches
  * any recorded Cancellation of the holding on that date.
@@ -58,24 +60,35 @@ async function equalityDuplicates(
   const holdingIds = [...new Set(recorded.map((r) => holdingOf.get(r.line)!.id))];
   const dates = recorded.map((r) => r.data.tradeDate).sort();
   const trades = await tx.$queryRaw<
-    { id: number; holdingId: number; tradeType: string; tradeDate: string; quantity: string; price: string }[]
+    {
+      id: number;
+      holdingId: number;
+      tradeType: string;
+      tradeDate: string;
+      quantity: string;
+      price: string;
+      reference: string | null;
+    }[]
   >`
-    SELECT id, holding_id AS "holdingId", trade_type::text AS "tradeType", trade_date::text AS "tradeDate", quantity::text AS quantity, price::text AS price
+    SELECT id, holding_id AS "holdingId", trade_type::text AS "tradeType", trade_date::text AS "tradeDate", quantity::text AS quantity, price::text AS price, reference
     FROM trade
     WHERE holding_id = ANY(${holdingIds}::int[]) AND trade_date BETWEEN ${dates[0]}::date AND ${dates[dates.length - 1]}::date
     ORDER BY id`;
   const key = (holdingId: number, date: string, type: string, quantity: string | undefined, price: string) =>
     `${holdingId}|${date}|${type}|${quantity ?? "*"}|${price}`;
-  const unmatched = new Map<string, number[]>();
-  const take = (k: string, id: number) => {
-    const list = unmatched.get(k) ?? [];
-    list.push(id);
-    unmatched.set(k, list);
+  // Every recorded trade by its key, and those without a reference (all a row with one may repeat).
+  const unmatched = { any: new Map<string, number[]>(), unreferenced: new Map<string, number[]>() };
+  const take = (k: string, t: { id: number; reference: string | null }) => {
+    for (const map of t.reference ? [unmatched.any] : [unmatched.any, unmatched.unreferenced]) {
+      const list = map.get(k) ?? [];
+      list.push(t.id);
+      map.set(k, list);
+    }
   };
   for (const t of trades) {
     const price = new Decimal(t.price).toFixed();
-    take(key(t.holdingId, t.tradeDate, t.tradeType, new Decimal(t.quantity).toFixed(), price), t.id);
-    if (t.tradeType === "Cancellation") take(key(t.holdingId, t.tradeDate, t.tradeType, undefined, price), t.id);
+    take(key(t.holdingId, t.tradeDate, t.tradeType, new Decimal(t.quantity).toFixed(), price), t);
+    if (t.tradeType === "Cancellation") take(key(t.holdingId, t.tradeDate, t.tradeType, undefined, price), t);
   }
   const found: SkippedRow[] = [];
   for (const { line, data } of recorded) {
@@ -84,7 +97,7 @@ async function equalityDuplicates(
         ? undefined
         : signedQuantity(data.tradeType, data.quantity).toFixed();
     const candidates =
-      unmatched.get(
+      unmatched[data.reference ? "unreferenced" : "any"].get(
         key(
           holdingOf.get(line)!.id,
           data.tradeDate,
