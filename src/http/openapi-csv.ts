@@ -31,7 +31,7 @@ export function csvAnswerContent(csv: NonNullable<Endpoint["csvAnswer"]>) {
   return {
     schema: {
       type: "string",
-      description: `A header row, then one row per item: ${csv.columns.map((c) => `\`${c}\``).join(", ")}. Numbers are plain numbers; a text cell starting with =, +, -, @, a tab or a carriage return has a leading ' (spreadsheet formula injection). Sent as an attachment, ${csv.fileName}.`,
+      description: `A header row, then one row per item: ${csv.columns.map((c) => `\`${c}\``).join(", ")}. Numbers are plain numbers; a text cell starting with =, +, -, @, ', a tab or a carriage return has a leading ' (spreadsheet formula injection). Sent as an attachment, ${csv.fileName}.`,
     },
   };
 }

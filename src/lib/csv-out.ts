@@ -8,7 +8,10 @@ import { Decimal } from "./money";
  * Numbers are written as numbers (a Decimal in full, never in exponent notation), so a
  * spreadsheet sums them. A text cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage
  * return is written with a leading `'` (OWASP's CSV injection guard): a security name or a note
- * typed by someone else must not run as a formula on the adviser's machine.
+ * typed by someone else must not run as a formula on the adviser's machine. A cell that starts
+ * with `'` gets one too, so that reading one `'` off (unguardedCell) gives back what was typed.
+ * A cell holding a line break is quoted, whichever break it is: unquoted, a spreadsheet would
+ * start a row there, and the guard would not cover the row's first cell.
  */
 
 export type CsvValue = string | number | boolean | Decimal | null | undefined;
@@ -18,7 +21,7 @@ export interface CsvColumn<T> {
   value: (row: T) => CsvValue;
 }
 
-const FORMULA_START = /^[=+\-@\t\r]/;
+const GUARDED_START = /^[=+\-@\t\r']/;
 
 /** One cell as written: numbers as numbers, text guarded, null and undefined empty. */
 export function csvCell(value: CsvValue): string {
@@ -26,16 +29,19 @@ export function csvCell(value: CsvValue): string {
   if (value instanceof Decimal) return value.toFixed();
   if (typeof value === "number") return Number.isFinite(value) ? new Decimal(value).toFixed() : "";
   if (typeof value === "boolean") return value ? "true" : "false";
-  return FORMULA_START.test(value) ? `'${value}` : value;
+  return GUARDED_START.test(value) ? `'${value}` : value;
+}
+
+/** A text cell as it was before the guard: one leading `'` off a cell the guard prefixes. */
+export function unguardedCell(value: string): string {
+  return value.startsWith("'") && GUARDED_START.test(value.slice(1)) ? value.slice(1) : value;
 }
 
 /** The CSV text of `rows` under `columns`. */
 export function toCsv<T>(columns: readonly CsvColumn<T>[], rows: readonly T[]): string {
   return stringify(
     [columns.map((c) => csvCell(c.header)), ...rows.map((r) => columns.map((c) => csvCell(c.value(r))))],
-    {
-      record_delimiter: "windows",
-    },
+    { record_delimiter: "windows", quoted_match: /[\r\n]/ },
   );
 }
 

@@ -209,6 +209,44 @@ describe("native export → import into an empty portfolio", () => {
     ]);
   });
 
+  it("notes with line breaks or a typed leading ' come back as they were; no row starts inside a cell", async () => {
+    const p = await newPortfolio(t, key);
+    const notes = ["ok\n=1+2", "two\r\nlines", "'-1", "'=SUM(1)", "'quoted", "=2+3"];
+    for (const [i, note] of notes.entries())
+      await newTrade(t, key, {
+        portfolioId: p,
+        symbol: "CBA",
+        exchange: "ASX",
+        tradeType: "Buy",
+        tradeDate: `2024-01-0${i + 1}`,
+        quantity: 1,
+        price: 100,
+        notes: note,
+      });
+    const file = (await exportRest(p)).text;
+    // Line breaks inside a cell are quoted (a spreadsheet would otherwise start a row at "=1+2");
+    // a cell starting with ' gets one more, which the import reads off again.
+    const cells = (n: number) => `2024-01-0${n},Buy,CBA,ASX,1,100,0,AUD,1,,`;
+    expect(file).toContain(`${cells(1)}"ok\n=1+2",`);
+    expect(file).toContain(`${cells(2)}"two\r\nlines",`);
+    expect(file).toContain(`${cells(3)}''-1,`);
+    expect(file).toContain(`${cells(4)}''=SUM(1),`);
+    expect(file).toContain(`${cells(5)}''quoted,`);
+    expect(file).toContain(`${cells(6)}'=2+3,`);
+    const copy = await newPortfolio(t, key);
+    const res = await t.http
+      .post(`/v1/portfolios/${copy}/trades/import`)
+      .set("authorization", key)
+      .set("content-type", "text/csv")
+      .send(file);
+    expect(res.status).toBe(201);
+    const back = await t.db.sql<{ notes: string }>(`SELECT notes FROM trade WHERE portfolio_id = $1 ORDER BY id`, [
+      copy,
+    ]);
+    // The CSV reader reads every line break as \n (files come with CRLF, LF or CR ends).
+    expect(back.map((r) => r.notes)).toEqual(notes.map((n) => n.replace("\r\n", "\n")));
+  });
+
   it("an empty portfolio exports the header alone", async () => {
     const p = await newPortfolio(t, key);
     const res = await exportRest(p);
@@ -268,6 +306,9 @@ describe("format=sharesight", () => {
     const aapl = await t.http.get(`/v1/trades/${res.body.tradeIds[2]}`).set("authorization", key);
     // 1 / 0.6578947368 = 1.52000000009728…: the rate comes back within Sharesight's 10 decimals.
     expect(aapl.body).toMatchObject({ symbol: "AAPL", currencyCode: "USD", exchangeRate: 1.5200000001 });
+    // The CBA sell's note, written '=SUM(A1:A9) against formulas, reads back without the '.
+    const sell = await t.http.get(`/v1/trades/${res.body.tradeIds[3]}`).set("authorization", key);
+    expect(sell.body).toMatchObject({ symbol: "CBA", tradeType: "Sell", notes: "=SUM(A1:A9)" });
   });
 });
 

@@ -1,4 +1,5 @@
 import { readCsv, refuseHeaderColumns, refuseOverfullRows } from "../../lib/csv";
+import { unguardedCell } from "../../lib/csv-out";
 import { MAX_IMPORT_ROWS, type Row } from "./trades-import.rows";
 
 /**
@@ -28,9 +29,6 @@ export const REQUIRED_COLUMNS = ["date", "type", "quantity"];
 /** The CSV columns as the OpenAPI document describes the text/csv body. */
 export const IMPORT_CSV = { columns: [...CSV_COLUMNS], required: REQUIRED_COLUMNS };
 
-/** A cell with the leading ' of lib/csv-out.ts's formula guard. */
-const FORMULA_GUARDED = /^'[=+\-@\t\r]/;
-
 /** CSV text → rows with their line numbers (the header is line 1); at most MAX_IMPORT_ROWS of them (413 beyond). */
 export async function csvRows(text: string): Promise<Row[]> {
   const { header, rows } = await readCsv(text, {
@@ -48,7 +46,7 @@ export async function csvRows(text: string): Promise<Row[]> {
       const i = column.get(c);
       const v = i === undefined ? undefined : cells[i];
       // A text cell a CSV writer guarded against formulas ('=…, as the export writes) reads back as written.
-      return v === undefined || v === "" ? undefined : FORMULA_GUARDED.test(v) ? v.slice(1) : v;
+      return v === undefined || v === "" ? undefined : unguardedCell(v);
     };
     return {
       line,

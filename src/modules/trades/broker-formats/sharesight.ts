@@ -1,4 +1,5 @@
 import { Decimal } from "../../../lib/money";
+import { unguardedCell } from "../../../lib/csv-out";
 import { EXCHANGE_CURRENCY } from "../../securities/securities.schemas";
 import { eachRow, holdsColumns, parseAmount, parseDate, type BrokerFormat, type RowReader } from "./format";
 
@@ -72,7 +73,8 @@ export const sharesight: BrokerFormat = {
           brokerage,
           ...tradeCurrency(row, brokerageCurrencyColumn, exchange, brokerage),
           ...exchangeRate(row, rateColumn),
-          ...(row.text(commentsColumn) ? { notes: row.text(commentsColumn) } : {}),
+          // The export writes a comment that would run as a formula with a leading ' (lib/csv-out.ts).
+          ...(row.text(commentsColumn) ? { notes: unguardedCell(row.text(commentsColumn)) } : {}),
         },
       });
     });
