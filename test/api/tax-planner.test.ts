@@ -123,6 +123,10 @@ describe.each(transports)("over $name", (tr) => {
       "sells[0].quantity",
     );
     expectInvalid(await tr.overview(key, { financialYear: 2024, asOf: "2026-05-15" }), "asOf");
+    // A year taken from asOf has the bounds of a year asked for: FY1900 and FY2201 are refused.
+    expectInvalid(await tr.planner(key, s.portfolioId, { asOf: "1900-01-01" }), "asOf");
+    expectInvalid(await tr.planner(key, s.portfolioId, { asOf: "2200-12-31" }), "asOf");
+    expectInvalid(await tr.overview(key, { asOf: "1900-01-01" }), "asOf");
     expect(await t.db.sql<{ n: number }>("SELECT count(*)::int AS n FROM trade")).toEqual(before);
   });
 

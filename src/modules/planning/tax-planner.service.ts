@@ -1,5 +1,5 @@
 import type { Context } from "../../context";
-import { financialYearOf, financialYearRange, today } from "../../lib/dates";
+import { financialYearInput, financialYearOf, financialYearRange, today } from "../../lib/dates";
 import { validationFailed } from "../../lib/domain-errors";
 import type { Decimal } from "../../lib/money";
 import { dailyValuation, loadValuationRange, type ExactHolding } from "../ledger";
@@ -69,6 +69,12 @@ export function plannerYear(
 ): { asOf: string; financialYear: number; from: string; to: string } {
   const asOf = request.asOf ?? today();
   const financialYear = request.financialYear ?? financialYearOf(asOf, yearEnd);
+  // A year taken from asOf has the bounds of a year asked for (1986 to 2200).
+  const year = financialYearInput.safeParse(financialYear);
+  if (!year.success)
+    throw validationFailed(`${what} is invalid: asOf ${asOf} falls in financial year ${financialYear}.`, [
+      { path: "asOf", message: `falls in financial year ${financialYear}, which ${year.error.issues[0].message}` },
+    ]);
   const { from, to } = financialYearRange(financialYear, yearEnd);
   if (asOf < from || asOf > to)
     throw validationFailed(`${what} is invalid: asOf ${asOf} is outside financial year ${financialYear}.`, [
