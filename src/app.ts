@@ -24,6 +24,7 @@ import { indexPage } from "./http/index-page";
 import { webAppRouter } from "./http/web-app";
 import { idempotency } from "./http/idempotency";
 import { chunkedJson } from "./http/chunked-json";
+import { assertExactNumbers } from "./http/json-numbers";
 import { refuseWritesOnLowDisk } from "./http/low-disk-writes";
 import {
   bulkRowCeiling,
@@ -184,7 +185,14 @@ export async function createApp(opts: {
   );
 
   const auth = authenticate(db, config);
-  const json = express.json({ limit: JSON_LIMIT, type: [...MEDIA.json.accept], verify: utf8Only });
+  const json = express.json({
+    limit: JSON_LIMIT,
+    type: [...MEDIA.json.accept],
+    verify: (req, res, body, encoding) => {
+      utf8Only(req, res, body, encoding);
+      assertExactNumbers(body);
+    },
+  });
   // Bulk endpoints take up to 20 MiB, as JSON or text/csv (20,000 trades do not fit in 1 MiB); their
   // JSON is parsed in chunks, so a large body does not hold the event loop (http/chunked-json.ts).
   const bulk = express.Router();

@@ -48,6 +48,8 @@ type HttpLikeError = {
   errno?: number;
   field?: string;
   message?: string;
+  /** A JSON number a float would round (./json-numbers.ts). */
+  number?: string;
 };
 
 /**
@@ -82,6 +84,13 @@ function fromHttpError(error: HttpLikeError): DomainError | undefined {
     );
   if (error.type === "encoding.unsupported" || error.type === "charset.unsupported")
     return new DomainError("VALIDATION_FAILED", "The request body's encoding is not supported; send UTF-8 JSON.");
+  if (error.type === "entity.number.inexact")
+    return new DomainError("VALIDATION_FAILED", `The request body is refused: ${error.message}`, [
+      {
+        path: "(body)",
+        message: `holds ${error.number}, which a JSON number cannot carry exactly: send it as a string`,
+      },
+    ]);
   if (error.type === "entity.utf8.invalid")
     return new DomainError("VALIDATION_FAILED", "The request body is not valid UTF-8.");
   if (typeof error.errno === "number" && /^(Z_|ERR_)/.test(error.code ?? "")) {
