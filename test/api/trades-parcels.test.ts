@@ -237,6 +237,18 @@ describe.each(TRANSPORTS)("trades over $name", (tr) => {
           }),
           "BUSINESS_RULE",
         );
+        // A capital return on more units than are held (20): no cost base change, no gain.
+        expectError(
+          await tr.createTrade(key, {
+            portfolioId: p,
+            holdingId: h,
+            tradeType: "ReturnOfCapital",
+            tradeDate: "2024-03-02",
+            quantity: 3000,
+            price: 1,
+          }),
+          "BUSINESS_RULE",
+        );
       });
       expect(expectOk(await tr.getHolding(key, h))).toMatchObject({ quantity: "20", costBase: "2000" });
       // Exactly the units held is fine.

@@ -184,6 +184,13 @@ export function foldParcels(events: LedgerEvent[], options: FoldOptions = {}): F
       if (e.fromDistribution) return;
       throw new ParcelError(e.key, `${e.type} on ${e.date}: no units are held.`);
     }
+    // The units it applies to are units held: more would return (or add) an amount for units
+    // that do not exist, and make a capital gain of it.
+    if (!e.fromDistribution && e.units.gt(held))
+      throw new ParcelError(
+        e.key,
+        `${e.type} of ${e.units.toFixed()} units on ${e.date} exceeds the ${held.toFixed()} units held.`,
+      );
     const parts = apportion(
       amount,
       openParcels.map((p) => p.units),
