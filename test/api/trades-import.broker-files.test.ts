@@ -428,3 +428,28 @@ describe("IBKR Flex: a listing exchange the service does not know", () => {
     ]);
   });
 });
+
+describe("IBKR Flex from an account whose base currency is not the portfolio's", () => {
+  it("leaves FXRateToBase out, says so, and takes each trade's rate from the exchange rates", async () => {
+    // An IBKR account in USD: FXRateToBase converts to USD, so its USD trade has the rate 1 and its
+    // ASX trade 0.66 (USD per AUD). Stored as AUD rates, AAPL's cost base would be a third short.
+    const text =
+      "Buy/Sell,TradeDate,Symbol,Quantity,TradePrice,IBCommission,CurrencyPrimary,FXRateToBase,ListingExchange,TransactionID\n" +
+      "BUY,20240805,AAPL,10,200,-1,USD,1,NASDAQ,5001\n" +
+      "BUY,20240806,CBA,10,130,-6,AUD,0.66,ASX,5002\n";
+    const p = await newPortfolio(t, key);
+    // 1 USD buys 1.5 AUD from 1 August 2024 (the rate on and after the date: docs/rules.md §8).
+    const fx = await t.http
+      .post("/v1/fx-rates/bulk")
+      .set("authorization", key)
+      .send([{ base: "USD", quote: "AUD", date: "2024-08-01", rate: 1.5 }]);
+    expect(fx.status).toBeLessThan(300);
+    const res = await importFile(p, { name: "flex.csv", text });
+    expect(res.status).toBe(201);
+    expect(res.body.warnings).toEqual([expect.stringMatching(/^The file's exchange rates convert to USD .* AUD/)]);
+    expect(await tradesOf(res.body.tradeIds)).toEqual([
+      ["2024-08-05", "Buy", "AAPL", "NASDAQ", 10, 200, 1, "USD", 1.5, "5001"],
+      ["2024-08-06", "Buy", "CBA", "ASX", 10, 130, 6, "AUD", 1, "5002"],
+    ]);
+  });
+});

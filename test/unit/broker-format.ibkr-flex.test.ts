@@ -252,6 +252,23 @@ describe("IBKR Flex Query, trades", () => {
     ]);
   });
 
+  it("names the currency FXRateToBase converts to: the one currency of the trades at rate 1", () => {
+    const header = ["Buy/Sell", "TradeDate", "Symbol", "Quantity", "TradePrice", "IBCommission", "CurrencyPrimary"];
+    const read = (...rows: [string, string][]) =>
+      ibkrFlex.read(
+        new Columns([...header, "FXRateToBase"]),
+        rows.map(([currency, rate], i): CsvRecord => ({
+          line: i + 2,
+          cells: ["BUY", "20240805", "X", "1", "1", "-1", currency, rate],
+        })),
+      ).ratesTo;
+    expect(read(["USD", "1"], ["AUD", "0.66"])).toBe("USD");
+    expect(read(["AUD", "1"], ["USD", "1.49"], ["AUD", "1"])).toBe("AUD");
+    // Two currencies at 1, or none: the file does not say.
+    expect(read(["AUD", "1"], ["USD", "1"])).toBeUndefined();
+    expect(read(["USD", "1.49"])).toBeUndefined();
+  });
+
   it("finds no header in another format's records", () => {
     expect(ibkrFlex.findHeader([{ line: 1, cells: [...ibkrActivity.header] }])).toBe(-1);
     expect(

@@ -23,7 +23,7 @@ const US_EXCHANGES = ["NYSE", "NASDAQ", "NYSEARCA", "AMEX", "BATS", "OTC"];
 
 export async function importBody(
   tx: Prisma.TransactionClient,
-  scope: { accountId: number; portfolioId: number },
+  scope: { accountId: number; portfolioId: number; baseCurrencyCode: string },
   body: unknown,
   format: ImportFormat,
 ): Promise<ImportBody> {
@@ -41,11 +41,23 @@ export async function importBody(
     const file = await readBrokerFile(body, format, MAX_IMPORT_ROWS);
     if (file.read.errors.length) throw importFailed("VALIDATION_FAILED", file.read.errors);
     const trades = file.format.guessesUsListing ? await usListings(tx, scope, file.read.trades) : file.read.trades;
+    // Rates to another currency than the portfolio's base would be stored as if they were to it
+    // (an IBKR account in USD gives a USD trade the rate 1): the FX rule gives the rates instead.
+    const { ratesTo } = file.read;
+    const foreignRates = ratesTo !== undefined && ratesTo !== scope.baseCurrencyCode;
     return {
-      rows: trades.map((t) => ({ line: t.line, raw: { ...t.raw } })),
+      rows: trades.map((t) => {
+        const { exchangeRate: _dropped, ...withoutRate } = t.raw;
+        return { line: t.line, raw: foreignRates ? withoutRate : { ...t.raw } };
+      }),
       format: file.format.id,
       ignored: file.read.ignored,
-      warnings: file.read.warnings,
+      warnings: foreignRates
+        ? [
+            ...file.read.warnings,
+            `The file's exchange rates convert to ${ratesTo} (its account's base currency), not to the portfolio's ${scope.baseCurrencyCode}: they are left out, and each trade takes the rate of its date from the exchange rates (docs/rules.md §8).`,
+          ]
+        : file.read.warnings,
     };
   }
   throw new DomainError("VALIDATION_FAILED", "Send a JSON array of trades, CSV text or a broker's .xlsx workbook.", [

@@ -60,7 +60,12 @@ export async function importTrades(
   assertCanWrite(ctx);
   const outside = await scopedPortfolio(ctx, portfolioId);
 
-  const read = await importBody(ctx.db, { accountId: outside.accountId, portfolioId: outside.id }, body, format);
+  const read = await importBody(
+    ctx.db,
+    { accountId: outside.accountId, portfolioId: outside.id, baseCurrencyCode: outside.baseCurrencyCode },
+    body,
+    format,
+  );
   const { rows } = read;
   if (rows.length === 0)
     throw new DomainError(

@@ -60,6 +60,11 @@ export interface BrokerRead {
   warnings: string[];
   /** Cells that could not be read, each naming its line and the file's column. */
   errors: FieldError[];
+  /**
+   * The currency the file's exchange rates convert to, when the file shows it and it may not be
+   * the portfolio's base (an Interactive Brokers account's own base currency).
+   */
+  ratesTo?: string;
 }
 
 export interface BrokerFormat {

@@ -158,9 +158,19 @@ export const ibkrFlex: BrokerFormat = {
       }
       readTrade(new RowReader(columns, record, out.errors), columns, out);
     }
+    out.ratesTo = ratesTo(out);
     return out;
   },
 };
+
+/**
+ * The account's base currency, which FXRateToBase converts to: IBKR writes exactly 1 on a trade in
+ * it. Undefined when no trade shows it, or trades of two currencies do.
+ */
+function ratesTo(read: BrokerRead): string | undefined {
+  const atOne = new Set(read.trades.filter((t) => t.raw.exchangeRate === "1").map((t) => String(t.raw.currencyCode)));
+  return atOne.size === 1 ? [...atOne][0] : undefined;
+}
 
 /** The section code of a `HEADER,TRNT,…` row, or undefined for a plain header. */
 function sectionOf(cells: readonly string[]): string | undefined {
