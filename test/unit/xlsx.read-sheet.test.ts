@@ -78,4 +78,30 @@ describe("readXlsxSheet", () => {
     expect(error.status).toBe(413);
     expect(error.message).toMatch(/^Too many rows \(more than 3\) in the import/);
   });
+
+  it("a workbook that needs more heap or time than allowed is a 413, read off the event loop meanwhile", async () => {
+    // 100,000 rows: about 60 MiB of heap once exceljs has unpacked them.
+    const big = await workbook((wb) => {
+      const sheet = wb.addWorksheet("Trades");
+      for (let i = 0; i < 100_000; i++) sheet.addRow([`row ${i + 1}`, i, "AAPL"]);
+    });
+    let turns = 0;
+    const ticker = setInterval(() => turns++, 5);
+    try {
+      const error = await refusal(readXlsxSheet(big, "Trades", "The import", 200_000, { heapMb: 32, seconds: 60 }));
+      expect(error.code).toBe("PAYLOAD_TOO_LARGE");
+      expect(error.message).toMatch(/^The import is a workbook too large to read: it needs more than 32 MiB or 60 s/);
+    } finally {
+      clearInterval(ticker);
+    }
+    // The reading ran in its own thread: this one kept turning while it did.
+    expect(turns).toBeGreaterThan(0);
+    // 32 MiB is enough for a small workbook: the big one's rows were what did not fit.
+    const small = await workbook((wb) => wb.addWorksheet("Trades").addRow(["row 1", 1, "AAPL"]));
+    expect(await readXlsxSheet(small, "Trades", "The import", 10, { heapMb: 32, seconds: 60 })).toHaveLength(1);
+    // With the default limits the same workbook reads; with too little time it does not.
+    expect(await readXlsxSheet(big, "Trades", "The import", 200_000)).toHaveLength(100_000);
+    const late = await refusal(readXlsxSheet(big, "Trades", "The import", 200_000, { heapMb: 1024, seconds: 0.01 }));
+    expect(late.code).toBe("PAYLOAD_TOO_LARGE");
+  }, 120_000);
 });

@@ -1,3 +1,5 @@
+import { types } from "node:util";
+import { Worker } from "node:worker_threads";
 import type ExcelJS from "exceljs";
 import { tooManyRows } from "../../../lib/bulk";
 import type { CsvRecord } from "../../../lib/csv";
@@ -9,58 +11,115 @@ import { Decimal } from "../../../lib/money";
  * row, its cells as text the way the broker's CSV would write them, `line` being the sheet's row
  * number as the user sees it in Excel.
  *
- * Memory: exceljs inflates the whole workbook before a row can be counted, so what bounds it is the
- * HTTP body limit of the bulk endpoints (20 MiB, app.ts) times the zip's compression ratio. A real
- * broker export is a few hundred KiB; a crafted zip bomb within 20 MiB can still cost the process
- * a large heap. That residual risk is accepted here rather than re-implementing the zip reader:
- * the endpoint is authenticated and rate limited.
+ * exceljs inflates the whole workbook before a row can be counted, and a crafted workbook within
+ * the 20 MiB body limit inflates to millions of rows: read in the request's own thread, one such
+ * file held every other request for 35 s and took the process to 4 GB. So the workbook is read in
+ * a worker thread of its own, with a heap and a time to finish (WORKBOOK_LIMITS):
+ * past either it is stopped and the import answered 413, while the service goes on answering.
  */
 export async function readXlsxSheet(
   body: Buffer,
   sheet: string,
   what: string,
   maxRecords: number,
+  limits = WORKBOOK_LIMITS,
 ): Promise<CsvRecord[]> {
-  // Loaded on the first workbook: exceljs is the largest library the service has (about 150 ms
-  // to load), and most processes never read a workbook.
-  const { default: Excel } = await import("exceljs");
-  const workbook = new Excel.Workbook();
-  try {
-    // exceljs declares its own Buffer type, which Node's Buffer<ArrayBufferLike> is not assignable to.
-    await workbook.xlsx.load(body as unknown as ExcelJS.Buffer);
-  } catch (error) {
-    if (error instanceof DomainError) throw error;
+  const answer = await readInWorker(body, sheet, maxRecords, limits);
+  if (answer.kind === "unreadable")
     throw validationFailed(`${what} is not an .xlsx workbook.`, [
       { path: "(body)", message: "is not an .xlsx workbook" },
     ]);
-  }
-  const names = workbook.worksheets.map((w) => w.name);
-  const worksheet = workbook.worksheets.find((w) => w.name.toLowerCase() === sheet.toLowerCase());
-  if (!worksheet) {
+  if (answer.kind === "too-large")
+    throw new DomainError(
+      "PAYLOAD_TOO_LARGE",
+      `${what} is a workbook too large to read: it needs more than ${limits.heapMb} MiB or ${limits.seconds} s once unpacked (a broker's export of ${maxRecords.toLocaleString("en-AU")} rows needs a fraction of that).`,
+    );
+  if (answer.kind === "no-sheet") {
+    const { names } = answer;
     const has = names.length === 0 ? "no sheets" : `the sheets ${names.map((n) => `"${n}"`).join(", ")}`;
     throw validationFailed(`${what} has no sheet "${sheet}": the workbook has ${has}.`, [
       { path: "(body)", message: `must have a sheet named ${sheet}` },
     ]);
   }
-
   const records: CsvRecord[] = [];
-  let over = false;
-  worksheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
-    if (over) return;
-    const cells: string[] = [];
-    row.eachCell({ includeEmpty: true }, (cell, column) => {
-      cells[column - 1] = cellText(cell.value);
-    });
-    for (let i = 0; i < cells.length; i++) cells[i] ??= "";
-    if (cells.every((c) => c.trim() === "")) return;
-    if (records.length === maxRecords) {
-      over = true;
-      return;
-    }
-    records.push({ line: rowNumber, cells });
-  });
-  if (over) throw tooManyRows(what, maxRecords);
+  for (const row of answer.rows) {
+    const cells = Array.from(row.values, (v) => cellText(v ?? null));
+    if (cells.every((c) => c.trim() === "")) continue;
+    if (records.length === maxRecords) throw tooManyRows(what, maxRecords);
+    records.push({ line: row.line, cells });
+  }
+  if (answer.truncated) throw tooManyRows(what, maxRecords);
   return records;
+}
+
+/** The heap and the time a workbook's reading may take (a 50,000-row export needs about a tenth). */
+export const WORKBOOK_LIMITS = { heapMb: 1024, seconds: 60 };
+
+type WorkerAnswer =
+  | { kind: "rows"; rows: { line: number; values: ExcelJS.CellValue[] }[]; truncated: boolean }
+  | { kind: "no-sheet"; names: string[] }
+  | { kind: "unreadable" }
+  | { kind: "too-large" };
+
+/**
+ * The worker's code: exceljs loads the workbook and the sheet's rows are posted back as cell
+ * values (cellText turns them into text here), the rows with any value at most maxRecords + 1.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const Excel = require(workerData.exceljs);
+(async () => {
+  const workbook = new Excel.Workbook();
+  try {
+    await workbook.xlsx.load(workerData.body);
+  } catch {
+    return parentPort.postMessage({ kind: "unreadable" });
+  }
+  const names = workbook.worksheets.map((w) => w.name);
+  const worksheet = workbook.worksheets.find((w) => w.name.toLowerCase() === workerData.sheet.toLowerCase());
+  if (!worksheet) return parentPort.postMessage({ kind: "no-sheet", names });
+  const rows = [];
+  let truncated = false;
+  worksheet.eachRow({ includeEmpty: false }, (row, line) => {
+    if (truncated) return;
+    const values = [];
+    row.eachCell({ includeEmpty: true }, (cell, column) => { values[column - 1] = cell.value; });
+    if (values.every((v) => v === null || v === undefined || (typeof v === "string" && v.trim() === ""))) return;
+    if (rows.length > workerData.maxRecords) return void (truncated = true);
+    rows.push({ line, values });
+  });
+  parentPort.postMessage({ kind: "rows", rows, truncated });
+})();
+`;
+
+function readInWorker(
+  body: Buffer,
+  sheet: string,
+  maxRecords: number,
+  limits: typeof WORKBOOK_LIMITS,
+): Promise<WorkerAnswer> {
+  return new Promise((resolve) => {
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { body, sheet, maxRecords, exceljs: require.resolve("exceljs") },
+      resourceLimits: { maxOldGenerationSizeMb: limits.heapMb },
+    });
+    let answered = false;
+    const answer = (a: WorkerAnswer) => {
+      if (answered) return;
+      answered = true;
+      clearTimeout(timer);
+      void worker.terminate();
+      resolve(a);
+    };
+    const timer = setTimeout(() => answer({ kind: "too-large" }), limits.seconds * 1000);
+    worker.once("message", (a: WorkerAnswer) => answer(a));
+    // Out of its heap (ERR_WORKER_OUT_OF_MEMORY), or any other failure of the reading.
+    worker.once("error", (error: Error & { code?: string }) =>
+      answer(error.code === "ERR_WORKER_OUT_OF_MEMORY" ? { kind: "too-large" } : { kind: "unreadable" }),
+    );
+    worker.once("exit", () => answer({ kind: "unreadable" }));
+  });
 }
 
 /** A cell's value as the text a CSV export would hold. */
@@ -71,7 +130,8 @@ export function cellText(value: ExcelJS.CellValue): string {
   if (typeof value === "number") return Number.isFinite(value) ? new Decimal(value).toFixed() : "";
   // exceljs reads a date cell's serial number as that wall-clock time in UTC: its UTC day is the
   // day Excel shows, whatever the server's zone.
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? "" : value.toISOString().slice(0, 10);
+  // A Date made by the worker's structured clone (types.isDate holds across realms; instanceof does not).
+  if (types.isDate(value)) return Number.isNaN(value.getTime()) ? "" : value.toISOString().slice(0, 10);
   if ("richText" in value) return value.richText.map((r) => r.text).join("");
   if ("formula" in value || "sharedFormula" in value) {
     return "result" in value && value.result !== undefined ? cellText(value.result as ExcelJS.CellValue) : "";
