@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readCsvRecords } from "../../src/lib/csv";
+import { Columns } from "../../src/modules/trades/broker-formats/format";
 import { selfwealth } from "../../src/modules/trades/broker-formats/selfwealth";
 import { readBrokerFixture } from "./broker-formats.helpers";
 
@@ -100,8 +101,24 @@ describe("SelfWealth Movements", () => {
   it("names the line and column of a cell it cannot read", async () => {
     const read = await readBrokerFixture(selfwealth, "selfwealth-bad.csv");
     expect(read.errors).toEqual([
-      { path: "line 2.Trade Date", line: 2, message: "is not a date (yyyy-mm-dd): 22/07/2024 00:00:00" },
+      // Month first, as a US spreadsheet re-saves it: no 22nd month.
+      { path: "line 2.Trade Date", line: 2, message: "is not a date (yyyy-mm-dd): 07/22/2024 00:00:00" },
       { path: "line 3.Average Price", line: 3, message: "is not a number: n/a" },
+    ]);
+  });
+
+  it("reads the dates of a file re-saved by a spreadsheet in an Australian locale (22/07/2024 0:00)", async () => {
+    const text = [
+      "Trade Date,Settlement Date,Action,Reference,Code,Name,Units,Average Price,Consideration,Brokerage,Total",
+      "22/07/2024 0:00,24/07/2024 0:00,Buy,2481937,VAS,VANGUARD AUSTRALIAN SHARES INDEX ETF,60,99.87,5992.2,9.5,6001.7",
+      "1/10/2024,3/10/2024,Sell,2481938,VAS,VANGUARD AUSTRALIAN SHARES INDEX ETF,10,101.5,1015,9.5,1005.5",
+    ].join("\r\n");
+    const records = await readCsvRecords(text, { what: "The import", maxRecords: 10 });
+    const read = selfwealth.read(new Columns(records[0].cells), records.slice(1));
+    expect(read.errors).toEqual([]);
+    expect(read.trades.map((t) => [t.line, t.raw.tradeDate, t.raw.tradeType])).toEqual([
+      [2, "2024-07-22", "Buy"],
+      [3, "2024-10-01", "Sell"],
     ]);
   });
 

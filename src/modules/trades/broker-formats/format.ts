@@ -170,9 +170,13 @@ export class RowReader {
   }
 
   /** A date in one of the broker's patterns, as yyyy-mm-dd. */
-  date(column: string, pattern: DatePattern): string {
+  /**
+   * `dayFirst`: also d/mm/yyyy, with a time or without, as a spreadsheet in an Australian locale
+   * re-saves an Australian broker's yyyy-mm-dd dates (22/07/2024 0:00).
+   */
+  date(column: string, pattern: DatePattern, dayFirst = false): string {
     const value = this.text(column);
-    const parsed = parseDate(value, pattern);
+    const parsed = parseDate(value, pattern) ?? (dayFirst ? parseDate(value, "dd/mm/yyyy") : undefined);
     if (parsed === undefined) this.fail(column, value === "" ? "is empty" : `is not a date (${pattern}): ${value}`);
     return parsed ?? "1970-01-01";
   }
@@ -204,7 +208,8 @@ export function parseDate(text: string, pattern: DatePattern): string | undefine
   let m: RegExpExecArray | null;
   let y: string, mo: string, d: string;
   if (pattern === "dd/mm/yyyy") {
-    m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text);
+    // A spreadsheet's re-save may add the time of day (0:00, 10:15:00 AM).
+    m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?:\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AP]M)?)?$/i.exec(text);
     if (!m) return undefined;
     [d, mo, y] = [m[1], m[2], m[3]];
   } else if (pattern === "yyyymmdd") {

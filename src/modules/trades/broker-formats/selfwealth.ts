@@ -47,7 +47,7 @@ export const selfwealth: BrokerFormat = {
       }
       out.trades.push(
         asxTrade(row, {
-          date: row.date("Trade Date", "yyyy-mm-dd"),
+          date: row.date("Trade Date", "yyyy-mm-dd", true),
           side: side === "buy" ? "Buy" : "Sell",
           symbol: row.required("Code"),
           units: row.amount("Units"),
