@@ -34,7 +34,12 @@ export const COLUMN_MAX = {
  * `positive`: 0 is refused too — a price or a rate of 0 values a holding at nothing and divides
  * by zero wherever a report converts back (units for an amount, a benchmark's units).
  */
-export function decimalInput(opts: { scale: number; min?: number; max?: number; positive?: boolean }) {
+export function decimalInput(opts: {
+  scale: number;
+  min?: number | Decimal;
+  max?: number | Decimal;
+  positive?: boolean;
+}) {
   // The bounds made once: an import checks every amount of every row against them.
   const min = opts.min === undefined ? undefined : new Decimal(opts.min);
   const max = opts.max === undefined ? undefined : new Decimal(opts.max);
@@ -58,7 +63,7 @@ export function decimalInput(opts: { scale: number; min?: number; max?: number; 
       if ((min && d.lt(min)) || (max && d.gt(max))) {
         ctx.addIssue({
           code: "custom",
-          message: `must be between ${opts.positive ? "0 (excluded)" : (opts.min ?? "-∞")} and ${opts.max ?? "∞"}`,
+          message: `must be between ${opts.positive ? "0 (excluded)" : (min?.toFixed() ?? "-∞")} and ${max?.toFixed() ?? "∞"}`,
         });
         return z.NEVER;
       }

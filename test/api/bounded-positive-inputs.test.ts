@@ -222,13 +222,32 @@ describe("numbers beyond their column name their field and its maximum (row 10)"
       "a trade brokerage",
       "/v1/trades",
       { tradeType: "Buy", tradeDate: "2024-02-01", quantity: 1, price: 1, brokerage: 1e15 },
-      "brokerage: must be between 0 and 999999999999999",
+      // DECIMAL(19,4): below 10^15 to the last of its 4 decimals (docs/conventions.md §4.2).
+      "brokerage: must be between 0 and 999999999999999.9999",
     ],
   ])("%s", async (_name, url, body, message) => {
     const { portfolioId, holdingId } = await usdHolding();
     const o = await rest("post", url, { portfolioId, holdingId, ...body });
     expectInvalid(o);
     expect(messages(o)).toEqual([message]);
+  });
+
+  it("an amount at its column's maximum, 999999999999999.9999, is stored to the last decimal", async () => {
+    const { portfolioId, holdingId } = await usdHolding();
+    const o = await rest("post", "/v1/trades", {
+      portfolioId,
+      holdingId,
+      tradeType: "Buy",
+      tradeDate: "2024-02-01",
+      quantity: 1,
+      price: 1,
+      brokerage: "999999999999999.9999",
+    });
+    expect(o.status).toBe(201);
+    const [row] = await t.db.sql<{ brokerage: string }>(`SELECT brokerage::text FROM trade WHERE id = $1`, [
+      (o.ok ? (o.value as { id: number }) : { id: 0 }).id,
+    ]);
+    expect(row.brokerage).toBe("999999999999999.9999");
   });
 
   it("the database's own refusal, the fallback, suggests the model's likely field and its maximum", async () => {

@@ -137,6 +137,8 @@ describe("bad input: 400 problem+json naming the field, never a 500, nothing wri
       ["date number", { date: 20250301 }, "date"],
       ["brokerage negative", { brokerage: -1 }, "brokerage"],
       ["brokerage huge", { brokerage: 1e16 }, "brokerage"],
+      // Trades take brokerage below 10^15 (DECIMAL(19,4)): a simulated sell's is bound the same.
+      ["brokerage 10^15", { brokerage: 1e15 }, "brokerage"],
       ["exchangeRate zero", { exchangeRate: 0 }, "exchangeRate"],
       ["exchangeRate negative", { exchangeRate: -2 }, "exchangeRate"],
       ["method unknown", { method: "Bogus" }, "method"],

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { CASH_TRADE_TYPES } from "../ledger/cash-effects";
 import { currencyCode } from "../../lib/codes";
 import { dateInput, dateOutput } from "../../lib/dates";
-import { decimalInput } from "../../lib/money";
+import { COLUMN_MAX, decimalInput } from "../../lib/money";
 import {
   acceptingAnswerFields,
   crossField,
@@ -29,7 +29,7 @@ const settlementDays = z
 const notes = text({ max: 10_000, trim: false }).optional().nullable();
 
 /** Amounts keep 4 decimals and fit DECIMAL(19, 4); the type says which way the money goes. */
-const amount = decimalInput({ scale: 4, min: 0, max: 999_999_999_999_999 }).refine(
+const amount = decimalInput({ scale: 4, min: 0, max: COLUMN_MAX.amount }).refine(
   (d) => d.gt(0),
   "must be greater than 0",
 );

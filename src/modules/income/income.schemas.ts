@@ -2,12 +2,12 @@ import { z } from "zod";
 import { currencyCode } from "../../lib/codes";
 import { AMIT_COMPONENTS } from "./amit";
 import { dateInput, dateOutput, financialYearInput } from "../../lib/dates";
-import { decimalInput, positivePriceInput, positiveRateInput } from "../../lib/money";
+import { COLUMN_MAX, decimalInput, positivePriceInput, positiveRateInput } from "../../lib/money";
 import { acceptingAnswerFields, crossField, idSchema, text } from "../../lib/validation";
 import { holdingRecordFields } from "../trades/trades.schemas";
 
 /** DECIMAL(19,4): below 10^15. */
-const amount = decimalInput({ scale: 4, min: 0, max: 999_999_999_999_999 });
+const amount = decimalInput({ scale: 4, min: 0, max: COLUMN_MAX.amount });
 const AMIT_NAMES = new Set<string>(AMIT_COMPONENTS);
 /** A name outside the vocabulary of docs/rules.md §6.5 is refused at its own path, with the names allowed. */
 const componentKey = z.string().refine((name) => AMIT_NAMES.has(name), {
@@ -15,7 +15,7 @@ const componentKey = z.string().refine((name) => AMIT_NAMES.has(name), {
   abort: true,
 });
 export const Components = z
-  .record(componentKey, decimalInput({ scale: 4, min: -999_999_999_999_999, max: 999_999_999_999_999 }))
+  .record(componentKey, decimalInput({ scale: 4, min: COLUMN_MAX.amount.neg(), max: COLUMN_MAX.amount }))
   .refine((c) => Object.keys(c).length <= 40, "must hold at most 40 components");
 
 export const incomeFields = {

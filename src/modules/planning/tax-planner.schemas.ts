@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { dateInput, dateOutput } from "../../lib/dates";
-import { decimalInput } from "../../lib/money";
+import { COLUMN_MAX, decimalInput } from "../../lib/money";
 import { idSchema } from "../../lib/validation";
 import { PARCEL_METHODS } from "../ledger";
 import { CgtSummaryResponse, FinancialYearQuery, SoldParcelResponse } from "../tax/tax.schemas";
@@ -41,7 +41,7 @@ export const TaxPlannerWhatIfRequest = z
             .optional()
             .describe("Per unit, in the holding's currency; default the valuation price of date"),
           date: dateInput.optional().describe("In financialYear; default asOf"),
-          brokerage: decimalInput({ scale: 4, min: 0, max: 1e15 })
+          brokerage: decimalInput({ scale: 4, min: 0, max: COLUMN_MAX.amount })
             .optional()
             .describe("In the holding's currency; default 0"),
           method: z

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { financialYearInput } from "../../lib/dates";
-import { decimalInput } from "../../lib/money";
+import { COLUMN_MAX, decimalInput } from "../../lib/money";
 import { crossField, idSchema } from "../../lib/validation";
 import { entityType } from "../portfolios/portfolios.schemas";
 import { parcelMethod } from "../trades/trades.schemas";
 
 /** Amounts are DECIMAL(19,4): at most 15 integer digits and 4 decimals. */
-const lossAmount = decimalInput({ scale: 4, min: 0, max: 999_999_999_999_999 });
+const lossAmount = decimalInput({ scale: 4, min: 0, max: COLUMN_MAX.amount });
 
 export const YearMethodInput = z
   .strictObject({ financialYear: financialYearInput, method: parcelMethod })

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { dateInput, dateOutput, financialYearInput } from "../../lib/dates";
-import { decimalInput, positiveRateInput } from "../../lib/money";
+import { COLUMN_MAX, decimalInput, positiveRateInput } from "../../lib/money";
 import { booleanFlag, idSchema } from "../../lib/validation";
 import { PARCEL_METHODS } from "../ledger";
 import { INCOME_LABELS } from "./taxable-income";
@@ -45,7 +45,7 @@ export const SimulateSellRequest = z
     quantity: decimalInput({ scale: 8, min: 0, max: 1e15 }).refine((q) => q.gt(0), "must be more than 0"),
     price: decimalInput({ scale: 8, min: 0, max: 1e15 }).describe("Per unit, in the holding's currency"),
     date: dateInput,
-    brokerage: decimalInput({ scale: 4, min: 0, max: 1e15 })
+    brokerage: decimalInput({ scale: 4, min: 0, max: COLUMN_MAX.amount })
       .optional()
       .describe("In the holding's currency; default 0"),
     exchangeRate: positiveRateInput()

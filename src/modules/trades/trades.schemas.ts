@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { currencyCode } from "../../lib/codes";
 import { dateInput, dateOutput } from "../../lib/dates";
-import { decimalInput, positiveRateInput } from "../../lib/money";
+import { COLUMN_MAX, decimalInput, positiveRateInput } from "../../lib/money";
 import {
   acceptingAnswerFields,
   crossField,
@@ -23,7 +23,7 @@ export const parcelMethod = looseEnum(PARCEL_METHODS);
 export const quantityInput = decimalInput({ scale: 8, min: -1e15, max: 1e15 });
 export const priceInput = decimalInput({ scale: 8, min: 0, max: 1e15 });
 /** DECIMAL(19,4): below 10^15. */
-export const amountInput = decimalInput({ scale: 4, min: 0, max: 999_999_999_999_999 });
+export const amountInput = decimalInput({ scale: 4, min: 0, max: COLUMN_MAX.amount });
 /** Above 0: a rate of 0 would count the trade at nothing in the base currency. */
 export const rateInput = positiveRateInput();
 
