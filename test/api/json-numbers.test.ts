@@ -19,15 +19,15 @@ beforeEach(async () => {
 const trades = async () =>
   (await t.db.sql<{ n: number }>(`SELECT count(*)::int AS n FROM trade WHERE portfolio_id = $1`, [portfolioId]))[0].n;
 
+/** A POST of the JSON text as it is (supertest would serialise an object, rounding its numbers first). */
+const postJson = (path: string, text: string) =>
+  t.http.post(path).set("authorization", key).set("content-type", "application/json").send(text);
+
 const buy = (quantity: string, price: string) =>
   `{"portfolioId":${portfolioId},"symbol":"CBA","exchange":"ASX","tradeType":"Buy","tradeDate":"2024-01-02","quantity":${quantity},"price":${price}}`;
 
 it("REST: a number with more digits than a float keeps is 400 naming it; as a string it is stored exactly", async () => {
-  const res = await t.http
-    .post("/v1/trades")
-    .set("authorization", key)
-    .set("content-type", "application/json")
-    .send(buy("99999999999999.99999999", "1"));
+  const res = await postJson("/v1/trades", buy("99999999999999.99999999", "1"));
   expect(res.status).toBe(400);
   expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
   expect(res.body).toMatchObject({ code: "VALIDATION_FAILED", errors: [{ path: "(body)" }] });
@@ -35,11 +35,7 @@ it("REST: a number with more digits than a float keeps is 400 naming it; as a st
   expect(res.body.detail).toContain("send it as a string");
   expect(await trades()).toBe(0);
 
-  const exact = await t.http
-    .post("/v1/trades")
-    .set("authorization", key)
-    .set("content-type", "application/json")
-    .send(buy("1", '"123456789012.12345678"'));
+  const exact = await postJson("/v1/trades", buy("1", '"123456789012.12345678"'));
   expect(exact.status).toBe(201);
   const read = await t.http.get(`/v1/trades/${exact.body.id}`).set("authorization", key);
   // Written as a bare JSON number from the stored digits (a float would give 123456789012.12346).
@@ -47,13 +43,10 @@ it("REST: a number with more digits than a float keeps is 400 naming it; as a st
 });
 
 it("GraphQL: the same number in the variables is refused before the operation runs", async () => {
-  const res = await t.http
-    .post("/graphql")
-    .set("authorization", key)
-    .set("content-type", "application/json")
-    .send(
-      `{"query":"mutation($input: TradeInput!) { createTrade(input: $input) { id } }","variables":{"input":${buy("1.0000000000000000000001", "10")}}}`,
-    );
+  const res = await postJson(
+    "/graphql",
+    `{"query":"mutation($input: TradeInput!) { createTrade(input: $input) { id } }","variables":{"input":${buy("1.0000000000000000000001", "10")}}}`,
+  );
   expect(res.status).toBe(400);
   expect(res.text).toContain("send it as a string");
   expect(await trades()).toBe(0);
@@ -62,19 +55,17 @@ it("GraphQL: the same number in the variables is refused before the operation ru
 it("the bulk import (parsed in chunks): 400 naming the number, nothing written", async () => {
   const row = (price: string) =>
     `{"symbol":"CBA","exchange":"ASX","tradeType":"Buy","tradeDate":"2024-01-02","quantity":1,"price":${price}}`;
-  const res = await t.http
-    .post(`/v1/portfolios/${portfolioId}/trades/import`)
-    .set("authorization", key)
-    .set("content-type", "application/json")
-    .send(`[${row("10")},${row("123456789012.12345678")}]`);
+  const res = await postJson(
+    `/v1/portfolios/${portfolioId}/trades/import`,
+    `[${row("10")},${row("123456789012.12345678")}]`,
+  );
   expect(res.status).toBe(400);
   expect(res.body.detail).toContain("123456789012.12345678");
   expect(await trades()).toBe(0);
-  const ok = await t.http
-    .post(`/v1/portfolios/${portfolioId}/trades/import`)
-    .set("authorization", key)
-    .set("content-type", "application/json")
-    .send(`[${row("10")},${row('"123456789012.12345678"')}]`);
+  const ok = await postJson(
+    `/v1/portfolios/${portfolioId}/trades/import`,
+    `[${row("10")},${row('"123456789012.12345678"')}]`,
+  );
   expect(ok.status).toBe(201);
   expect(await trades()).toBe(2);
 });

@@ -1,5 +1,6 @@
 import { useTestApp } from "../support/app";
 import { newPortfolio, newTrade } from "../factories";
+import { importTradesCsv } from "../support/kit";
 import { expectError, expectOk, expectRejected, gqlOutcome, type Json } from "../support/outcomes";
 
 /**
@@ -234,11 +235,7 @@ describe("native export → import into an empty portfolio", () => {
     expect(file).toContain(`${cells(5)}''quoted,`);
     expect(file).toContain(`${cells(6)}'=2+3,`);
     const copy = await newPortfolio(t, key);
-    const res = await t.http
-      .post(`/v1/portfolios/${copy}/trades/import`)
-      .set("authorization", key)
-      .set("content-type", "text/csv")
-      .send(file);
+    const res = await importTradesCsv(t, key, copy, file);
     expect(res.status).toBe(201);
     const back = await t.db.sql<{ notes: string }>(`SELECT notes FROM trade WHERE portfolio_id = $1 ORDER BY id`, [
       copy,
@@ -296,11 +293,7 @@ describe("format=sharesight", () => {
       price: 40,
       acquisitionDate: "2019-05-01",
     });
-    const res = await t.http
-      .post(`/v1/portfolios/${copy}/trades/import`)
-      .set("authorization", key)
-      .set("content-type", "text/csv")
-      .send(file);
+    const res = await importTradesCsv(t, key, copy, file);
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ format: "sharesight", imported: 6 });
     const aapl = await t.http.get(`/v1/trades/${res.body.tradeIds[2]}`).set("authorization", key);
