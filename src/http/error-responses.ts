@@ -92,7 +92,10 @@ function fromHttpError(error: HttpLikeError): DomainError | undefined {
       },
     ]);
   if (error.type === "entity.utf8.invalid")
-    return new DomainError("VALIDATION_FAILED", "The request body is not valid UTF-8.");
+    return new DomainError(
+      "VALIDATION_FAILED",
+      'The request body is not valid UTF-8. Send UTF-8 (Excel: save as "CSV UTF-8"), or name a CSV file\'s own charset in its Content-Type (text/csv; charset=windows-1252, as Excel saves "CSV").',
+    );
   if (typeof error.errno === "number" && /^(Z_|ERR_)/.test(error.code ?? "")) {
     return new DomainError(
       "VALIDATION_FAILED",

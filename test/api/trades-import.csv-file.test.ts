@@ -96,6 +96,29 @@ describe("CSV import", () => {
     expect((await holdings(p)).map((h) => [h.symbol, h.quantity])).toEqual([["CBA", 10]]);
   });
 
+  it("a file Excel saved as Windows-1252 imports when its Content-Type names that charset, and not as UTF-8", async () => {
+    const p = await newPortfolio(t, key);
+    // 0x92 is ’ in Windows-1252, and no character at all in UTF-8.
+    const file = Buffer.concat([
+      Buffer.from("symbol,exchange,quantity,price,type,date,notes\nCBA,ASX,10,100,Buy,2024-01-10,O"),
+      Buffer.from([0x92]),
+      Buffer.from("Brien's parcel\n"),
+    ]);
+    const post = (contentType: string) =>
+      t.http
+        .post(`/v1/portfolios/${p}/trades/import`)
+        .set("authorization", key)
+        .set("content-type", contentType)
+        .send(file);
+    const refused = await post("text/csv");
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toContain("text/csv; charset=windows-1252");
+    const res = await post("text/csv; charset=windows-1252");
+    expect(res.status).toBe(201);
+    const [row] = await t.db.sql<{ notes: string }>(`SELECT notes FROM trade WHERE id = $1`, [res.body.tradeIds[0]]);
+    expect(row.notes).toBe("O\u2019Brien's parcel");
+  });
+
   it("a row without a rate takes the rate of an earlier row of the same file in that currency (the FX rule's fallback)", async () => {
     // No rates imported and no earlier USD trade in the portfolio: the sell on line 3 has only the
     // buy of line 2 (1.52 AUD a dollar) to go by, as it would if the two were entered one by one.
