@@ -70,33 +70,6 @@ export class FoldTimeline {
   }
 }
 
-/** What the daily engine reads of a holding: units after each day, and on any date. */
-export interface UnitsTimeline {
-  readonly days: DatedSeries<{ units: Decimal }>;
-  on(date: string): { units: Decimal };
-}
-
-/**
- * Units after every day, without parcels or cost base: the fold's units by the same rule
- * (unitsAfter), for valuation over long periods where only units matter. It trusts the ledger
- * (stored ledgers are checked by the fold on every write).
- */
-export function unitsTimeline(events: LedgerEvent[]): UnitsTimeline {
-  const dates: string[] = [];
-  const points: { units: Decimal }[] = [];
-  let held = ZERO;
-  for (const e of sortEvents(events)) {
-    held = unitsAfter(e, held);
-    if (dates.length > 0 && dates[dates.length - 1] === e.date) points[points.length - 1] = { units: held };
-    else {
-      dates.push(e.date);
-      points.push({ units: held });
-    }
-  }
-  const days = DatedSeries.sorted(dates, points);
-  return { days, on: (date) => days.on(date)?.value ?? { units: ZERO } };
-}
-
 export interface FoldResult {
   /** Every parcel, open (units > 0) and closed, in creation order. */
   parcels: Parcel[];
@@ -138,13 +111,15 @@ export function foldParcels(events: LedgerEvent[], options: FoldOptions = {}): F
     cost = cost.plus(costBase);
   };
 
+  /** An event may take (or apply to) the units held, no more. */
+  const assertHeld = (e: LedgerEvent, units: Decimal) => {
+    if (!units.gt(held)) return;
+    const over = `${e.type} of ${units.toFixed()} units on ${e.date} exceeds the ${held.toFixed()} units held.`;
+    throw new ParcelError(e.key, over);
+  };
+
   const dispose = (e: LedgerEvent, kind: DisposalKind, units: Decimal, proceeds: Decimal) => {
-    if (units.gt(held)) {
-      throw new ParcelError(
-        e.key,
-        `${e.type} of ${units.toFixed()} units on ${e.date} exceeds the ${held.toFixed()} units held.`,
-      );
-    }
+    assertHeld(e, units);
     const chosen = book.select(e, units, units.isZero() ? ZERO : proceeds.div(units), methodFor(e), discountRate);
     const proceedsParts = apportion(
       proceeds,
@@ -184,13 +159,8 @@ export function foldParcels(events: LedgerEvent[], options: FoldOptions = {}): F
       if (e.fromDistribution) return;
       throw new ParcelError(e.key, `${e.type} on ${e.date}: no units are held.`);
     }
-    // The units it applies to are units held: more would return (or add) an amount for units
-    // that do not exist, and make a capital gain of it.
-    if (!e.fromDistribution && e.units.gt(held))
-      throw new ParcelError(
-        e.key,
-        `${e.type} of ${e.units.toFixed()} units on ${e.date} exceeds the ${held.toFixed()} units held.`,
-      );
+    // More units than held would return (or add) an amount for units that do not exist.
+    if (!e.fromDistribution) assertHeld(e, e.units);
     const parts = apportion(
       amount,
       openParcels.map((p) => p.units),

@@ -7,6 +7,7 @@ export * from "./dated-series";
 export * from "./discount";
 export * from "./events";
 export * from "./fold";
+export * from "./units-timeline";
 export * from "./fx";
 export * from "./load";
 export * from "./moment";

@@ -1,5 +1,5 @@
 import type { Decimal } from "../../../lib/money";
-import type { UnitsTimeline } from "../fold";
+import type { UnitsTimeline } from "../units-timeline";
 import type { FlowCashTransaction, FlowIncome, FlowTrade } from "../flows";
 import type { FxTable } from "../fx";
 import type { HoldingPrices } from "../prices";

@@ -5,7 +5,7 @@ import type { Decimal } from "../../../lib/money";
 import type { ValuationHolding, ValuationInput } from "./daily-series";
 import { DatedSeries } from "../dated-series";
 import { FxTable } from "../fx";
-import { unitsTimeline } from "../fold";
+import { unitsTimeline } from "../units-timeline";
 import { loadLedgers, type PortfolioTaxInfo } from "../load";
 import { HoldingPrices } from "../prices";
 import { customPrices, fxRates, marketPrices, securityKey } from "../market-data";

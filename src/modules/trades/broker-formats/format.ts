@@ -60,10 +60,7 @@ export interface BrokerRead {
   warnings: string[];
   /** Cells that could not be read, each naming its line and the file's column. */
   errors: FieldError[];
-  /**
-   * The currency the file's exchange rates convert to, when the file shows it and it may not be
-   * the portfolio's base (an Interactive Brokers account's own base currency).
-   */
+  /** The currency the file's rates convert to, when it shows one (an IBKR account's own base). */
   ratesTo?: string;
 }
 
@@ -169,10 +166,9 @@ export class RowReader {
     return parsed ?? "0";
   }
 
-  /** A date in one of the broker's patterns, as yyyy-mm-dd. */
   /**
-   * `dayFirst`: also d/mm/yyyy, with a time or without, as a spreadsheet in an Australian locale
-   * re-saves an Australian broker's yyyy-mm-dd dates (22/07/2024 0:00).
+   * A date in one of the broker's patterns, as yyyy-mm-dd. `dayFirst`: d/mm/yyyy too (a time may
+   * follow), as an Australian spreadsheet re-saves an Australian broker's dates (22/07/2024 0:00).
    */
   date(column: string, pattern: DatePattern, dayFirst = false): string {
     const value = this.text(column);
@@ -203,24 +199,22 @@ export type DatePattern =
   | "yyyymmdd" // IBKR Flex: 20240305, 20240305;103000
   | "yyyy-mm-dd, hh:mm:ss"; // IBKR Activity Statement: "2024-03-05, 10:30:00"
 
+/** Each pattern's text, and which of its groups hold the year, the month and the day. */
+const ISO_DATE = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ ,T].*)?$/;
+const DATE_FORMS: Record<DatePattern, { re: RegExp; ymd: [number, number, number] }> = {
+  // A spreadsheet's re-save may add the time of day (0:00, 10:15:00 AM).
+  "dd/mm/yyyy": { re: /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?:\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AP]M)?)?$/i, ymd: [3, 2, 1] },
+  yyyymmdd: { re: /^(\d{4})(\d{2})(\d{2})(?:[;,T ].*)?$/, ymd: [1, 2, 3] },
+  "yyyy-mm-dd": { re: ISO_DATE, ymd: [1, 2, 3] },
+  "yyyy-mm-dd, hh:mm:ss": { re: ISO_DATE, ymd: [1, 2, 3] },
+};
+
 /** A date in `pattern` as yyyy-mm-dd, or undefined when it is not one (31/02 included). */
 export function parseDate(text: string, pattern: DatePattern): string | undefined {
-  let m: RegExpExecArray | null;
-  let y: string, mo: string, d: string;
-  if (pattern === "dd/mm/yyyy") {
-    // A spreadsheet's re-save may add the time of day (0:00, 10:15:00 AM).
-    m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?:\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AP]M)?)?$/i.exec(text);
-    if (!m) return undefined;
-    [d, mo, y] = [m[1], m[2], m[3]];
-  } else if (pattern === "yyyymmdd") {
-    m = /^(\d{4})(\d{2})(\d{2})(?:[;,T ].*)?$/.exec(text);
-    if (!m) return undefined;
-    [y, mo, d] = [m[1], m[2], m[3]];
-  } else {
-    m = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ ,T].*)?$/.exec(text);
-    if (!m) return undefined;
-    [y, mo, d] = [m[1], m[2], m[3]];
-  }
+  const form = DATE_FORMS[pattern];
+  const m = form.re.exec(text);
+  if (!m) return undefined;
+  const [y, mo, d] = form.ymd.map((i) => m[i]);
   const iso = `${y}-${mo.padStart(2, "0")}-${d.padStart(2, "0")}`;
   const date = toDate(iso);
   return Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== iso ? undefined : iso;
