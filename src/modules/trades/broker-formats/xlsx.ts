@@ -52,7 +52,7 @@ export async function readXlsxSheet(
   return records;
 }
 
-/** The heap and the time a workbook's reading may take (a 50,000-row export needs about a tenth). */
+/** The heap and the time a workbook's reading may take (100,000 short rows read well within both). */
 export const WORKBOOK_LIMITS = { heapMb: 1024, seconds: 60 };
 
 type WorkerAnswer =
