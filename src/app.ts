@@ -4,7 +4,7 @@ import http from "node:http";
 import { isUtf8 } from "node:buffer";
 import { expressMiddleware } from "@as-integrations/express5";
 import express, { type NextFunction, type Request, type Response } from "express";
-import helmet from "helmet";
+import { securityHeaders } from "./http/security-headers";
 import type { Logger } from "pino";
 import type { SpanExporter } from "@opentelemetry/sdk-trace-base";
 import swaggerUi from "swagger-ui-express";
@@ -12,7 +12,7 @@ import { DEFAULT_DISK_FREE_MIN_MB, DEFAULT_GRAPHQL_LIMITS, type Config } from ".
 import type { Database } from "./db";
 import { diskGuardPlugin } from "./graphql/low-disk-mutations";
 import { createApolloServer, graphqlContext } from "./graphql/server";
-import { sendJson } from "./http/endpoint";
+import { endpoint, sendJson } from "./http/endpoint";
 import type { ContextDeps } from "./http/request-context";
 import { errorHandler, graphqlErrorHandler, notFoundHandler, problem } from "./http/error-responses";
 import { buildOpenApi } from "./http/openapi";
@@ -26,16 +26,15 @@ import { idempotency } from "./http/idempotency";
 import { chunkedJson } from "./http/chunked-json";
 import { assertExactNumbers } from "./http/json-numbers";
 import { refuseWritesOnLowDisk } from "./http/low-disk-writes";
+import { restRoutes } from "./http/rest-routes";
 import {
   bulkRowCeiling,
-  createV1Router,
   endpoints,
   MEDIA,
   XLSX_MEDIA_TYPE,
   methodNotAllowed,
   refuseUnkeyedBody,
   requireContext,
-  restGuard,
   unsupportedBody,
 } from "./http/router";
 import { DomainError } from "./lib/domain-errors";
@@ -58,10 +57,6 @@ export interface App {
 
 const JSON_LIMIT = "1mb";
 const BULK_LIMIT = "20mb";
-/** The bulk endpoints are those that also take CSV (their `csv` columns document it). */
-const BULK_PATHS = endpoints.filter((e) => e.csv).map((e) => e.path);
-/** The bulk endpoints that take a workbook too (a broker's .xlsx export). */
-const WORKBOOK_PATHS = endpoints.filter((e) => e.workbook).map((e) => e.path);
 /** The most rows any bulk endpoint takes at once (trade imports, market prices, FX rates). */
 const MAX_BULK_BODY_ROWS = Math.max(MAX_IMPORT_ROWS, MAX_BULK_ROWS, MAX_CUSTOM_PRICES);
 
@@ -133,14 +128,63 @@ export async function createApp(opts: {
   const { host, observability = {} } = config;
   const { traceExporter } = opts;
   const seen = await startObservability({ config: observability, db, series, log, version, host, traceExporter });
-  app.use(seen.requests, seen.requestLog);
+  app.use(seen.requests);
   // Sandbox and the API reference load their own scripts and styles; JSON answers need no CSP.
-  app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
+  app.use(securityHeaders({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
+
+  const auth = authenticate(db, config);
+  const json = express.json({
+    limit: JSON_LIMIT,
+    type: [...MEDIA.json.accept],
+    verify: (req, res, body, encoding) => {
+      utf8Only(req, res, body, encoding);
+      assertExactNumbers(body);
+    },
+  });
+  // Bulk endpoints take up to 20 MiB, as JSON or text/csv (20,000 trades do not fit in 1 MiB); their
+  // JSON is parsed in chunks, so a large body does not hold the event loop (http/chunked-json.ts).
+  const bulk = [
+    express.raw({
+      limit: BULK_LIMIT,
+      type: [...MEDIA.json.accept],
+      verify: (req, res, body) => utf8Only(req, res, body, "utf-8"),
+    }),
+    chunkedJson,
+    bulkRowCeiling(MAX_BULK_BODY_ROWS),
+    express.text({ limit: BULK_LIMIT, type: ["text/csv"], verify: utf8Only }),
+  ];
+  const workbook = express.raw({ limit: BULK_LIMIT, type: [XLSX_MEDIA_TYPE] });
+  const analytics = analyticsBudget(config.analyticsLimits);
+  const deps: ContextDeps = {
+    db: db.prisma,
+    log,
+    series,
+    analytics,
+    marketData: opts.marketData,
+    keys: keyCacheOf(db),
+  };
+  const replay = idempotency(db.prisma, "rest");
+  const graphqlReplay = idempotency(db.prisma, "graphql");
+  // Each endpoint's own chain, after authentication: the body parsers its body needs, the
+  // Idempotency-Key replay, its Context, then the handler.
+  const { guard, dispatch } = restRoutes({
+    extraGets: ["/openapi.json"],
+    chainOf: (e) => [
+      refuseUnkeyedBody({ keylessMayRead: false }),
+      ...(e.csv ? bulk : []),
+      ...(e.workbook ? [workbook] : []),
+      json,
+      replay,
+      requireContext(deps),
+      ...(e.middleware ?? []),
+      endpoint(e),
+    ],
+  });
 
   app.get("/", indexPage(version));
   // CORS, then the method and content-type checks: all before authentication, none touches the database.
   if (config.corsOrigins?.length) app.use(["/v1", "/api/v1", "/graphql"], crossOrigin(config.corsOrigins));
-  app.use(["/v1", "/api/v1"], restGuard({ extraGets: ["/openapi.json"] }));
+  app.use(["/v1", "/api/v1"], guard);
   app.use("/graphql", graphqlGuard);
 
   app.get("/health", (_req, res) => sendJson(res, 200, { status: "ok" }));
@@ -152,17 +196,17 @@ export async function createApp(opts: {
       : undefined;
   app.get("/ready", async (req, res) => {
     if (opts.lifecycle?.stopping)
-      return problem(res, new DomainError("UNAVAILABLE", "The process is shutting down."), req.id as string);
+      return problem(res, new DomainError("UNAVAILABLE", "The process is shutting down."), req.id);
     try {
       await db.ping();
     } catch (error) {
       req.log.warn({ err: error }, "database not reachable");
-      return problem(res, new DomainError("UNAVAILABLE", "The database is not reachable."), req.id as string);
+      return problem(res, new DomainError("UNAVAILABLE", "The database is not reachable."), req.id);
     }
     const space = disk?.();
     if (space?.low) {
       const detail = `Writes are refused: ${toMiB(space.freeBytes)} MiB free in DATA_DIR, below DISK_FREE_MIN_MB (${toMiB(space.minFreeBytes)} MiB). Reads still work.`;
-      return problem(res, new DomainError("UNAVAILABLE", detail), req.id as string);
+      return problem(res, new DomainError("UNAVAILABLE", detail), req.id);
     }
     sendJson(res, 200, { status: "ready", database: db.kind });
   });
@@ -184,46 +228,11 @@ export async function createApp(opts: {
     }),
   );
 
-  const auth = authenticate(db, config);
-  const json = express.json({
-    limit: JSON_LIMIT,
-    type: [...MEDIA.json.accept],
-    verify: (req, res, body, encoding) => {
-      utf8Only(req, res, body, encoding);
-      assertExactNumbers(body);
-    },
-  });
-  // Bulk endpoints take up to 20 MiB, as JSON or text/csv (20,000 trades do not fit in 1 MiB); their
-  // JSON is parsed in chunks, so a large body does not hold the event loop (http/chunked-json.ts).
-  const bulk = express.Router();
-  bulk.use(
-    BULK_PATHS,
-    express.raw({
-      limit: BULK_LIMIT,
-      type: [...MEDIA.json.accept],
-      verify: (req, res, body) => utf8Only(req, res, body, "utf-8"),
-    }),
-    chunkedJson,
-    bulkRowCeiling(MAX_BULK_BODY_ROWS),
-    express.text({ limit: BULK_LIMIT, type: ["text/csv"], verify: utf8Only }),
-  );
-  bulk.use(WORKBOOK_PATHS, express.raw({ limit: BULK_LIMIT, type: [XLSX_MEDIA_TYPE] }));
-  const analytics = analyticsBudget(config.analyticsLimits);
-  const deps: ContextDeps = {
-    db: db.prisma,
-    log,
-    series,
-    analytics,
-    marketData: opts.marketData,
-    keys: keyCacheOf(db),
-  };
-  const v1 = createV1Router();
-  const replay = idempotency(db.prisma, "rest");
-  const graphqlReplay = idempotency(db.prisma, "graphql");
   // One mounted layer whose own layers have no path: Express matches and strips the prefix once,
   // not once per middleware of the chain.
+  // A path no endpoint answers is refused as before: 401 without a key, else 404 (notFoundHandler).
   const rest = express.Router();
-  rest.use(auth, refuseUnkeyedBody({ keylessMayRead: false }), bulk, json, replay, requireContext(deps), v1);
+  rest.use(auth, dispatch, refuseUnkeyedBody({ keylessMayRead: false }), json, requireContext(deps));
   app.use(["/v1", "/api/v1"], rest);
 
   const apollo = createApolloServer({ httpServer, log, limits: config.graphqlLimits ?? DEFAULT_GRAPHQL_LIMITS });

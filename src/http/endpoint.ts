@@ -91,8 +91,16 @@ export class FileResponse {
   ) {}
 }
 
+/**
+ * A JSON answer, written straight to the response: Express's res.send would look up the type,
+ * test freshness and consider an ETag (off) on every answer, for the same headers.
+ */
 export function sendJson(res: Response, status: number, body: unknown): void {
-  res.status(status).type("application/json").send(stringify(body));
+  const text = stringify(body);
+  res.statusCode = status;
+  res.setHeader("Content-Type", "application/json; charset=utf-8");
+  res.setHeader("Content-Length", Buffer.byteLength(text));
+  res.end(text);
 }
 
 /**

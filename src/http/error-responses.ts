@@ -124,7 +124,7 @@ function logged(error: unknown, req: Request): DomainError {
     const cause = error instanceof Error ? error.message.trim().split("\n").pop() : undefined;
     req.log?.warn({ code: domain.code, cause }, "request refused");
   } else if (domain.code === "CLIENT_CLOSED") {
-    // pino-http's line for it was written at the hang-up, while the status was still 200.
+    // The request's own line ("request aborted", 499) was written at the hang-up.
     req.log?.info({ statusCode: domain.status, code: domain.code }, "client closed the request; its work was stopped");
   } else if (domain.status >= 500) req.log?.error({ err: error }, "request failed");
   return domain;
@@ -133,7 +133,7 @@ function logged(error: unknown, req: Request): DomainError {
 export function errorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
   const domain = logged(error, req);
   if (res.headersSent) return void res.end();
-  problem(res, domain, req.id as string | undefined);
+  problem(res, domain, req.id);
 }
 
 /**
@@ -159,6 +159,6 @@ export function notFoundHandler(req: Request, res: Response): void {
   problem(
     res,
     new DomainError("NOT_FOUND", `No route ${req.method} ${req.path}. The API lives under /v1; see /docs.`),
-    req.id as string | undefined,
+    req.id,
   );
 }

@@ -2,8 +2,40 @@ import { match } from "path-to-regexp";
 
 /** Whether a path matches a route template as Express's router matches it (case-insensitive, optional trailing slash). */
 export function templateMatcher(template: string): (path: string) => boolean {
+  const test = templateParams(template);
+  return (path) => test(path) !== undefined;
+}
+
+/**
+ * A route template's matcher, as Express's router matches (case-insensitive, optional trailing
+ * slash): the path's parameters as they stand in the path (still percent-encoded: decodeParams
+ * decodes them), or undefined when the path does not match.
+ */
+export function templateParams(template: string): (path: string) => Record<string, string> | undefined {
   const test = match(template, { decode: false, end: true, sensitive: false, trailing: true });
-  return (path) => test(path) !== false;
+  return (path) => {
+    const found = test(path);
+    return found ? (found.params as Record<string, string>) : undefined;
+  };
+}
+
+/**
+ * Path parameters decoded as Express's router decodes them: percent-decoded, and a malformed
+ * escape is its error (400, "Failed to decode param '%E0'").
+ */
+export function decodeParams(raw: Record<string, string>): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (!value.includes("%")) params[name] = value;
+    else
+      try {
+        params[name] = decodeURIComponent(value);
+      } catch (error) {
+        if (!(error instanceof URIError)) throw error;
+        throw Object.assign(error, { message: `Failed to decode param '${value}'`, status: 400, statusCode: 400 });
+      }
+  }
+  return params;
 }
 
 /**

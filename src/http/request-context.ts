@@ -36,8 +36,11 @@ export function requestContext(deps: ContextDeps, req: Request, res: Response): 
   return buildContext({
     ...deps,
     auth: req.auth,
-    log: req.log ?? deps.log,
-    requestId: req.id as string,
+    // Read when the context first logs: req.log makes its child logger on first use.
+    get log() {
+      return req.log ?? deps.log;
+    },
+    requestId: req.id,
     // Made when a service first reads it: a controller and a close listener on every request
     // was a measurable part of a small read's time. Made after a hang-up, it is aborted at once.
     signal: () => requestSignal(req, res),

@@ -1,9 +1,6 @@
-import express, { type NextFunction, type Request, type Response } from "express";
-import type { Logger } from "pino";
-import { presentedKey, unauthenticated, type AnalyticsBudget, type Context } from "../context";
+import type { NextFunction, Request, Response } from "express";
+import { presentedKey, unauthenticated, type Context } from "../context";
 import { requestContext, type ContextDeps } from "./request-context";
-import type { SeriesCache } from "../modules/ledger/valuation/series-cache";
-import type { PrismaClient } from "../db";
 import type { AuthenticatedKey } from "../modules/accounts/accounts.service";
 import { allocationModelRoutes } from "../modules/allocation-models/allocation-models.routes";
 import { rebalancingRoutes } from "../modules/rebalancing/rebalancing.routes";
@@ -26,10 +23,9 @@ import { transactionRoutes } from "../modules/transactions/transactions.routes";
 import { securityRoutes } from "../modules/securities/securities.routes";
 import { sourceRoutes } from "../modules/sources/sources.routes";
 import { tradeRoutes } from "../modules/trades/trades.routes";
-import { endpoint, type Endpoint } from "./endpoint";
+import type { Endpoint } from "./endpoint";
 import { tooManyRows } from "../lib/bulk";
 import { DomainError } from "../lib/domain-errors";
-import { byFirstSegment, templateMatcher } from "./path-groups";
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -106,12 +102,6 @@ export function bulkRowCeiling(max: number) {
   };
 }
 
-export function createV1Router(): express.Router {
-  const router = express.Router();
-  for (const e of endpoints) router[e.method](e.path, ...(e.middleware ?? []), endpoint(e));
-  return router;
-}
-
 /** The media types a body may have: JSON routes, bulk routes (JSON or CSV, a workbook too for imports), uploads. */
 const JSON_TYPES = ["application/json", "application/*+json"];
 export const XLSX_MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -126,85 +116,6 @@ export const MEDIA = {
 } as const;
 export type Media = (typeof MEDIA)[keyof typeof MEDIA];
 
-interface Resource {
-  path: string;
-  matches: (path: string) => boolean;
-  /** Upper-case methods, HEAD wherever GET is. */
-  methods: string[];
-  /** The route per method (GET also answers HEAD), with the media its body may have. */
-  routes: Map<string, { endpoint?: Endpoint; media?: Media }>;
-}
-
-/** `Allow` lists methods in this order. */
-const METHOD_ORDER = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
-
-/**
- * The endpoint table as resources: every path with the methods it answers, matched as Express's
- * router matches (case-insensitive, optional trailing slash).
- */
-function resources(table: Endpoint[], opts: { extraGets: string[] }): Resource[] {
-  const byPath = new Map<string, Resource>();
-  const resourceOf = (path: string) => {
-    let r = byPath.get(path);
-    if (!r) {
-      r = { path, matches: templateMatcher(path), methods: [], routes: new Map() };
-      byPath.set(path, r);
-    }
-    return r;
-  };
-  for (const e of table) {
-    const media = e.upload
-      ? MEDIA.upload
-      : e.workbook
-        ? MEDIA.workbook
-        : e.csv
-          ? MEDIA.bulk
-          : e.body
-            ? MEDIA.json
-            : undefined;
-    const r = resourceOf(e.path);
-    const method = e.method.toUpperCase();
-    if (!r.routes.has(method)) r.routes.set(method, { endpoint: e, media });
-  }
-  for (const path of opts.extraGets) resourceOf(path).routes.set("GET", {});
-  for (const r of byPath.values()) {
-    if (r.routes.has("GET")) r.routes.set("HEAD", r.routes.get("GET")!);
-    r.methods = METHOD_ORDER.filter((m) => r.routes.has(m));
-  }
-  return [...byPath.values()];
-}
-
-/**
- * In front of authentication, for /v1 and /api/v1 (no key needed, no statement sent):
- * - a known path with a method it does not answer: 405 with `Allow` (OPTIONS: 204 with `Allow`);
- *   an unknown path goes on, to 401 or 404 as before;
- * - a body whose content type the route does not read: 415 naming the types it reads. A request
- *   without a body (none, or Content-Length: 0) is left to the route, as is a body on a route that
- *   reads none.
- */
-export function restGuard(opts: { extraGets: string[] }) {
-  const candidates = byFirstSegment(resources(endpoints, opts), (r) => r.path);
-  return (req: Request, res: Response, next: NextFunction) => {
-    const found = candidates(req.path).filter((r) => r.matches(req.path));
-    if (found.length === 0) return next();
-    const method = req.method.toUpperCase();
-    const route = found.find((r) => r.routes.has(method))?.routes.get(method);
-    if (!route) {
-      const allow = METHOD_ORDER.filter((m) => found.some((r) => r.methods.includes(m))).join(", ");
-      if (method === "OPTIONS") {
-        res.setHeader("Allow", allow);
-        return void res.status(204).end();
-      }
-      return next(methodNotAllowed(method, req.baseUrl + req.path, allow));
-    }
-    if (route.media) {
-      const refused = unsupportedBody(req, route.media);
-      if (refused) return next(refused);
-    }
-    next();
-  };
-}
-
 export function methodNotAllowed(method: string, path: string, allow: string): DomainError {
   return new DomainError("METHOD_NOT_ALLOWED", `${method} is not allowed on ${path}; it allows ${allow}.`, undefined, {
     Allow: allow,
@@ -212,7 +123,7 @@ export function methodNotAllowed(method: string, path: string, allow: string): D
 }
 
 /** A body is there when its length is declared above zero or it comes chunked. */
-function hasBody(req: Request): boolean {
+export function hasBody(req: Request): boolean {
   const length = req.headers["content-length"];
   return (
     req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0" && length.trim() !== "0")

@@ -9,7 +9,6 @@ import { endpoints } from "../http/router";
 import type { SeriesCache } from "../modules/ledger/valuation/series-cache";
 import { observabilityPlugin } from "./graphql";
 import { metricsRoute, startMetricsServer } from "./metrics-endpoint";
-import { requestLog } from "./request-log";
 import { observeRequests } from "./requests";
 import { routeTemplates } from "./routes";
 
@@ -17,10 +16,8 @@ import { routeTemplates } from "./routes";
 const FLUSH_LIMIT_MS = 2_000;
 /** How the app is seen from outside (README: Metrics, traces and logs): what createApp mounts. */
 export interface Observability {
-  /** The first middleware: every request's route, duration and span. */
+  /** The first middleware: every request's id, route, duration, span and log line. */
   requests: RequestHandler;
-  /** The request log, one line per request. */
-  requestLog: RequestHandler;
   /** GET /metrics on the service's port, behind METRICS_TOKEN; absent without the token. */
   metricsRoute?: RequestHandler;
   /** The server of METRICS_PORT, listening. */
@@ -72,8 +69,7 @@ export async function startObservability(opts: {
     );
   }
   return {
-    requests: observeRequests({ routeOf: routeTemplates(endpoints), metrics, tracing }),
-    requestLog: requestLog(opts.log),
+    requests: observeRequests({ routeOf: routeTemplates(endpoints), log: opts.log, metrics, tracing }),
     metricsRoute: metrics && config.metricsToken ? metricsRoute(metrics.registry, config.metricsToken) : undefined,
     metricsServer,
     graphqlPlugin: observabilityPlugin(metrics),

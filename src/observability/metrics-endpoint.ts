@@ -23,7 +23,7 @@ export function metricsRoute(registry: Registry, token: string) {
         undefined,
         { "WWW-Authenticate": 'Bearer realm="metrics"' },
       );
-      return problem(res, refusal, req.id as string | undefined);
+      return problem(res, refusal, req.id);
     }
     await sendMetrics(registry, res);
   };

@@ -10,7 +10,10 @@ import type { ErrorCode } from "../lib/domain-errors";
 export interface RequestObservation {
   /** process.hrtime.bigint() when the observer first saw the request. */
   readonly startedAt: bigint;
-  /** The route template (`/v1/portfolios/:portfolioId`), `unmatched`, once the response is done. */
+  /**
+   * The route template (`/v1/portfolios/:portfolioId`), `unmatched`: noted by the REST guard when it
+   * matched the path, else worked out from the path once the response is done.
+   */
   route?: string;
   /** GraphQL: the operation's name as the metrics label it (./graphql.ts). */
   operationName?: string;
@@ -33,6 +36,9 @@ export interface OperationSpan {
   end(): void;
 }
 
+/** The status of a request whose client left before its response was sent (nginx's, and CLIENT_CLOSED's). */
+export const CLIENT_CLOSED_STATUS = 499;
+
 const observations = new WeakMap<ServerResponse, RequestObservation>();
 
 export function beginObservation(res: ServerResponse): RequestObservation {
@@ -52,6 +58,15 @@ export function observationOf(res: ServerResponse | undefined): RequestObservati
 export function noteProblem(res: ServerResponse, code: ErrorCode): void {
   const state = observations.get(res);
   if (state && !state.problemCode) state.problemCode = code;
+}
+
+/**
+ * Notes the route template a REST request was matched to (http/rest-routes.ts matches each path
+ * once): the observer labels the request with it instead of matching the path again.
+ */
+export function noteRoute(res: ServerResponse, template: string): void {
+  const state = observations.get(res);
+  if (state) state.route = template;
 }
 
 /**

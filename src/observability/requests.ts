@@ -1,29 +1,32 @@
 import type { RequestHandler } from "express";
+import type { Logger } from "pino";
 import type { Metrics } from "./metrics";
-import { beginObservation } from "./request-state";
+import { identifyRequest, loggedRequest, writeRequestLine } from "./request-log";
+import { beginObservation, CLIENT_CLOSED_STATUS } from "./request-state";
 import type { Tracing } from "./tracing";
 
 /** The metric `method` label: the methods the service answers, anything else one value. */
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 const methodLabel = (method: string): string => (METHODS.has(method) ? method : "OTHER");
 
-/** The status of a request whose client left before its response was sent (nginx's, and CLIENT_CLOSED's). */
-const CLIENT_CLOSED_STATUS = 499;
-
 /**
- * The first middleware: starts the request's observation (and its span, when tracing), and once
- * the response has ended or the connection closed, settles its route template and duration, and
- * records them (the request-duration histogram, the rate-limit refusals, the span). The request
- * log's line (./request-log.ts) is written after this, from the same observation.
+ * The first middleware: gives the request its id and logger, starts its observation (and its
+ * span, when tracing), and once the response has ended or the connection closed, settles its
+ * route template and duration and records them: the request-duration histogram, the rate-limit
+ * refusals, the span, then the request log's line (./request-log.ts). One middleware and one pair
+ * of listeners for all of it: each layer and listener is paid by every request.
  */
 export function observeRequests(opts: {
   routeOf: (path: string) => string;
+  log: Logger;
   metrics?: Metrics;
   tracing?: Tracing;
 }): RequestHandler {
-  const { routeOf, metrics, tracing } = opts;
+  const { routeOf, log, metrics, tracing } = opts;
   return (req, res, next) => {
     const state = beginObservation(res);
+    identifyRequest(req, res, log);
+    const seen = loggedRequest(req);
     // Read now: routers strip their mount path from req.url while they run.
     const path = req.path;
     let endSpan: ((route: string, status: number) => void) | undefined;
@@ -34,7 +37,7 @@ export function observeRequests(opts: {
       res.off("finish", ended);
       res.off("close", ended);
       const seconds = Number(process.hrtime.bigint() - state.startedAt) / 1e9;
-      const route = (state.route = routeOf(path));
+      const route = (state.route ??= routeOf(path));
       state.ms = Math.round(seconds * 10_000) / 10;
       const status = (state.status = res.writableFinished ? res.statusCode : CLIENT_CLOSED_STATUS);
       if (metrics) {
@@ -44,6 +47,7 @@ export function observeRequests(opts: {
       }
       state.graphqlSpan?.end();
       endSpan?.(route, status);
+      writeRequestLine(log, req, seen, state);
     };
     res.on("finish", ended);
     res.on("close", ended);
