@@ -47,16 +47,18 @@ export function authenticate(db: Database, config: Pick<Config, "rateLimitPerSec
       await req.rateLimit.spend(1);
     };
     try {
-      const address = req.ip ?? "unknown";
+      // The client's address only for requests without a valid key: req.ip parses the
+      // forwarding headers each time it is read.
+      const address = () => req.ip ?? "unknown";
       const key = presentedKey(req.headers);
       req.auth = null;
       if (!key) {
-        await spendFrom(limits.perAddress, address);
+        await spendFrom(limits.perAddress, address());
         return next();
       }
       const auth = await keys.authenticate(key);
       if (!auth) {
-        await spendFrom(limits.perAddress, address);
+        await spendFrom(limits.perAddress, address());
         return next();
       }
       await spendFrom(limits.perKey, String(auth.keyId));

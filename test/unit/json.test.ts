@@ -39,6 +39,27 @@ describe("stringify writes decimals exactly (API.md §1 money)", () => {
   });
 });
 
+it("writes every string as JSON.stringify does, whatever it holds (plain ones are not escaped)", () => {
+  // Each character JSON escapes, alone and inside text; surrogates paired and lone; characters it
+  // leaves (U+2028, DEL, accents, emoji); then every code unit below 0x80 and every surrogate.
+  const strings = [
+    "",
+    "plain text",
+    'quote " inside',
+    "back\\slash",
+    "tab\tnew\nline\r",
+    "\u0000\u0001\u001f",
+    "emoji \ud83d\ude00 pair",
+    "lone \ud83d high",
+    "lone \ude00 low",
+    "\u2028\u2029\u007f ünï",
+    ...Array.from({ length: 0x80 }, (_, c) => `x${String.fromCharCode(c)}y`),
+    ...Array.from({ length: 0x800 }, (_, i) => String.fromCharCode(0xd800 + i)),
+  ];
+  for (const s of strings) expect(stringify(s)).toBe(JSON.stringify(s));
+  expect(stringify({ strings })).toBe(JSON.stringify({ strings }));
+});
+
 it("quotes keys as JSON.stringify does, the same key again and past the cache of quoted keys", () => {
   const awkward = { 'a"b': 1, "back\\slash": 2, "new\nline": 3, ünï: 4, "\u2028": 5, "": 6 };
   expect(stringify(awkward)).toBe(JSON.stringify(awkward));
