@@ -58,7 +58,9 @@ interface Matched {
   endpoint: Endpoint;
   params: Record<string, string>;
 }
-const matched = new WeakMap<Request, Matched>();
+/** Kept on the request, not in a WeakMap: an entry per request was garbage-collection work. */
+const MATCHED = Symbol("matched REST route");
+type Routed = Request & { [MATCHED]?: Matched };
 
 /**
  * The REST routes, matched once per request. `guard` goes in front of authentication, for /v1
@@ -104,11 +106,11 @@ export function restRoutes(opts: { extraGets: string[]; chainOf: (e: Endpoint) =
     }
     // The label the request's metrics and log line carry: /v1 or /api/v1, then the template.
     noteRoute(res, req.baseUrl.toLowerCase() + hit.resource.path);
-    if (route.endpoint) matched.set(req, { endpoint: route.endpoint, params: hit.params });
+    if (route.endpoint) (req as Routed)[MATCHED] = { endpoint: route.endpoint, params: hit.params };
     next();
   };
   const dispatch = (req: Request, res: Response, next: NextFunction) => {
-    const hit = matched.get(req);
+    const hit = (req as Routed)[MATCHED];
     if (!hit) return next();
     try {
       req.params = decodeParams(hit.params);

@@ -3,9 +3,9 @@ import type { ErrorCode } from "../lib/domain-errors";
 
 /**
  * What one request's metrics, log line and trace need to know about it, gathered as it runs: its
- * route template, its GraphQL operation, the error code it was answered with. Kept beside the
- * response (a WeakMap: nothing on the request object, gone with it), for requests that the
- * observer middleware (./requests.ts) saw; every note is a no-op for any other.
+ * route template, its GraphQL operation, the error code it was answered with. Kept on the
+ * response (under a symbol, gone with it), for requests that the observer middleware
+ * (./requests.ts) saw; every note is a no-op for any other.
  */
 export interface RequestObservation {
   /** process.hrtime.bigint() when the observer first saw the request. */
@@ -39,16 +39,22 @@ export interface OperationSpan {
 /** The status of a request whose client left before its response was sent (nginx's, and CLIENT_CLOSED's). */
 export const CLIENT_CLOSED_STATUS = 499;
 
-const observations = new WeakMap<ServerResponse, RequestObservation>();
+/**
+ * Kept on the response under a symbol of this module's own: a WeakMap entry per request, dropped
+ * a moment later, was garbage-collection work every request paid.
+ */
+const OBSERVATION = Symbol("request observation");
+type Observed = ServerResponse & { [OBSERVATION]?: RequestObservation };
+const observationIn = (res: ServerResponse) => (res as Observed)[OBSERVATION];
 
 export function beginObservation(res: ServerResponse): RequestObservation {
   const state: RequestObservation = { startedAt: process.hrtime.bigint() };
-  observations.set(res, state);
+  (res as Observed)[OBSERVATION] = state;
   return state;
 }
 
 export function observationOf(res: ServerResponse | undefined): RequestObservation | undefined {
-  return res ? observations.get(res) : undefined;
+  return res ? observationIn(res) : undefined;
 }
 
 /**
@@ -56,7 +62,7 @@ export function observationOf(res: ServerResponse | undefined): RequestObservati
  * count RATE_LIMITED answers from it (`rate_limit_rejections_total`), whoever refused.
  */
 export function noteProblem(res: ServerResponse, code: ErrorCode): void {
-  const state = observations.get(res);
+  const state = observationIn(res);
   if (state && !state.problemCode) state.problemCode = code;
 }
 
@@ -65,7 +71,7 @@ export function noteProblem(res: ServerResponse, code: ErrorCode): void {
  * once): the observer labels the request with it instead of matching the path again.
  */
 export function noteRoute(res: ServerResponse, template: string): void {
-  const state = observations.get(res);
+  const state = observationIn(res);
   if (state) state.route = template;
 }
 
@@ -76,7 +82,7 @@ export function noteRoute(res: ServerResponse, template: string): void {
 const RESPONSE = Symbol("observed response");
 
 export function bindGraphQLContext<T extends object>(ctx: T, res: ServerResponse): T {
-  return observations.has(res) ? Object.assign(ctx, { [RESPONSE]: res }) : ctx;
+  return observationIn(res) ? Object.assign(ctx, { [RESPONSE]: res }) : ctx;
 }
 
 export function responseOfContext(ctx: object | undefined): ServerResponse | undefined {
