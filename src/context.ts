@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import { DEFAULT_ANALYTICS_LIMITS, type AnalyticsLimits } from "./config";
 import type { PrismaClient } from "./db";
 import { DomainError } from "./lib/domain-errors";
-import { HeavyWork, type RequestBudget } from "./lib/heavy-work";
+import { HeavyWork } from "./lib/heavy-work";
 import type { AuthenticatedKey } from "./modules/accounts/accounts.service";
 import type { SeriesCache } from "./modules/ledger/valuation/series-cache";
 
@@ -32,11 +32,6 @@ export interface Context {
   signal: AbortSignal;
   /** This process's memory of API keys, told at once of a change a request made (KeyChanges). */
   keys: KeyChanges;
-  /**
-   * The request's rate-limit bucket (src/http/auth.ts), when it has one: a request that runs more
-   * than one heavy computation pays a token for each after the first (lib/heavy-work.ts).
-   */
-  rateLimit?: RequestBudget;
 }
 
 /**
@@ -134,7 +129,6 @@ export function buildContext(args: {
   /** The signal, or what makes it when a service first asks (most requests never do). */
   signal?: AbortSignal | (() => AbortSignal);
   keys?: KeyChanges;
-  rateLimit?: RequestBudget;
 }): Context {
   const { auth } = args;
   if (!auth) throw unauthenticated();
@@ -160,6 +154,5 @@ export function buildContext(args: {
       return (signal ??= typeof args.signal === "function" ? args.signal() : (args.signal ?? neverAborts()));
     },
     keys: args.keys ?? NO_KEY_MEMORY,
-    rateLimit: args.rateLimit,
   };
 }

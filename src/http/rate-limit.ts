@@ -1,4 +1,3 @@
-import type { RequestBudget } from "../lib/heavy-work";
 import { DomainError } from "../lib/domain-errors";
 
 /**
@@ -116,12 +115,6 @@ export class TokenBuckets implements BucketPolicy {
     // The level the last draw answered, and when: the headers refill it locally up to the moment
     // they are written rather than ask the store again.
     let seen: { level: number; at: number } | undefined;
-    const draw = async (tokens: number, total: number) => {
-      const { level, refusal } = await this.attempt(id, tokens, total, true);
-      seen = { level, at: this.now() };
-      if (refusal) throw refusal;
-      spent += tokens;
-    };
     return {
       burst: this.burst,
       spend: async (total) => {
@@ -130,9 +123,11 @@ export class TokenBuckets implements BucketPolicy {
         if (this.enabled && seen && total - spent > this.burst) {
           throw this.refusal(refilled(seen.level, this.now() - seen.at, this), total - spent, total);
         }
-        await draw(total - spent, total);
+        const { level, refusal } = await this.attempt(id, total - spent, total, true);
+        seen = { level, at: this.now() };
+        if (refusal) throw refusal;
+        spent = total;
       },
-      spendMore: (tokens) => draw(tokens, tokens),
       state: () => (this.enabled && seen ? stateOf(refilled(seen.level, this.now() - seen.at, this), this) : undefined),
     };
   }
@@ -160,7 +155,7 @@ export function rateLimitHeaders(state: RateLimitState): Record<string, string> 
 }
 
 /** The bucket a request is counted against (src/http/auth.ts). */
-export interface RequestBucket extends RequestBudget {
+export interface RequestBucket {
   readonly burst: number;
   /** Brings what this request has spent up to `total` tokens (RATE_LIMITED when it cannot). */
   spend(total: number): Promise<void>;

@@ -41,7 +41,6 @@ export function requestContext(deps: ContextDeps, req: Request, res: Response): 
       return req.log ?? deps.log;
     },
     requestId: req.id,
-    rateLimit: req.rateLimit,
     // Made when a service first reads it: a controller and a close listener on every request
     // was a measurable part of a small read's time. Made after a hang-up, it is aborted at once.
     signal: () => requestSignal(req, res),

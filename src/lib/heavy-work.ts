@@ -168,35 +168,11 @@ const byRequest = new WeakMap<object, Pending>();
  * them one after another in the slot its first one took, instead of queueing 30 under its own key
  * and refusing itself. A use case calls it once, at its entry: one that ran inside another's would
  * wait for it to finish.
- *
- * Each computation after a request's first costs it one more rate-limit token (`ctx.rateLimit`),
- * as the REST request for it would: 50 aliases of a century-long `performance` in one GraphQL
- * operation, whose estimate is a few objects, once ran 50 computations for one token. One the
- * bucket cannot cover fails with RATE_LIMITED (Retry-After), before it runs; the rest stand.
  */
-export function heavyWork<T>(ctx: HeavyWorkContext, work: () => Promise<T>): Promise<T> {
-  const asked = (computations.get(ctx) ?? 0) + 1;
-  computations.set(ctx, asked);
-  if (asked > 1 && ctx.rateLimit) return ctx.rateLimit.spendMore(1).then(() => gated(ctx, work));
-  return gated(ctx, work);
-}
-
-/** What a request may spend beyond what it paid to be let in (its rate-limit bucket: http/auth.ts). */
-export interface RequestBudget {
-  /** Spends `tokens` more (RATE_LIMITED with Retry-After when the bucket cannot cover them). */
-  spendMore(tokens: number): Promise<void>;
-}
-
-type HeavyWorkContext = {
-  analytics: { heavyWork: HeavyWork };
-  principal: { keyId: number };
-  signal?: AbortSignal;
-  rateLimit?: RequestBudget;
-};
-/** The heavy computations each request has asked for. */
-const computations = new WeakMap<object, number>();
-
-function gated<T>(ctx: HeavyWorkContext, work: () => Promise<T>): Promise<T> {
+export function heavyWork<T>(
+  ctx: { analytics: { heavyWork: HeavyWork }; principal: { keyId: number }; signal?: AbortSignal },
+  work: () => Promise<T>,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const entry = { run: () => work().then(resolve, reject), fail: reject };
     const pending = byRequest.get(ctx);
