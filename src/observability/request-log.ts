@@ -30,6 +30,8 @@ export function identifyRequest(req: Request, res: Response, log: Logger): void 
   let child: Logger | undefined;
   Object.defineProperty(req, "log", {
     get: () => (child ??= log.child({ requestId: id })),
+    // A middleware that brings its own request logger may still set one.
+    set: (given: Logger) => void (child = given),
     configurable: true,
     enumerable: false,
   });
