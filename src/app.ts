@@ -232,7 +232,7 @@ export async function createApp(opts: {
   // not once per middleware of the chain.
   // A path no endpoint answers is refused as before: 401 without a key, else 404 (notFoundHandler).
   const rest = express.Router();
-  rest.use(auth, dispatch, refuseUnkeyedBody({ keylessMayRead: false }), json, requireContext(deps));
+  rest.use(auth, dispatch, refuseUnkeyedBody({ keylessMayRead: false }), json, replay, requireContext(deps));
   app.use(["/v1", "/api/v1"], rest);
 
   const apollo = createApolloServer({ httpServer, log, limits: config.graphqlLimits ?? DEFAULT_GRAPHQL_LIMITS });

@@ -97,6 +97,11 @@ export class FileResponse {
  */
 export function sendJson(res: Response, status: number, body: unknown): void {
   const text = stringify(body);
+  // A conditional request is answered as res.send answers it: `If-None-Match: *` on a GET is fresh
+  // (304) though the service sends no ETag.
+  const { headers } = res.req;
+  if (headers["if-none-match"] !== undefined || headers["if-modified-since"] !== undefined)
+    return void res.status(status).type("application/json").send(text);
   res.statusCode = status;
   res.setHeader("Content-Type", "application/json; charset=utf-8");
   res.setHeader("Content-Length", Buffer.byteLength(text));

@@ -124,11 +124,14 @@ export function restRoutes(opts: { extraGets: string[]; chainOf: (e: Endpoint) =
 
 /**
  * Runs Express handlers one after the other, as a router runs a route's: each calls `next()` to
- * go on, or `next(error)` (or throws, or rejects) to stop with the error, which goes to `done`.
+ * go on, or `next(error)` (or throws, or rejects) to stop with the error, which goes to `done`;
+ * there is no other route to try, so `next("route")` goes on past this one.
  */
 function runChain(handlers: RequestHandler[], req: Request, res: Response, done: NextFunction): void {
   let i = 0;
   const next = (error?: unknown): void => {
+    // `next("route")` and `next("router")` leave the route, as Express's router lets them.
+    if (error === "route" || error === "router") return done();
     if (error) return done(error);
     const handler = handlers[i++];
     if (!handler) return done();

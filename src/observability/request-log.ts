@@ -7,7 +7,7 @@ declare module "http" {
   interface IncomingMessage {
     /** The request's id: the caller's `x-request-id` when usable, else a new UUID. */
     id: string;
-    /** A logger whose lines carry `requestId`, made the first time something logs through it. */
+    /** A logger whose lines carry `requestId` and `req` (id, method, url), made when first used. */
     log: Logger;
   }
 }
@@ -29,7 +29,7 @@ export function identifyRequest(req: Request, res: Response, log: Logger): void 
   res.setHeader("x-request-id", id);
   let child: Logger | undefined;
   Object.defineProperty(req, "log", {
-    get: () => (child ??= log.child({ requestId: id })),
+    get: () => (child ??= log.child({ requestId: id, req: { id, method: req.method, url: req.originalUrl } })),
     // A middleware that brings its own request logger may still set one.
     set: (given: Logger) => void (child = given),
     configurable: true,
@@ -73,7 +73,8 @@ export function writeRequestLine(log: Logger, req: Request, seen: LoggedRequest,
     ms: state.ms,
   };
   if (status === CLIENT_CLOSED_STATUS) log.info(fields, "request aborted");
-  else if (status >= 500) log.error(fields, "request errored");
+  else if (status >= 500)
+    log.error({ ...fields, err: { type: "Error", message: `failed with status code ${status}` } }, "request errored");
   else if (status >= 400) log.warn(fields, "request completed");
   else log.info(fields, "request completed");
 }
