@@ -165,17 +165,19 @@ export async function createApp(opts: {
   };
   const replay = idempotency(db.prisma, "rest");
   const graphqlReplay = idempotency(db.prisma, "graphql");
+  const refuseKeyless = refuseUnkeyedBody({ keylessMayRead: false });
+  const context = requireContext(deps);
   // Each endpoint's own chain, after authentication: the body parsers its body needs, the
   // Idempotency-Key replay, its Context, then the handler.
   const { guard, dispatch } = restRoutes({
     extraGets: ["/openapi.json"],
     chainOf: (e) => [
-      refuseUnkeyedBody({ keylessMayRead: false }),
+      refuseKeyless,
       ...(e.csv ? bulk : []),
       ...(e.workbook ? [workbook] : []),
       json,
       replay,
-      requireContext(deps),
+      context,
       ...(e.middleware ?? []),
       endpoint(e),
     ],
@@ -232,7 +234,7 @@ export async function createApp(opts: {
   // not once per middleware of the chain.
   // A path no endpoint answers is refused as before: 401 without a key, else 404 (notFoundHandler).
   const rest = express.Router();
-  rest.use(auth, dispatch, refuseUnkeyedBody({ keylessMayRead: false }), json, replay, requireContext(deps));
+  rest.use(auth, dispatch, refuseKeyless, json, replay, context);
   app.use(["/v1", "/api/v1"], rest);
 
   const apollo = createApolloServer({ httpServer, log, limits: config.graphqlLimits ?? DEFAULT_GRAPHQL_LIMITS });

@@ -1,7 +1,7 @@
 import type { RequestHandler } from "express";
 import type { Logger } from "pino";
 import type { Metrics } from "./metrics";
-import { identifyRequest, loggedRequest, writeRequestLine } from "./request-log";
+import { identifyRequest, writeRequestLine } from "./request-log";
 import { beginObservation, CLIENT_CLOSED_STATUS } from "./request-state";
 import type { Tracing } from "./tracing";
 
@@ -25,8 +25,7 @@ export function observeRequests(opts: {
   const { routeOf, log, metrics, tracing } = opts;
   return (req, res, next) => {
     const state = beginObservation(res);
-    identifyRequest(req, res, log);
-    const seen = loggedRequest(req);
+    const seen = identifyRequest(req, res, log);
     // Read now: routers strip their mount path from req.url while they run.
     const path = req.path;
     let endSpan: ((route: string, status: number) => void) | undefined;

@@ -26,20 +26,14 @@ it("answers `If-None-Match: *` on a GET with 304 and no body, and an uncondition
 });
 
 it("checks an Idempotency-Key on a path no endpoint answers, and replays its 404", async () => {
-  const bad = await t.http.post("/v1/no-such-thing").set("authorization", key).set("idempotency-key", "k".repeat(256));
+  const unknownPath = (idempotencyKey: string) =>
+    t.http.post("/v1/no-such-thing").set("authorization", key).set("idempotency-key", idempotencyKey).send({});
+  const bad = await unknownPath("k".repeat(256));
   expect(bad.status).toBe(400);
   expect(bad.body.code).toBe("VALIDATION_FAILED");
-  const first = await t.http
-    .post("/v1/no-such-thing")
-    .set("authorization", key)
-    .set("idempotency-key", "k-404")
-    .send({});
+  const first = await unknownPath("k-404");
   expect(first.status).toBe(404);
-  const again = await t.http
-    .post("/v1/no-such-thing")
-    .set("authorization", key)
-    .set("idempotency-key", "k-404")
-    .send({});
+  const again = await unknownPath("k-404");
   expect(again.status).toBe(404);
   expect(again.headers["idempotent-replayed"]).toBe("true");
 });
