@@ -57,6 +57,13 @@ export interface Database {
    * (Optional: a stand-in database has none, and whoever caches by it must not trust its cache.)
    */
   listen?(channel: string, listener: ChannelListener): () => Promise<void>;
+  /**
+   * PostgreSQL only: one statement straight through the pool, for the service's own upkeep on every
+   * request (the rate limit's draw), where Prisma's own work per statement (a fifth of a millisecond
+   * of CPU, against a twentieth for pg alone) would be most of a small read's. Prepared once per
+   * connection under `name`; counted and observed as Prisma's statements are.
+   */
+  query?<T>(name: string, sql: string, params: unknown[]): Promise<T[]>;
   close(): Promise<void>;
 }
 
@@ -156,6 +163,21 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
         waiting: pool.waitingCount,
       }),
       observeStatements,
+      query: async <T>(name: string, sql: string, params: unknown[]) => {
+        counter.n++;
+        counter.active++;
+        const ended = counter.observer?.(sql);
+        try {
+          const { rows } = await pool.query({ name, text: sql, values: params });
+          ended?.();
+          return rows as T[];
+        } catch (error) {
+          ended?.(error);
+          throw error;
+        } finally {
+          counter.active--;
+        }
+      },
       listen: (channel, listener) => {
         const stop = listenOn(
           { connectionString: options.url!, connectTimeoutMs: options.connectTimeoutMs },

@@ -1,4 +1,4 @@
-import type { Database, PrismaClient } from "../db";
+import type { Database } from "../db";
 import { drawFrom, refilled, TokenBuckets, type BucketPolicy, type BucketStore, type Drawn } from "./rate-limit";
 
 /** How often buckets that have refilled are forgotten. */
@@ -53,7 +53,7 @@ export class PostgresBuckets implements BucketStore {
 
   /** `kind` keeps the per-key and per-address buckets of one installation apart in the one table. */
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly query: NonNullable<Database["query"]>,
     private readonly kind: string,
     private readonly sweepEveryMs = SWEEP_EVERY_MS,
   ) {}
@@ -61,22 +61,13 @@ export class PostgresBuckets implements BucketStore {
   async draw(id: string, tokens: number, spend: boolean, policy: BucketPolicy): Promise<Drawn> {
     this.sweepNowAndThen(policy);
     const { perSecond, burst } = policy;
-    // EXCLUDED.at is the one clock reading of the statement. A statement that waited for the row's
-    // lock may read an earlier time than the holder wrote: the refill counts no negative time, and
-    // `at` never moves back (which would refill the same interval twice).
-    const rows = await this.prisma.$queryRaw<{ tokens: number; enough: boolean }[]>`
-      INSERT INTO rate_limit_bucket AS b (id, tokens, at, enough)
-      SELECT ${`${this.kind}:${id}`}::text,
-             ${burst}::float8 - CASE WHEN ${spend}::boolean AND ${burst}::float8 >= ${tokens}::float8 THEN ${tokens}::float8 ELSE 0 END,
-             clock_timestamp(),
-             ${burst}::float8 >= ${tokens}::float8
-      ON CONFLICT (id) DO UPDATE SET (tokens, at, enough) = (
-        SELECT r.level - CASE WHEN ${spend}::boolean AND r.level >= ${tokens}::float8 THEN ${tokens}::float8 ELSE 0 END,
-               GREATEST(b.at, EXCLUDED.at),
-               r.level >= ${tokens}::float8
-        FROM (SELECT LEAST(${burst}::float8, b.tokens + GREATEST(0, EXTRACT(EPOCH FROM EXCLUDED.at - b.at)::float8) * ${perSecond}::float8) AS level) r)
-      RETURNING tokens, enough`;
-    const row = rows[0];
+    const [row] = await this.query<{ tokens: number; enough: boolean }>("rate_limit_draw", DRAW, [
+      `${this.kind}:${id}`,
+      burst,
+      tokens,
+      spend,
+      perSecond,
+    ]);
     return { tokens: Number(row.tokens), enough: row.enough };
   }
 
@@ -89,14 +80,32 @@ export class PostgresBuckets implements BucketStore {
     const t = performance.now();
     if (t - this.lastSweep <= this.sweepEveryMs) return;
     this.lastSweep = t;
-    this.prisma.$executeRaw`
-      DELETE FROM rate_limit_bucket
-      WHERE id LIKE ${`${this.kind}:%`}
-        AND tokens + GREATEST(0, EXTRACT(EPOCH FROM clock_timestamp() - at)::float8) * ${policy.perSecond}::float8 >= ${policy.burst}::float8`.catch(
-      () => {},
-    );
+    this.query("rate_limit_sweep", SWEEP, [`${this.kind}:%`, policy.perSecond, policy.burst]).catch(() => {});
   }
 }
+
+/**
+ * One draw: $1 the bucket's id, $2 the burst, $3 the tokens asked, $4 whether to spend them, $5
+ * the refill per second. EXCLUDED.at is the one clock reading of the statement. A statement that
+ * waited for the row's lock may read an earlier time than the holder wrote: the refill counts no
+ * negative time, and `at` never moves back (which would refill the same interval twice).
+ */
+const DRAW = `
+  INSERT INTO rate_limit_bucket AS b (id, tokens, at, enough)
+  SELECT $1::text, $2::float8 - CASE WHEN $4::boolean AND $2::float8 >= $3::float8 THEN $3::float8 ELSE 0 END,
+         clock_timestamp(), $2::float8 >= $3::float8
+  ON CONFLICT (id) DO UPDATE SET (tokens, at, enough) = (
+    SELECT r.level - CASE WHEN $4::boolean AND r.level >= $3::float8 THEN $3::float8 ELSE 0 END,
+           GREATEST(b.at, EXCLUDED.at),
+           r.level >= $3::float8
+    FROM (SELECT LEAST($2::float8, b.tokens + GREATEST(0, EXTRACT(EPOCH FROM EXCLUDED.at - b.at)::float8) * $5::float8) AS level) r)
+  RETURNING tokens, enough`;
+
+/** The buckets of kind $1 (a LIKE pattern) that have refilled, at $2 a second, to the burst $3. */
+const SWEEP = `
+  DELETE FROM rate_limit_bucket
+  WHERE id LIKE $1::text
+    AND tokens + GREATEST(0, EXTRACT(EPOCH FROM clock_timestamp() - at)::float8) * $2::float8 >= $3::float8`;
 
 /**
  * The installation's buckets: per key, and per client address for requests without a valid key.
@@ -106,8 +115,11 @@ export function installationBuckets(
   db: Database,
   policy: BucketPolicy,
 ): { perKey: TokenBuckets; perAddress: TokenBuckets } {
-  const store = (kind: string) =>
-    db.kind === "postgresql" ? new PostgresBuckets(db.prisma, kind) : new MemoryBuckets();
+  const store = (kind: string) => {
+    if (db.kind !== "postgresql") return new MemoryBuckets();
+    if (!db.query) throw new Error("A PostgreSQL database keeps the rate limit's buckets: it must answer query().");
+    return new PostgresBuckets(db.query, kind);
+  };
   return {
     perKey: new TokenBuckets(policy.perSecond, policy.burst, store("key")),
     perAddress: new TokenBuckets(policy.perSecond, policy.burst, store("address")),

@@ -128,7 +128,7 @@ describe("two processes on one PostgreSQL database", () => {
 describe("the PostgreSQL store", () => {
   itOnPostgres("draws as the memory store does, and forgets only buckets that are full again", async () => {
     const policy = { perSecond: SLOW, burst: BURST };
-    const sql = new PostgresBuckets(t.db.prisma, "store-test", 0);
+    const sql = new PostgresBuckets(t.db.query!, "store-test", 0);
     const memory = new MemoryBuckets();
     const draws: [number, boolean][] = [
       [3, true],
