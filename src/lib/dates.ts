@@ -21,17 +21,44 @@ export function isCalendarDate(text: string): boolean {
   const month = Number(text.slice(5, 7));
   const day = Number(text.slice(8, 10));
   if (month < 1 || month > 12 || day < 1) return false;
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  return day <= (month === 2 ? (leap ? 29 : 28) : DAYS_IN_MONTH[month - 1]);
+  return day <= daysInMonth(year, month);
 }
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
+/**
+ * `YYYY-MM-DD` as UTC midnight (an invalid date for text that is not a calendar date). The usual
+ * shape is read by hand: the Date parser took a microsecond a call, and a fold or a broker file
+ * converts a date or two per event.
+ */
 export function toDate(date: string): Date {
+  if (date.length === 10 && date.charCodeAt(4) === 0x2d && date.charCodeAt(7) === 0x2d) {
+    const year = digits(date, 0, 4);
+    const month = digits(date, 5, 7);
+    const day = digits(date, 8, 10);
+    if (year >= 1000 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month))
+      return new Date(Date.UTC(year, month - 1, day));
+  }
   return new Date(date + "T00:00:00.000Z");
 }
 
+/** The number written by the decimal digits of `text` from `start` to `end`; -1 if one is not a digit. */
+function digits(text: string, start: number, end: number): number {
+  let n = 0;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i) - 0x30;
+    if (c < 0 || c > 9) return -1;
+    n = n * 10 + c;
+  }
+  return n;
+}
+
+/** The calendar date of `date` in UTC, `YYYY-MM-DD` (toISOString's, written without it for the usual years). */
 export function fromDate(date: Date): string {
-  return date.toISOString().slice(0, 10);
+  const year = date.getUTCFullYear();
+  if (!(year >= 1000 && year <= 9999)) return date.toISOString().slice(0, 10);
+  const month = date.getUTCMonth() + 1;
+  const day = date.getUTCDate();
+  return year + (month < 10 ? "-0" : "-") + month + (day < 10 ? "-0" : "-") + day;
 }
 
 export function addDays(date: string, days: number): string {
@@ -69,7 +96,8 @@ export function financialYearRange(financialYear: number, yearEnd = "06-30"): { 
 /** Today in UTC, for defaults only: calculators take dates as arguments. */
 /** The number of days in `month` (1–12) of `year`. */
 export function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return month === 2 ? (leap ? 29 : 28) : DAYS_IN_MONTH[month - 1];
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, "0");

@@ -1,5 +1,5 @@
 import type { CsvRecord } from "../../../lib/csv";
-import { addDays, toDate } from "../../../lib/dates";
+import { fromDate, isCalendarDate, toDate } from "../../../lib/dates";
 import type { FieldError } from "../../../lib/domain-errors";
 import { Decimal } from "../../../lib/money";
 
@@ -89,6 +89,8 @@ export const columnKey = (name: string) => name.replace(/\s+/g, "").toLowerCase(
 /** The header row's columns by name (columnKey), for cells read by the documented name. */
 export class Columns {
   private readonly index = new Map<string, number>();
+  /** The index by the name as a format asks for it, remembered: a file asks for the same few names on every row. */
+  private readonly asked = new Map<string, number | undefined>();
 
   constructor(readonly names: readonly string[]) {
     names.forEach((n, i) => {
@@ -102,7 +104,8 @@ export class Columns {
 
   /** The cell of `record` under `name` (trimmed; "" when the column or the cell is absent). */
   cell(record: CsvRecord, name: string): string {
-    const i = this.index.get(columnKey(name));
+    let i = this.asked.get(name);
+    if (i === undefined && !this.asked.has(name)) this.asked.set(name, (i = this.index.get(columnKey(name))));
     return i === undefined ? "" : (record.cells[i] ?? "").trim();
   }
 }
@@ -216,8 +219,7 @@ export function parseDate(text: string, pattern: DatePattern): string | undefine
   if (!m) return undefined;
   const [y, mo, d] = form.ymd.map((i) => m[i]);
   const iso = `${y}-${mo.padStart(2, "0")}-${d.padStart(2, "0")}`;
-  const date = toDate(iso);
-  return Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== iso ? undefined : iso;
+  return isCalendarDate(iso) ? iso : undefined;
 }
 
 /**
@@ -225,13 +227,13 @@ export function parseDate(text: string, pattern: DatePattern): string | undefine
  * trade date under T+2. Public holidays are not known: a settlement after one is a day late.
  */
 export function businessDaysBefore(date: string, days: number): string {
-  let d = date;
+  const d = toDate(date);
   for (let left = days; left > 0;) {
-    d = addDays(d, -1);
-    const weekday = toDate(d).getUTCDay();
+    d.setUTCDate(d.getUTCDate() - 1);
+    const weekday = d.getUTCDay();
     if (weekday !== 0 && weekday !== 6) left--;
   }
-  return d;
+  return fromDate(d);
 }
 
 /** A record whose cells are all empty (`,,,,`): no row of the file's, neither a trade nor ignored. */
