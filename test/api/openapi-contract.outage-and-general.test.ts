@@ -54,6 +54,7 @@ describe("outage answers", () => {
       settleStatistics: async () => {},
       ping: () => Promise.reject(unreachable()),
       tryLock: () => Promise.reject(unreachable()),
+      query: () => Promise.reject(unreachable()),
       close: async () => {},
     };
   };
