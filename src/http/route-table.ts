@@ -40,5 +40,21 @@ export function routeTable(defaults: { tag: string; errors?: number[] }) {
         );
       return { method, path, operationId: useCase.name, summary, ...defaults, ...implied, handler, ...docs };
     };
-  return { get: route("get"), post: route("post"), put: route("put"), delete: route("delete", { status: 204 }) };
+  return {
+    get: route("get"),
+    post: route("post"),
+    put: route("put"),
+    delete: route("delete", { status: 204 }),
+    /**
+     * A POST that creates a resource: 201, with the new resource's Location. The resource lives
+     * under the path it is posted to (`/clients` → `/clients/{id}`); a path with an id in it
+     * (`/portfolios/:portfolioId/holdings`) states its `location`.
+     */
+    create: (path: string, useCase: UseCase, summary: string, docs: RouteDocs = {}): Endpoint => {
+      if (!docs.location && path.includes(":"))
+        throw new Error(`POST ${path}: a resource created under a path with an id states its location`);
+      const location: Endpoint["location"] = (created) => `${path}/${String(created.id)}`;
+      return route("post", { status: 201, location })(path, useCase, summary, docs);
+    },
+  };
 }

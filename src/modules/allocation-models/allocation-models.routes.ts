@@ -23,7 +23,7 @@ export const allocationModelRoutes: Endpoint[] = [
       response: z.array(AllocationModelResponse),
     },
   ),
-  route.post(
+  route.create(
     "/portfolios/:portfolioId/allocation-models",
     saveAllocationModel,
     "Create or update an allocation model",
@@ -32,7 +32,6 @@ export const allocationModelRoutes: Endpoint[] = [
         "An absent or empty publicId inserts a model (201); a present one updates that model (200), or answers 404 when the portfolio has no such model. Buckets are replaced as a whole. A `customGroup:{id}` dimension must name one of the account's custom groups (404 otherwise).",
       body: SaveAllocationModelBody,
       response: AllocationModelResponse,
-      status: 201,
       location: (c) => `/allocation-models/${encodeURIComponent(String(c.publicId))}`,
       handler: async (ctx, req) => {
         const { model, created } = await saveAllocationModel(ctx, req.params.portfolioId, req.body);

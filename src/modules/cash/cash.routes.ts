@@ -32,13 +32,11 @@ export const cashRoutes: Endpoint[] = [
     description: "Each account with its balance as of today.",
     response: z.array(CashAccountResponse),
   }),
-  route.post("/cash-accounts", createCashAccount, "Create a cash account", {
+  route.create("/cash-accounts", createCashAccount, "Create a cash account", {
     description:
       "With syncTrades, settled Buy and Sell trades and capital returns (ReturnOfCapital) of the portfolio in the account's currency move its cash; with syncIncome, paid income that is not reinvested does.",
     body: CreateCashAccountInput,
     response: CashAccountResponse,
-    status: 201,
-    location: (c) => `/cash-accounts/${c.id}`,
   }),
   route.get("/cash-accounts/:cashAccountId", getCashAccount, "Get a cash account with its balance", {
     response: CashAccountResponse,
@@ -63,11 +61,9 @@ export const cashRoutes: Endpoint[] = [
       paged: true,
     },
   ),
-  route.post("/cash-transactions", createCashTransaction, "Enter a cash transaction", {
+  route.create("/cash-transactions", createCashTransaction, "Enter a cash transaction", {
     body: CashTransactionInput,
     response: CashTransactionResponse,
-    status: 201,
-    location: (c) => `/cash-transactions/${c.id}`,
   }),
   route.get("/cash-transactions/:cashTransactionId", getCashTransaction, "Get a cash transaction", {
     response: CashTransactionResponse,

@@ -26,11 +26,9 @@ const route = routeTable({ tag: "Clients", errors: [403] });
 
 export const clientRoutes: Endpoint[] = [
   route.get("/clients", listClients, "List clients", { response: z.array(ClientResponse) }),
-  route.post("/clients", createClient, "Create a client", {
+  route.create("/clients", createClient, "Create a client", {
     body: CreateClientInput,
     response: ClientResponse,
-    status: 201,
-    location: (c) => `/clients/${c.id}`,
   }),
   route.get("/clients/:clientId", getClient, "Get a client", { response: ClientResponse }),
   route.put("/clients/:clientId", updateClient, "Update a client", {

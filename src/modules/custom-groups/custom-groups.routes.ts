@@ -22,12 +22,10 @@ const route = routeTable({ tag: "CustomGroups" });
 
 export const customGroupRoutes: Endpoint[] = [
   route.get("/custom-groups", listCustomGroups, "List custom groups", { response: z.array(CustomGroupResponse) }),
-  route.post("/custom-groups", createCustomGroup, "Create a custom group", {
+  route.create("/custom-groups", createCustomGroup, "Create a custom group", {
     description: "The name is unique in the account (409 otherwise).",
     body: CreateCustomGroupInput,
     response: CustomGroupResponse,
-    status: 201,
-    location: (c) => `/custom-groups/${c.id}`,
   }),
   route.get("/custom-groups/:groupId", getCustomGroup, "Get a custom group", { response: CustomGroupResponse }),
   route.put("/custom-groups/:groupId", updateCustomGroup, "Update a custom group", {

@@ -30,12 +30,11 @@ export const holdingRoutes: Endpoint[] = [
     response: z.array(HoldingResponse),
     csvAnswer: HOLDINGS_CSV,
   }),
-  route.post("/portfolios/:portfolioId/holdings", createHolding, "Create a custom investment holding", {
+  route.create("/portfolios/:portfolioId/holdings", createHolding, "Create a custom investment holding", {
     description:
       "Listed securities get their holding from their first trade; a custom investment (exchange CUSTOM by default) can be created first, then priced with /v1/holdings/{h}/prices.",
     body: CreateHoldingInput,
     response: HoldingResponse,
-    status: 201,
     location: (c) => `/holdings/${c.id}`,
   }),
   route.get("/holdings/:holdingId", getHolding, "Get a holding", { response: HoldingResponse }),

@@ -17,13 +17,11 @@ import { IncomeImportQuery, importIncome } from "./income-import.service";
 const route = routeTable({ tag: "StocksIncome" });
 
 export const incomeRoutes: Endpoint[] = [
-  route.post("/income", createIncome, "Add an income record", {
+  route.create("/income", createIncome, "Add an income record", {
     description:
       "Unconfirmed unless isConfirmed is true (only confirmed income enters the tax reports). The franking credit is computed from the franked amount when not given (30% company rate by default). A reinvested record creates a parcel of drpQuantity units.",
     body: IncomeInput,
     response: IncomeResponse,
-    status: 201,
-    location: (c) => `/income/${c.id}`,
   }),
   route.post(
     "/portfolios/:portfolioId/income/import",

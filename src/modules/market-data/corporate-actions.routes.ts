@@ -18,11 +18,10 @@ export const corporateActionRoutes: Endpoint[] = [
       response: z.array(CorporateActionResponse),
     },
   ),
-  route.post("/corporate-actions/:corporateActionId/apply", applyCorporateAction, "Apply a corporate action", {
+  route.create("/corporate-actions/:corporateActionId/apply", applyCorporateAction, "Apply a corporate action", {
     description:
       "Records the ledger's Split or Consolidation trade for the units held at the start of the action's date (units after = units × numerator ÷ denominator, to 8 decimals) and marks the action Applied, both or neither; Location is the trade. An action already applied or dismissed: 409. A change the ledger refuses (a later sell left without units): 422.",
     response: CorporateActionResponse,
-    status: 201,
     location: (applied) => `/trades/${applied.tradeId}`,
   }),
   route.post("/corporate-actions/:corporateActionId/dismiss", dismissCorporateAction, "Dismiss a corporate action", {

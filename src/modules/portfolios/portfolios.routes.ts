@@ -8,11 +8,9 @@ const route = routeTable({ tag: "Portfolios" });
 
 export const portfolioRoutes: Endpoint[] = [
   route.get("/portfolios", listPortfolios, "List portfolios", { response: z.array(PortfolioResponse) }),
-  route.post("/portfolios", createPortfolio, "Create a portfolio", {
+  route.create("/portfolios", createPortfolio, "Create a portfolio", {
     body: CreatePortfolioInput,
     response: PortfolioResponse,
-    status: 201,
-    location: (c) => `/portfolios/${c.id}`,
   }),
   route.get("/portfolios/:portfolioId", getPortfolio, "Get a portfolio", { response: PortfolioResponse }),
   route.put("/portfolios/:portfolioId", updatePortfolio, "Update a portfolio", {

@@ -34,12 +34,11 @@ export const priceRoutes: Endpoint[] = [
     tag: "Holdings",
     response: z.array(CustomPriceResponse),
   }),
-  route.post("/holdings/:holdingId/prices", addCustomPrice, "Add a custom price", {
+  route.create("/holdings/:holdingId/prices", addCustomPrice, "Add a custom price", {
     tag: "Holdings",
     description: "One price per holding per date: a second one on a date answers 409.",
     body: CustomPriceInput,
     response: CustomPriceResponse,
-    status: 201,
     location: (price) => `/prices/${price.id}`,
   }),
   route.post("/holdings/:holdingId/prices/bulk", addCustomPrices, "Add custom prices, all or nothing", {

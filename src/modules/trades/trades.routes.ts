@@ -66,13 +66,11 @@ const ImportResponse = z
   .meta({ id: "TradeImportResult" });
 
 export const tradeRoutes: Endpoint[] = [
-  route.post("/trades", createTrade, "Add a trade", {
+  route.create("/trades", createTrade, "Add a trade", {
     description:
       "Creates the holding on its first trade (by symbol and exchange). A trade in another currency than the portfolio's carries an exchange rate, given or from the FX table; a sell beyond the units held, or a parcel pick that does not exist, answers 422.",
     body: TradeInput,
     response: TradeResponse,
-    status: 201,
-    location: (trade) => `/trades/${trade.id}`,
   }),
   route.get("/trades/:tradeId", getTrade, "Get a trade", { response: TradeResponse }),
   route.put("/trades/:tradeId", updateTrade, "Update a trade", {
