@@ -96,6 +96,9 @@ export function financialYearRange(financialYear: number, yearEnd = "06-30"): { 
 /** Today in UTC, for defaults only: calculators take dates as arguments. */
 /** The number of days in `month` (1–12) of `year`. */
 export function daysInMonth(year: number, month: number): number {
+  // Anything but a whole year and a month 1–12 is the calendar's to say (month 13: next January).
+  if (!Number.isInteger(year) || !Number.isInteger(month) || month < 1 || month > 12)
+    return new Date(Date.UTC(year, month, 0)).getUTCDate();
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   return month === 2 ? (leap ? 29 : 28) : DAYS_IN_MONTH[month - 1];
 }

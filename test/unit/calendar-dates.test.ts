@@ -61,9 +61,11 @@ describe("calendar dates", () => {
     expect(addDays("2024-03-01", -1)).toBe("2024-02-29");
   });
 
-  it("daysInMonth knows every month, leap Februaries included", () => {
+  it("daysInMonth knows every month, leap Februaries included, and what lies outside them", () => {
     for (const year of [1900, 2000, 2023, 2024])
       for (let month = 1; month <= 12; month++)
         expect(daysInMonth(year, month)).toBe(new Date(Date.UTC(year, month, 0)).getUTCDate());
+    // Out of range, as the calendar counts: month 0 is the December before, 13 the January after.
+    expect([daysInMonth(2024, 0), daysInMonth(2024, 13), daysInMonth(2024.5, 2)]).toEqual([31, 31, 29]);
   });
 });

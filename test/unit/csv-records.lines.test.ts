@@ -63,4 +63,21 @@ describe("CSV records and their lines", () => {
     }
     expect(all.map((r) => r.line)).toEqual(want);
   });
+
+  // A syntax error after the limit's worth of rows is the error (400), not "too many rows" (413),
+  // however many blank lines come before it: blank lines are no records.
+  it("answers a syntax error, not the row limit, when blank lines come before it", async () => {
+    const refusal = await readCsvRecords('h\n1\n\n\n\na"b\nx', { what: "The file", maxRecords: 2 }).catch((e) => e);
+    expect(refusal.status ?? refusal.code).not.toBe(413);
+    expect(refusal.message).toMatch(/not valid CSV/);
+    expect(refusal.errors[0].path).toBe("line 6");
+  });
+
+  it("keeps a line holding one quoted empty cell: it is a record, not a blank line", async () => {
+    expect(await read('h\n""\nv')).toEqual([
+      [1, ["h"]],
+      [2, [""]],
+      [3, ["v"]],
+    ]);
+  });
 });
