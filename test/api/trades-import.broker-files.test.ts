@@ -352,6 +352,32 @@ describe("files refused", () => {
     expect(await ledgerSnapshot(t.db)).toBe(before);
   });
 
+  it("a cell that reads but breaks a trade's rule: 400 naming the file's column, and the trade's field", async () => {
+    const p = await newPortfolio(t, key);
+    const before = await ledgerSnapshot(t.db);
+    // CommSec writes units inside Details: zero units are the Details cell's.
+    const commsec = {
+      name: "commsec.csv",
+      text: "Date,Reference,Details,Debit($),Credit($),Balance($)\n10/07/2024,C1,B 0 CBA @ 100.00,9.95,,0\n",
+    };
+    expect(expectRejected(await importFile(p, commsec), 400, "VALIDATION_FAILED")).toEqual([
+      {
+        path: "line 2.Details",
+        message: "must not be zero (the trade's quantity, as read from the column Details)",
+        line: 2,
+      },
+    ]);
+    // Sharesight's price column has two names: the error names the file's own.
+    const sharesight = {
+      name: "sharesight.csv",
+      text: "Trade Date,Instrument Code,Market Code,Quantity,Price in Dollars,Transaction Type\n2024-07-01,CBA,ASX,10,-5,BUY\n",
+    };
+    const [error] = expectRejected(await importFile(p, sharesight), 400, "VALIDATION_FAILED");
+    expect(error.path).toBe("line 2.Price in Dollars");
+    expect(error.message).toMatch(/\(the trade's price, as read from the column Price in Dollars\)$/);
+    expect(await ledgerSnapshot(t.db)).toBe(before);
+  });
+
   it("a JSON body with format=commsec, an .xlsx body with format=commsec: 400 on format", async () => {
     const p = await newPortfolio(t, key);
     const json = await t.http

@@ -13,6 +13,8 @@ import { readBrokerFile } from "./broker-formats/registry";
  */
 export interface ImportBody {
   rows: Row[];
+  /** A broker's file: the file's column each field of a trade was read from. */
+  fileColumns?: Row["fileColumns"];
   format: ImportResult["format"];
   ignored: ImportResult["ignored"];
   warnings: string[];
@@ -45,11 +47,13 @@ export async function importBody(
     // (an IBKR account in USD gives a USD trade the rate 1): the FX rule gives the rates instead.
     const { ratesTo } = file.read;
     const foreignRates = ratesTo !== undefined && ratesTo !== scope.baseCurrencyCode;
+    const fileColumns = file.columnOf;
     return {
       rows: trades.map((t) => {
         const { exchangeRate: _dropped, ...withoutRate } = t.raw;
-        return { line: t.line, raw: foreignRates ? withoutRate : { ...t.raw } };
+        return { line: t.line, raw: foreignRates ? withoutRate : { ...t.raw }, fileColumns };
       }),
+      fileColumns,
       format: file.format.id,
       ignored: file.read.ignored,
       warnings: foreignRates

@@ -17,6 +17,8 @@ export interface Row {
   raw: Record<string, unknown>;
   /** The row is a line of this service's CSV: errors name its columns (date, not tradeDate). */
   csv?: true;
+  /** The row is a trade of a broker's file: errors name the file's column each field was read from. */
+  fileColumns?: Readonly<Record<string, string | undefined>>;
 }
 
 /** Fields the native CSV names otherwise: the CSV column of each (trades-import.csv.ts). */
@@ -29,10 +31,17 @@ export const CSV_COLUMN_OF_FIELD: Readonly<Record<string, string>> = {
 
 /**
  * A row's error at a field, as its author finds it: a CSV row's path names the column and the
- * message the JSON field, a JSON row's the other way round, so that either points at the other.
+ * message the JSON field, a JSON row's the other way round, so that either points at the other. A
+ * broker file's row names the file's column the field was read from, and the field in the message.
  */
-function fieldError(row: Row, field: string, message: string): FieldError {
+export function fieldError(row: Pick<Row, "line" | "csv" | "fileColumns">, field: string, message: string): FieldError {
   const [head, ...rest] = field.split(".");
+  if (row.fileColumns) {
+    const read = row.fileColumns[head];
+    return read
+      ? rowError(row.line, read, `${message} (the trade's ${field}, as read from the column ${read})`)
+      : rowError(row.line, field, message);
+  }
   const column = CSV_COLUMN_OF_FIELD[head];
   if (!column) return rowError(row.line, field, message);
   return row.csv

@@ -16,6 +16,7 @@ import { BASE_RATE_IS_ONE, noRate, rateFromTable, unstorableRate } from "./trade
 import { importBody } from "./trades-import.body";
 import { duplicatesFound, findDuplicates } from "./trades-import.duplicates";
 import {
+  fieldError,
   ImportQuery,
   importFailed,
   parseRows,
@@ -128,7 +129,7 @@ export async function importTrades(
     for (const { line, data } of parsed) {
       const currency = data.currencyCode ?? holdingOf.get(line)!.currencyCode;
       if (currency === portfolio.baseCurrencyCode && data.exchangeRate && !data.exchangeRate.eq(1)) {
-        errors.push(rowError(line, "exchangeRate", BASE_RATE_IS_ONE));
+        errors.push(fieldError({ line, fileColumns: read.fileColumns }, "exchangeRate", BASE_RATE_IS_ONE));
       }
     }
     if (errors.length) throw importFailed("VALIDATION_FAILED", errors);

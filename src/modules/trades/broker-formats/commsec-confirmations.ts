@@ -1,4 +1,4 @@
-import { asxTrade, detector, eachRow, type BrokerFormat } from "./format";
+import { asxTrade, detector, eachRow, type BrokerFormat, type ColumnOf } from "./format";
 
 /**
  * CommSec's Confirmations export (Manage Orders → Confirmations → CSV; docs/data.md §4): one
@@ -27,7 +27,19 @@ const HEADER = [
  */
 const CANCELLED = /cancel/i;
 
+/** The columns of the trade fields (the import names these in its errors). */
+const COLUMN_OF: ColumnOf = {
+  tradeDate: "Trade Date",
+  tradeType: "Buy/ Sell",
+  symbol: "Security",
+  quantity: "Units",
+  price: "Average Price ($)",
+  brokerage: "Brokerage (inc GST.)",
+  reference: "Confirmation Number",
+};
+
 export const commsecConfirmations: BrokerFormat = {
+  columnOf: () => COLUMN_OF,
   id: "commsec-confirmations",
   name: "CommSec Confirmations",
   ...detector("csv", HEADER),

@@ -1,4 +1,4 @@
-import { asxTrade, detector, eachRow, type BrokerFormat } from "./format";
+import { asxTrade, detector, eachRow, type BrokerFormat, type ColumnOf } from "./format";
 
 /**
  * CommSec's Transaction Summary (the older, richer export; docs/data.md §4): a preamble (title,
@@ -24,7 +24,19 @@ const HEADER = [
 /** The first cell of the row that starts the trailer: everything from it on explains the columns. */
 const TRAILER = "GLOSSARY";
 
+/** The columns of the trade fields (the import names these in its errors). */
+const COLUMN_OF: ColumnOf = {
+  tradeDate: "Date",
+  tradeType: "Type",
+  symbol: "Code",
+  quantity: "Quantity",
+  price: "Unit Price ($)",
+  brokerage: "Brokerage+GST ($)",
+  reference: "Contract Note",
+};
+
 export const commsecSummary: BrokerFormat = {
+  columnOf: () => COLUMN_OF,
   id: "commsec-summary",
   name: "CommSec Transaction Summary",
   ...detector("csv", HEADER),

@@ -1,5 +1,13 @@
 import { Decimal } from "../../../lib/money";
-import { asxTrade, businessDaysBefore, detector, eachRow, parseAmount, type BrokerFormat } from "./format";
+import {
+  asxTrade,
+  businessDaysBefore,
+  detector,
+  eachRow,
+  parseAmount,
+  type BrokerFormat,
+  type ColumnOf,
+} from "./format";
 
 /**
  * CommSec's Transactions export (`Transactions_<account>_<from>_<to>.csv`, the cash-account view
@@ -24,7 +32,19 @@ export const DERIVED_TRADE_DATES =
   "less 2 business days (Monday to Friday). Public holidays are not known, so a trade that settled " +
   "after one is dated a business day late; the Transaction Summary or Confirmations export gives the trade dates.";
 
+/** The columns of the trade fields (the import names these in its errors). */
+const COLUMN_OF: ColumnOf = {
+  tradeDate: "Date",
+  tradeType: "Details",
+  symbol: "Details",
+  quantity: "Details",
+  price: "Details",
+  brokerage: "Debit($)/Credit($)",
+  reference: "Reference",
+};
+
 export const commsec: BrokerFormat = {
+  columnOf: () => COLUMN_OF,
   id: "commsec",
   name: "CommSec Transactions",
   ...detector("csv", HEADER),

@@ -81,7 +81,15 @@ export interface BrokerFormat {
   findHeader(records: readonly CsvRecord[]): number;
   /** The records after the header read into trades; `header` is the header row's cells. */
   read(header: Columns, records: readonly CsvRecord[]): BrokerRead;
+  /**
+   * The file's column each field of a trade is read from (this file's, when the export's columns
+   * vary): an error the import finds in a field names the column the user can look at.
+   */
+  columnOf(header: Columns): ColumnOf;
 }
+
+/** The file's column a trade's field is read from, for the fields the file has a column for. */
+export type ColumnOf = Partial<Record<keyof BrokerTradeBody, string>>;
 
 /** A column name as matched: case, spaces and a stray space inside ("Buy/ Sell") do not count. */
 export const columnKey = (name: string) => name.replace(/\s+/g, "").toLowerCase();

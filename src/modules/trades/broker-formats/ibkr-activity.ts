@@ -69,6 +69,15 @@ export const ibkrActivity: BrokerFormat = {
   media: "csv",
   guessesUsListing: true,
   findHeader: (records) => records.findIndex((r) => isTradesHeader(r.cells) && holdsColumns(r.cells, REQUIRED)),
+  columnOf: () => ({
+    tradeDate: "Date/Time",
+    tradeType: "Quantity",
+    symbol: "Symbol",
+    quantity: "Quantity",
+    price: "T. Price",
+    brokerage: "Comm/Fee",
+    currencyCode: "Currency",
+  }),
   read(header, records) {
     const out = emptyRead();
     let columns = header;

@@ -129,6 +129,18 @@ export const ibkrFlex: BrokerFormat = {
   id: "ibkr-flex",
   name: "Interactive Brokers Flex Query (Trades)",
   ...detector("csv", HEADER, REQUIRED),
+  columnOf: () => ({
+    tradeDate: "TradeDate",
+    tradeType: "Buy/Sell",
+    symbol: "Symbol",
+    exchange: "ListingExchange",
+    quantity: "Quantity",
+    price: "TradePrice",
+    brokerage: "IBCommission",
+    currencyCode: "CurrencyPrimary",
+    exchangeRate: "FXRateToBase",
+    reference: "TransactionID",
+  }),
   read(header, records) {
     const out = emptyRead();
     // The trades section's columns, or undefined while the lines are another section's.

@@ -4,7 +4,7 @@ import { DomainError } from "../../../lib/domain-errors";
 import { commsec } from "./commsec";
 import { commsecConfirmations } from "./commsec-confirmations";
 import { commsecSummary } from "./commsec-summary";
-import { Columns, type BrokerFormat, type BrokerFormatId, type BrokerRead } from "./format";
+import { Columns, type BrokerFormat, type BrokerFormatId, type BrokerRead, type ColumnOf } from "./format";
 import { ibkrActivity } from "./ibkr-activity";
 import { ibkrFlex } from "./ibkr-flex";
 import { selfwealth } from "./selfwealth";
@@ -36,6 +36,8 @@ export interface BrokerFile {
   /** The line of the header row. */
   headerLine: number;
   read: BrokerRead;
+  /** The file's column each field of its trades was read from. */
+  columnOf: ColumnOf;
 }
 
 /**
@@ -58,9 +60,10 @@ export async function readBrokerFile(
   for (const f of candidates) {
     const at = f.findHeader(records);
     if (at < 0) continue;
-    const read = f.read(new Columns(records[at].cells), records.slice(at + 1));
+    const header = new Columns(records[at].cells);
+    const read = f.read(header, records.slice(at + 1));
     if (read.trades.length > maxTrades) throw tooManyRows("The import", maxTrades, read.trades.length);
-    return { format: f, headerLine: records[at].line, read };
+    return { format: f, headerLine: records[at].line, read, columnOf: f.columnOf(header) };
   }
   throw unplaced(format, candidates, records);
 }

@@ -1,4 +1,4 @@
-import { asxTrade, detector, eachRow, type BrokerFormat } from "./format";
+import { asxTrade, detector, eachRow, type BrokerFormat, type ColumnOf } from "./format";
 
 /**
  * SelfWealth's Movements export (docs/data.md §4): one movement a row, dates as
@@ -22,7 +22,19 @@ const HEADER = [
   "Total",
 ] as const;
 
+/** The columns of the trade fields (the import names these in its errors). */
+const COLUMN_OF: ColumnOf = {
+  tradeDate: "Trade Date",
+  tradeType: "Action",
+  symbol: "Code",
+  quantity: "Units",
+  price: "Average Price",
+  brokerage: "Brokerage",
+  reference: "Reference",
+};
+
 export const selfwealth: BrokerFormat = {
+  columnOf: () => COLUMN_OF,
   id: "selfwealth",
   name: "SelfWealth Movements",
   ...detector("csv", HEADER),

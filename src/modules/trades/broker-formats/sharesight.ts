@@ -1,7 +1,15 @@
 import { Decimal } from "../../../lib/money";
 import { unguardedCell } from "../../../lib/csv-out";
 import { EXCHANGE_CURRENCY } from "../../securities/securities.schemas";
-import { eachRow, holdsColumns, parseAmount, parseDate, type BrokerFormat, type RowReader } from "./format";
+import {
+  eachRow,
+  holdsColumns,
+  parseAmount,
+  parseDate,
+  type BrokerFormat,
+  type Columns,
+  type RowReader,
+} from "./format";
 
 /**
  * Sharesight's generic trades file (the one its "Import trades from a spreadsheet" takes, and what
@@ -31,6 +39,18 @@ const HEADER = [
 const REQUIRED = ["Trade Date", "Instrument Code", "Market Code", "Quantity", "Transaction Type"];
 const PRICE = ["Price", "Price in Dollars"];
 
+/** The file's name for each column that has two: an error names the column as the file does. */
+function namedColumns(columns: Columns) {
+  const named = (...names: string[]) => names.find((n) => columns.has(n)) ?? names[0];
+  return {
+    price: named(...PRICE),
+    rate: named("Exchange Rate (optional)", "Exchange Rate"),
+    brokerage: named("Brokerage (optional)", "Brokerage"),
+    brokerageCurrency: named("Brokerage Currency (optional)", "Brokerage Currency"),
+    comments: named("Comments (optional)", "Comments"),
+  };
+}
+
 export const sharesight: BrokerFormat = {
   id: "sharesight",
   name: "Sharesight trades file",
@@ -38,14 +58,29 @@ export const sharesight: BrokerFormat = {
   media: "csv",
   findHeader: (records) =>
     records.findIndex((r) => holdsColumns(r.cells, REQUIRED) && PRICE.some((p) => holdsColumns(r.cells, [p]))),
+  columnOf(columns) {
+    const named = namedColumns(columns);
+    return {
+      tradeDate: "Trade Date",
+      tradeType: "Transaction Type",
+      symbol: "Instrument Code",
+      exchange: "Market Code",
+      quantity: "Quantity",
+      price: named.price,
+      brokerage: named.brokerage,
+      currencyCode: named.brokerageCurrency,
+      exchangeRate: named.rate,
+      notes: named.comments,
+    };
+  },
   read(columns, records) {
-    /** The file's name for a column that has two: an error names the column as the file does. */
-    const named = (...names: string[]) => names.find((n) => columns.has(n)) ?? names[0];
-    const priceColumn = named(...PRICE);
-    const rateColumn = named("Exchange Rate (optional)", "Exchange Rate");
-    const brokerageColumn = named("Brokerage (optional)", "Brokerage");
-    const brokerageCurrencyColumn = named("Brokerage Currency (optional)", "Brokerage Currency");
-    const commentsColumn = named("Comments (optional)", "Comments");
+    const {
+      price: priceColumn,
+      rate: rateColumn,
+      brokerage: brokerageColumn,
+      brokerageCurrency: brokerageCurrencyColumn,
+      comments: commentsColumn,
+    } = namedColumns(columns);
     return eachRow(columns, records, (row, out) => {
       const side = row.text("Transaction Type").toUpperCase();
       if (side !== "BUY" && side !== "SELL") {

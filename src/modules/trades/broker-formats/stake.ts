@@ -50,6 +50,16 @@ export const stake: BrokerFormat = {
   name: "Stake Wall St transaction report",
   ...detector("xlsx", HEADER, REQUIRED),
   guessesUsListing: true,
+  columnOf: () => ({
+    tradeDate: "DATE (US)",
+    tradeType: "SIDE",
+    symbol: "SYMBOL",
+    quantity: "UNITS",
+    price: "EFFECTIVE PRICE (USD)",
+    brokerage: "BROKERAGE FEE (USD)",
+    exchangeRate: "FX RATE",
+    reference: "REFERENCE",
+  }),
   read: (columns, records) =>
     eachRow(columns, records, (row, out) => {
       const side = row.text("SIDE").toUpperCase();
