@@ -24,7 +24,7 @@ import { indexPage } from "./http/index-page";
 import { webAppRouter } from "./http/web-app";
 import { idempotency } from "./http/idempotency";
 import { chunkedJson } from "./http/chunked-json";
-import { assertExactNumbers } from "./http/json-numbers";
+import { assertLosslessJson } from "./http/lossless-json";
 import { refuseWritesOnLowDisk } from "./http/low-disk-writes";
 import { restRoutes } from "./http/rest-routes";
 import {
@@ -138,7 +138,7 @@ export async function createApp(opts: {
     type: [...MEDIA.json.accept],
     verify: (req, res, body, encoding) => {
       utf8Only(req, res, body, encoding);
-      assertExactNumbers(body);
+      assertLosslessJson(body);
     },
   });
   // Bulk endpoints take up to 20 MiB, as JSON or text/csv (20,000 trades do not fit in 1 MiB); their

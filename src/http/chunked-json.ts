@@ -1,6 +1,6 @@
 import { parseChunked } from "@discoveryjs/json-ext";
 import type { NextFunction, Request, Response } from "express";
-import { inexactNumberError, inexactNumberInSlices } from "./json-numbers";
+import { jsonLossError, jsonLossInSlices } from "./lossless-json";
 
 /** Bytes parsed between two turns of the event loop (about 10 ms of parsing). */
 const CHUNK_BYTES = 256 * 1024;
@@ -42,9 +42,9 @@ export async function chunkedJson(req: Request, _res: Response, next: NextFuncti
         new SyntaxError(`Unexpected token ${String.fromCharCode(first)}: the body must be a JSON object or array`),
       ),
     );
-  // Numbers a float would round are refused before the parse rounds them (./json-numbers.ts).
-  const inexact = await inexactNumberInSlices(body.toString("utf8"));
-  if (inexact !== undefined) return next(inexactNumberError(inexact));
+  // What the parse would lose (a number a float rounds, a name given twice) is refused first (./lossless-json.ts).
+  const loss = await jsonLossInSlices(body.toString("utf8"));
+  if (loss !== undefined) return next(jsonLossError(loss));
   let root: unknown;
   let complete = false;
   try {

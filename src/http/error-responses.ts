@@ -48,8 +48,11 @@ type HttpLikeError = {
   errno?: number;
   field?: string;
   message?: string;
-  /** A JSON number a float would round (./json-numbers.ts). */
+  /** A JSON number a float would round (./lossless-json.ts). */
   number?: string;
+  /** A name given twice in one JSON object, and the path of that object (./lossless-json.ts). */
+  repeated?: string;
+  at?: string;
 };
 
 /**
@@ -90,6 +93,10 @@ function fromHttpError(error: HttpLikeError): DomainError | undefined {
         path: "(body)",
         message: `holds ${error.number}, which a JSON number cannot carry exactly: send it as a string`,
       },
+    ]);
+  if (error.type === "entity.name.repeated")
+    return new DomainError("VALIDATION_FAILED", `The request body is refused: ${error.message}`, [
+      { path: error.at ?? "(body)", message: `names "${error.repeated}" twice; send each field once` },
     ]);
   if (error.type === "entity.utf8.invalid")
     return new DomainError(

@@ -1,0 +1,42 @@
+import { jsonLoss, jsonLossInSlices } from "../../src/http/lossless-json";
+
+/**
+ * A name given twice in one JSON object (src/http/lossless-json.ts): JSON.parse keeps the last and
+ * drops the first, so the body is refused naming the field and the JSON path of its object. Names
+ * are compared as JSON reads them (escapes read), and only within one object.
+ */
+describe("a name given twice in one object", () => {
+  it("is found at the top level, inside arrays and inside nested objects, with the object's path", () => {
+    expect(jsonLoss('{"price":1,"quantity":2,"price":100}')).toEqual({ name: "price", path: "$" });
+    expect(jsonLoss('[{"a":1},{"a":1},{"b":1,"c":2,"b":3}]')).toEqual({ name: "b", path: "$[2]" });
+    expect(jsonLoss('{"input":{"parcels":[{"tradeId":1},{"tradeId":2,"units":1,"units":2}]}}')).toEqual({
+      name: "units",
+      path: "$.input.parcels[1]",
+    });
+    // Escapes are read: "a\u0062" is "ab".
+    expect(jsonLoss('{"ab":1,"a\\u0062":2}')).toEqual({ name: "ab", path: "$" });
+    // Whitespace around the colon, and a value that is an object of its own.
+    expect(jsonLoss('{ "x" : {"y":1} , "x" : 2 }')).toEqual({ name: "x", path: "$" });
+  });
+
+  it("is no loss when the names are in different objects, differ in case, or are text inside strings", () => {
+    expect(jsonLoss('[{"a":1},{"a":2}]')).toBeUndefined();
+    expect(jsonLoss('{"a":{"a":{"a":1}}}')).toBeUndefined();
+    expect(jsonLoss('{"price":1,"Price":2}')).toBeUndefined();
+    // A note holding what looks like JSON is a string: its braces and names are not the body's.
+    expect(jsonLoss('{"notes":"{\\"a\\":1,\\"a\\":2}","a":1}')).toBeUndefined();
+    expect(jsonLoss('{"notes":"price: 1, price: 2","price":"1"}')).toBeUndefined();
+  });
+
+  it("is reported in text order with the rounded numbers: whichever comes first", () => {
+    expect(jsonLoss('{"a":1,"a":99999999999999.99999999}')).toEqual({ name: "a", path: "$" });
+    expect(jsonLoss('{"a":99999999999999.99999999,"a":1}')).toEqual({ number: "99999999999999.99999999" });
+  });
+
+  it("reads a large text in slices to the same answer", async () => {
+    const rows = Array.from({ length: 50_000 }, (_, i) => `{"quantity":${i + 1},"price":"1.5"}`);
+    expect(await jsonLossInSlices(`[${rows.join(",")}]`)).toBeUndefined();
+    rows[40_000] = '{"quantity":1,"price":"1.5","quantity":2}';
+    expect(await jsonLossInSlices(`[${rows.join(",")}]`)).toEqual({ name: "quantity", path: "$[40000]" });
+  });
+});
