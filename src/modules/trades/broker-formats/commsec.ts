@@ -1,13 +1,6 @@
 import { Decimal } from "../../../lib/money";
-import {
-  asxTrade,
-  businessDaysBefore,
-  detector,
-  eachRow,
-  parseAmount,
-  type BrokerFormat,
-  type ColumnOf,
-} from "./format";
+import { asxTrade, detector, eachRow, parseAmount, type BrokerFormat, type ColumnOf } from "./format";
+import { businessDaysBefore } from "./broker-dates";
 
 /**
  * CommSec's Transactions export (`Transactions_<account>_<from>_<to>.csv`, the cash-account view

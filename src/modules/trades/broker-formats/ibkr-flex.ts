@@ -5,12 +5,12 @@ import {
   holdsColumns,
   isBlankRecord,
   parseAmount,
-  parseDate,
   RowReader,
   US_EXCHANGE,
   type BrokerFormat,
   type BrokerRead,
 } from "./format";
+import { parseDate } from "./broker-dates";
 
 /**
  * Interactive Brokers' Flex Query, CSV, Trades section (docs/data.md §4; research notes §1.5): the

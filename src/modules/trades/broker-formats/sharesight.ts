@@ -1,15 +1,8 @@
 import { Decimal } from "../../../lib/money";
 import { unguardedCell } from "../../../lib/csv-out";
 import { EXCHANGE_CURRENCY } from "../../securities/securities.schemas";
-import {
-  eachRow,
-  holdsColumns,
-  parseAmount,
-  parseDate,
-  type BrokerFormat,
-  type Columns,
-  type RowReader,
-} from "./format";
+import { eachRow, holdsColumns, parseAmount, type BrokerFormat, type Columns, type RowReader } from "./format";
+import { parseDate } from "./broker-dates";
 
 /**
  * Sharesight's generic trades file (the one its "Import trades from a spreadsheet" takes, and what
