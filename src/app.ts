@@ -68,7 +68,18 @@ function graphqlGuard(req: Request, res: Response, next: NextFunction): void {
     return void res.status(204).end();
   }
   if (method !== "GET" && method !== "POST") return next(methodNotAllowed(method, req.baseUrl, "GET, POST"));
-  next(method === "POST" ? unsupportedBody(req, MEDIA.json) : undefined);
+  if (method === "POST") return next(unsupportedBody(req, MEDIA.json));
+  // A GET's variables and extensions are JSON in the query string, which Apollo parses itself:
+  // what the parse would lose is refused as it is in a body.
+  try {
+    for (const name of ["variables", "extensions"]) {
+      const text = req.query[name];
+      if (typeof text === "string") assertLosslessJson(text);
+    }
+  } catch (error) {
+    return next(error);
+  }
+  next();
 }
 
 /**

@@ -88,14 +88,14 @@ function fromHttpError(error: HttpLikeError): DomainError | undefined {
   if (error.type === "encoding.unsupported" || error.type === "charset.unsupported")
     return new DomainError("VALIDATION_FAILED", "The request body's encoding is not supported; send UTF-8 JSON.");
   if (error.type === "entity.number.inexact")
-    return new DomainError("VALIDATION_FAILED", `The request body is refused: ${error.message}`, [
+    return new DomainError("VALIDATION_FAILED", `The request is refused: ${error.message}`, [
       {
         path: "(body)",
         message: `holds ${error.number}, which a JSON number cannot carry exactly: send it as a string`,
       },
     ]);
   if (error.type === "entity.name.repeated")
-    return new DomainError("VALIDATION_FAILED", `The request body is refused: ${error.message}`, [
+    return new DomainError("VALIDATION_FAILED", `The request is refused: ${error.message}`, [
       { path: error.at ?? "(body)", message: `names "${error.repeated}" twice; send each field once` },
     ]);
   if (error.type === "entity.utf8.invalid")

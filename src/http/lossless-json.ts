@@ -16,9 +16,11 @@ import { atOnce, inSlices, type Steps } from "../lib/slices";
  *   (docs/conventions.md §7.1), so the body is refused, naming the field and where it is.
  *
  * Strings are passed over whole (a reference of twenty digits is text, a `{` in a note is a
- * character), so the braces and names seen are the text's own.
+ * character), so the braces and names seen are the text's own. A string that never closes runs to
+ * the end of the text (JSON.parse then refuses it): matched as "up to a closing quote" alone, it
+ * was tried again from every quote inside it, time growing with the square of the body.
  */
-const TOKENS = /"(?:[^"\\]|\\.)*"(\s*:)?|(-?\d[\d.eE+-]*)|([{}])/g;
+export const TOKENS = /"(?:[^"\\]|\\[^])*(?:"|$)(\s*:)?|(-?\d[\d.eE+-]*)|([{}])/g;
 /** Tokens read between two steps (lib/slices.ts): a 20 MiB bulk body is read in slices. */
 const TOKENS_PER_STEP = 20_000;
 
@@ -27,6 +29,12 @@ export type JsonLoss = { number: string } | { name: string; path: string };
 
 /** Names an object may hold before they are looked up in a Set rather than a list. */
 const LISTED_NAMES = 16;
+/**
+ * Objects open at once whose names are remembered. Bodies may nest 32 levels (src/http/depth.ts,
+ * checked once parsed); names deeper than this are not compared, so that `{"a":` repeated over a
+ * bulk body's 20 MiB holds no list per level.
+ */
+const TRACKED_DEPTH = 64;
 
 /** The first loss of the JSON text, if any, as steps. Text that is not JSON is left to JSON.parse. */
 function* lossSteps(text: string): Steps<JsonLoss | undefined> {
@@ -34,6 +42,7 @@ function* lossSteps(text: string): Steps<JsonLoss | undefined> {
   // The names seen in each object open around the token read, as `"name":` (the token itself, for
   // the usual name without escapes or spaces: nothing is copied to remember it).
   const names: (string[] | Set<string>)[] = [];
+  let deeper = 0;
   let read = 0;
   for (let m = tokens.exec(text); m; m = tokens.exec(text)) {
     if (++read % TOKENS_PER_STEP === 0) yield;
@@ -42,11 +51,14 @@ function* lossSteps(text: string): Steps<JsonLoss | undefined> {
     const number = m[2];
     const brace = m[3];
     if (brace !== undefined) {
-      if (brace === "{") names.push([]);
+      if (brace === "{") {
+        if (names.length < TRACKED_DEPTH) names.push([]);
+        else deeper++;
+      } else if (deeper > 0) deeper--;
       else names.pop();
     } else if (colon !== undefined) {
       const seen = names[names.length - 1];
-      if (seen === undefined) continue;
+      if (seen === undefined || deeper > 0) continue;
       let key = token;
       if (colon.length !== 1 || token.includes("\\")) {
         const name = nameOf(token.slice(0, token.length - colon.length));
@@ -54,7 +66,7 @@ function* lossSteps(text: string): Steps<JsonLoss | undefined> {
         key = `"${name}":`;
       }
       if (Array.isArray(seen) ? seen.includes(key) : seen.has(key))
-        return { name: key.slice(1, -2), path: pathAt(text, m.index) };
+        return { name: key.slice(1, -2), path: yield* pathSteps(text, m.index) };
       if (!Array.isArray(seen)) seen.add(key);
       else if (seen.push(key) > LISTED_NAMES) names[names.length - 1] = new Set(seen);
     } else if (number !== undefined && (number.length > 15 || /[eE]/.test(number))) {
@@ -79,12 +91,14 @@ function nameOf(quoted: string): string | undefined {
 
 /**
  * Where the object holding the token at `at` is, as a JSON path (`$[3]`, `$.input.parcels[0]`):
- * read again from the start, only when a repeated name was found.
+ * read again from the start (in steps, as the scan is), only when a repeated name was found.
  */
-function pathAt(text: string, at: number): string {
-  const tokens = /"(?:[^"\\]|\\.)*"(\s*:)?|([{}[\],])/g;
+function* pathSteps(text: string, at: number): Generator<void, string> {
+  const tokens = /"(?:[^"\\]|\\[^])*(?:"|$)(\s*:)?|([{}[\],])/g;
   const frames: { index?: number; name?: string }[] = [];
+  let read = 0;
   for (let m = tokens.exec(text); m && m.index < at; m = tokens.exec(text)) {
+    if (++read % TOKENS_PER_STEP === 0) yield;
     const [token, colon, punctuation] = m;
     const top = frames[frames.length - 1];
     if (colon !== undefined && top) top.name = nameOf(token.slice(0, token.length - colon.length));

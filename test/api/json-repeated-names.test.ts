@@ -50,6 +50,27 @@ it("GraphQL: a field given twice in the variables is refused before the operatio
   expect(await trades()).toBe(0);
 });
 
+it("GraphQL over GET: a field given twice in the variables of the query string is refused too", async () => {
+  const query = "query($id: ID!) { portfolio(id: $id) { id name } }";
+  // Apollo's CSRF guard wants a preflight header on a GET.
+  const get = (variables: string) =>
+    t.http.get("/graphql").set("authorization", key).set("apollo-require-preflight", "1").query({ query, variables });
+  const res = await get(`{"id":"${portfolioId}","id":"0"}`);
+  expect(res.status).toBe(400);
+  expect(res.body.errors).toEqual([
+    expect.objectContaining({
+      message: expect.stringMatching(/^The request is refused: The object at \$ names "id" twice/),
+      extensions: expect.objectContaining({
+        code: "VALIDATION_FAILED",
+        errors: [{ path: "$", message: 'names "id" twice; send each field once' }],
+      }),
+    }),
+  ]);
+  const ok = await get(`{"id":"${portfolioId}"}`);
+  expect(ok.status).toBe(200);
+  expect(ok.body.data.portfolio.id).toBe(String(portfolioId));
+});
+
 it("the bulk import (parsed in chunks): 400 naming the row's path, nothing written", async () => {
   const row = (extra = "") =>
     `{"symbol":"CBA","exchange":"ASX","tradeType":"Buy","tradeDate":"2024-01-02","quantity":1,"price":10${extra}}`;

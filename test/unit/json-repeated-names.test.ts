@@ -1,4 +1,4 @@
-import { jsonLoss, jsonLossInSlices } from "../../src/http/lossless-json";
+import { jsonLoss, jsonLossInSlices, TOKENS } from "../../src/http/lossless-json";
 
 /**
  * A name given twice in one JSON object (src/http/lossless-json.ts): JSON.parse keeps the last and
@@ -38,5 +38,21 @@ describe("a name given twice in one object", () => {
     expect(await jsonLossInSlices(`[${rows.join(",")}]`)).toBeUndefined();
     rows[40_000] = '{"quantity":1,"price":"1.5","quantity":2}';
     expect(await jsonLossInSlices(`[${rows.join(",")}]`)).toEqual({ name: "quantity", path: "$[40000]" });
+  });
+
+  it("names deeper than the depth whose names are remembered are not compared; shallower ones are", () => {
+    const nested = (depth: number) => '{"a":'.repeat(depth) + '{"x":1,"x":2}' + "}".repeat(depth);
+    expect(jsonLoss(nested(10))).toEqual({ name: "x", path: "$" + ".a".repeat(10) });
+    // Bodies nest 32 levels at most (refused once parsed): past 64 the scan keeps no names.
+    expect(jsonLoss(nested(100))).toBeUndefined();
+  });
+
+  // A string that never closes is one token to the end of the text. Matched only up to a closing
+  // quote, it was tried again from every quote inside it: 100,000 escaped quotes took 22 s.
+  it("reads a string that never closes as one token to the end, and leaves the refusal to the parser", () => {
+    const unclosed = '"q' + '\\"'.repeat(1000);
+    expect(new RegExp(TOKENS).exec(unclosed)?.[0]).toBe(unclosed);
+    expect(jsonLoss('{"q":' + unclosed)).toBeUndefined();
+    expect(jsonLoss('{"a":1,"b":"never closed')).toBeUndefined();
   });
 });

@@ -37,7 +37,7 @@ export const CSV_COLUMN_OF_FIELD: Readonly<Record<string, string>> = {
 export function fieldError(row: Pick<Row, "line" | "csv" | "fileColumns">, field: string, message: string): FieldError {
   const [head, ...rest] = field.split(".");
   if (row.fileColumns) {
-    const read = row.fileColumns[head];
+    const read = Object.hasOwn(row.fileColumns, head) ? row.fileColumns[head] : undefined;
     return read
       ? rowError(row.line, read, `${message} (the trade's ${field}, as read from the column ${read})`)
       : rowError(row.line, field, message);

@@ -32,7 +32,6 @@ const COLUMN_OF: ColumnOf = {
   symbol: "Details",
   quantity: "Details",
   price: "Details",
-  brokerage: "Debit($)/Credit($)",
   reference: "Reference",
 };
 

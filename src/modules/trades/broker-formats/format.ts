@@ -83,7 +83,9 @@ export interface BrokerFormat {
   read(header: Columns, records: readonly CsvRecord[]): BrokerRead;
   /**
    * The file's column each field of a trade is read from (this file's, when the export's columns
-   * vary): an error the import finds in a field names the column the user can look at.
+   * vary): an error the import finds in a field names the column the user can look at. A field
+   * worked out from several cells (Stake's brokerage, the sum of three fees) or not read from the
+   * file at all (an ASX trade's exchange) has none, and the error names the field.
    */
   columnOf(header: Columns): ColumnOf;
 }

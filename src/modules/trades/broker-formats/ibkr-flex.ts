@@ -129,11 +129,12 @@ export const ibkrFlex: BrokerFormat = {
   id: "ibkr-flex",
   name: "Interactive Brokers Flex Query (Trades)",
   ...detector("csv", HEADER, REQUIRED),
-  columnOf: () => ({
+  columnOf: (header) => ({
     tradeDate: "TradeDate",
     tradeType: "Buy/Sell",
     symbol: "Symbol",
-    exchange: "ListingExchange",
+    // Without the column, the exchange follows CurrencyPrimary.
+    exchange: header.has("ListingExchange") ? "ListingExchange" : undefined,
     quantity: "Quantity",
     price: "TradePrice",
     brokerage: "IBCommission",

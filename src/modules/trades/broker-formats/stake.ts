@@ -56,8 +56,6 @@ export const stake: BrokerFormat = {
     symbol: "SYMBOL",
     quantity: "UNITS",
     price: "EFFECTIVE PRICE (USD)",
-    brokerage: "BROKERAGE FEE (USD)",
-    exchangeRate: "FX RATE",
     reference: "REFERENCE",
   }),
   read: (columns, records) =>
