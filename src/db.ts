@@ -6,7 +6,7 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../generated/prisma/client";
 import { EmbeddedStatistics } from "./lib/embedded-statistics";
 import { listenOn, type ChannelListener } from "./lib/pg-listener";
-import { counting, type StatementCounter, type StatementObserver } from "./lib/statement-counter";
+import { counting, countStatement, type StatementCounter, type StatementObserver } from "./lib/statement-counter";
 import { lockDataDir, pgliteOpenError, prepareDataDir } from "./lib/storage";
 import { applyMigrations, type SqlSession } from "./migrate";
 
@@ -163,21 +163,8 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
         waiting: pool.waitingCount,
       }),
       observeStatements,
-      query: async <T>(name: string, sql: string, params: unknown[]) => {
-        counter.n++;
-        counter.active++;
-        const ended = counter.observer?.(sql);
-        try {
-          const { rows } = await pool.query({ name, text: sql, values: params });
-          ended?.();
-          return rows as T[];
-        } catch (error) {
-          ended?.(error);
-          throw error;
-        } finally {
-          counter.active--;
-        }
-      },
+      query: async <T>(name: string, sql: string, params: unknown[]) =>
+        (await countStatement(counter, sql, () => pool.query({ name, text: sql, values: params }))).rows as T[],
       listen: (channel, listener) => {
         const stop = listenOn(
           { connectionString: options.url!, connectTimeoutMs: options.connectTimeoutMs },

@@ -14,6 +14,26 @@ export interface StatementCounter {
 }
 
 /**
+ * Sends one statement (`send`) counted, and told to the observer in the caller's async context:
+ * Prisma's through the adapter below, and the pool's own (Database.query).
+ */
+export async function countStatement<T>(counter: StatementCounter, sql: string, send: () => Promise<T>): Promise<T> {
+  counter.n++;
+  counter.active++;
+  const ended = counter.observer?.(sql);
+  try {
+    const result = await send();
+    counter.active--;
+    ended?.();
+    return result;
+  } catch (error) {
+    counter.active--;
+    ended?.(error);
+    throw error;
+  }
+}
+
+/**
  * Wraps an adapter factory to count every statement Prisma sends (the no-N+1 tests read it), to
  * tell the statement observer, and, when asked, to report each one with the rows it changed or
  * returned.
@@ -49,27 +69,16 @@ export function counting(
         if (typeof value !== "function") return value;
         if (prop === "queryRaw" || prop === "executeRaw") {
           return (...args: unknown[]) => {
-            counter.n++;
-            counter.active++;
             const sql = (args[0] as { sql: string }).sql;
-            const ended = counter.observer?.(sql);
             const run = () => value.apply(obj, args) as Promise<unknown>;
-            const result = send(yieldBetween ? () => nextTurn().then(run) : run) as Promise<
-              number | { rows: unknown[] }
-            >;
-            return result.then(
-              (r) => {
-                counter.active--;
-                ended?.();
-                onStatement?.(sql, typeof r === "number" ? r : r.rows.length);
-                return r;
-              },
-              (error: unknown) => {
-                counter.active--;
-                ended?.(error);
-                throw error;
-              },
-            );
+            return countStatement(
+              counter,
+              sql,
+              () => send(yieldBetween ? () => nextTurn().then(run) : run) as Promise<number | { rows: unknown[] }>,
+            ).then((r) => {
+              onStatement?.(sql, typeof r === "number" ? r : r.rows.length);
+              return r;
+            });
           };
         }
         if (prop === "startTransaction") {
