@@ -123,12 +123,6 @@ export const jsonLoss = (text: string): JsonLoss | undefined => atOnce(lossSteps
 /** jsonLoss for a large text, giving the event loop a turn between slices. */
 export const jsonLossInSlices = (text: string): Promise<JsonLoss | undefined> => inSlices(lossSteps(text));
 
-/** The first number of the JSON text whose value a float does not keep, if any. */
-export const inexactNumber = (text: string): string | undefined => {
-  const loss = jsonLoss(text);
-  return loss && "number" in loss ? loss.number : undefined;
-};
-
 /** Body-parser's error for such a body: 400, src/http/error-responses.ts. */
 export function jsonLossError(loss: JsonLoss): Error {
   if ("number" in loss)

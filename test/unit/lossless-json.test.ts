@@ -1,10 +1,46 @@
 import { jsonLoss, jsonLossInSlices, TOKENS } from "../../src/http/lossless-json";
 
 /**
- * A name given twice in one JSON object (src/http/lossless-json.ts): JSON.parse keeps the last and
- * drops the first, so the body is refused naming the field and the JSON path of its object. Names
- * are compared as JSON reads them (escapes read), and only within one object.
+ * What JSON.parse would quietly lose (src/http/lossless-json.ts), found in the text before it is
+ * parsed:
+ * - a number a float cannot hold: JSON.parse would round it, so the body is refused naming the
+ *   first. A float keeps every number of 15 significant digits or fewer; longer ones are compared
+ *   with the float's own shortest digits.
+ * - a name given twice in one object: JSON.parse keeps the last and drops the first, so the body
+ *   is refused naming the field and the JSON path of its object. Names are compared as JSON reads
+ *   them (escapes read), and only within one object.
  */
+describe("a number a float cannot hold", () => {
+  it("names a number a float rounds: too many digits, or out of a float's range", () => {
+    // 14 + 8 digits: the float is 100000000000000.
+    expect(jsonLoss('{"quantity":99999999999999.99999999,"price":1}')).toEqual({ number: "99999999999999.99999999" });
+    // The float is 1.
+    expect(jsonLoss("[1.0000000000000000000001]")).toEqual({ number: "1.0000000000000000000001" });
+    // 12 + 8 digits: the float's shortest digits are 123456789012.12346.
+    expect(jsonLoss('{"a":1,"price":123456789012.12345678}')).toEqual({ number: "123456789012.12345678" });
+    // 17 digits past 2^53: the float is 12345678901234568.
+    expect(jsonLoss("[12345678901234567]")).toEqual({ number: "12345678901234567" });
+    expect(jsonLoss("[-1e400]")).toEqual({ number: "-1e400" });
+    expect(jsonLoss("[1e-400]")).toEqual({ number: "1e-400" });
+  });
+
+  it("passes numbers a float keeps, and digits inside strings however long", () => {
+    expect(jsonLoss("[0.1, 152.39, -7, 1e-7, 123456789012345, 1234567.12345678]")).toBeUndefined();
+    // 16 digits below 2^53, and a float's own shortest digits: both come back as sent.
+    expect(jsonLoss("[1234567890123456, 0.30000000000000004]")).toBeUndefined();
+    // A broker reference of twenty digits, with an escaped quote before it.
+    expect(jsonLoss('{"reference":"12345678901234567890","notes":"a \\"12345678901234567890\\" b"}')).toBeUndefined();
+    expect(jsonLoss('{"tradeDate":"2024-01-02","quantity":"99999999999999.99999999"}')).toBeUndefined();
+  });
+
+  it("reads a large text in slices to the same answer", async () => {
+    const rows = Array.from({ length: 50_000 }, (_, i) => `{"quantity":${i + 1},"price":"1.5"}`);
+    expect(await jsonLossInSlices(`[${rows.join(",")}]`)).toBeUndefined();
+    rows[49_999] = '{"quantity":1.00000000000000000001}';
+    expect(await jsonLossInSlices(`[${rows.join(",")}]`)).toEqual({ number: "1.00000000000000000001" });
+  });
+});
+
 describe("a name given twice in one object", () => {
   it("is found at the top level, inside arrays and inside nested objects, with the object's path", () => {
     expect(jsonLoss('{"price":1,"quantity":2,"price":100}')).toEqual({ name: "price", path: "$" });
