@@ -1,4 +1,4 @@
-import { asxTrade, detector, eachRow, type BrokerFormat, type ColumnOf } from "./format";
+import { detector, eachRow, tabularAsxTrade, type AsxColumns, type AsxLayout, type BrokerFormat } from "./format";
 
 /**
  * CommSec's Confirmations export (Manage Orders → Confirmations → CSV; docs/data.md §4): one
@@ -27,8 +27,8 @@ const HEADER = [
  */
 const CANCELLED = /cancel/i;
 
-/** The columns of the trade fields (the import names these in its errors). */
-const COLUMN_OF: ColumnOf = {
+/** Each trade field's column: read by these names, and named in the import's errors. */
+const COLUMNS: AsxColumns = {
   tradeDate: "Trade Date",
   tradeType: "Buy/ Sell",
   symbol: "Security",
@@ -37,9 +37,10 @@ const COLUMN_OF: ColumnOf = {
   brokerage: "Brokerage (inc GST.)",
   reference: "Confirmation Number",
 };
+const LAYOUT: AsxLayout = { columns: COLUMNS, date: "dd/mm/yyyy" };
 
 export const commsecConfirmations: BrokerFormat = {
-  columnOf: () => COLUMN_OF,
+  columnOf: () => COLUMNS,
   id: "commsec-confirmations",
   name: "CommSec Confirmations",
   ...detector("csv", HEADER),
@@ -47,25 +48,16 @@ export const commsecConfirmations: BrokerFormat = {
     eachRow(columns, records, (row, out) => {
       const status = row.text("Confirmation Status");
       if (CANCELLED.test(status)) {
-        const number = row.text("Confirmation Number");
+        const number = row.text(COLUMNS.reference);
         out.ignored.push({
           line: row.line,
           reason: `Confirmation ${number ? `${number} ` : ""}is "${status}": a cancelled confirmation is not a trade`,
         });
         return;
       }
-      const side = row.text("Buy/ Sell").toUpperCase();
-      if (side !== "B" && side !== "S") row.fail("Buy/ Sell", `is not B or S: ${row.text("Buy/ Sell") || "(empty)"}`);
-      out.trades.push(
-        asxTrade(row, {
-          date: row.date("Trade Date", "dd/mm/yyyy"),
-          side: side === "S" ? "Sell" : "Buy",
-          symbol: row.required("Security"),
-          units: row.amount("Units"),
-          price: row.amount("Average Price ($)"),
-          brokerage: row.amount("Brokerage (inc GST.)", "0"),
-          reference: row.text("Confirmation Number"),
-        }),
-      );
+      const written = row.text(COLUMNS.tradeType);
+      const side = written.toUpperCase();
+      if (side !== "B" && side !== "S") row.fail(COLUMNS.tradeType, `is not B or S: ${written || "(empty)"}`);
+      out.trades.push(tabularAsxTrade(row, LAYOUT, side === "S" ? "Sell" : "Buy"));
     }),
 };

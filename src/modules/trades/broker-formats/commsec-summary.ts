@@ -1,4 +1,12 @@
-import { asxTrade, detector, eachRow, type BrokerFormat, type ColumnOf } from "./format";
+import {
+  detector,
+  eachRow,
+  parseAmount,
+  tabularAsxTrade,
+  type AsxColumns,
+  type AsxLayout,
+  type BrokerFormat,
+} from "./format";
 
 /**
  * CommSec's Transaction Summary (the older, richer export; docs/data.md §4): a preamble (title,
@@ -24,8 +32,8 @@ const HEADER = [
 /** The first cell of the row that starts the trailer: everything from it on explains the columns. */
 const TRAILER = "GLOSSARY";
 
-/** The columns of the trade fields (the import names these in its errors). */
-const COLUMN_OF: ColumnOf = {
+/** Each trade field's column: read by these names, and named in the import's errors. */
+const COLUMNS: AsxColumns = {
   tradeDate: "Date",
   tradeType: "Type",
   symbol: "Code",
@@ -34,36 +42,28 @@ const COLUMN_OF: ColumnOf = {
   brokerage: "Brokerage+GST ($)",
   reference: "Contract Note",
 };
+/** A sale's values carry its side as a sign (a negative Quantity): its price is stored positive too. */
+const LAYOUT: AsxLayout = { columns: COLUMNS, date: "dd/mm/yyyy", signedPrice: true };
 
 export const commsecSummary: BrokerFormat = {
-  columnOf: () => COLUMN_OF,
+  columnOf: () => COLUMNS,
   id: "commsec-summary",
   name: "CommSec Transaction Summary",
   ...detector("csv", HEADER),
   read(columns, records) {
     const trailer = records.findIndex((r) => (r.cells[0] ?? "").trim().toUpperCase() === TRAILER);
     const out = eachRow(columns, trailer < 0 ? records : records.slice(0, trailer), (row, out) => {
-      const type = row.text("Type");
+      const type = row.text(COLUMNS.tradeType);
       const side = type.toLowerCase();
       if (side !== "buy" && side !== "sell") {
-        const what = [row.text("Code"), row.text("Company")].filter(Boolean).join(" ") || "(no code)";
+        const what = [row.text(COLUMNS.symbol), row.text("Company")].filter(Boolean).join(" ") || "(no code)";
         out.ignored.push({ line: row.line, reason: `Type ${type ? `"${type}"` : "(empty)"} is not a trade: ${what}` });
         return;
       }
-      const quantity = row.amount("Quantity");
-      if (side === "buy" && quantity.startsWith("-")) row.fail("Quantity", `is negative for a Buy: ${quantity}`);
-      out.trades.push(
-        asxTrade(row, {
-          date: row.date("Date", "dd/mm/yyyy"),
-          side: side === "buy" ? "Buy" : "Sell",
-          symbol: row.required("Code"),
-          units: quantity,
-          // A sale's values carry its side as a sign (above): the price is stored positive too.
-          price: row.amount("Unit Price ($)").replace(/^-/, ""),
-          brokerage: row.amount("Brokerage+GST ($)", "0"),
-          reference: row.text("Contract Note"),
-        }),
-      );
+      // A sale's values carry its side as a sign: a Buy's may not.
+      const quantity = parseAmount(row.text(COLUMNS.quantity));
+      if (side === "buy" && quantity?.startsWith("-")) row.fail(COLUMNS.quantity, `is negative for a Buy: ${quantity}`);
+      out.trades.push(tabularAsxTrade(row, LAYOUT, side === "buy" ? "Buy" : "Sell"));
     });
     if (trailer >= 0) {
       // The glossary's lines are prose in the columns' places: read as rows they would be errors.

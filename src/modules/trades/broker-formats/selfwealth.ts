@@ -1,4 +1,4 @@
-import { asxTrade, detector, eachRow, type BrokerFormat, type ColumnOf } from "./format";
+import { detector, eachRow, tabularAsxTrade, type AsxColumns, type AsxLayout, type BrokerFormat } from "./format";
 
 /**
  * SelfWealth's Movements export (docs/data.md §4): one movement a row, dates as
@@ -22,8 +22,8 @@ const HEADER = [
   "Total",
 ] as const;
 
-/** The columns of the trade fields (the import names these in its errors). */
-const COLUMN_OF: ColumnOf = {
+/** Each trade field's column: read by these names, and named in the import's errors. */
+const COLUMNS: AsxColumns = {
   tradeDate: "Trade Date",
   tradeType: "Action",
   symbol: "Code",
@@ -32,21 +32,22 @@ const COLUMN_OF: ColumnOf = {
   brokerage: "Brokerage",
   reference: "Reference",
 };
+const LAYOUT: AsxLayout = { columns: COLUMNS, date: "yyyy-mm-dd", dayFirst: true };
 
 export const selfwealth: BrokerFormat = {
-  columnOf: () => COLUMN_OF,
+  columnOf: () => COLUMNS,
   id: "selfwealth",
   name: "SelfWealth Movements",
   ...detector("csv", HEADER),
   read: (columns, records) =>
     eachRow(columns, records, (row, out) => {
-      const action = row.text("Action");
+      const action = row.text(COLUMNS.tradeType);
       const side = action.toLowerCase();
       if (side === "in") {
         // No price: a DRP allotment's cost base is in the DRP statement, a transfer's in the old broker's records.
         out.ignored.push({
           line: row.line,
-          reason: `Action In (${row.text("Units") || "?"} ${row.text("Code")}) is a DRP allotment or a transfer in and has no price: record a DRP on its income record, a transfer as a TransferIn`,
+          reason: `Action In (${row.text(COLUMNS.quantity) || "?"} ${row.text(COLUMNS.symbol)}) is a DRP allotment or a transfer in and has no price: record a DRP on its income record, a transfer as a TransferIn`,
         });
         return;
       }
@@ -57,16 +58,6 @@ export const selfwealth: BrokerFormat = {
         });
         return;
       }
-      out.trades.push(
-        asxTrade(row, {
-          date: row.date("Trade Date", "yyyy-mm-dd", true),
-          side: side === "buy" ? "Buy" : "Sell",
-          symbol: row.required("Code"),
-          units: row.amount("Units"),
-          price: row.amount("Average Price"),
-          brokerage: row.amount("Brokerage", "0"),
-          reference: row.text("Reference"),
-        }),
-      );
+      out.trades.push(tabularAsxTrade(row, LAYOUT, side === "buy" ? "Buy" : "Sell"));
     }),
 };
