@@ -1,15 +1,5 @@
 import type { CapitalGainsReport } from "./disposal-rows";
-import {
-  capitalGainsSummaryTable,
-  CONTENT_WIDTH,
-  disposalsTable,
-  finishTaxPdf,
-  formatAmount,
-  heading,
-  MARGIN,
-  newTaxPdf,
-  taxPdfHeader,
-} from "./pdf-layout";
+import { capitalGainsSections, CONTENT_WIDTH, finishTaxPdf, MARGIN, openTaxPdf } from "./pdf-layout";
 
 /** What the schedule prints: the capital gains report of a year, with its portfolio's name. */
 export type CgtScheduleDocument = CapitalGainsReport & { portfolioName: string };
@@ -22,29 +12,21 @@ export type CgtScheduleDocument = CapitalGainsReport & { portfolioName: string }
  * comes from the report.
  */
 export async function renderCapitalGainsPdf(report: CgtScheduleDocument, generatedOn: string): Promise<Uint8Array> {
-  const { pdf, bytes } = await newTaxPdf({
-    Title: `CGT schedule — ${report.portfolioName} — FY${report.financialYear}`,
-    Subject: "Capital gains of an income year",
+  const { pdf, bytes } = await openTaxPdf({
+    info: {
+      Title: `CGT schedule — ${report.portfolioName} — FY${report.financialYear}`,
+      Subject: "Capital gains of an income year",
+    },
+    title: "Capital gains tax schedule",
+    subject: report,
+    prepared: `Prepared on ${generatedOn} from the portfolio's records. Amounts in AUD.`,
+    // A confirmed trust distribution brings capital gains and cost base changes: unconfirmed ones are out.
+    unconfirmed: {
+      ...report.unconfirmedIncome,
+      meaning: "a trust distribution among them may carry capital gains",
+    },
   });
-  taxPdfHeader(
-    pdf,
-    "Capital gains tax schedule",
-    report,
-    `Prepared on ${generatedOn} from the portfolio's records. Amounts in AUD.`,
-  );
-  // A confirmed trust distribution brings capital gains and cost base changes: unconfirmed ones are out.
-  const left = report.unconfirmedIncome;
-  if (left.count > 0)
-    pdf.text(
-      `Not included: ${left.count} unconfirmed income record${left.count === 1 ? "" : "s"} paid in the year, ${formatAmount(left.grossAmount, 2)} gross; a trust distribution among them may carry capital gains.`,
-    );
-  pdf.moveDown(0.8);
-
-  heading(pdf, "Capital gains summary", 13 * 18);
-  capitalGainsSummaryTable(pdf, report.summary);
-
-  heading(pdf, `CGT events (${report.disposals.length})`);
-  disposalsTable(pdf, report.disposals);
+  capitalGainsSections(pdf, report.summary, report.disposals, "CGT events");
 
   pdf.moveDown(0.5);
   pdf

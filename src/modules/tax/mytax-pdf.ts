@@ -1,16 +1,14 @@
 import { Decimal } from "../../lib/money";
 import type { MyTaxDocument } from "./mytax-document";
 import {
-  capitalGainsSummaryTable,
+  capitalGainsSections,
   CELL_SLACK,
   CONTENT_WIDTH,
-  disposalsTable,
   finishTaxPdf,
   formatAmount,
   heading,
   MARGIN,
-  newTaxPdf,
-  taxPdfHeader,
+  openTaxPdf,
   table,
 } from "./pdf-layout";
 import { INCOME_LABELS } from "./taxable-income";
@@ -24,23 +22,17 @@ import { INCOME_LABELS } from "./taxable-income";
  */
 export async function renderMyTaxPdf(doc: MyTaxDocument, generatedOn: string): Promise<Uint8Array> {
   const { report } = doc;
-  const { pdf, bytes } = await newTaxPdf({
-    Title: `ATO myTax — ${report.portfolioName} — FY${report.financialYear}`,
-    Subject: "Investment figures for myTax",
+  const { pdf, bytes } = await openTaxPdf({
+    info: {
+      Title: `ATO myTax — ${report.portfolioName} — FY${report.financialYear}`,
+      Subject: "Investment figures for myTax",
+    },
+    title: "ATO myTax — investment figures",
+    subject: { ...report, from: doc.from, to: doc.to, discountPercent: doc.discountPercent },
+    prepared: `Prepared on ${generatedOn} from the portfolio's confirmed records. Amounts in AUD.`,
+    // Only confirmed income enters the labels.
+    unconfirmed: { ...report.unconfirmedIncome, meaning: "confirm them to count them" },
   });
-  taxPdfHeader(
-    pdf,
-    "ATO myTax — investment figures",
-    { ...report, from: doc.from, to: doc.to, discountPercent: doc.discountPercent },
-    `Prepared on ${generatedOn} from the portfolio's confirmed records. Amounts in AUD.`,
-  );
-  // Only confirmed income enters the labels: say what was left out, so the page does not read as complete.
-  const left = report.unconfirmedIncome;
-  if (left.count > 0)
-    pdf.text(
-      `Not included: ${left.count} unconfirmed income record${left.count === 1 ? "" : "s"} paid in the year, ${formatAmount(left.grossAmount, 2)} gross; confirm them to count them.`,
-    );
-  pdf.moveDown(0.8);
 
   heading(pdf, "myTax labels");
   table(
@@ -54,12 +46,7 @@ export async function renderMyTaxPdf(doc: MyTaxDocument, generatedOn: string): P
     report.labels.map((l) => [l.label, l.section, l.description, formatAmount(l.amount, 2)]),
   );
 
-  const s = report.capitalGains;
-  heading(pdf, "Capital gains summary", 13 * 18);
-  capitalGainsSummaryTable(pdf, s);
-
-  heading(pdf, `Disposals (${doc.disposals.length})`);
-  disposalsTable(pdf, doc.disposals);
+  capitalGainsSections(pdf, report.capitalGains, doc.disposals, "Disposals");
 
   heading(pdf, "Income per holding");
   const labelColumns = INCOME_LABELS.filter(

@@ -33,11 +33,24 @@ export interface Column {
   align?: "left" | "right";
 }
 
+/** What a tax PDF opens with: its metadata, its title and whose figures it holds. */
+export interface TaxPdfOpening {
+  info: { Title: string; Subject: string };
+  title: string;
+  subject: TaxPdfSubject;
+  /** "Prepared on … from the portfolio's records", with the currency. */
+  prepared: string;
+  /** Unconfirmed income of the year, which no figure of the report counts, and what that means for the reader. */
+  unconfirmed: { count: number; grossAmount: Decimal; meaning: string };
+}
+
 /**
- * A new A4 document with the fonts registered, and the bytes it will have once ended. pdfkit is
- * loaded on the first PDF: a process (or a test file) that never writes one does not pay for it.
+ * A new A4 document with the fonts registered, opened with its title, the portfolio, the income
+ * year, the entity and its discount, how it was prepared and the income it leaves out (so the page
+ * does not read as complete); and the bytes it will have once ended. pdfkit is loaded on the first
+ * PDF: a process (or a test file) that never writes one does not pay for it.
  */
-export async function newTaxPdf(info: { Title: string; Subject: string }): Promise<{
+export async function openTaxPdf(opening: TaxPdfOpening): Promise<{
   pdf: PDFKit.PDFDocument;
   bytes: Promise<Uint8Array>;
 }> {
@@ -46,7 +59,7 @@ export async function newTaxPdf(info: { Title: string; Subject: string }): Promi
     size: "A4",
     margin: MARGIN,
     bufferPages: true,
-    info: { ...info, Creator: "Portfolio service" },
+    info: { ...opening.info, Creator: "Portfolio service" },
   });
   pdf.registerFont("body", REGULAR);
   pdf.registerFont("bold", BOLD);
@@ -56,6 +69,20 @@ export async function newTaxPdf(info: { Title: string; Subject: string }): Promi
     pdf.on("end", () => resolve(new Uint8Array(Buffer.concat(chunks))));
     pdf.on("error", reject);
   });
+
+  const { subject, unconfirmed: left } = opening;
+  pdf.font("bold").fontSize(18).text(opening.title, MARGIN, MARGIN);
+  pdf.moveDown(0.3);
+  pdf.font("body").fontSize(10);
+  pdf.text(`Portfolio: ${subject.portfolioName} (id ${subject.portfolioId})`);
+  pdf.text(`Income year: FY${subject.financialYear}, ${subject.from} to ${subject.to}`);
+  pdf.text(`Entity: ${subject.entityType}; CGT discount ${formatAmount(subject.discountPercent, 2)} %`);
+  pdf.text(opening.prepared);
+  if (left.count > 0)
+    pdf.text(
+      `Not included: ${left.count} unconfirmed income record${left.count === 1 ? "" : "s"} paid in the year, ${formatAmount(left.grossAmount, 2)} gross; ${left.meaning}.`,
+    );
+  pdf.moveDown(0.8);
   return { pdf, bytes };
 }
 
@@ -68,17 +95,6 @@ export interface TaxPdfSubject {
   to: string;
   entityType: string;
   discountPercent: Decimal;
-}
-
-/** The title, then the portfolio, the income year, the entity and its discount, and `prepared`. */
-export function taxPdfHeader(pdf: PDFKit.PDFDocument, title: string, subject: TaxPdfSubject, prepared: string): void {
-  pdf.font("bold").fontSize(18).text(title, MARGIN, MARGIN);
-  pdf.moveDown(0.3);
-  pdf.font("body").fontSize(10);
-  pdf.text(`Portfolio: ${subject.portfolioName} (id ${subject.portfolioId})`);
-  pdf.text(`Income year: FY${subject.financialYear}, ${subject.from} to ${subject.to}`);
-  pdf.text(`Entity: ${subject.entityType}; CGT discount ${formatAmount(subject.discountPercent, 2)} %`);
-  pdf.text(prepared);
 }
 
 /** "`footer` — Page i of N" at the foot of every page, then the document ended. */
@@ -155,8 +171,24 @@ export function table(pdf: PDFKit.PDFDocument, columns: Column[], rows: string[]
   pdf.moveDown(0.8);
 }
 
+/**
+ * The capital gains summary (docs/reports.md §5.1) under its heading, then the year's CGT events
+ * parcel by parcel under `eventsTitle` and their count.
+ */
+export function capitalGainsSections(
+  pdf: PDFKit.PDFDocument,
+  summary: CgtSummary,
+  disposals: readonly Omit<DisposalRow, "financialYear">[],
+  eventsTitle: string,
+): void {
+  heading(pdf, "Capital gains summary", 13 * 18);
+  capitalGainsSummaryTable(pdf, summary);
+  heading(pdf, `${eventsTitle} (${disposals.length})`);
+  disposalsTable(pdf, disposals);
+}
+
 /** The capital gains summary (docs/reports.md §5.1) as a table, 18H, 18A and 18V named. */
-export function capitalGainsSummaryTable(pdf: PDFKit.PDFDocument, s: CgtSummary): void {
+function capitalGainsSummaryTable(pdf: PDFKit.PDFDocument, s: CgtSummary): void {
   table(
     pdf,
     [
@@ -183,10 +215,7 @@ export function capitalGainsSummaryTable(pdf: PDFKit.PDFDocument, s: CgtSummary)
 }
 
 /** The year's CGT events parcel by parcel (docs/reports.md §5.1), or a line saying there are none. */
-export function disposalsTable(
-  pdf: PDFKit.PDFDocument,
-  disposals: readonly Omit<DisposalRow, "financialYear">[],
-): void {
+function disposalsTable(pdf: PDFKit.PDFDocument, disposals: readonly Omit<DisposalRow, "financialYear">[]): void {
   if (disposals.length === 0) {
     pdf.font("body").fontSize(9).text("No CGT events in the year.", MARGIN).moveDown(0.8);
     return;
