@@ -1,5 +1,5 @@
 import type { CapitalGainsReport } from "./disposal-rows";
-import { capitalGainsSections, CONTENT_WIDTH, finishTaxPdf, MARGIN, openTaxPdf } from "./pdf-layout";
+import { capitalGainsSections, finishTaxPdf, openTaxPdf } from "./pdf-layout";
 
 /** What the schedule prints: the capital gains report of a year, with its portfolio's name. */
 export type CgtScheduleDocument = CapitalGainsReport & { portfolioName: string };
@@ -28,20 +28,11 @@ export async function renderCapitalGainsPdf(report: CgtScheduleDocument, generat
   });
   capitalGainsSections(pdf, report.summary, report.disposals, "CGT events");
 
-  pdf.moveDown(0.5);
-  pdf
-    .font("body")
-    .fontSize(8)
-    .fillColor("#444")
-    .text(
-      "Net capital gain by ITAA 1997 s100-50: current-year losses and then losses carried forward come off non-discount gains first, the discount applies to what remains of the discount gains. " +
-        "Each sale takes its parcels by the method recorded for it. Not covered: the indexation method, pre-CGT assets, small-business concessions, and anything outside these records.",
-      MARGIN,
-      undefined,
-      { width: CONTENT_WIDTH },
-    )
-    .fillColor("black");
-
-  finishTaxPdf(pdf, `${report.portfolioName} — CGT schedule FY${report.financialYear}`);
+  finishTaxPdf(
+    pdf,
+    "Net capital gain by ITAA 1997 s100-50: current-year losses and then losses carried forward come off non-discount gains first, the discount applies to what remains of the discount gains. " +
+      "Each sale takes its parcels by the method recorded for it. Not covered: the indexation method, pre-CGT assets, small-business concessions, and anything outside these records.",
+    `${report.portfolioName} — CGT schedule FY${report.financialYear}`,
+  );
   return bytes;
 }

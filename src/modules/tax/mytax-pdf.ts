@@ -119,21 +119,12 @@ export async function renderMyTaxPdf(doc: MyTaxDocument, generatedOn: string): P
     );
   }
 
-  pdf.moveDown(0.5);
-  pdf
-    .font("body")
-    .fontSize(8)
-    .fillColor("#444")
-    .text(
-      "Figures follow ITAA 1997 s100-50 (losses against non-discount gains first, then the discount) with the parcel method recorded for each sale. " +
-        "Not covered: the indexation method, pre-CGT assets, and anything outside these records; check them against your own statements before you lodge.",
-      MARGIN,
-      undefined,
-      { width: CONTENT_WIDTH },
-    )
-    .fillColor("black");
-
-  finishTaxPdf(pdf, `${report.portfolioName} — FY${report.financialYear}`);
+  finishTaxPdf(
+    pdf,
+    "Figures follow ITAA 1997 s100-50 (losses against non-discount gains first, then the discount) with the parcel method recorded for each sale. " +
+      "Not covered: the indexation method, pre-CGT assets, and anything outside these records; check them against your own statements before you lodge.",
+    `${report.portfolioName} — FY${report.financialYear}`,
+  );
   return bytes;
 }
 

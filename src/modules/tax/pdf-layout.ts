@@ -97,8 +97,18 @@ export interface TaxPdfSubject {
   discountPercent: Decimal;
 }
 
-/** "`footer` — Page i of N" at the foot of every page, then the document ended. */
-export function finishTaxPdf(pdf: PDFKit.PDFDocument, footer: string): void {
+/**
+ * The small print under the figures (`note`: the rules they follow and what they leave out), then
+ * "`footer` — Page i of N" at the foot of every page, and the document ended.
+ */
+export function finishTaxPdf(pdf: PDFKit.PDFDocument, note: string, footer: string): void {
+  pdf.moveDown(0.5);
+  pdf
+    .font("body")
+    .fontSize(8)
+    .fillColor("#444")
+    .text(note, MARGIN, undefined, { width: CONTENT_WIDTH })
+    .fillColor("black");
   const range = pdf.bufferedPageRange();
   for (let i = range.start; i < range.start + range.count; i++) {
     pdf.switchToPage(i);
