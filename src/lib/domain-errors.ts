@@ -65,7 +65,8 @@ export class DomainError extends Error {
 export const notFound = (what: string) => new DomainError("NOT_FOUND", `${what} was not found.`);
 export const validationFailed = (message: string, errors?: FieldError[]) =>
   new DomainError("VALIDATION_FAILED", message, errors);
-export const businessRule = (message: string) => new DomainError("BUSINESS_RULE", message);
+export const businessRule = (message: string, errors?: FieldError[]) =>
+  new DomainError("BUSINESS_RULE", message, errors);
 
 /** The row a lookup found, or NOT_FOUND naming what was asked for (`Trade 12`). */
 export function found<T>(row: T | null | undefined, what: string): T {

@@ -1,5 +1,5 @@
 import { newPortfolio } from "../factories";
-import { expectInvalid, expectOk, type Json } from "../support/outcomes";
+import { expectError, expectInvalid, expectOk, type Json } from "../support/outcomes";
 import { useTestApp } from "../support/app";
 import { tradesApi } from "./trades.transports";
 
@@ -155,6 +155,79 @@ describe.each(TRANSPORTS)("trades over $name", (tr) => {
         costBase: expected.costBase,
       });
       expect(expectOk(await tr.getTrade(key, created.id))).toEqual(created);
+    });
+
+    describe("a Cancellation's quantity, when given, is the units held (docs/rules.md §1)", () => {
+      // Holding: 100 CBA bought 2024-01-10. A Cancellation on 2024-02-01 takes all 100.
+      it.each([
+        ["100", 100],
+        ["-100 (units leaving)", -100],
+        ['"100.0000" (the same figure)', "100.0000"],
+      ])("%s is taken as given", async (_label, quantity) => {
+        const p = await newPortfolio(t, key);
+        const first = await buy(p, "CBA", 100, 10, "2024-01-10");
+        const created = expectOk(
+          await tr.createTrade(key, {
+            portfolioId: p,
+            holdingId: first.holdingId,
+            tradeType: "Cancellation",
+            tradeDate: "2024-02-01",
+            quantity,
+          }),
+        );
+        expect(created.quantity).toBe("-100");
+      });
+
+      it("another figure is refused (422 on quantity, naming the units held), not replaced; nothing is written", async () => {
+        const p = await newPortfolio(t, key);
+        const first = await buy(p, "CBA", 100, 10, "2024-01-10");
+        await unchanged(async () => {
+          const o = await tr.createTrade(key, {
+            portfolioId: p,
+            holdingId: first.holdingId,
+            tradeType: "Cancellation",
+            tradeDate: "2024-02-01",
+            quantity: 40,
+          });
+          expectError(o, "BUSINESS_RULE");
+          if (tr.name === "REST") {
+            expect(o.errors).toEqual([
+              {
+                path: "quantity",
+                message:
+                  "is 40, but a Cancellation takes every unit held on its date: 100; give that, or leave quantity out",
+              },
+            ]);
+          }
+        });
+      });
+
+      it("an update that changes the units held under a Cancellation must give the new figure or none", async () => {
+        const p = await newPortfolio(t, key);
+        const first = await buy(p, "CBA", 100, 10, "2024-01-10");
+        const cancelled = expectOk(
+          await tr.createTrade(key, {
+            portfolioId: p,
+            holdingId: first.holdingId,
+            tradeType: "Cancellation",
+            tradeDate: "2024-02-01",
+          }),
+        );
+        const body = { portfolioId: p, holdingId: first.holdingId, tradeType: "Cancellation", tradeDate: "2024-02-01" };
+        // The buy edited to 150 units: the stored 100 no longer stands; no quantity takes the 150.
+        expectOk(
+          await tr.updateTrade(key, first.id, {
+            portfolioId: p,
+            holdingId: first.holdingId,
+            tradeType: "Buy",
+            tradeDate: "2024-01-10",
+            quantity: 150,
+            price: 10,
+          }),
+        );
+        expectError(await tr.updateTrade(key, cancelled.id, { ...body, quantity: 100 }), "BUSINESS_RULE");
+        expect(expectOk(await tr.updateTrade(key, cancelled.id, body)).quantity).toBe("-150");
+      });
     });
 
     it("a sell may give its quantity negative; it means the same", async () => {

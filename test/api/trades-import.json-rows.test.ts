@@ -258,3 +258,28 @@ describe("JSON import", () => {
     expect((await holdings(p)).length).toBe(1);
   });
 });
+
+describe("a Cancellation row's quantity", () => {
+  // 10 WBC bought on 2024-01-05 in the same file; the Cancellation on 2024-06-30 takes all 10.
+  it("is the units held or absent: another figure is refused by its line (422), nothing written", async () => {
+    const p = await newPortfolio(t, key);
+    const cancellation = { symbol: "WBC", exchange: "ASX", tradeType: "Cancellation", tradeDate: "2024-06-30" };
+    await unchanged(async () => {
+      const res = await importJson(p, [buyRow("WBC", "2024-01-05", 10, 20), { ...cancellation, quantity: 4 }]);
+      expect(expectRejected(res, 422, "BUSINESS_RULE")).toEqual([
+        {
+          path: "line 2.quantity",
+          message: "is 4, but a Cancellation takes every unit held on its date: 10; give that, or leave quantity out",
+          line: 2,
+        },
+      ]);
+    });
+    const res = await importJson(p, [buyRow("WBC", "2024-01-05", 10, 20), { ...cancellation, quantity: -10 }]);
+    expect(res.status).toBe(201);
+    const [wbc] = await holdings(p);
+    expect((await tradesOf(wbc.id as number)).map((x) => [x.tradeType, x.quantity])).toEqual([
+      ["Buy", 10],
+      ["Cancellation", -10],
+    ]);
+  });
+});

@@ -85,3 +85,13 @@ export function storedTradeEvent(id: number, holdingId: number, t: StoredTrade):
 export function cancelledUnits(fold: FoldResult, eventKey: string): Decimal {
   return fold.disposals.filter((d) => d.eventKey === eventKey).reduce((s, d) => s.minus(d.units), new Decimal(0));
 }
+
+/**
+ * Why a Cancellation's given quantity cannot stand, or undefined when it can: absent (zero), or
+ * the units it takes (either sign). Any other figure is refused rather than replaced: a user who
+ * wrote 100 for a holding of 150 has the wrong holding, date or trade type in mind.
+ */
+export function cancelledUnitsMismatch(given: Decimal, taken: Decimal): string | undefined {
+  if (given.isZero() || given.abs().eq(taken.abs())) return undefined;
+  return `is ${given.abs().toFixed()}, but a Cancellation takes every unit held on its date: ${taken.abs().toFixed()}; give that, or leave quantity out`;
+}

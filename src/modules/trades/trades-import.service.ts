@@ -11,7 +11,7 @@ import { loadFxTable } from "../ledger/fx-load";
 import { ledgerWrite } from "../ledger/unit-of-work";
 import { assertCanWrite, scopedPortfolio, type ScopedPortfolio } from "../ledger/portfolio-access";
 import { findSecurities, unlistedSecurityCurrency } from "../securities/securities.service";
-import { cancelledUnits, storedTrade, storedTradeEvent } from "./stored-trade";
+import { cancelledUnits, cancelledUnitsMismatch, storedTrade, storedTradeEvent } from "./stored-trade";
 import { BASE_RATE_IS_ONE, noRate, rateFromTable, unstorableRate } from "./trade-exchange-rate";
 import { importBody } from "./trades-import.body";
 import { duplicatesFound, findDuplicates } from "./trades-import.duplicates";
@@ -199,8 +199,13 @@ export async function importTrades(
         errors.push(line ? rowError(line, "", fold.message) : { path: fold.eventKey, message: fold.message });
         continue;
       }
-      // A Cancellation stores the units it took: every unit held on its date.
-      for (const p of cancellations) p.quantity = cancelledUnits(fold, `line ${p.line}`);
+      // A Cancellation stores the units it took: every unit held on its date (a row that gave another figure is refused).
+      for (const p of cancellations) {
+        const units = cancelledUnits(fold, `line ${p.line}`);
+        const mismatch = cancelledUnitsMismatch(p.quantity, units);
+        if (mismatch) errors.push(rowError(p.line, "quantity", mismatch));
+        p.quantity = units;
+      }
     }
     if (errors.length) throw importFailed("BUSINESS_RULE", errors);
 

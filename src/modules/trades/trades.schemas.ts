@@ -57,7 +57,7 @@ const tradeFields = {
   quantity: quantityInput
     .optional()
     .describe(
-      "Units; negative accepted for units leaving. Split/Consolidation: units gained/lost. Cancellation: optional (all units)",
+      "Units; negative accepted for units leaving. Split/Consolidation: units gained/lost. Cancellation: optional (all units; given, it must be the units held)",
     ),
   price: priceInput
     .optional()

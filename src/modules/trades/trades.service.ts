@@ -10,7 +10,13 @@ import { holdingForTrade, holdingWithPortfolio } from "../holdings/holdings.serv
 import type { FoldResult } from "../ledger";
 import { ledgerWrite, type LedgerUnit } from "../ledger/unit-of-work";
 import { assertCanWrite, type ScopedLookup, type ScopedPortfolio } from "../ledger/portfolio-access";
-import { cancelledUnits, storedTrade, storedTradeEvent, type StoredTrade } from "./stored-trade";
+import {
+  cancelledUnits,
+  cancelledUnitsMismatch,
+  storedTrade,
+  storedTradeEvent,
+  type StoredTrade,
+} from "./stored-trade";
 import { tradeExchangeRate } from "./trade-exchange-rate";
 import { toTradeView, TRADE_VIEW_SELECT, tradeWhere, type TradeView } from "./trade-view";
 import { ListQuery, TradeInput, UpdateTradeBody } from "./trades.schemas";
@@ -62,10 +68,16 @@ function tradeData(t: StoredTrade) {
   };
 }
 
-/** The units a Cancellation takes, refused when its column could not hold them. */
-function recordableCancelledUnits(fold: FoldResult, key: string): Decimal {
+/**
+ * The units a Cancellation takes, refused when its column could not hold them or when the trade
+ * gave another quantity (`given`, zero when absent).
+ */
+function recordableCancelledUnits(fold: FoldResult, key: string, given: Decimal): Decimal {
   const units = cancelledUnits(fold, key);
   if (units.lte(-1e16)) throw businessRule("The cancelled units are too many to record (10^16 or more).");
+  const mismatch = cancelledUnitsMismatch(given, units);
+  if (mismatch)
+    throw businessRule(`The Cancellation's quantity ${mismatch}.`, [{ path: "quantity", message: mismatch }]);
   return units;
 }
 
@@ -92,7 +104,7 @@ export async function recordTrade(
   // The new trade's id is not known yet; any id above the existing ones orders it last on its day.
   const provisional = { ...storedTradeEvent(Number.MAX_SAFE_INTEGER, holding.id, t), key: "this trade" };
   const fold = await check(holding.id, [provisional]);
-  if (t.tradeType === "Cancellation") t.quantity = recordableCancelledUnits(fold, "this trade");
+  if (t.tradeType === "Cancellation") t.quantity = recordableCancelledUnits(fold, "this trade", t.quantity);
   const created = await tx.trade.create({
     data: { portfolioId: portfolio.id, holdingId: holding.id, ...tradeData(t) },
     select: { id: true },
@@ -177,7 +189,7 @@ export async function updateTrade(ctx: Context, tradeId: unknown, input: unknown
     const t = await prepare(tx, portfolio, holding.currencyCode, data, id);
     const key = `trade ${id}`;
     const fold = await check(holding.id, new Map([[key, storedTradeEvent(id, holding.id, t)]]));
-    if (t.tradeType === "Cancellation") t.quantity = recordableCancelledUnits(fold, key);
+    if (t.tradeType === "Cancellation") t.quantity = recordableCancelledUnits(fold, key, t.quantity);
     await tx.tradeParcel.deleteMany({ where: { sellTradeId: id } });
     await tx.trade.update({ where: { id }, data: tradeData(t) });
     return getTrade(ctx, id, tx);
