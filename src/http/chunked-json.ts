@@ -42,9 +42,9 @@ export async function chunkedJson(req: Request, _res: Response, next: NextFuncti
         new SyntaxError(`Unexpected token ${String.fromCharCode(first)}: the body must be a JSON object or array`),
       ),
     );
-  // What the parse would lose (a number a float rounds, a name given twice) is refused first (./lossless-json.ts).
+  // What the parse would lose (a number a float rounds, a name given twice) is refused
+  // (./lossless-json.ts), unless the body is not JSON at all: then the parse's syntax error says so.
   const loss = await jsonLossInSlices(body.toString("utf8"));
-  if (loss !== undefined) return next(jsonLossError(loss));
   let root: unknown;
   let complete = false;
   try {
@@ -61,6 +61,7 @@ export async function chunkedJson(req: Request, _res: Response, next: NextFuncti
     return next(parseFailed(error as Error));
   }
   if (!complete) return next(parseFailed(new SyntaxError("Unexpected end of JSON input")));
+  if (loss !== undefined) return next(jsonLossError(loss));
   req.body = root;
   next();
 }

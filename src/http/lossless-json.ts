@@ -108,13 +108,14 @@ function* pathSteps(text: string, at: number): Generator<void, string> {
     else if (punctuation === "," && top?.index !== undefined) top.index++;
   }
   // The innermost object is the one with the name twice: the path leads to it, not into it.
-  return (
-    "$" +
-    frames
-      .slice(0, -1)
-      .map((f) => (f.index !== undefined ? `[${f.index}]` : `.${f.name}`))
-      .join("")
-  );
+  return "$" + frames.slice(0, -1).map(step).join("");
+}
+
+/** A step of a JSON path: `[3]`, `.input`, or `["a.b"]` for a name that is not an identifier (a dot, a space, empty). */
+function step(frame: { index?: number; name?: string }): string {
+  if (frame.index !== undefined) return `[${frame.index}]`;
+  const name = frame.name ?? "";
+  return /^[A-Za-z_$][\w$]*$/.test(name) ? `.${name}` : `[${JSON.stringify(name)}]`;
 }
 
 /** The first loss of the JSON text, if any. */
@@ -138,8 +139,19 @@ export function jsonLossError(loss: JsonLoss): Error {
   );
 }
 
-/** Throws jsonLossError for the first loss of `body` (UTF-8 JSON). */
+/**
+ * Throws jsonLossError for the first loss of `body` (UTF-8 JSON, of the size express.json takes).
+ * A body that is not JSON at all is left to the parser, whose syntax error says what is wrong
+ * first; the text is parsed here to know, only when a loss was found.
+ */
 export function assertLosslessJson(body: Buffer | string): void {
-  const loss = jsonLoss(typeof body === "string" ? body : body.toString("utf8"));
-  if (loss !== undefined) throw jsonLossError(loss);
+  const text = typeof body === "string" ? body : body.toString("utf8");
+  const loss = jsonLoss(text);
+  if (loss === undefined) return;
+  try {
+    JSON.parse(text);
+  } catch {
+    return;
+  }
+  throw jsonLossError(loss);
 }

@@ -126,6 +126,21 @@ describe("a name given twice in one object", () => {
     expect(ok.body.data.portfolio.id).toBe(String(portfolioId));
   });
 
+  it("a body that is not JSON at all is answered with its syntax error, though it also repeats a name", async () => {
+    for (const path of ["/v1/trades", `/v1/portfolios/${portfolioId}/trades/import`]) {
+      const body = path === "/v1/trades" ? buy("10", "1", ',"price":100').slice(0, -1) : `[${row("10", ',"price":1')}`;
+      const res = await postJson(path, body);
+      expect({ path, status: res.status, code: res.body.code }).toEqual({
+        path,
+        status: 400,
+        code: "VALIDATION_FAILED",
+      });
+      expect(res.body.detail).not.toContain("twice");
+      expect(res.body.detail).toMatch(/JSON/);
+    }
+    expect(await trades()).toBe(0);
+  });
+
   it("the bulk import (parsed in chunks): 400 naming the row's path, nothing written", async () => {
     const res = await postJson(
       `/v1/portfolios/${portfolioId}/trades/import`,

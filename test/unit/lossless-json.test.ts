@@ -55,6 +55,15 @@ describe("a name given twice in one object", () => {
     expect(jsonLoss('{ "x" : {"y":1} , "x" : 2 }')).toEqual({ name: "x", path: "$" });
   });
 
+  it("writes a name that is not an identifier in brackets, so the path reads as one step", () => {
+    // Each outer name holds a dot, a space, nothing, or a quote: `$.a.b` would read as two steps.
+    expect(jsonLoss('{"a.b":{"x":1,"x":2}}')).toEqual({ name: "x", path: '$["a.b"]' });
+    expect(jsonLoss('{"my field":[{"x":1,"x":2}]}')).toEqual({ name: "x", path: '$["my field"][0]' });
+    expect(jsonLoss('{"":{"x":1,"x":2}}')).toEqual({ name: "x", path: '$[""]' });
+    expect(jsonLoss('{"say \\"hi\\"":{"x":1,"x":2}}')).toEqual({ name: "x", path: '$["say \\"hi\\""]' });
+    expect(jsonLoss('{"input_2":{"$ref":{"x":1,"x":2}}}')).toEqual({ name: "x", path: "$.input_2.$ref" });
+  });
+
   it("is no loss when the names are in different objects, differ in case, or are text inside strings", () => {
     expect(jsonLoss('[{"a":1},{"a":2}]')).toBeUndefined();
     expect(jsonLoss('{"a":{"a":{"a":1}}}')).toBeUndefined();
