@@ -375,6 +375,14 @@ describe("files refused", () => {
     const [error] = expectRejected(await importFile(p, sharesight), 400, "VALIDATION_FAILED");
     expect(error.path).toBe("line 2.Price in Dollars");
     expect(error.message).toMatch(/\(the trade's price, as read from the column Price in Dollars\)$/);
+    // A brokerage written negative is refused as the trade's rule has it, not stored as a cost of 9.50.
+    const selfwealth = {
+      name: "selfwealth.csv",
+      text: "Trade Date,Settlement Date,Action,Reference,Code,Name,Units,Average Price,Consideration,Brokerage,Total\n2024-07-22 00:00:00,2024-07-24 00:00:00,Buy,1,VAS,VANGUARD,60,99.87,5992.20,-9.50,5982.70\n",
+    };
+    const [negative] = expectRejected(await importFile(p, selfwealth), 400, "VALIDATION_FAILED");
+    expect(negative.path).toBe("line 2.Brokerage");
+    expect(negative.message).toMatch(/\(the trade's brokerage, as read from the column Brokerage\)$/);
     expect(await ledgerSnapshot(t.db)).toBe(before);
   });
 

@@ -151,6 +151,36 @@ describe("CommSec Transactions", () => {
     ]);
   });
 
+  it("refuses a total on the wrong side of units × price, or money both ways, naming the column", async () => {
+    const text = [
+      "Date,Reference,Details,Debit($),Credit($),Balance($)",
+      // A buy of 1,000 × 94.50 = 94,500.00 debited 94,000.00: the brokerage would be −500.
+      '17/07/2024,C1,"B 1,000 CBA @ 94.50",94000.00,,0',
+      // A sale of 100 × 94.50 = 9,450.00 credited 9,500.00: the brokerage would be −50.
+      "18/07/2024,C2,S 100 CBA @ 94.50,,9500.00,0",
+      // A buy with a debit and a credit: which way did the money go?
+      "19/07/2024,C3,B 10 CBA @ 94.50,964.95,964.95,0",
+      // A buy of 10 × 94.50 = 945.00 debited 964.95 (brokerage 19.95) with a zero credit: fine.
+      "22/07/2024,C4,B 10 CBA @ 94.50,964.95,0.00,0",
+    ].join("\n");
+    const records = await readCsvRecords(text, { what: "The import", maxRecords: 10 });
+    const read = commsec.read(new Columns(records[0].cells), records.slice(1));
+    expect(read.errors).toEqual([
+      {
+        path: "line 2.Debit($)",
+        line: 2,
+        message: "is 94000.00, less than the units × price (94500.00): a buy's debit is its value plus the brokerage",
+      },
+      {
+        path: "line 3.Credit($)",
+        line: 3,
+        message: "is 9500.00, more than the units × price (9450.00): a sale's credit is its value less the brokerage",
+      },
+      { path: "line 4.Credit($)", line: 4, message: "holds 964.95, but a buy's money is in Debit($) alone" },
+    ]);
+    expect(read.trades.find((t) => t.line === 5)?.raw.brokerage).toBe("19.95");
+  });
+
   it("does not take another format's file for its own", async () => {
     for (const file of ["commsec-summary.csv", "commsec-confirmations.csv", "selfwealth.csv", "sharesight.csv"]) {
       const text = readFileSync(join(__dirname, "../fixtures/brokers", file), "utf8");

@@ -149,6 +149,19 @@ describe("Stake Wall St transaction report", () => {
       ]);
     });
 
+    it("a fee written negative is an error on its column, not a cost of its size", () => {
+      // A fee is a cost: -3 taken as a cost of 3 would store a brokerage the sheet does not show.
+      const result = read(buy(2, { 7: "-3" }), buy(3, { 8: "(0.02)" }));
+      expect(result.errors).toEqual([
+        {
+          path: "line 2.BROKERAGE FEE (USD)",
+          line: 2,
+          message: "is negative (-3): a fee is a cost, written positive",
+        },
+        { path: "line 3.TAF FEE (USD)", line: 3, message: "is negative (-0.02): a fee is a cost, written positive" },
+      ]);
+    });
+
     it("a SIDE other than B or S is ignored with its line", () => {
       const result = read(buy(2, { 4: "" }), buy(3, { 4: "X" }), buy(4, { 4: "s" }));
       expect(result.ignored).toEqual([

@@ -1,5 +1,5 @@
 import { Decimal } from "../../../lib/money";
-import { asxTrade, detector, eachRow, parseAmount, type BrokerFormat, type ColumnOf } from "./format";
+import { asxTrade, detector, eachRow, parseAmount, type BrokerFormat, type ColumnOf, type RowReader } from "./format";
 import { businessDaysBefore } from "./broker-dates";
 
 /**
@@ -56,11 +56,7 @@ export const commsec: BrokerFormat = {
       const settlementDate = row.date("Date", "dd/mm/yyyy");
       const quantity = parseAmount(unitsText) ?? "0";
       const price = parseAmount(priceText) ?? "0";
-      // A buy is money out (Debit), a sale money in (Credit); either total includes the brokerage.
-      // The column says which way the money went: a total written negative or in parentheses, as a
-      // spreadsheet may re-save it, is the same amount.
-      const total = new Decimal(row.amount(side === "B" ? "Debit($)" : "Credit($)")).abs();
-      const brokerage = total.minus(new Decimal(quantity).times(price)).abs().toDecimalPlaces(2).toFixed();
+      const brokerage = brokerageOf(row, side === "B", new Decimal(quantity).times(price));
       out.trades.push(
         asxTrade(row, {
           date: businessDaysBefore(settlementDate, SETTLEMENT_DAYS),
@@ -77,3 +73,25 @@ export const commsec: BrokerFormat = {
     return out;
   },
 };
+
+/**
+ * The brokerage of a trade row: a buy is money out (Debit), its value plus the brokerage; a sale
+ * money in (Credit), its value less the brokerage. The column says which way the money went: a
+ * total written negative or in parentheses, as a spreadsheet may re-save it, is the same amount.
+ * A total on the wrong side of the value (a brokerage below zero), or money both ways, contradicts
+ * the row and is refused naming the column: the row's money would otherwise be stored wrong.
+ */
+function brokerageOf(row: RowReader, buy: boolean, value: Decimal): string {
+  const [paid, other] = buy ? ["Debit($)", "Credit($)"] : ["Credit($)", "Debit($)"];
+  const otherAmount = parseAmount(row.text(other));
+  if (otherAmount !== undefined && !new Decimal(otherAmount).isZero())
+    row.fail(other, `holds ${row.text(other)}, but a ${buy ? "buy" : "sale"}'s money is in ${paid} alone`);
+  const total = new Decimal(row.amount(paid)).abs();
+  const brokerage = (buy ? total.minus(value) : value.minus(total)).toDecimalPlaces(2);
+  if (brokerage.isNegative())
+    row.fail(
+      paid,
+      `is ${total.toFixed(2)}, ${buy ? "less" : "more"} than the units × price (${value.toFixed(2)}): a ${buy ? "buy's debit is its value plus" : "sale's credit is its value less"} the brokerage`,
+    );
+  return brokerage.abs().toFixed();
+}

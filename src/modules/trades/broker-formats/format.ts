@@ -238,7 +238,7 @@ export interface AsxTradeCells {
   /** Written negative for a sale by some exports: stored positive, the side says sell. */
   units: string;
   price: string;
-  /** Written negative as a cost by some exports: stored positive. */
+  /** As written: a negative one is refused by the trade's rules, naming the column (columnOf). */
   brokerage: string;
   reference: string;
 }
@@ -253,7 +253,7 @@ export const asxTrade = (row: RowReader, cells: AsxTradeCells): BrokerTrade => (
     exchange: "ASX",
     quantity: cells.units.replace(/^-/, ""),
     price: cells.price,
-    brokerage: cells.brokerage.replace(/^-/, ""),
+    brokerage: cells.brokerage,
     currencyCode: "AUD",
     ...withReference(cells.reference),
   },

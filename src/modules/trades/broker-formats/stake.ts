@@ -65,8 +65,13 @@ export const stake: BrokerFormat = {
         out.ignored.push({ line: row.line, reason: `SIDE ${row.text("SIDE") || "(empty)"} is not B or S` });
         return;
       }
+      // A fee is a cost, written positive: a negative one is refused rather than added as a cost.
       const brokerage = ["BROKERAGE FEE (USD)", "TAF FEE (USD)", "SEC FEE (USD)"]
-        .map((c) => new Decimal(row.amount(c, "0")).abs())
+        .map((c) => {
+          const fee = new Decimal(row.amount(c, "0"));
+          if (fee.isNegative()) row.fail(c, `is negative (${fee.toFixed()}): a fee is a cost, written positive`);
+          return fee.abs();
+        })
         .reduce((a, b) => a.plus(b));
       out.trades.push({
         line: row.line,
