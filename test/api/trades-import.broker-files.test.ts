@@ -386,6 +386,39 @@ describe("files refused", () => {
     expect(await ledgerSnapshot(t.db)).toBe(before);
   });
 
+  it("a header that repeats a column the import reads: 400 naming it, nothing written; a repeated column nothing reads is no matter", async () => {
+    const p = await newPortfolio(t, key);
+    const before = await ledgerSnapshot(t.db);
+    // Two Quantity columns, 45 and 99: which did the user mean? Taking the first would store 45 silently.
+    const sharesight = {
+      name: "sharesight.csv",
+      text: "Trade Date,Instrument Code,Market Code,Quantity,Price in Dollars,Transaction Type,quantity\n2024-07-01,CBA,ASX,45,100,BUY,99\n",
+    };
+    const res = await importFile(p, sharesight);
+    expect(expectRejected(res, 400, "VALIDATION_FAILED")).toEqual([
+      {
+        path: "line 1.Quantity",
+        message: "repeats a column the import reads: which of its cells a row means is unknown; keep one",
+        line: 1,
+      },
+    ]);
+    expect(res.body.detail).toBe("The Sharesight trades file cannot be read: its header (line 1) repeats Quantity.");
+    const commsec = {
+      name: "commsec.csv",
+      text: "Date,Reference,Details,Debit($),Credit($),Balance($),Details\n15/07/2024,C1,B 10 CBA @ 94.50,964.95,,0,B 99 CBA @ 1\n",
+    };
+    expect(expectRejected(await importFile(p, commsec), 400, "VALIDATION_FAILED").map((e) => e.path)).toEqual([
+      "line 1.Details",
+    ]);
+    expect(await ledgerSnapshot(t.db)).toBe(before);
+    // Balance($) twice: the import reads no balance.
+    const balances = {
+      name: "commsec.csv",
+      text: "Date,Reference,Details,Debit($),Credit($),Balance($),Balance($)\n15/07/2024,C1,B 10 CBA @ 94.50,964.95,,0,0\n",
+    };
+    expect((await importFile(p, balances)).status).toBe(201);
+  });
+
   it("a JSON body with format=commsec, an .xlsx body with format=commsec: 400 on format", async () => {
     const p = await newPortfolio(t, key);
     const json = await t.http

@@ -102,10 +102,26 @@ export class Columns {
   /** The index by the name as a format asks for it, remembered: a file asks for the same few names on every row. */
   private readonly asked = new Map<string, number | undefined>();
 
+  /** The names (columnKey) the header holds more than once. */
+  private readonly repeated = new Set<string>();
+
   constructor(readonly names: readonly string[]) {
     names.forEach((n, i) => {
-      if (!this.index.has(columnKey(n))) this.index.set(columnKey(n), i);
+      const key = columnKey(n);
+      if (!this.index.has(key)) this.index.set(key, i);
+      else if (key !== "") this.repeated.add(key);
     });
+  }
+
+  /**
+   * The columns a format read (cell) that the header holds more than once, as the header writes
+   * them: which of the cells a row meant is unknown, so the file is refused rather than read from
+   * the first (a repeated column nothing reads is no matter).
+   */
+  repeatedRead(): string[] {
+    return [...this.asked.keys()]
+      .filter((name) => this.repeated.has(columnKey(name)))
+      .map((name) => this.names[this.index.get(columnKey(name))!]);
   }
 
   has(name: string): boolean {

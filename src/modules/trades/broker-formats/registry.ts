@@ -62,10 +62,25 @@ export async function readBrokerFile(
     if (at < 0) continue;
     const header = new Columns(records[at].cells);
     const read = f.read(header, records.slice(at + 1));
+    const repeated = header.repeatedRead();
+    if (repeated.length > 0) throw repeatedColumns(f, records[at].line, repeated);
     if (read.trades.length > maxTrades) throw tooManyRows("The import", maxTrades, read.trades.length);
     return { format: f, headerLine: records[at].line, read, columnOf: f.columnOf(header) };
   }
   throw unplaced(format, candidates, records);
+}
+
+function repeatedColumns(format: BrokerFormat, line: number, columns: string[]): DomainError {
+  const errors = columns.map((column) => ({
+    path: `line ${line}.${column}`,
+    message: "repeats a column the import reads: which of its cells a row means is unknown; keep one",
+    line,
+  }));
+  return new DomainError(
+    "VALIDATION_FAILED",
+    `The ${format.name} file cannot be read: its header (line ${line}) repeats ${columns.join(", ")}.`,
+    errors,
+  );
 }
 
 function wrongMedia(format: BrokerFormatId | "auto", media: "csv" | "xlsx"): DomainError {

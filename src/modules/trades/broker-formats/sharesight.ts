@@ -46,7 +46,7 @@ function namedColumns(columns: Columns) {
 
 export const sharesight: BrokerFormat = {
   id: "sharesight",
-  name: "Sharesight trades file",
+  name: "Sharesight trades",
   header: HEADER,
   media: "csv",
   findHeader: (records) =>
