@@ -20,9 +20,14 @@ export function formatPath(path: readonly PropertyKey[]): string {
  * One field error per issue. A field the schema does not know (a strict object's
  * `unrecognized_keys`) is one error per field at its full path, `buckets[2].labell`, naming the
  * closest known field when the schema is given and one is near (a typo, not a different field).
+ * A field left out is `is required` (docs/conventions.md §7.1), whatever its own check says of a
+ * value it was not given ("must be a date", "Invalid option: expected one of…"): known from
+ * `input`, the value parsed, when given; a rule between fields keeps its own words.
  */
-export function fieldErrors(error: z.ZodError, schema?: z.ZodType): FieldError[] {
+export function fieldErrors(error: z.ZodError, schema?: z.ZodType, input?: unknown): FieldError[] {
   return error.issues.flatMap((issue) => {
+    if (input !== undefined && issue.code !== "custom" && issue.path.length > 0 && absentAt(input, issue.path))
+      return [{ path: formatPath(issue.path), message: "is required" }];
     // A record's bad key: what its key schema said ("must be an AMIT component name: …"), not zod's "Invalid key in record".
     if (issue.code === "invalid_key")
       return [
@@ -39,6 +44,18 @@ export function fieldErrors(error: z.ZodError, schema?: z.ZodType): FieldError[]
       };
     });
   });
+}
+
+/** Whether the value at `path` of `input` is left out (absent, or undefined) of an object that is there. */
+function absentAt(input: unknown, path: readonly PropertyKey[]): boolean {
+  let at: unknown = input;
+  for (const part of path.slice(0, -1)) {
+    if (at === null || typeof at !== "object") return false;
+    at = (at as Record<PropertyKey, unknown>)[part];
+  }
+  if (at === null || typeof at !== "object" || Array.isArray(at)) return false;
+  const last = path[path.length - 1];
+  return !Object.hasOwn(at, last) || (at as Record<PropertyKey, unknown>)[last] === undefined;
 }
 
 /**

@@ -69,7 +69,7 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what 
   if (unstorable.length > 0) throw invalidInput(what, unstorable);
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  throw invalidInput(what, fieldErrors(result.error, schema));
+  throw invalidInput(what, fieldErrors(result.error, schema, input));
 }
 
 /** A flag in a query string ("true"/"false") or a JSON/GraphQL Boolean. */

@@ -321,3 +321,65 @@ describe("bulk price CSV reads headers and codes in any case", () => {
     expect(error).toEqual({ path: "line 1", message: expect.stringContaining("rte (did you mean rate?)") });
   });
 });
+
+describe("a required field left out is `is required` at its path, whatever its own check says of a value", () => {
+  it("a trade without tradeType and tradeDate: is required on each, not 'Invalid option' or 'must be a date'", async () => {
+    const p = await newPortfolio(t, key);
+    const before = await ledgerSnapshot(t.db);
+    const res = await t.http
+      .post("/v1/trades")
+      .set("authorization", key)
+      .send({ portfolioId: p, symbol: "CBA", exchange: "ASX", quantity: 10, price: 100 });
+    expect(byPath(expectRejected(res, 400, "VALIDATION_FAILED"))).toEqual([
+      { path: "tradeDate", message: "is required" },
+      { path: "tradeType", message: "is required" },
+    ]);
+    // Given but wrong, each keeps its own words.
+    const wrong = await t.http.post("/v1/trades").set("authorization", key).send({
+      portfolioId: p,
+      symbol: "CBA",
+      exchange: "ASX",
+      tradeType: "Bought",
+      tradeDate: "10/01/2024",
+      quantity: 1,
+      price: 1,
+    });
+    const errors = byPath(expectRejected(wrong, 400, "VALIDATION_FAILED"));
+    expect(errors.map((e) => e.path)).toEqual(["tradeDate", "tradeType"]);
+    expect(errors[0].message).toBe("must be a date, YYYY-MM-DD");
+    expect(errors[1].message).toMatch(/^Invalid option: expected one of "Buy"/);
+    expect(await ledgerSnapshot(t.db)).toBe(before);
+  });
+
+  it("an import's JSON row written with the CSV's column names: each named with the JSON field meant", async () => {
+    const p = await newPortfolio(t, key);
+    const res = await t.http
+      .post(`/v1/portfolios/${p}/trades/import`)
+      .set("authorization", key)
+      .send([{ date: "2024-01-10", type: "Buy", symbol: "CBA", exchange: "ASX", quantity: 1, price: 1 }]);
+    expect(byPath(expectRejected(res, 400, "VALIDATION_FAILED"))).toEqual([
+      {
+        path: "line 1.date",
+        message: "is not a known field; did you mean tradeDate? (date is the column's name in a CSV file)",
+        line: 1,
+      },
+      { path: "line 1.tradeDate", message: "is required (the column date of a CSV file)", line: 1 },
+      { path: "line 1.tradeType", message: "is required (the column type of a CSV file)", line: 1 },
+      {
+        path: "line 1.type",
+        message: "is not a known field; did you mean tradeType? (type is the column's name in a CSV file)",
+        line: 1,
+      },
+    ]);
+  });
+
+  it("bulk market price rows say is required too", async () => {
+    const prices = await t.http
+      .post("/v1/market-prices/bulk")
+      .set("authorization", key)
+      .send([{ symbol: "CBA", exchange: "ASX", close: 1 }]);
+    expect(expectRejected(prices, 400, "VALIDATION_FAILED")).toEqual([
+      expect.objectContaining({ path: expect.stringMatching(/date$/), message: "is required" }),
+    ]);
+  });
+});

@@ -64,7 +64,7 @@ export async function importIncome(
     const result = IncomeImportRow.safeParse(raw);
     if (result.success) parsed.push({ line, data: result.data });
     else
-      for (const e of fieldErrors(result.error, IncomeImportRow))
+      for (const e of fieldErrors(result.error, IncomeImportRow, raw))
         errors.push(rowError(line, e.path === "(body)" ? "" : e.path, e.message));
   });
   // Rows refused here are listed with those the next steps refuse: one answer names every bad row.

@@ -90,7 +90,7 @@ export async function validateRows<S extends z.ZodType>(
     const result = schema.safeParse(row.value);
     if (result.success) values.push(result.data);
     else
-      for (const e of fieldErrors(result.error, schema))
+      for (const e of fieldErrors(result.error, schema, row.value))
         errors.push({
           path: e.path === "(body)" ? row.label : `${row.label}${e.path.startsWith("[") ? "" : "."}${e.path}`,
           message: e.message,

@@ -28,6 +28,17 @@ export const CSV_COLUMN_OF_FIELD: Readonly<Record<string, string>> = {
   currencyCode: "currency",
   sourceId: "source",
 };
+const FIELD_OF_CSV_COLUMN: ReadonlyMap<string, string> = new Map(
+  Object.entries(CSV_COLUMN_OF_FIELD).map(([field, column]) => [column, field]),
+);
+
+/** A JSON row's unknown field that is a CSV column's name (`date`) names the JSON field meant (`tradeDate`). */
+function csvNameInJson(row: Pick<Row, "csv" | "fileColumns">, error: FieldError): string {
+  const field = !row.csv && !row.fileColumns ? FIELD_OF_CSV_COLUMN.get(error.path) : undefined;
+  return field && error.message.startsWith("is not a known field")
+    ? `is not a known field; did you mean ${field}? (${error.path} is the column's name in a CSV file)`
+    : error.message;
+}
 
 /**
  * A row's error at a field, as its author finds it: a CSV row's path names the column and the
@@ -158,14 +169,16 @@ export async function parseRows(
     if (typeof source === "string" && !resolvedSource)
       errors.push(fieldError(row, "sourceId", `is not a Source id or name (GET /v1/sources): ${source}`));
     // A copy only where the row changes: a source named by its name, or a null portfolio (absent).
-    const result = ImportRow.safeParse(
+    const given =
       typeof source === "string" || row.raw.portfolioId === null
         ? { ...row.raw, sourceId: resolvedSource, portfolioId: row.raw.portfolioId ?? undefined }
-        : row.raw,
-    );
+        : row.raw;
+    const result = ImportRow.safeParse(given);
     if (!result.success) {
-      for (const e of fieldErrors(result.error, ImportRow))
-        errors.push(e.path === "(body)" ? rowError(row.line, "", e.message) : fieldError(row, e.path, e.message));
+      for (const e of fieldErrors(result.error, ImportRow, given))
+        errors.push(
+          e.path === "(body)" ? rowError(row.line, "", e.message) : fieldError(row, e.path, csvNameInJson(row, e)),
+        );
       return;
     }
     if (typeof source === "string" && !resolvedSource) return;
