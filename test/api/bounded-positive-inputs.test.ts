@@ -55,7 +55,8 @@ describe("prices and rates of 0 are refused on every input", () => {
         { symbol: "CBA", exchange: "ASX", date: "2024-01-03", close: 0 },
       ]);
       expectInvalid(json);
-      expect(messages(json)).toEqual([expect.stringMatching(/1.*close: must be greater than 0$/)]);
+      // The second row of a JSON array is line 2, as in CSV (the header being line 1 there).
+      expect(messages(json)).toEqual(["line 2.close: must be greater than 0"]);
       const csv = await rest(
         "post",
         "/v1/market-prices/bulk",

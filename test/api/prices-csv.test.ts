@@ -53,7 +53,9 @@ describe("text/csv bodies (REST)", () => {
       "/v1/market-prices/bulk",
       "symbol,exchange,date,close\nCBA,ASX,2024-01-02,100\nCBA,ASX,2024-01-02,101\n",
     );
-    expect(repeated.body.errors).toEqual([{ path: "line 3.date", message: expect.stringContaining("line 2") }]);
+    expect(repeated.body.errors).toEqual([
+      { path: "line 3.date", message: expect.stringContaining("line 2"), line: 3 },
+    ]);
     expect(await ledgerSnapshot(t.db)).toBe(before);
   });
 
@@ -101,7 +103,7 @@ describe("text/csv bodies (REST)", () => {
       ["2024-02-29", 2],
     ]);
     const bad = await csv(`/v1/holdings/${holdingId}/prices/bulk`, "date,price\n2024-03-31,x\n");
-    expect(bad.body.errors).toEqual([{ path: "line 2.price", message: expect.any(String) }]);
+    expect(bad.body.errors).toEqual([{ path: "line 2.price", message: expect.any(String), line: 2 }]);
   });
 
   it("refuses a client key before reading the body", async () => {
@@ -148,7 +150,7 @@ describe("text/csv bodies (REST)", () => {
       ).join("\n");
     const bad = await csv("/v1/market-prices/bulk", body(50_000, "-1"));
     expect(bad.status).toBe(400);
-    expect(bad.body.errors).toEqual([{ path: "line 50001.close", message: expect.any(String) }]);
+    expect(bad.body.errors).toEqual([{ path: "line 50001.close", message: expect.any(String), line: 50001 }]);
     expect(await count("market_price")).toBe(0);
     const tooMany = await csv("/v1/market-prices/bulk", body(50_001));
     expect(tooMany.status).toBe(413);

@@ -113,7 +113,7 @@ describe.each([rest, graphql])("prices over $name", (tr) => {
       expect(expectOk(await tr.listCustom(key, holdingId))).toEqual([existing, ...added]);
     });
 
-    it("refuses dates repeated in the body or already priced (409 naming them), writing nothing", async () => {
+    it("refuses dates repeated in the body or already priced (409 naming them and their lines), writing nothing", async () => {
       const { holdingId } = await newHolding(key);
       expectOk(await tr.addCustom(key, holdingId, { date: "2024-01-31", price: 1 }));
       const before = await ledgerSnapshot(t.db);
@@ -125,6 +125,10 @@ describe.each([rest, graphql])("prices over $name", (tr) => {
       expectError(repeated, "CONFLICT", 409);
       expect(repeated.message).toContain("2024-02-29");
       expect(repeated.message).not.toContain("2024-03-31");
+      // Each conflict names its row's line, as a bad row does (the third row is line 3).
+      expect(repeated.errors).toEqual([
+        { path: "line 3.date", message: "repeats line 1: one price per holding per date", line: 3 },
+      ]);
       const taken = await tr.addCustomBulk(key, holdingId, [
         { date: "2024-04-30", price: 1 },
         { date: "2024-01-31", price: 2 },
@@ -132,6 +136,9 @@ describe.each([rest, graphql])("prices over $name", (tr) => {
       expectError(taken, "CONFLICT", 409);
       expect(taken.message).toContain("2024-01-31");
       expect(taken.message).not.toContain("2024-04-30");
+      expect(taken.errors).toEqual([
+        { path: "line 2.date", message: "is 2024-01-31, a date the holding already has a price on", line: 2 },
+      ]);
       expect(await ledgerSnapshot(t.db)).toBe(before);
     });
 
@@ -144,7 +151,7 @@ describe.each([rest, graphql])("prices over $name", (tr) => {
         { date: "2024-02-30", price: 1 },
         { date: "2024-04-30", price: "1.123456789" },
       ]);
-      expectInvalidInOrder(o, ["[1].price", "[2].date", "[3].price"]);
+      expectInvalidInOrder(o, ["line 2.price", "line 3.date", "line 4.price"]);
       expectInvalidInOrder(await tr.addCustomBulk(key, holdingId, []), ["(body)"]);
       expect(await ledgerSnapshot(t.db)).toBe(before);
     });

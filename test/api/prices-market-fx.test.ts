@@ -60,7 +60,7 @@ describe.each([rest, graphql])("prices over $name", (tr) => {
       expect(await count("market_price")).toBe(4);
     });
 
-    it("refuses bad rows (400 naming [i].field), writing none", async () => {
+    it("refuses bad rows (400 naming line N.field, N the row's position + 1), writing none", async () => {
       await tr.upsertMarket(key, [{ symbol: "CBA", exchange: "ASX", date: "2024-01-02", close: 100 }]);
       const before = await ledgerSnapshot(t.db);
       const o = await tr.upsertMarket(key, [
@@ -69,7 +69,7 @@ describe.each([rest, graphql])("prices over $name", (tr) => {
         { symbol: "C B A", exchange: "ASX", date: "2024-01-04", close: 1 },
         { symbol: "CBA", exchange: "ASX", date: "2024-02-30", close: "1.123456789" },
       ]);
-      expectInvalidInOrder(o, ["[1].close", "[2].symbol", "[3].date", "[3].close"]);
+      expectInvalidInOrder(o, ["line 2.close", "line 3.symbol", "line 4.date", "line 4.close"]);
       expectInvalidInOrder(await tr.upsertMarket(key, []), ["(body)"]);
       // The same day twice: which close should win is unclear.
       expectInvalidInOrder(
@@ -77,7 +77,7 @@ describe.each([rest, graphql])("prices over $name", (tr) => {
           { symbol: "CBA", exchange: "ASX", date: "2024-01-05", close: 1 },
           { symbol: "cba", exchange: "ASX", date: "2024-01-05", close: 2 },
         ]),
-        ["[1].date"],
+        ["line 2.date"],
       );
       expect(await ledgerSnapshot(t.db)).toBe(before);
     });
@@ -121,7 +121,7 @@ describe.each([rest, graphql])("prices over $name", (tr) => {
       ]);
     });
 
-    it("refuses bad rows (400 naming [i].field), writing none", async () => {
+    it("refuses bad rows (400 naming line N.field, N the row's position + 1), writing none", async () => {
       const before = await ledgerSnapshot(t.db);
       const o = await tr.upsertFx(key, [
         { base: "USD", quote: "AUD", date: "2024-01-02", rate: 1.5 },
@@ -130,13 +130,13 @@ describe.each([rest, graphql])("prices over $name", (tr) => {
         { base: "USD", quote: "XYZ", date: "2024-01-02", rate: 0 },
         { base: "EUR", quote: "AUD", date: "2024-01-02", rate: "1.12345678901" },
       ]);
-      expectInvalidInOrder(o, ["[1].quote", "[2].base", "[3].quote", "[3].rate", "[4].rate"]);
+      expectInvalidInOrder(o, ["line 2.quote", "line 3.base", "line 4.quote", "line 4.rate", "line 5.rate"]);
       expectInvalidInOrder(
         await tr.upsertFx(key, [
           { base: "USD", quote: "AUD", date: "2024-01-02", rate: 1 },
           { base: "USD", quote: "AUD", date: "2024-01-02", rate: 2 },
         ]),
-        ["[1].date"],
+        ["line 2.date"],
       );
       expectInvalidInOrder(await tr.listFx(key, { base: "AUD", quote: "aud" }), ["quote"]);
       expect(await ledgerSnapshot(t.db)).toBe(before);

@@ -134,13 +134,13 @@ describe("unknown fields are refused, each named by its full path", () => {
     ]);
   });
 
-  it("bulk price rows are strict: [i].field names the unknown field", async () => {
+  it("bulk price rows are strict: line N.field names the unknown field", async () => {
     const res = await t.http
       .post("/v1/fx-rates/bulk")
       .set("authorization", key)
       .send([{ base: "USD", quote: "AUD", date: "2024-01-02", rate: "1.5", rte: 2 }]);
     expect(expectRejected(res, 400, "VALIDATION_FAILED")).toEqual([
-      { path: "[0].rte", message: "is not a known field; did you mean rate?" },
+      { path: "line 1.rte", message: "is not a known field; did you mean rate?", line: 1 },
     ]);
   });
 

@@ -180,7 +180,15 @@ export function expectInvalid(o: Outcome<unknown>, ...paths: (string | string[])
   if (o.ok) return;
   expect(Array.isArray(o.errors)).toBe(true);
   expect(o.errors!.length).toBeGreaterThanOrEqual(1);
-  for (const e of o.errors!) expect(e).toEqual({ path: expect.any(String), message: expect.any(String) });
+  // A row's error (`line 3.close`) carries its line too, the number its path names.
+  for (const e of o.errors!) {
+    const line = /^line (\d+)/.exec(e.path)?.[1];
+    expect(e).toEqual({
+      path: expect.any(String),
+      message: expect.any(String),
+      ...(e.line !== undefined || line ? { line: Number(line) } : {}),
+    });
+  }
   const wanted = paths.flat();
   if (wanted.length) expect([...new Set(o.errors!.map((e) => e.path))].sort()).toEqual([...new Set(wanted)].sort());
 }

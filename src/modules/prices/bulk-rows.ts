@@ -10,9 +10,12 @@ import { fieldErrors } from "../../lib/validation";
  * error is collected before any is answered; nothing is written on any error.
  */
 
-/** A row of a bulk body, with how errors name it: `[i]` in a JSON array, `line N` in CSV (header = line 1). */
+/**
+ * A row of a bulk body, with the line errors name it by (docs/conventions.md §7.4): in CSV as a
+ * spreadsheet counts it (the header is line 1), in a JSON array its position + 1.
+ */
 export interface BulkRow {
-  label: string;
+  line: number;
   value: unknown;
 }
 
@@ -32,7 +35,7 @@ export async function bulkRows(
       { path: "(body)", message: "must be a JSON array of rows, or text/csv" },
     ]);
   if (input.length > max) throw tooManyRows(what, max, input.length);
-  return input.map((value, i) => ({ label: `[${i}]`, value }));
+  return input.map((value, i) => ({ line: i + 1, value }));
 }
 
 /** One error for line 1, naming every problem of the header. */
@@ -71,12 +74,12 @@ async function csvRows(text: string, columns: readonly string[], max: number, wh
     }));
   if (misfits.length > 0) throw invalidRows(what, misfits);
   return rows.map((r) => ({
-    label: `line ${r.line}`,
+    line: r.line,
     value: Object.fromEntries(header.map((c, i) => [c, r.cells[i]])),
   }));
 }
 
-/** Validates every row, listing each bad field under its row's label; nothing is written on any error. */
+/** Validates every row, listing each bad field under its row's line; nothing is written on any error. */
 export async function validateRows<S extends z.ZodType>(
   schema: S,
   rows: BulkRow[],
@@ -91,10 +94,7 @@ export async function validateRows<S extends z.ZodType>(
     if (result.success) values.push(result.data);
     else
       for (const e of fieldErrors(result.error, schema, row.value))
-        errors.push({
-          path: e.path === "(body)" ? row.label : `${row.label}${e.path.startsWith("[") ? "" : "."}${e.path}`,
-          message: e.message,
-        });
+        errors.push(rowError(row.line, e.path === "(body)" ? "" : e.path, e.message));
   });
   if (errors.length > 0) throw invalidRows(what, errors);
   return values;
@@ -120,13 +120,20 @@ export function rejectRepeats<T>(
   what: string,
   sameness: string,
 ): void {
-  const seen = new Map<string, string>();
+  const seen = new Map<string, number>();
   const errors: FieldError[] = [];
   values.forEach((v, i) => {
     const k = key(v);
     const first = seen.get(k);
-    if (first) errors.push({ path: `${rows[i].label}.${field}`, message: `repeats ${first} (${sameness})` });
-    else seen.set(k, rows[i].label);
+    if (first) errors.push(rowError(rows[i].line, field, `repeats line ${first} (${sameness})`));
+    else seen.set(k, rows[i].line);
   });
   if (errors.length > 0) throw invalidRows(what, errors);
 }
+
+/** A row's error at `field` (`line 3.close`; the row itself when no field), with its line. */
+export const rowError = (line: number, field: string, message: string): FieldError => ({
+  path: `line ${line}${field ? (field.startsWith("[") ? "" : ".") + field : ""}`,
+  message,
+  line,
+});

@@ -44,7 +44,7 @@ export const priceRoutes: Endpoint[] = [
   route.post("/holdings/:holdingId/prices/bulk", addCustomPrices, "Add custom prices, all or nothing", {
     tag: "Holdings",
     description:
-      "1 to 10,000 rows (also text/csv with header date,price, in any order and case). Bad rows answer 400 naming `[i].price` (CSV: `line N.price`); a date repeated in the body or already priced answers 409 naming the dates. Nothing is written on any error. Answers the new prices, oldest first.",
+      "1 to 10,000 rows (also text/csv with header date,price, in any order and case). Bad rows answer 400 naming `line N.price` (CSV: the header is line 1; JSON: the array position + 1); a date repeated in the body or already priced answers 409 naming the dates and the rows' lines. Nothing is written on any error. Answers the new prices, oldest first.",
     body: CustomPricesInput,
     csv: { columns: ["date", "price"], required: ["date", "price"] },
     response: z.array(CustomPriceResponse),
@@ -59,7 +59,7 @@ export const priceRoutes: Endpoint[] = [
   route.delete("/prices/:priceId", deleteCustomPrice, "Delete a custom price"),
   route.post("/market-prices/bulk", upsertMarketPrices, "Import closing prices (insert or replace), all or nothing", {
     description:
-      "A JSON array, or text/csv with header symbol,exchange,date,close (in any order and case); symbols and exchanges are upper-cased, exchanges known ones (ASX, NYSE, NASDAQ… or CUSTOM; others answer 400); up to 50,000 rows. Bad rows answer 400 naming `[i].close` (CSV: `line N.close`, the header being line 1); nothing is written on any error. Client keys may not import (403). " +
+      "A JSON array, or text/csv with header symbol,exchange,date,close (in any order and case); symbols and exchanges are upper-cased, exchanges known ones (ASX, NYSE, NASDAQ… or CUSTOM; others answer 400); up to 50,000 rows. Bad rows answer 400 naming `line N.close` (CSV: the header being line 1; JSON: the array position + 1); nothing is written on any error. Client keys may not import (403). " +
       "A price of a security no holding of the account has is stored too (trades may come later), and counted in `unheld` with the first 20 such securities in `unheldSecurities`: check them for a typo.",
     body: MarketPricesBulkInput,
     csv: { columns: [...MARKET_PRICE_COLUMNS], required: [...MARKET_PRICE_COLUMNS] },

@@ -1,12 +1,12 @@
 import type { Prisma } from "../../../generated/prisma/client";
 import type { Context } from "../../context";
 import { fromDate, toDate } from "../../lib/dates";
-import { DomainError, found, orNull, removed } from "../../lib/domain-errors";
+import { DomainError, found, orNull, removed, type FieldError } from "../../lib/domain-errors";
 import { Decimal } from "../../lib/money";
 import { parseId, parseInput } from "../../lib/validation";
 import { holdingWhere, holdingWithPortfolio } from "../holdings/holdings.service";
 import { assertCanWrite } from "../ledger/portfolio-access";
-import { bulkRows, validateRows } from "./bulk-rows";
+import { bulkRows, rowError, validateRows } from "./bulk-rows";
 import { CustomPriceInput, MAX_CUSTOM_PRICES, UpdateCustomPriceBody } from "./prices.schemas";
 
 /**
@@ -82,33 +82,40 @@ export async function addCustomPrice(ctx: Context, holdingId: unknown, input: un
  */
 export async function addCustomPrices(ctx: Context, holdingId: unknown, input: unknown): Promise<CustomPriceView[]> {
   const id = parseId(holdingId, "holdingId");
-  const prices = await validateRows(
-    CustomPriceInput,
-    await bulkRows(input, ["date", "price"], MAX_CUSTOM_PRICES, "The prices"),
-    "The prices",
-  );
+  const given = await bulkRows(input, ["date", "price"], MAX_CUSTOM_PRICES, "The prices");
+  const prices = await validateRows(CustomPriceInput, given, "The prices");
   assertCanWrite(ctx);
   const h = await holdingWithPortfolio(ctx, id);
   const dates = prices.map((p) => p.date);
-  const seen = new Set<string>();
+  // Each conflict names its row's line, as a bad row does.
+  const firstLine = new Map<string, number>();
   const repeatedDates = new Set<string>();
-  for (const d of dates) (seen.has(d) ? repeatedDates : seen).add(d);
-  const repeated = [...repeatedDates].sort();
-  if (repeated.length > 0)
+  const repeats: FieldError[] = [];
+  dates.forEach((d, i) => {
+    const first = firstLine.get(d);
+    if (first === undefined) return void firstLine.set(d, given[i].line);
+    repeatedDates.add(d);
+    repeats.push(rowError(given[i].line, "date", `repeats line ${first}: one price per holding per date`));
+  });
+  if (repeats.length > 0)
     throw new DomainError(
       "CONFLICT",
-      `The prices repeat dates: ${dateList(repeated)}. One price per holding per date.`,
+      `The prices repeat dates: ${dateList([...repeatedDates].sort())}. One price per holding per date.`,
+      repeats,
     );
   const taken = await ctx.db.customPrice.findMany({
     where: { holdingId: h.id, date: { in: dates.map(toDate) } },
     select: { date: true },
     orderBy: { date: "asc" },
   });
-  if (taken.length > 0)
+  if (taken.length > 0) {
+    const takenDates = taken.map((t) => fromDate(t.date));
     throw new DomainError(
       "CONFLICT",
-      `Holding ${h.id} already has prices on ${dateList(taken.map((t) => fromDate(t.date)))}.`,
+      `Holding ${h.id} already has prices on ${dateList(takenDates)}.`,
+      takenDates.map((d) => rowError(firstLine.get(d)!, "date", `is ${d}, a date the holding already has a price on`)),
     );
+  }
   const rows = await ctx.db.customPrice.createManyAndReturn({
     data: prices.map((p) => ({ holdingId: h.id, date: toDate(p.date), price: p.price.toFixed() })),
     select: PRICE_SELECT,
