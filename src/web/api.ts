@@ -36,15 +36,32 @@ export function onKeyChange(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
+/**
+ * The API's error codes that asking again can change: the ones whose retry runs again
+ * (docs/conventions.md §7.2). Any other code (NOT_FOUND, VALIDATION_FAILED ...) gives
+ * the same answer every time.
+ */
+const TRANSIENT = new Set(["INTERNAL", "UNAVAILABLE", "INSUFFICIENT_STORAGE", "CONFLICT", "RATE_LIMITED"]);
+
 /** A GraphQL error answer: each error's message, with the rows an import refused. */
 export class ApiError extends Error {
   constructor(
     message: string,
     readonly details: string[] = [],
+    /** The API's code (extensions.code); none for an answer without one (a 503 from a proxy). */
+    readonly code?: string,
   ) {
     super(message);
   }
+
+  /** Whether asking again may succeed: an answer without a code, or a transient code. */
+  get retryable(): boolean {
+    return this.code === undefined || TRANSIENT.has(this.code);
+  }
 }
+
+/** Whether a failure is worth a retry: a dropped connection is, a missing portfolio is not. */
+export const retryable = (error: Error): boolean => !(error instanceof ApiError) || error.retryable;
 
 interface GraphQLErrorBody {
   message: string;
@@ -69,10 +86,33 @@ export async function gql<R, V>(op: Operation<R, V>, variables: V): Promise<R> {
     const details = (first.extensions?.errors ?? []).map((e) =>
       [e.line === undefined ? e.path : `line ${e.line}`, e.message].filter(Boolean).join(": "),
     );
-    throw new ApiError(first.message, details);
+    throw new ApiError(first.message, details, first.extensions?.code);
   }
   if (!body.data) throw new ApiError(`The server answered ${res.status} without data.`);
   return body.data;
+}
+
+/**
+ * The file name a Content-Disposition gives (RFC 6266): `filename*` (RFC 8187, UTF-8) before
+ * `filename`, which is a token or a quoted string. Any path in it is dropped.
+ */
+export function attachmentName(disposition: string | null): string | null {
+  if (!disposition) return null;
+  const extended = /filename\*\s*=\s*([\w!#$%&+^`{}~-]+)'[\w-]*'([^\s;]+)/i.exec(disposition);
+  let name: string | undefined;
+  if (extended && /^utf-8$/i.test(extended[1])) {
+    try {
+      name = decodeURIComponent(extended[2]);
+    } catch {
+      // A malformed escape: the plain filename below stands.
+    }
+  }
+  if (name === undefined) {
+    const plain = /(?:^|;)\s*filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s;"]+))/i.exec(disposition);
+    name = plain?.[1]?.replace(/\\(.)/g, "$1") ?? plain?.[2];
+  }
+  const base = name?.split(/[\\/]/).pop()?.trim();
+  return base ? base : null;
 }
 
 /**
@@ -92,8 +132,7 @@ export async function downloadMyTaxPdf(portfolioId: string, financialYear: numbe
     const problem = (await res.json().catch(() => null)) as { detail?: string; title?: string } | null;
     throw new ApiError(problem?.detail ?? problem?.title ?? `The PDF could not be made (HTTP ${res.status}).`);
   }
-  const disposition = res.headers.get("content-disposition") ?? "";
-  const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? `mytax-FY${financialYear}.pdf`;
+  const name = attachmentName(res.headers.get("content-disposition")) ?? `mytax-FY${financialYear}.pdf`;
   const href = URL.createObjectURL(await res.blob());
   const a = document.createElement("a");
   a.href = href;

@@ -44,3 +44,16 @@ export function rangeDates(id: RangeId, today = new Date()): { from?: string; to
 
 /** Daily points up to a year, weekly beyond: a chart of some hundreds of points either way. */
 export const intervalFor = (id: RangeId): "day" | "week" => (id === "3y" || id === "all" ? "week" : "day");
+
+/**
+ * The points a date axis labels: the first point of each month (ISO dates, oldest first), so each
+ * month is named once, at its start. The first point counts only when it is the 1st (or the sole
+ * point): a range that starts mid-month gets its first label at the next month.
+ */
+export function monthStarts(dates: string[]): number[] {
+  const starts: number[] = [];
+  dates.forEach((d, i) => {
+    if (i === 0 ? d.endsWith("-01") : d.slice(0, 7) !== dates[i - 1].slice(0, 7)) starts.push(i);
+  });
+  return starts.length > 0 || dates.length === 0 ? starts : [0];
+}

@@ -1,10 +1,12 @@
 import type { ComponentChildren } from "preact";
-import { useMemo, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 
 /**
  * The views' tables: a view states its columns, this draws them the one way every table reads,
  * with a caption for screen readers, headers with scope="col", the row's subject as its header
- * (scope="row") and figures right-aligned (class "num").
+ * (scope="row") and figures right-aligned (class "num"). A table wider than its box scrolls inside
+ * it: the box is then a named region that takes the focus (so the keyboard scrolls it too), with a
+ * shadow at the edge that has more columns.
  */
 
 export interface Column<T> {
@@ -17,6 +19,8 @@ export interface Column<T> {
   rowHeader?: boolean;
   /** Left out on a phone, where the table scrolls sideways already. */
   hideNarrow?: boolean;
+  /** Kept on one line (a short word that must not break on a phone). */
+  nowrap?: boolean;
   /** A figure's colour (a loss in red). */
   tone?: (row: T) => "neg" | "pos" | undefined;
   /** What the column sorts by, in a sortable table: comparing, not computing. */
@@ -38,7 +42,11 @@ export const HOLDING: Column<{ symbol: string; exchange: string }> = {
 
 function classes<T>(column: Column<T>, row?: T): string | undefined {
   const tone = row !== undefined && column.tone?.(row);
-  return [column.numeric && "num", column.hideNarrow && "hide-narrow", tone].filter(Boolean).join(" ") || undefined;
+  return (
+    [column.numeric && "num", column.hideNarrow && "hide-narrow", column.nowrap && "nowrap", tone]
+      .filter(Boolean)
+      .join(" ") || undefined
+  );
 }
 
 function Row<T>({ columns, row, class: cls }: { columns: Column<T>[]; row: T; class?: string }) {
@@ -57,6 +65,22 @@ function Row<T>({ columns, row, class: cls }: { columns: Column<T>[]; row: T; cl
       )}
     </tr>
   );
+}
+
+/** Whether the element's content is wider than it (re-measured as either changes size). */
+function useScrolls(element: { current: HTMLElement | null }): boolean {
+  const [scrolls, setScrolls] = useState(false);
+  useEffect(() => {
+    const e = element.current;
+    if (!e) return;
+    const measure = () => setScrolls(e.scrollWidth > e.clientWidth + 1);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(e);
+    if (e.firstElementChild) observer.observe(e.firstElementChild);
+    return () => observer.disconnect();
+  });
+  return scrolls;
 }
 
 export function DataTable<T>(props: {
@@ -80,6 +104,8 @@ export function DataTable<T>(props: {
 }) {
   const { columns, rows, rowKey = (_row: T, i: number) => i } = props;
   const [sort, setSort] = useState(props.sort);
+  const wrap = useRef<HTMLDivElement>(null);
+  const scrolls = useScrolls(wrap);
   const sorted = useMemo(() => {
     const by = sort && columns.find((c) => c.header === sort.header)?.sortValue;
     if (!sort || !by) return rows;
@@ -94,7 +120,13 @@ export function DataTable<T>(props: {
   const direction = (c: Column<T>) =>
     sort?.header !== c.header ? undefined : sort.ascending ? ("ascending" as const) : ("descending" as const);
   return (
-    <div class="table-wrap">
+    <div
+      ref={wrap}
+      class="table-wrap"
+      role={scrolls ? "region" : undefined}
+      aria-label={scrolls ? `${props.caption} (scrolls sideways)` : undefined}
+      tabIndex={scrolls ? 0 : undefined}
+    >
       <table id={props.id} class={props.compact ? "compact" : undefined}>
         <caption class="sr-only">{props.caption}</caption>
         {!props.headless && (

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from "preact";
 import { useCallback, useEffect, useState } from "preact/hooks";
-import { ApiError } from "./api";
+import { ApiError, retryable } from "./api";
 
 /** What a view is doing: loading, failed with a message (and the way to ask again), or showing its data. */
 export type Load<T> =
@@ -20,7 +20,8 @@ export function useLoad<T>(fetcher: () => Promise<T>, deps: unknown[], subject?:
     if (subject === undefined || load.state !== "ok" || load.subject !== subject) setLoad({ state: "loading" });
     fetcher().then(
       (data) => live && setLoad({ state: "ok", data, subject }),
-      (error: Error) => live && setLoad({ state: "error", error, retry: () => setTick((t) => t + 1) }),
+      (error: Error) =>
+        live && setLoad({ state: "error", error, retry: retryable(error) ? () => setTick((t) => t + 1) : undefined }),
     );
     return () => {
       live = false;

@@ -5,7 +5,7 @@ import { gql } from "../api";
 import { ChartCanvas, PALETTE } from "../charts";
 import { HoldingsTable } from "./holdings-table";
 import { date, money, month, negative, percent, signTone } from "../format";
-import { intervalFor, RANGES, rangeDates, type RangeId } from "../periods";
+import { intervalFor, monthStarts, RANGES, rangeDates, type RangeId } from "../periods";
 import { DataTable, type Column } from "../table";
 import { Figure, Loaded, Section, useLoad } from "../ui";
 
@@ -21,6 +21,7 @@ const GROUPS = [
 ] as const;
 
 function valueChart(points: OverviewQuery["portfolioTimeseries"], currency: string): ChartConfiguration<"line"> {
+  const starts = monthStarts(points.map((p) => p.date));
   return {
     type: "line",
     data: {
@@ -49,9 +50,18 @@ function valueChart(points: OverviewQuery["portfolioTimeseries"], currency: stri
     options: {
       interaction: { mode: "index", intersect: false },
       scales: {
-        // Month and year on the axis (the tooltip has the day): short labels that fit a phone.
+        // Month and year on the axis (the tooltip has the day), one tick at each month's first
+        // point; Chart.js then skips some evenly where they would crowd (a phone, a long range).
         x: {
-          ticks: { maxTicksLimit: 6, autoSkipPadding: 24, maxRotation: 0, callback: (_v, i) => month(points[i].date) },
+          afterBuildTicks: (scale) => {
+            scale.ticks = starts.map((i) => ({ value: i }));
+          },
+          ticks: {
+            maxTicksLimit: 6,
+            autoSkipPadding: 24,
+            maxRotation: 0,
+            callback: (value) => month(points[Number(value)].date),
+          },
         },
         y: { ticks: { callback: (v) => money(String(v), currency).replace(/\.00$/, "") } },
       },
@@ -149,9 +159,12 @@ export function OverviewView({ portfolioId }: { portfolioId: string }) {
               <Figure label="Value" id="total-value" value={money(p.totalValue, cur)} />
               <Figure label="Opening value" value={money(p.openingValue, cur)} />
               <Figure label="Net flows" value={money(p.netFlows, cur)} />
+              {/* The amount is the whole period's: beside it, the cumulative Modified Dietz percentage
+                  (totalReturnPercent is annualised from a year on). */}
               <Figure
                 label="Total return"
-                value={`${money(r.totalReturnValue, cur)} (${percent(r.totalReturnPercent)})`}
+                id="total-return"
+                value={`${money(r.totalReturnValue, cur)} (${percent(p.modifiedDietz.cumulativePercent)})`}
                 tone={signTone(r.totalReturnValue)}
               />
             </dl>
@@ -206,7 +219,11 @@ export function OverviewView({ portfolioId }: { portfolioId: string }) {
                   rowKey={(x) => x.label}
                   total={{ label: "Total", value: r.totalReturnValue, percent: r.totalReturnPercent }}
                 />
-                {r.isAnnualized && <p class="help">Percentages are annualised.</p>}
+                {r.isAnnualized && (
+                  <p class="help">
+                    Percentages are a year's (annualised); the total return above is the whole period's.
+                  </p>
+                )}
               </Section>
               <Section title="Return methods">
                 <DataTable
@@ -250,7 +267,17 @@ export function OverviewView({ portfolioId }: { portfolioId: string }) {
               </div>
             </Section>
             <Section title={`Holdings (${p.holdings.length})`} id="holdings">
-              <HoldingsTable holdings={p.holdings} currency={cur} />
+              <p class="help" id="holdings-return-help">
+                Return is from {date(p.from)} to {date(p.to)}: the change in value plus dividends and other income,
+                after money put in or taken out. It is not the unrealised gain the Tax page shows.
+                {r.isAnnualized ? " Return a year is that return annualised (Modified Dietz)." : ""}
+              </p>
+              <HoldingsTable
+                holdings={p.holdings}
+                currency={cur}
+                period={`${date(p.from)} to ${date(p.to)}`}
+                annualised={r.isAnnualized}
+              />
             </Section>
           </>
         );

@@ -1,6 +1,6 @@
 import { Portfolios } from "../../../generated/graphql/web-operations";
 import { gql } from "../api";
-import { money, percent, signTone } from "../format";
+import { date, money, percent, signTone } from "../format";
 import { Loaded, useLoad } from "../ui";
 
 /** Each portfolio with its value, total return and client (WEB.md: Portfolios). */
@@ -28,11 +28,12 @@ export function PortfoliosView() {
                       <dt>Value</dt>
                       <dd class="portfolio-value">{money(p.performance.totalValue, p.baseCurrencyCode)}</dd>
                     </div>
+                    {/* The whole period's amount beside the whole period's percentage (not a year's). */}
                     <div class="figure">
-                      <dt>Total return</dt>
-                      <dd class={signTone(p.performance.totalReturn.totalReturnValue)}>
+                      <dt>Total return since {date(p.performance.from)}</dt>
+                      <dd class={`portfolio-return ${signTone(p.performance.totalReturn.totalReturnValue)}`}>
                         {money(p.performance.totalReturn.totalReturnValue, p.baseCurrencyCode)} (
-                        {percent(p.performance.totalReturn.totalReturnPercent)})
+                        {percent(p.performance.modifiedDietz.cumulativePercent)})
                       </dd>
                     </div>
                     <div class="figure">

@@ -5,7 +5,7 @@ import {
   type TaxPlannerQuery,
   type TaxYearQuery,
 } from "../../../generated/graphql/web-operations";
-import { downloadMyTaxPdf, gql } from "../api";
+import { ApiError, downloadMyTaxPdf, gql } from "../api";
 import { date, fyName, money, percent, quantity, signTone } from "../format";
 import { currentFinancialYear } from "../periods";
 import { DataTable, HOLDING, type Column } from "../table";
@@ -17,6 +17,8 @@ import { ErrorNote, Figure, Loaded, Section, useLoad, Warnings } from "../ui";
  */
 
 const YEARS_SHOWN = 5;
+
+const notFound = (error: Error) => error instanceof ApiError && error.code === "NOT_FOUND";
 
 type Harvest = TaxPlannerQuery["taxPlanner"]["harvest"][number];
 type WaitForDiscount = TaxPlannerQuery["taxPlanner"]["waitForDiscount"][number];
@@ -184,7 +186,8 @@ export function TaxView({ portfolioId }: { portfolioId: string }) {
           </>
         )}
       </Loaded>
-      <Planner portfolioId={portfolioId} />
+      {/* A portfolio that is not there is said once, by the year's report above. */}
+      {!(load.state === "error" && notFound(load.error)) && <Planner portfolioId={portfolioId} />}
     </>
   );
 }
