@@ -73,6 +73,9 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what 
 }
 
 /** A flag in a query string ("true"/"false") or a JSON/GraphQL Boolean. */
+/** A JSON or GraphQL Boolean in a body; anything else is "must be true or false", not zod's "expected boolean". */
+export const booleanInput = z.boolean({ error: "must be true or false" });
+
 export const booleanFlag = z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")], {
   error: "must be true or false",
 });

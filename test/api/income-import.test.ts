@@ -81,8 +81,10 @@ describe.each(TRANSPORTS)("income over $name", (tr) => {
   it("refuses an isConfirmed that is not a boolean", async () => {
     await unchanged(async () => {
       const o = await tr.create(key, dividend({ frankedAmount: 1, isConfirmed: "yes" }));
-      if (tr.name === "REST") expectInvalid(o, "isConfirmed");
-      else expectError(o, "BAD_USER_INPUT");
+      if (tr.name === "REST") {
+        expectInvalid(o, "isConfirmed");
+        if (!o.ok) expect(o.errors![0].message).toBe("must be true or false");
+      } else expectError(o, "BAD_USER_INPUT");
     });
   });
 
@@ -194,6 +196,12 @@ describe.each(TRANSPORTS)("income over $name", (tr) => {
       const header = await importIncome("holdingId,exDividendDate,paidDate,frankedAmont\n");
       expectRows(header, "VALIDATION_FAILED", "line 1.frankedAmont");
       if (!header.ok) expect(header.errors![0].message).toMatch(/did you mean frankedAmount\?/);
+      // A boolean cell other than true or false (any case) says which values are meant.
+      const flag = await importIncome(
+        "holdingId,exDividendDate,paidDate,frankedAmount,isConfirmed\n" + `${holdingId},2024-02-14,2024-03-28,1,yes\n`,
+      );
+      expectRows(flag, "VALIDATION_FAILED", "line 2.isConfirmed");
+      if (!flag.ok) expect(flag.errors![0].message).toBe("must be true or false");
     });
   });
 

@@ -49,6 +49,7 @@ describe("text/csv bodies (REST)", () => {
     expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
     expect(res.body.code).toBe("VALIDATION_FAILED");
     expect(res.body.errors.map((e: FieldError) => e.path)).toEqual(["line 4.close", "line 5.date", "line 5.close"]);
+    expect(res.body.detail).toBe("The market prices are invalid: 3 fields are invalid.");
     const repeated = await csv(
       "/v1/market-prices/bulk",
       "symbol,exchange,date,close\nCBA,ASX,2024-01-02,100\nCBA,ASX,2024-01-02,101\n",

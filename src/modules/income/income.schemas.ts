@@ -3,7 +3,7 @@ import { currencyCode } from "../../lib/codes";
 import { AMIT_COMPONENTS } from "./amit";
 import { dateInput, dateOutput, financialYearInput } from "../../lib/dates";
 import { COLUMN_MAX, decimalInput, positivePriceInput, positiveRateInput } from "../../lib/money";
-import { acceptingAnswerFields, crossField, idSchema, text } from "../../lib/validation";
+import { acceptingAnswerFields, booleanInput, crossField, idSchema, text } from "../../lib/validation";
 import { holdingRecordFields } from "../trades/trades.schemas";
 
 /** DECIMAL(19,4): below 10^15. */
@@ -35,8 +35,8 @@ export const incomeFields = {
   currencyCode: currencyCode.optional().describe("Default: the holding's currency"),
   // Above 0, as a trade's: a rate of 0 counted a foreign income at AUD 0 in the tax reports.
   exchangeRate: positiveRateInput().optional().describe("Base-currency units per unit of the income currency"),
-  isTrustIncome: z.boolean().optional(),
-  isReinvested: z.boolean().optional(),
+  isTrustIncome: booleanInput.optional(),
+  isReinvested: booleanInput.optional(),
   drpQuantity: decimalInput({ scale: 8, min: 0, max: 1e15 })
     .optional()
     .nullable()
@@ -44,8 +44,7 @@ export const incomeFields = {
   drpPrice: positivePriceInput().optional().nullable().describe("Price of those units; default net ÷ units"),
   components: Components.optional().nullable().describe("AMIT statement components (name → amount)"),
   notes: text({ max: 10_000, trim: false }).optional().nullable(),
-  isConfirmed: z
-    .boolean()
+  isConfirmed: booleanInput
     .optional()
     .describe(
       "Confirmed income enters the tax reports (docs/rules.md §6.1). On create: default false. On update: absent keeps the record's state",

@@ -20,8 +20,9 @@ export interface BulkRow {
 }
 
 /**
- * A JSON array as parsed by the transport, or the text of a text/csv body, as labelled rows: at
- * most `max` of them, counted before any row is validated (a CSV is read no further than that).
+ * A JSON array as parsed by the transport, or the text of a text/csv body, as rows with their
+ * lines: at most `max` of them, counted before any row is validated (a CSV is read no further than
+ * that). `what` names the rows, in the plural, as errors begin ("The market prices are invalid").
  */
 export async function bulkRows(
   input: unknown,
@@ -53,7 +54,7 @@ function headerRefusal(columns: readonly string[], what: string) {
       `must be the header ${columns.join(",")} (in any order and case)` +
       (missing.length ? `; missing ${missing.join(", ")}` : "") +
       (named.length ? `; unexpected ${named.join(", ")}` : "");
-    return validationFailed(`${what} is invalid: line 1: ${message}.`, [{ path: "line 1", message }]);
+    return validationFailed(`${what} are invalid: line 1: ${message}.`, [{ path: "line 1", message }]);
   };
 }
 
@@ -86,7 +87,9 @@ export async function validateRows<S extends z.ZodType>(
   what: string,
 ): Promise<z.output<S>[]> {
   if (rows.length === 0)
-    throw validationFailed(`${what} has no rows.`, [{ path: "(body)", message: "must have at least 1 row" }]);
+    throw validationFailed(`${what} are missing: the body has no rows.`, [
+      { path: "(body)", message: "must have at least 1 row" },
+    ]);
   const errors: FieldError[] = [];
   const values: z.output<S>[] = [];
   await forEachRow(rows, (row) => {
@@ -108,7 +111,7 @@ function invalidRows(what: string, errors: FieldError[]): DomainError {
       : `${errors.length} fields are invalid` +
         (errors.length > MAX_LISTED_ERRORS ? ` (the first ${MAX_LISTED_ERRORS} are listed)` : "") +
         ".";
-  return validationFailed(`${what} is invalid: ${detail}`, errors);
+  return validationFailed(`${what} are invalid: ${detail}`, errors);
 }
 
 /** An upsert cannot write one key twice in a statement, and which row should win is unclear: refused. */
