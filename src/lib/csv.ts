@@ -173,7 +173,11 @@ async function* csvRecords(text: string, what: string, tooMany: (parsed: number)
     if (!(error instanceof CsvError)) throw error;
     const limit = tooMany(parser.info.records);
     if (limit) throw limit;
-    const lines = (error as CsvError & { lines?: number }).lines ?? 1;
+    // A quote that never closes is found at the end of the text: the line to fix is the one it opens on.
+    const lines =
+      (error.code === "CSV_QUOTE_NOT_CLOSED" ? unclosedQuoteLine(text) : undefined) ??
+      (error as CsvError & { lines?: number }).lines ??
+      1;
     throw validationFailed(`${what} is not valid CSV: ${error.message}`, [
       { path: `line ${lines}`, message: error.message },
     ]);
@@ -181,6 +185,32 @@ async function* csvRecords(text: string, what: string, tooMany: (parsed: number)
     // Leaving the loop early (a bad header, one row too many) stops the parser; this stops the text.
     source.destroy();
   }
+}
+
+/**
+ * The line on which the quoted cell that never closes opens (RFC 4180: a quote at a cell's start
+ * opens it, `""` inside is a quote, a quote then a comma or a line break closes it), or undefined
+ * when every quoted cell closes. Read only for that error, once.
+ */
+export function unclosedQuoteLine(text: string): number | undefined {
+  let line = 1;
+  let opened: number | undefined;
+  let cellStart = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "\n") line++;
+    if (opened !== undefined) {
+      if (c !== '"') continue;
+      if (text[i + 1] === '"') i++;
+      else {
+        opened = undefined;
+        cellStart = false;
+      }
+    } else if (c === "\n" || c === ",") cellStart = true;
+    else if (c === '"' && cellStart) opened = line;
+    else if (c !== " " && c !== "\t" && c !== "\r") cellStart = false;
+  }
+  return opened;
 }
 
 /**

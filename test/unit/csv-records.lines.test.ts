@@ -80,4 +80,13 @@ describe("CSV records and their lines", () => {
       [3, ["v"]],
     ]);
   });
+
+  // The parser finds a quote that never closes at the end of the text; the line to fix is the one
+  // it opens on, past the quoted cells that did close (one spanning lines 2-3, one with "" in it).
+  it("names the line a quote that never closes opens on, not the last line", async () => {
+    const text = ["a,b", '"x', 'y",1', '"say ""hi""",2', '3,"open', "4,5", "6,7"].join("\n");
+    const refusal = await readCsvRecords(text, { what: "The file", maxRecords: 100 }).catch((e) => e);
+    expect(refusal.message).toMatch(/Quote Not Closed/);
+    expect(refusal.errors[0].path).toBe("line 5");
+  });
 });
