@@ -11,7 +11,8 @@ import { Decimal } from "./money";
  * typed by someone else must not run as a formula on the adviser's machine. A cell that starts
  * with `'` gets one too, so that reading one `'` off (unguardedCell) gives back what was typed.
  * A cell holding a line break is quoted, whichever break it is: unquoted, a spreadsheet would
- * start a row there, and the guard would not cover the row's first cell.
+ * start a row there, and the guard would not cover the row's first cell. So is a cell with a
+ * space at either end: readers trim unquoted cells (this service's import does), not quoted ones.
  */
 
 export type CsvValue = string | number | boolean | Decimal | null | undefined;
@@ -32,16 +33,20 @@ export function csvCell(value: CsvValue): string {
   return GUARDED_START.test(value) ? `'${value}` : value;
 }
 
-/** A text cell as it was before the guard: one leading `'` off a cell the guard prefixes. */
+/**
+ * A text cell as it was before the guard: one leading `'` off a cell the guard prefixes. A reader
+ * that turns every line break into \n (lib/csv.ts) hands a guarded `'\r\n…` on as `'\n…`: that
+ * `'` is the guard's too.
+ */
 export function unguardedCell(value: string): string {
-  return value.startsWith("'") && GUARDED_START.test(value.slice(1)) ? value.slice(1) : value;
+  return value.startsWith("'") && (GUARDED_START.test(value.slice(1)) || value[1] === "\n") ? value.slice(1) : value;
 }
 
 /** The CSV text of `rows` under `columns`. */
 export function toCsv<T>(columns: readonly CsvColumn<T>[], rows: readonly T[]): string {
   return stringify(
     [columns.map((c) => csvCell(c.header)), ...rows.map((r) => columns.map((c) => csvCell(c.value(r))))],
-    { record_delimiter: "windows", quoted_match: /[\r\n]/ },
+    { record_delimiter: "windows", quoted_match: /[\r\n]|^\s|\s$/ },
   );
 }
 
