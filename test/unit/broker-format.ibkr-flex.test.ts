@@ -86,6 +86,8 @@ describe("IBKR Flex Query, trades", () => {
       },
     ]);
     expect(read.ignored).toEqual([
+      // Line 3: the equity summary (EQUT) comes before the trades section; its row is listed too.
+      { line: 3, reason: "a row of the Flex section EQUT, not of the trades" },
       { line: 8, reason: "AssetClass CASH is an FX conversion, not a stock trade" },
       { line: 10, reason: "AssetClass OPT is an option, not a stock trade" },
       // Lines 12–13 (TRAILER, the CTRN header) and 16–17 (TRAILER, EOF) are not rows.

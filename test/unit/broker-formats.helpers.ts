@@ -16,5 +16,8 @@ export async function readBrokerFixture(
       : await readCsvRecords(body.toString("utf8"), { what: "The import", maxRecords: 100_000 });
   const i = format.findHeader(records);
   if (i < 0) throw new Error(`${file} holds no ${format.name} header`);
-  return { headerLine: records[i].line, ...format.read(new Columns(records[i].cells), records.slice(i + 1)) };
+  return {
+    headerLine: records[i].line,
+    ...format.read(new Columns(records[i].cells), records.slice(i + 1), records.slice(0, i)),
+  };
 }

@@ -79,8 +79,12 @@ export interface BrokerFormat {
   guessesUsListing?: true;
   /** The index in `records` of this format's header row, or -1 when the file is not this format. */
   findHeader(records: readonly CsvRecord[]): number;
-  /** The records after the header read into trades; `header` is the header row's cells. */
-  read(header: Columns, records: readonly CsvRecord[]): BrokerRead;
+  /**
+   * The records after the header read into trades; `header` is the header row's cells. `before`:
+   * the records above the header (a title, another section of a multi-section file), for a format
+   * whose rows there are worth listing as ignored.
+   */
+  read(header: Columns, records: readonly CsvRecord[], before?: readonly CsvRecord[]): BrokerRead;
   /**
    * The file's column each field of a trade is read from (this file's, when the export's columns
    * vary): an error the import finds in a field names the column the user can look at. A field

@@ -142,8 +142,15 @@ export const ibkrFlex: BrokerFormat = {
     exchangeRate: "FXRateToBase",
     reference: "TransactionID",
   }),
-  read(header, records) {
+  read(header, records, before = []) {
     const out = emptyRead();
+    // Another section may come before the trades: its data rows are listed as the ones after are.
+    for (const record of before)
+      if (record.cells[0]?.trim().toUpperCase() === "DATA")
+        out.ignored.push({
+          line: record.line,
+          reason: `a row of the Flex section ${record.cells[1]?.trim() || "(unnamed)"}, not of the trades`,
+        });
     // The trades section's columns, or undefined while the lines are another section's.
     let columns: Columns | undefined = header;
     let section = sectionOf(header.names);

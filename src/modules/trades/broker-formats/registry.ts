@@ -61,7 +61,7 @@ export async function readBrokerFile(
     const at = f.findHeader(records);
     if (at < 0) continue;
     const header = new Columns(records[at].cells);
-    const read = f.read(header, records.slice(at + 1));
+    const read = f.read(header, records.slice(at + 1), records.slice(0, at));
     const repeated = header.repeatedRead();
     if (repeated.length > 0) throw repeatedColumns(f, records[at].line, repeated);
     if (read.trades.length > maxTrades) throw tooManyRows("The import", maxTrades, read.trades.length);
