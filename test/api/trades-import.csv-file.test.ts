@@ -96,6 +96,19 @@ describe("CSV import", () => {
     expect((await holdings(p)).map((h) => [h.symbol, h.quantity])).toEqual([["CBA", 10]]);
   });
 
+  it("reads a file whose lines end in CR alone (a spreadsheet's 'CSV (Macintosh)') as this service's CSV", async () => {
+    const p = await newPortfolio(t, key);
+    const res = await importCsv(
+      p,
+      "date,type,symbol,exchange,quantity,price\r2024-01-10,Buy,CBA,ASX,100,100\r2024-01-11,Buy,CBA,ASX,x,100\r",
+    );
+    // The second row's quantity names line 3: every CR is a line.
+    expect(expectRejected(res, 400, "VALIDATION_FAILED").map((e) => e.path)).toEqual(["line 3.quantity"]);
+    const ok = await importCsv(p, "date,type,symbol,exchange,quantity,price\r2024-01-10,Buy,CBA,ASX,100,100\r");
+    expect(ok.status).toBe(201);
+    expect((await holdings(p)).map((h) => [h.symbol, h.quantity])).toEqual([["CBA", 100]]);
+  });
+
   it("a file Excel saved as Windows-1252 imports when its Content-Type names that charset, and not as UTF-8", async () => {
     const p = await newPortfolio(t, key);
     // 0x92 is ’ in Windows-1252, and no character at all in UTF-8.

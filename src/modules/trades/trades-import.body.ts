@@ -76,7 +76,7 @@ export async function importBody(
  * first line alone, before parsing the file.
  */
 function isNativeCsv(text: string): boolean {
-  const firstLine = text.replace(/^\uFEFF/, "").split(/\r?\n/, 1)[0] ?? "";
+  const firstLine = text.replace(/^\uFEFF/, "").split(/\r\n?|\n/, 1)[0] ?? "";
   const cells = firstLine.split(",").map((c) => columnKey(c.replace(/^"|"$/g, "")));
   const native = new Set(CSV_COLUMNS.map(columnKey));
   const ours = cells.filter((c) => native.has(c)).length;
