@@ -48,6 +48,17 @@ describe("readXlsxSheet", () => {
     ]);
   });
 
+  it("reads a number as Excel shows it, to 15 significant digits: a formula's 0.1 + 0.2 is 0.3", async () => {
+    const body = await workbook((wb) => {
+      const sheet = wb.addWorksheet("Trades");
+      sheet.addRow(["Units", "Price", "Big", "Small"]);
+      sheet.addRow([0.1 + 0.2, { formula: "1.1*3", result: 1.1 * 3 }, 123456789012345.6, 1.5e-7]);
+    });
+    const [, row] = await readXlsxSheet(body, "Trades", "The import", 10);
+    // 1.1 × 3 is 3.3000000000000003 as a double; 123,456,789,012,345.6 has 16 digits, Excel keeps 15.
+    expect(row.cells).toEqual(["0.3", "3.3", "123456789012346", "0.00000015"]);
+  });
+
   it("a missing sheet names the sheets the workbook has", async () => {
     const body = await workbook((wb) => {
       wb.addWorksheet("Funding").addRow(["x"]);

@@ -127,7 +127,9 @@ export function cellText(value: ExcelJS.CellValue): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "string") return value;
   if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
-  if (typeof value === "number") return Number.isFinite(value) ? new Decimal(value).toFixed() : "";
+  // A number as Excel shows it and writes it to CSV: 15 significant digits. The double a formula
+  // leaves (0.1 + 0.2 is 0.30000000000000004) is 0.3, as the user sees it.
+  if (typeof value === "number") return Number.isFinite(value) ? new Decimal(value.toPrecision(15)).toFixed() : "";
   // exceljs reads a date cell's serial number as that wall-clock time in UTC: its UTC day is the
   // day Excel shows, whatever the server's zone.
   // A Date made by the worker's structured clone (types.isDate holds across realms; instanceof does not).
