@@ -1,19 +1,9 @@
 import fs from "node:fs";
-import type { AddressInfo } from "node:net";
-import os from "node:os";
 import path from "node:path";
-import pino from "pino";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { createApp, type App } from "../../src/app";
-import { fillDemoAccount, graphqlClient, type DemoBook } from "../../src/cli/demo-book";
-import { demoMarket, isoDay, writeDemoRecordings } from "../../src/cli/demo-market";
-import { bundleWebApp } from "../../src/cli/web-bundle";
-import { loadConfig } from "../../src/config";
-import { createAccountKey } from "../../src/modules/accounts/accounts.service";
-import { marketDataProviders } from "../../src/modules/market-data/providers/registry";
-import { MarketDataRefresher } from "../../src/modules/market-data/refresh";
+import type { Page } from "playwright-core";
+import type { DemoBook } from "../../src/cli/demo-book";
 import { monthStarts } from "../../src/web/periods";
-import { openTestDatabase, type TestDatabase } from "../support/db";
+import { DESKTOP, PHONE, useDemoWebApp, WAIT } from "./demo-web-app";
 
 /**
  * The web app's figures read for what they are, on the demo book as web-app.test.ts sets it up:
@@ -23,30 +13,25 @@ import { openTestDatabase, type TestDatabase } from "../support/db";
  * that point to the app's own format choice, and the last prices with a refresh followed to its end.
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const WAIT = { timeout: 20_000 };
 const AXE = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 800 };
 
-let db: TestDatabase;
-let app: App;
+const web = useDemoWebApp();
+const { gql, open } = web;
 let api: string;
 let key: string;
 let book: DemoBook;
-let browser: Browser;
 let page: Page;
-let marketData: MarketDataRefresher;
 let tmp: string;
-const gql = <T>(query: string, variables?: Record<string, unknown>) => graphqlClient(api, key)<T>(query, variables);
+beforeAll(async () => {
+  ({ api, key, book, page, tmp } = web);
+  await page.goto(`${api}/app/`);
+  await page.getByLabel("API key").fill(key);
+  await page.getByLabel("API key").press("Enter");
+  await page.locator(".portfolio").first().waitFor(WAIT);
+});
+
 /** A percentage as the app shows it (src/web/format.ts). */
 const shown = (value: number | null) => (value === null ? "—" : `${value.toFixed(2)}%`);
-
-async function open(hash: string, ready: string): Promise<void> {
-  await page.evaluate((h) => (location.hash = h), hash);
-  await page.locator(ready).first().waitFor(WAIT);
-  await page.waitForFunction(() => !document.querySelector(".loading"), undefined, WAIT);
-}
 
 /** axe-core's serious and critical findings on the page as it is. */
 async function axeFindings(): Promise<string[]> {
@@ -59,54 +44,6 @@ async function axeFindings(): Promise<string[]> {
       .map((v) => v.id);
   });
 }
-
-beforeAll(async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "web-app-reading-"));
-  const market = demoMarket(isoDay(new Date()));
-  writeDemoRecordings(path.join(tmp, "recordings"), market);
-  await bundleWebApp(path.join(tmp, "web"));
-  db = await openTestDatabase();
-  const config = {
-    ...loadConfig({
-      RATE_LIMIT_PER_SECOND: "0",
-      MARKET_DATA_PROVIDER: "replay",
-      FX_PROVIDER: "replay",
-      MARKET_DATA_REPLAY_DIR: path.join(tmp, "recordings"),
-      MARKET_DATA_SCHEDULE: "off",
-    }),
-    dataDir: undefined,
-  };
-  const log = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
-  marketData = new MarketDataRefresher(db, marketDataProviders(config.marketData), log, "off", 3);
-  app = await createApp({ db, log, config, marketData, webAppDir: path.join(tmp, "web") });
-  await new Promise<void>((resolve) => app.httpServer.listen(0, "127.0.0.1", resolve));
-  api = `http://127.0.0.1:${(app.httpServer.address() as AddressInfo).port}`;
-  ({ key } = await createAccountKey(db.prisma, { accountName: "demo" }));
-  book = await fillDemoAccount(api, key, market);
-
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
-  });
-  const context = await browser.newContext({ viewport: DESKTOP, serviceWorkers: "block" });
-  await context.route("**/*", (route) =>
-    new URL(route.request().url()).hostname === "127.0.0.1" ? route.continue() : route.abort("internetdisconnected"),
-  );
-  page = await context.newPage();
-  await page.goto(`${api}/app/`);
-  await page.getByLabel("API key").fill(key);
-  await page.getByLabel("API key").press("Enter");
-  await page.locator(".portfolio").first().waitFor(WAIT);
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await new Promise<void>((resolve) => (app?.httpServer.listening ? app.httpServer.close(() => resolve()) : resolve()));
-  await app?.stop();
-  await marketData?.stop();
-  await db?.close();
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-});
 
 describe("the web app's figures, read for what they are", () => {
   it("saves the myTax PDF under the name a quoted filename or a filename* gives (was only a quoted one)", async () => {

@@ -1,19 +1,11 @@
 import fs from "node:fs";
-import type { AddressInfo } from "node:net";
-import os from "node:os";
 import path from "node:path";
 import Decimal from "decimal.js";
-import pino from "pino";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { createApp, type App } from "../../src/app";
-import { fillDemoAccount, graphqlClient, type DemoBook } from "../../src/cli/demo-book";
-import { demoMarket, isoDay, writeDemoRecordings } from "../../src/cli/demo-market";
-import { bundleWebApp } from "../../src/cli/web-bundle";
-import { loadConfig } from "../../src/config";
-import { createAccountKey } from "../../src/modules/accounts/accounts.service";
-import { marketDataProviders } from "../../src/modules/market-data/providers/registry";
-import { MarketDataRefresher } from "../../src/modules/market-data/refresh";
-import { openTestDatabase, type TestDatabase } from "../support/db";
+import type { Page } from "playwright-core";
+import type { DemoBook } from "../../src/cli/demo-book";
+import type { MarketDataRefresher } from "../../src/modules/market-data/refresh";
+import type { TestDatabase } from "../support/db";
+import { useDemoWebApp, WAIT } from "./demo-web-app";
 
 /**
  * The web app at /app (WEB.md) in Debian's Chromium, every host but 127.0.0.1 blocked, on the demo
@@ -23,25 +15,22 @@ import { openTestDatabase, type TestDatabase } from "../support/db";
  * 1280×800 and 390×844 go to test-output/browser/app-*.png.
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const SHOTS = path.join(__dirname, "../../test-output/browser");
-const WAIT = { timeout: 20_000 };
 const AXE = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 
+const web = useDemoWebApp();
+const { seen, gql, open } = web;
 let db: TestDatabase;
-let app: App;
 let api: string;
 let key: string;
 let book: DemoBook;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let marketData: MarketDataRefresher;
-let tmp: string;
-const gql = <T>(query: string, variables?: Record<string, unknown>) => graphqlClient(api, key)<T>(query, variables);
+beforeAll(() => {
+  ({ db, api, key, book, page, marketData } = web);
+  fs.mkdirSync(SHOTS, { recursive: true });
+});
 
-/** What the page did: requests (by path), failures, console errors, off-machine attempts. */
-const seen = { requests: [] as string[], failed: [] as string[], errors: [] as string[], blocked: [] as string[] };
 const expectClean = (allowedErrors: RegExp[] = []) => {
   expect(seen.blocked).toEqual([]);
   expect(seen.failed).toEqual([]);
@@ -101,65 +90,6 @@ async function expectAccessible(): Promise<void> {
   );
   expect(tables.filter((t) => !t.caption || t.unscoped || t.rowsWithoutHeader)).toEqual([]);
 }
-
-async function open(hash: string, ready: string): Promise<void> {
-  await page.evaluate((h) => (location.hash = h), hash);
-  await page.locator(ready).first().waitFor(WAIT);
-  await page.waitForFunction(() => !document.querySelector(".loading"), undefined, WAIT);
-}
-
-beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM))
-    throw new Error(`No Chromium at ${CHROMIUM}: install Debian's chromium or set CHROMIUM_PATH.`);
-  fs.mkdirSync(SHOTS, { recursive: true });
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "web-app-test-"));
-  const market = demoMarket(isoDay(new Date()));
-  writeDemoRecordings(path.join(tmp, "recordings"), market);
-  await bundleWebApp(path.join(tmp, "web"));
-
-  db = await openTestDatabase();
-  const env = {
-    RATE_LIMIT_PER_SECOND: "0",
-    MARKET_DATA_PROVIDER: "replay",
-    FX_PROVIDER: "replay",
-    MARKET_DATA_REPLAY_DIR: path.join(tmp, "recordings"),
-    MARKET_DATA_SCHEDULE: "off",
-  };
-  const config = { ...loadConfig(env), dataDir: undefined };
-  const log = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
-  marketData = new MarketDataRefresher(db, marketDataProviders(config.marketData), log, "off", 3);
-  app = await createApp({ db, log, config, marketData, webAppDir: path.join(tmp, "web") });
-  await new Promise<void>((resolve) => app.httpServer.listen(0, "127.0.0.1", resolve));
-  api = `http://127.0.0.1:${(app.httpServer.address() as AddressInfo).port}`;
-  ({ key } = await createAccountKey(db.prisma, { accountName: "demo" }));
-  book = await fillDemoAccount(api, key, market);
-
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
-  });
-  context = await browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: "block" });
-  await context.route("**/*", (route) => {
-    const url = new URL(route.request().url());
-    if (url.hostname === "127.0.0.1") return route.continue();
-    seen.blocked.push(url.href);
-    return route.abort("internetdisconnected");
-  });
-  page = await context.newPage();
-  page.on("request", (r) => r.url().startsWith("http") && seen.requests.push(new URL(r.url()).pathname));
-  page.on("requestfailed", (r) => seen.failed.push(`${r.url()} ${r.failure()?.errorText}`));
-  page.on("console", (m) => m.type() === "error" && seen.errors.push(m.text()));
-  page.on("pageerror", (e) => seen.errors.push(String(e)));
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await new Promise<void>((resolve) => (app?.httpServer.listening ? app.httpServer.close(() => resolve()) : resolve()));
-  await app?.stop();
-  await marketData?.stop();
-  await db?.close();
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-});
 
 describe("the web app on the demo book", () => {
   it("serves /app with a strict CSP and signs in with the pasted key, kept in sessionStorage only", async () => {
