@@ -78,7 +78,7 @@ describe.each(["REST", "GraphQL"] as const)("exchanges over %s", (transport) => 
             ),
             "upsertMarketPrices",
           );
-    expectInvalid(o, "[0].exchange");
+    expectInvalid(o, "line 1.exchange");
     if (!o.ok) expect(o.errors![0].message).toMatch(/^is not a known exchange \(one of /);
   });
 });
