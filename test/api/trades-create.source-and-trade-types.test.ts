@@ -202,6 +202,21 @@ describe.each(TRANSPORTS)("trades over $name", (tr) => {
         });
       });
 
+      it("with no units held on its date it is refused (422), not stored as a Cancellation of 0", async () => {
+        const p = await newPortfolio(t, key);
+        const first = await buy(p, "CBA", 100, 10, "2024-01-10");
+        await unchanged(async () => {
+          const o = await tr.createTrade(key, {
+            portfolioId: p,
+            holdingId: first.holdingId,
+            tradeType: "Cancellation",
+            tradeDate: "2023-05-01",
+          });
+          expectError(o, "BUSINESS_RULE");
+          expect(o.message).toMatch(/Cancellation on 2023-05-01: no units are held/);
+        });
+      });
+
       it("an update that changes the units held under a Cancellation must give the new figure or none", async () => {
         const p = await newPortfolio(t, key);
         const first = await buy(p, "CBA", 100, 10, "2024-01-10");
