@@ -16,7 +16,8 @@ import { heavyWork } from "../../lib/heavy-work";
  * sell would take on `date` (by the method that would apply, the one asked for, or manual
  * parcels), its gain split, discount and assessable gain as if it were the year's only CGT event,
  * and its effect on the year's net capital gain given the year's other events up to that date and
- * the losses carried in. The same fold as a real Sell; writes nothing.
+ * the losses carried in. The same fold as a Sell of that day, on the ledger up to it (later trades
+ * are not read: docs/reports.md §5.5); writes nothing.
  */
 export interface SimulateSellResult {
   holdingId: number;
