@@ -274,6 +274,16 @@ describe("a Cancellation row's quantity", () => {
         },
       ]);
     });
+    // Dated before the buy, it has no units to take: refused by its line, not stored as 0 units.
+    await unchanged(async () => {
+      const early = await importJson(p, [
+        buyRow("WBC", "2024-01-05", 10, 20),
+        { ...cancellation, tradeDate: "2023-12-01" },
+      ]);
+      expect(expectRejected(early, 422, "BUSINESS_RULE")).toEqual([
+        { path: "line 2", message: "Cancellation on 2023-12-01: no units are held.", line: 2 },
+      ]);
+    });
     const res = await importJson(p, [buyRow("WBC", "2024-01-05", 10, 20), { ...cancellation, quantity: -10 }]);
     expect(res.status).toBe(201);
     const [wbc] = await holdings(p);

@@ -246,10 +246,9 @@ export function foldParcels(events: LedgerEvent[], options: FoldOptions = {}): F
         dispose(e, "TransferOut", e.units, ZERO);
         break;
       case "Cancellation":
-        // Delisted or cancelled shares: every unit goes for nothing (a capital loss). With none
-        // held it would record no loss at all: a delisting entered on a wrong date, refused as a
-        // split on that date is.
-        if (held.isZero()) throw new ParcelError(e.key, `${e.type} on ${e.date}: no units are held.`);
+        // Delisted or cancelled shares: every unit goes for nothing (a capital loss). A new one
+        // with none held is refused where it is written (stored-trade.ts), not here: one stored
+        // before that rule must still fold.
         dispose(e, "Cancellation", held, ZERO);
         break;
       case "Split":

@@ -203,7 +203,8 @@ export async function importTrades(
       for (const p of cancellations) {
         const units = cancelledUnits(fold, `line ${p.line}`);
         const mismatch = cancelledUnitsMismatch(p.quantity, units);
-        if (mismatch) errors.push(rowError(p.line, "quantity", mismatch));
+        if (units.isZero()) errors.push(rowError(p.line, "", `Cancellation on ${p.tradeDate}: no units are held.`));
+        else if (mismatch) errors.push(rowError(p.line, "quantity", mismatch));
         p.quantity = units;
       }
     }

@@ -69,13 +69,19 @@ function tradeData(t: StoredTrade) {
 }
 
 /**
- * The units a Cancellation takes, refused when its column could not hold them or when the trade
- * gave another quantity (`given`, zero when absent).
+ * The units a Cancellation takes, refused when none are held on its date (a delisting entered on a
+ * wrong date would record no loss at all, unseen), when its column could not hold them, or when
+ * the trade gave another quantity (zero when absent).
  */
-function recordableCancelledUnits(fold: FoldResult, key: string, given: Decimal): Decimal {
+function recordableCancelledUnits(
+  fold: FoldResult,
+  key: string,
+  t: Pick<StoredTrade, "quantity" | "tradeDate">,
+): Decimal {
   const units = cancelledUnits(fold, key);
+  if (units.isZero()) throw businessRule(`Cancellation on ${t.tradeDate}: no units are held.`);
   if (units.lte(-1e16)) throw businessRule("The cancelled units are too many to record (10^16 or more).");
-  const mismatch = cancelledUnitsMismatch(given, units);
+  const mismatch = cancelledUnitsMismatch(t.quantity, units);
   if (mismatch)
     throw businessRule(`The Cancellation's quantity ${mismatch}.`, [{ path: "quantity", message: mismatch }]);
   return units;
@@ -104,7 +110,7 @@ export async function recordTrade(
   // The new trade's id is not known yet; any id above the existing ones orders it last on its day.
   const provisional = { ...storedTradeEvent(Number.MAX_SAFE_INTEGER, holding.id, t), key: "this trade" };
   const fold = await check(holding.id, [provisional]);
-  if (t.tradeType === "Cancellation") t.quantity = recordableCancelledUnits(fold, "this trade", t.quantity);
+  if (t.tradeType === "Cancellation") t.quantity = recordableCancelledUnits(fold, "this trade", t);
   const created = await tx.trade.create({
     data: { portfolioId: portfolio.id, holdingId: holding.id, ...tradeData(t) },
     select: { id: true },
@@ -189,7 +195,7 @@ export async function updateTrade(ctx: Context, tradeId: unknown, input: unknown
     const t = await prepare(tx, portfolio, holding.currencyCode, data, id);
     const key = `trade ${id}`;
     const fold = await check(holding.id, new Map([[key, storedTradeEvent(id, holding.id, t)]]));
-    if (t.tradeType === "Cancellation") t.quantity = recordableCancelledUnits(fold, key, t.quantity);
+    if (t.tradeType === "Cancellation") t.quantity = recordableCancelledUnits(fold, key, t);
     await tx.tradeParcel.deleteMany({ where: { sellTradeId: id } });
     await tx.trade.update({ where: { id }, data: tradeData(t) });
     return getTrade(ctx, id, tx);
