@@ -5,6 +5,7 @@ import { formatCount, tooManyRows } from "./bulk";
 import { DomainError, validationFailed, type FieldError } from "./domain-errors";
 import { Slicer } from "./slices";
 import { closest } from "./field-errors";
+import { unclosedQuoteLine } from "./csv-unclosed-quote";
 
 /**
  * The one reader of text/csv bulk bodies (trade imports, market prices, FX rates, custom prices).
@@ -185,32 +186,6 @@ async function* csvRecords(text: string, what: string, tooMany: (parsed: number)
     // Leaving the loop early (a bad header, one row too many) stops the parser; this stops the text.
     source.destroy();
   }
-}
-
-/**
- * The line on which the quoted cell that never closes opens (RFC 4180: a quote at a cell's start
- * opens it, `""` inside is a quote, a quote then a comma or a line break closes it), or undefined
- * when every quoted cell closes. Read only for that error, once.
- */
-export function unclosedQuoteLine(text: string): number | undefined {
-  let line = 1;
-  let opened: number | undefined;
-  let cellStart = true;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === "\n") line++;
-    if (opened !== undefined) {
-      if (c !== '"') continue;
-      if (text[i + 1] === '"') i++;
-      else {
-        opened = undefined;
-        cellStart = false;
-      }
-    } else if (c === "\n" || c === ",") cellStart = true;
-    else if (c === '"' && cellStart) opened = line;
-    else if (c !== " " && c !== "\t" && c !== "\r") cellStart = false;
-  }
-  return opened;
 }
 
 /**

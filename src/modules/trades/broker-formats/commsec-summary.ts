@@ -1,12 +1,5 @@
-import {
-  detector,
-  eachRow,
-  parseAmount,
-  tabularAsxTrade,
-  type AsxColumns,
-  type AsxLayout,
-  type BrokerFormat,
-} from "./format";
+import { tabularAsxTrade, type AsxColumns, type AsxLayout } from "./asx-trade";
+import { detector, eachRow, parseAmount, type BrokerFormat } from "./format";
 
 /**
  * CommSec's Transaction Summary (the older, richer export; docs/data.md §4): a preamble (title,

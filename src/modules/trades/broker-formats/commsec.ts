@@ -1,5 +1,6 @@
 import { Decimal } from "../../../lib/money";
-import { asxTrade, detector, eachRow, parseAmount, type BrokerFormat, type ColumnOf, type RowReader } from "./format";
+import { asxTrade } from "./asx-trade";
+import { detector, eachRow, parseAmount, type BrokerFormat, type ColumnOf, type RowReader } from "./format";
 import { businessDaysBefore } from "./broker-dates";
 
 /**

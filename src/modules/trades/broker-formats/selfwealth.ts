@@ -1,4 +1,5 @@
-import { detector, eachRow, tabularAsxTrade, type AsxColumns, type AsxLayout, type BrokerFormat } from "./format";
+import { tabularAsxTrade, type AsxColumns, type AsxLayout } from "./asx-trade";
+import { detector, eachRow, type BrokerFormat } from "./format";
 
 /**
  * SelfWealth's Movements export (docs/data.md §4): one movement a row, dates as
