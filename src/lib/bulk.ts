@@ -1,4 +1,4 @@
-import { DomainError } from "./domain-errors";
+import { DomainError, type FieldError } from "./domain-errors";
 import { Slicer } from "./slices";
 
 /**
@@ -31,3 +31,13 @@ export async function forEachRow<T>(rows: readonly T[], each: (row: T, index: nu
     each(rows[i], i);
   }
 }
+
+/**
+ * A row's error at `field` (`line 3.close`, `line 3.parcels[0].tradeId`; the row itself when no
+ * field), with its line: how every bulk body names a bad row (docs/conventions.md §7.4).
+ */
+export const rowError = (line: number, field: string, message: string): FieldError => ({
+  path: `line ${line}${field ? (field.startsWith("[") ? "" : ".") + field : ""}`,
+  message,
+  line,
+});

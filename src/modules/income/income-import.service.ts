@@ -1,12 +1,12 @@
 import type { Context } from "../../context";
-import { forEachRow, tooManyRows } from "../../lib/bulk";
+import { forEachRow, rowError, tooManyRows } from "../../lib/bulk";
 import { DomainError, type FieldError } from "../../lib/domain-errors";
 import { fieldErrors, parseInput } from "../../lib/validation";
 import { ParcelError, type LedgerEvent } from "../ledger";
 import { loadFxTable } from "../ledger/fx-load";
 import { assertCanWrite, scopedPortfolio } from "../ledger/portfolio-access";
 import { ledgerWrite } from "../ledger/unit-of-work";
-import { importFailed, rowError } from "../trades/trades-import.rows";
+import { importFailed } from "../trades/trades-import.rows";
 import {
   IncomeImportQuery,
   IncomeImportRow,

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { forEachRow, tooManyRows } from "../../lib/bulk";
+import { forEachRow, rowError, tooManyRows } from "../../lib/bulk";
 import { readCsv, type HeaderProblem } from "../../lib/csv";
 import { MAX_LISTED_ERRORS, validationFailed, type DomainError, type FieldError } from "../../lib/domain-errors";
 import { fieldErrors } from "../../lib/validation";
@@ -133,10 +133,3 @@ export function rejectRepeats<T>(
   });
   if (errors.length > 0) throw invalidRows(what, errors);
 }
-
-/** A row's error at `field` (`line 3.close`; the row itself when no field), with its line. */
-export const rowError = (line: number, field: string, message: string): FieldError => ({
-  path: `line ${line}${field ? (field.startsWith("[") ? "" : ".") + field : ""}`,
-  message,
-  line,
-});

@@ -6,7 +6,8 @@ import { Decimal } from "../../lib/money";
 import { parseId, parseInput } from "../../lib/validation";
 import { holdingWhere, holdingWithPortfolio } from "../holdings/holdings.service";
 import { assertCanWrite } from "../ledger/portfolio-access";
-import { bulkRows, rowError, validateRows } from "./bulk-rows";
+import { rowError } from "../../lib/bulk";
+import { bulkRows, validateRows } from "./bulk-rows";
 import { CustomPriceInput, MAX_CUSTOM_PRICES, UpdateCustomPriceBody } from "./prices.schemas";
 
 /**

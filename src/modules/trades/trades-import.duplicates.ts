@@ -2,7 +2,8 @@ import type { Prisma } from "../../../generated/prisma/client";
 import { DomainError } from "../../lib/domain-errors";
 import { Decimal } from "../../lib/money";
 import { signedQuantity } from "./stored-trade";
-import { rowError, type ImportHolding, type ParsedRow, type SkippedRow } from "./trades-import.rows";
+import { rowError } from "../../lib/bulk";
+import { type ImportHolding, type ParsedRow, type SkippedRow } from "./trades-import.rows";
 
 /**
  * Rows whose broker reference a recorded trade of the portfolio has (whatever its holding: a

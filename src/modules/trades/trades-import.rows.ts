@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { forEachRow } from "../../lib/bulk";
+import { forEachRow, rowError } from "../../lib/bulk";
 import { DomainError, MAX_LISTED_ERRORS, type FieldError } from "../../lib/domain-errors";
 import { fieldErrors, looseEnum } from "../../lib/validation";
 import { ImportRow } from "./trades.schemas";
@@ -123,12 +123,6 @@ export interface SkippedRow {
   /** The broker reference both have, when that is what makes it a duplicate. */
   reference?: string;
 }
-
-export const rowError = (line: number, path: string, message: string): FieldError => ({
-  path: `line ${line}${path ? "." + path : ""}`,
-  message,
-  line,
-});
 
 /** A holding the file names: a recorded one, or one the import would create (negative id until written). */
 export interface ImportHolding {

@@ -13,6 +13,7 @@ import { assertCanWrite, scopedPortfolio, type ScopedPortfolio } from "../ledger
 import { findSecurities, unlistedSecurityCurrency } from "../securities/securities.service";
 import { cancelledUnits, cancelledUnitsMismatch, storedTrade, storedTradeEvent } from "./stored-trade";
 import { BASE_RATE_IS_ONE, noRate, rateFromTable, unstorableRate } from "./trade-exchange-rate";
+import { rowError } from "../../lib/bulk";
 import { importBody } from "./trades-import.body";
 import { duplicatesFound, findDuplicates } from "./trades-import.duplicates";
 import {
@@ -20,7 +21,6 @@ import {
   ImportQuery,
   importFailed,
   parseRows,
-  rowError,
   type ImportHolding,
   type ImportResult,
   type ImportRowData,
