@@ -43,9 +43,9 @@ async function main() {
       },
       mappers: {
         Portfolio: "../../src/modules/portfolios/portfolios.service#PortfolioView",
-        AllocationModel: "../../src/modules/allocation-models/allocation-models.service#AllocationModelView",
+        AllocationModel: "../../src/modules/allocation-models/allocation-models.service#AllocationModelParent",
         RebalanceResult: "../../src/modules/rebalancing/rebalancing.service#RebalanceView",
-        Bucket: "../../src/modules/allocation-models/allocation-models.service#BucketView",
+        Bucket: "../../src/modules/allocation-models/allocation-models.service#BucketParent",
         Holding: "../../src/modules/holdings/holdings.service#HoldingView",
         Trade: "../../src/modules/trades/trades.service#TradeView",
         Income: "../../src/modules/income/income.service#IncomeView",

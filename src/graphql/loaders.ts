@@ -2,7 +2,7 @@ import DataLoader from "dataloader";
 import type { Context } from "../context";
 import {
   allocationModelsByPortfolioIds,
-  type AllocationModelView,
+  type AllocationModelText,
 } from "../modules/allocation-models/allocation-models.service";
 import {
   cashAccountsByPortfolioIds,
@@ -29,7 +29,7 @@ import {
 export function createLoaders(ctx: Context) {
   return {
     /** Live models of a portfolio, with their buckets (Portfolio.allocationModels, .activeAllocationModel). */
-    allocationModelsByPortfolioId: listLoader<AllocationModelView>((ids) => allocationModelsByPortfolioIds(ctx, ids)),
+    allocationModelsByPortfolioId: listLoader<AllocationModelText>((ids) => allocationModelsByPortfolioIds(ctx, ids)),
     /** A portfolio's holdings valued on a date (Portfolio.holdings). */
     holdingsByPortfolio: loaderWithArgs<HoldingView>((ids, args) => holdingsByPortfolioIds(ctx, ids, args)),
     /** A page of a portfolio's transaction ledger (Portfolio.transactions). */

@@ -97,6 +97,22 @@ describe("no non-finite number is ever written (issue 20, row 5)", () => {
   });
 });
 
+describe("the GraphQL Decimal scalar writes text as Decimal#toFixed would", () => {
+  // Text in toFixed's own form (a loader's database text, trim_scale) goes out as it is; any other
+  // text is read as a Decimal first. Either way the answer is toFixed's.
+  const texts = ["0", "10", "2.5", "-0.5", "-12.25", "100", "0.00000001", "12345678901234567.8901"];
+  const others = ["0.10", "-0", "007", "1e3", "+5", "10.", ".5", "-00.5", "2.50"];
+
+  it.each([...texts, ...others])("%p", (text) => {
+    expect(DecimalScalar.serialize(text)).toBe(new Decimal(text).toFixed());
+  });
+
+  it("still refuses text that is no number", () => {
+    expect(() => DecimalScalar.serialize("ten")).toThrow();
+    expect(() => DecimalScalar.serialize("")).toThrow();
+  });
+});
+
 describe("decimal inputs (API.md §1 money)", () => {
   it("prices and rates are above 0 and within their columns", () => {
     expect(positivePriceInput().safeParse(0).error?.issues[0].message).toBe("must be greater than 0");

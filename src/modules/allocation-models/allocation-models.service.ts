@@ -90,15 +90,15 @@ export async function listAllocationModels(ctx: Context, portfolioId: unknown): 
 /**
  * The live models of several portfolios of the caller's account, for a DataLoader: one statement,
  * each model's buckets aggregated in it as JSON in the order `select` gives them, the percentages
- * as text with trailing zeros trimmed (as Prisma reads them). The GraphQL nesting of portfolios,
- * models and buckets (bench B4) spent more in Prisma's mapping of the nested rows and its Decimal
- * round trip than in the database.
+ * as text with trailing zeros trimmed (BucketText). The GraphQL nesting of portfolios, models and
+ * buckets (bench B4) spent more in Prisma's mapping of the nested rows, and then in building a
+ * Decimal from each percentage only to write it back as the same text, than in the database.
  */
 export async function allocationModelsByPortfolioIds(
   ctx: Context,
   portfolioIds: readonly number[],
-): Promise<Map<number, AllocationModelView[]>> {
-  const rows = await ctx.db.$queryRaw<(Omit<AllocationModelView, "buckets"> & { buckets: BucketRow[] })[]>`
+): Promise<Map<number, AllocationModelText[]>> {
+  const rows = await ctx.db.$queryRaw<AllocationModelText[]>`
     SELECT m.public_id AS "publicId", m.portfolio_id AS "portfolioId", m.name, m.notes, m.dimension,
            m.is_active AS "isActive",
            (SELECT coalesce(json_agg(json_build_object('label', b.label, 'targetPct', trim_scale(b.target_pct)::text,
@@ -109,27 +109,30 @@ export async function allocationModelsByPortfolioIds(
      WHERE m.portfolio_id = ANY(${[...portfolioIds]}::int[]) AND m.deleted_at IS NULL
        AND ${portfolioScopeSql(ctx, "p")}
      ORDER BY m.created_at, m.id`;
-  const byPortfolio = new Map<number, AllocationModelView[]>(portfolioIds.map((id) => [id, []]));
+  const byPortfolio = new Map<number, AllocationModelText[]>(portfolioIds.map((id) => [id, []]));
   for (const { buckets, ...model } of rows) {
-    byPortfolio.get(model.portfolioId)?.push({
-      ...model,
-      buckets: buckets.map((b) => ({
-        ...b,
-        targetPct: new Decimal(b.targetPct),
-        tolerancePct: new Decimal(b.tolerancePct),
-      })),
-    });
+    byPortfolio.get(model.portfolioId)?.push({ ...model, buckets });
   }
   return byPortfolio;
 }
 
-/** A bucket as the statement above aggregates it. */
-interface BucketRow {
-  label: string;
+/**
+ * A bucket as GraphQL's loader reads it (above): the percentages are the database's text with
+ * trailing zeros trimmed ("10", "2.5"), which is how the Decimal scalar writes a Decimal, so it
+ * sends them as they are (src/graphql/scalars.ts).
+ */
+export interface BucketText extends Omit<BucketView, "targetPct" | "tolerancePct"> {
   targetPct: string;
   tolerancePct: string;
-  sortOrder: number;
 }
+
+export interface AllocationModelText extends Omit<AllocationModelView, "buckets"> {
+  buckets: BucketText[];
+}
+
+/** What GraphQL's AllocationModel and Bucket resolve from: the service's views, or the loader's. */
+export type AllocationModelParent = AllocationModelView | AllocationModelText;
+export type BucketParent = BucketView | BucketText;
 
 /**
  * A portfolio's active model: the one of its live models flagged active (a partial unique index
