@@ -7,6 +7,7 @@ import { PrismaClient } from "../generated/prisma/client";
 import { EmbeddedStatistics } from "./lib/embedded-statistics";
 import { listenOn, type ChannelListener } from "./lib/pg-listener";
 import { counting, countStatement, type StatementCounter, type StatementObserver } from "./lib/statement-counter";
+import { statementNames } from "./lib/statement-names";
 import { lockDataDir, pgliteOpenError, prepareDataDir } from "./lib/storage";
 import { applyMigrations, type SqlSession } from "./migrate";
 
@@ -127,7 +128,9 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
     // An idle connection the server ends (restart, failover, admin termination) is an 'error' event
     // on the pool; unheard, Node would crash the process. The pool drops it and opens a new one.
     pool.on("error", () => {});
-    const prisma = new PrismaClient({ adapter: counting(new PrismaPg(pool), counter) });
+    // Prisma's statements prepared once a connection (src/lib/statement-names.ts).
+    const adapter = new PrismaPg(pool, { statementNameGenerator: statementNames() });
+    const prisma = new PrismaClient({ adapter: counting(adapter, counter) });
     const listening = new Set<() => Promise<void>>();
     return {
       prisma,
