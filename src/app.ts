@@ -5,6 +5,7 @@ import { isUtf8 } from "node:buffer";
 import { expressMiddleware } from "@as-integrations/express5";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { securityHeaders } from "./http/security-headers";
+import { expressServer } from "./http/express-server";
 import type { Logger } from "pino";
 import type { SpanExporter } from "@opentelemetry/sdk-trace-base";
 import swaggerUi from "swagger-ui-express";
@@ -126,7 +127,7 @@ export async function createApp(opts: {
 }): Promise<App> {
   const { db, config, log } = opts;
   const app = express();
-  const httpServer = http.createServer(app);
+  const httpServer = expressServer(app);
   app.disable("x-powered-by");
   app.set("etag", false);
   if (config.trustProxy) app.set("trust proxy", config.trustProxy);
