@@ -110,9 +110,7 @@ export async function allocationModelsByPortfolioIds(
        AND ${portfolioScopeSql(ctx, "p")}
      ORDER BY m.created_at, m.id`;
   const byPortfolio = new Map<number, AllocationModelText[]>(portfolioIds.map((id) => [id, []]));
-  for (const { buckets, ...model } of rows) {
-    byPortfolio.get(model.portfolioId)?.push({ ...model, buckets });
-  }
+  for (const model of rows) byPortfolio.get(model.portfolioId)?.push(model);
   return byPortfolio;
 }
 
