@@ -6,6 +6,7 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../generated/prisma/client";
 import { EmbeddedStatistics } from "./lib/embedded-statistics";
 import { listenOn, type ChannelListener } from "./lib/pg-listener";
+import { nativeBytea } from "./lib/pglite-bytea";
 import { counting, countStatement, type StatementCounter, type StatementObserver } from "./lib/statement-counter";
 import { statementNames } from "./lib/statement-names";
 import { lockDataDir, pgliteOpenError, prepareDataDir } from "./lib/storage";
@@ -211,7 +212,12 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
   const statistics = new EmbeddedStatistics(db);
   await statistics.analyzeNeverAnalyzed();
   const prisma = new PrismaClient({
-    adapter: counting(new PrismaPGlite(db), counter, (sql, rows) => statistics.noteStatement(sql, rows), true),
+    adapter: counting(
+      new PrismaPGlite(nativeBytea(db)),
+      counter,
+      (sql, rows) => statistics.noteStatement(sql, rows),
+      true,
+    ),
   });
   return {
     prisma,
