@@ -80,6 +80,7 @@ export const SUCCESS: Record<string, Success> = {
     ],
   },
   exportTrades: { query: "format=sharesight" },
+  listTradeImportFormats: {},
   uploadTradeAttachment: {},
   getTradeAttachment: {},
   deleteTradeAttachment: {},

@@ -58,7 +58,7 @@ describe("rows equal to a recorded trade", () => {
       { path: "line 3", line: 3, duplicateOf: ids[1], message: expect.stringContaining(`repeats trade ${ids[1]}`) },
       { path: "line 4", line: 4, duplicateOf: ids[2], message: expect.stringContaining(`repeats trade ${ids[2]}`) },
     ]);
-    expect(again.body.detail).toMatch(/duplicates=skip/);
+    expect(again.body.detail).toMatch(/with duplicates set to skip to leave them out, or to allow/);
     expect(await ledgerSnapshot(t.db)).toBe(before);
   });
 

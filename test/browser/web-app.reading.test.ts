@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import type { DemoBook } from "../../src/cli/demo-book";
+import { BROKER_FORMATS } from "../../src/modules/trades/broker-formats/registry";
 import { monthStarts } from "../../src/web/periods";
 import { DESKTOP, PHONE, useDemoWebApp, WAIT } from "./demo-web-app";
 
@@ -218,6 +219,12 @@ describe("the web app's figures, read for what they are", () => {
     fs.writeFileSync(unknown, "foo,bar,baz\n1,2,3\n");
     await page.getByLabel("Portfolio").selectOption(book.individualId);
     await page.getByLabel("Broker file (CSV)").setInputFiles(unknown);
+    // The choice is the API's list (tradeImportFormats): the CSV formats, in the order auto tries them.
+    const offered = await page
+      .getByLabel("Format")
+      .locator("option")
+      .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+    expect(offered).toEqual(["auto", "native", ...BROKER_FORMATS.filter((f) => f.media === "csv").map((f) => f.id)]);
     await page.getByRole("button", { name: "Preview" }).click();
     const refusal = await page.getByRole("alert").innerText();
     expect(refusal).toMatch(/pick its format under Format/);

@@ -130,7 +130,7 @@ export function duplicatesFound(found: SkippedRow[]): DomainError {
   const n = found.length;
   return new DomainError(
     "CONFLICT",
-    `The import was refused: ${n} row${n === 1 ? " repeats a trade" : "s repeat trades"} already recorded; nothing was written. Send ?duplicates=skip to leave ${n === 1 ? "it" : "them"} out, or ?duplicates=allow to import ${n === 1 ? "it" : "them"} anyway.`,
+    `The import was refused: ${n} row${n === 1 ? " repeats a trade" : "s repeat trades"} already recorded; nothing was written. Send the import again with duplicates set to skip to leave ${n === 1 ? "it" : "them"} out, or to allow to import ${n === 1 ? "it" : "them"} anyway.`,
     errors,
   );
 }

@@ -2,6 +2,7 @@ import type { Resolvers } from "../../../generated/graphql/resolvers";
 import { dropNulls } from "../../graphql/args";
 import { deleteTradeAttachment } from "./trade-attachments.service";
 import { exportTrades } from "./trades-export.service";
+import { listTradeImportFormats } from "./import-formats.service";
 import { importTrades } from "./trades-import.service";
 import { createTrade, deleteTrade, findTrade, pageOfTrades, updateTrade } from "./trades.service";
 
@@ -16,6 +17,7 @@ export const tradeResolvers: Resolvers = {
   Query: {
     trade: (_parent, args, ctx) => findTrade(ctx, args.id),
     exportTrades: (_parent, { portfolioId, format }, ctx) => exportTrades(ctx, portfolioId, { format }),
+    tradeImportFormats: () => listTradeImportFormats(),
   },
   Mutation: {
     createTrade: (_parent, args, ctx) => createTrade(ctx, dropNulls(args.input)),

@@ -10,6 +10,7 @@ import {
   uploadTradeAttachment,
 } from "./trade-attachments.service";
 import { IMPORT_CSV } from "./trades-import.csv";
+import { listTradeImportFormats } from "./import-formats.service";
 import { IMPORT_FORMATS } from "./trades-import.rows";
 import { ImportQuery, importTrades } from "./trades-import.service";
 import { exportTrades, TradeExportQuery } from "./trades-export.service";
@@ -65,6 +66,17 @@ const ImportResponse = z
   })
   .meta({ id: "TradeImportResult" });
 
+const TradeImportFormatResponse = z
+  .object({
+    id: z.string().describe("The import's format for it"),
+    name: z.string(),
+    media: z
+      .enum(["csv", "xlsx"])
+      .describe("What the file is: CSV text (REST and GraphQL), or an .xlsx workbook (REST only)"),
+    header: z.array(z.string()).describe("The header row it is found by, matched in any case and spacing"),
+  })
+  .meta({ id: "TradeImportFormat" });
+
 export const tradeRoutes: Endpoint[] = [
   route.create("/trades", createTrade, "Add a trade", {
     description:
@@ -106,6 +118,11 @@ export const tradeRoutes: Endpoint[] = [
       },
     },
   ),
+  route.get("/trade-import-formats", listTradeImportFormats, "List the formats the trade import reads", {
+    description:
+      "This service's own columns (native), then each broker's export the import reads as downloaded, in the order format=auto tries them, each with the header row it is found by (docs/imports.md). The import's 400 for a file no format places lists the same headers.",
+    response: z.array(TradeImportFormatResponse),
+  }),
   route.get("/portfolios/:portfolioId/trades/export", exportTrades, "Export the portfolio's trades as a file", {
     description:
       "text/csv, trades in date order. format=native (default): the import's columns, so importing the file into an empty portfolio gives the same holdings and the same capital gains report (manual parcel picks excepted: the sells follow the portfolio's method). format=sharesight: Sharesight's trades file, Buy and Sell rows only, its exchange rate inverted (units of the trade's currency per unit of the portfolio's); the trades left out are counted in `X-Trades-Left-Out`. Text cells that would run as spreadsheet formulas are written with a leading '.",

@@ -10,28 +10,18 @@ import { ErrorNote, Section, Warnings } from "../ui";
 
 type ImportResult = ImportTradesMutation["importTrades"];
 
-/** The CSV formats the import reads (TradeImportInput.format), as the API names them. */
-const FORMATS = [
-  { id: "auto", name: "Found from the file's header" },
-  { id: "native", name: "This service's own columns" },
-  { id: "commsec", name: "CommSec Transactions" },
-  { id: "commsec-summary", name: "CommSec Transaction Summary" },
-  { id: "commsec-confirmations", name: "CommSec Confirmations" },
-  { id: "selfwealth", name: "SelfWealth Movements" },
-  { id: "sharesight", name: "Sharesight trades" },
-  { id: "ibkr-flex", name: "Interactive Brokers Flex Query (Trades)" },
-  { id: "ibkr-activity", name: "Interactive Brokers Activity Statement" },
-];
+/** A format the import reads, as the API lists it (Query.tradeImportFormats). */
+type Format = { id: string; name: string; media: string };
 
 /**
- * An import's refusal in the page's words: the REST-only advice (?format=) points to the Format
+ * An import's refusal in the page's words: the advice to give the format points to the Format
  * choice, and "(body): is not commsec (CommSec Transactions): Date,..." reads as the header that
  * format looks for. Anything worded otherwise is shown as the API gave it.
  */
 function importError(error: Error): Error {
   if (!(error instanceof ApiError)) return error;
   const message = error.message.replace(
-    /Send the file as exported, or name the format with \?format=;.*$/,
+    /Send the file as exported, or give its format;.*$/,
     "Choose the file as your broker exported it, or pick its format under Format. The header row each format looks for:",
   );
   const details = error.details.map((d) => {
@@ -71,7 +61,7 @@ function ImportSummary({ r }: { r: ImportResult }) {
   );
 }
 
-export function Importer({ portfolios }: { portfolios: { id: string; name: string }[] }) {
+export function Importer({ portfolios, formats }: { portfolios: { id: string; name: string }[]; formats: Format[] }) {
   const [portfolioId, setPortfolioId] = useState(portfolios[0]?.id ?? "");
   const [file, setFile] = useState<{ name: string; text: string } | null>(null);
   const [format, setFormat] = useState("auto");
@@ -126,11 +116,13 @@ export function Importer({ portfolios }: { portfolios: { id: string; name: strin
           value={format}
           onChange={(e) => (setFormat(e.currentTarget.value), setResult(null), setError(null))}
         >
-          {FORMATS.map((f) => (
-            <option key={f.id} value={f.id}>
-              {f.name}
-            </option>
-          ))}
+          {[{ id: "auto", name: "Found from the file's header" }, ...formats.filter((f) => f.media === "csv")].map(
+            (f) => (
+              <option key={f.id} value={f.id}>
+                {f.name}
+              </option>
+            ),
+          )}
         </select>
       </div>
       <div class="toolbar">

@@ -118,7 +118,7 @@ export function DataView() {
     <>
       <h1>Data</h1>
       <Loaded load={load} what="the market-data status">
-        {({ marketDataStatus: s, portfolios }) => (
+        {({ marketDataStatus: s, portfolios, tradeImportFormats }) => (
           <>
             <Section title="Market data" id="market-data">
               <p class="help">
@@ -164,7 +164,7 @@ export function DataView() {
                 rowKey={(x) => x.name}
               />
             </Section>
-            <Importer portfolios={portfolios} />
+            <Importer portfolios={portfolios} formats={tradeImportFormats} />
           </>
         )}
       </Loaded>

@@ -103,7 +103,7 @@ function unplaced(
   const expected = tried.map((f) => `${f.id} (${f.name}): ${f.header.join(",")}`);
   const summary =
     format === "auto"
-      ? `The import matches no known format: no line holds the header of one (its first line is ${first.slice(0, 200)}). Send the file as exported, or name the format with ?format=; the formats and the headers they look for are listed.`
+      ? `The import matches no known format: no line holds the header of one (its first line is ${first.slice(0, 200)}). Send the file as exported, or give its format; each format is listed with the header it looks for.`
       : `The import is not a ${tried[0].name} file: no line holds its header ${tried[0].header.join(",")}.`;
   return new DomainError(
     "VALIDATION_FAILED",
