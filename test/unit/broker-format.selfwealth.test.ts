@@ -122,6 +122,62 @@ describe("SelfWealth Movements", () => {
     ]);
   });
 
+  describe("the row's money agrees with its trade, or the row is refused naming the column", () => {
+    const HEADER =
+      "Trade Date,Settlement Date,Action,Reference,Code,Name,Units,Average Price,Consideration,Brokerage,Total";
+    const read = async (...rows: string[]) => {
+      const records = await readCsvRecords([HEADER, ...rows].join("\n"), { what: "The import", maxRecords: 10 });
+      return selfwealth.read(new Columns(records[0].cells), records.slice(1));
+    };
+    const row = (side: string, units: string, price: string, consideration: string, total: string) =>
+      `2024-07-22 00:00:00,2024-07-24 00:00:00,${side},1,VAS,VANGUARD,${units},${price},${consideration},9.50,${total}`;
+
+    it("takes an average price rounded to 6 decimals: 3 × 33.333333 = 99.999999 against a consideration of 100", async () => {
+      // |99.999999 − 100| = 0.000001, within 3 × 0.0000005 + 0.00005 = 0.0000515; Total 100 + 9.50.
+      const r = await read(row("Buy", "3", "33.333333", "100.0000", "109.50"));
+      expect(r.errors).toEqual([]);
+      expect(r.trades).toHaveLength(1);
+    });
+
+    it("takes a sale's money written negative, as a spreadsheet may, and cells left empty", async () => {
+      // 10 × 101.5 = 1,015.00; less 9.50 = 1,005.50.
+      const r = await read(row("Sell", "10", "101.5", "-1015.0000", "(1005.50)"), row("Buy", "10", "101.5", "", ""));
+      expect(r.errors).toEqual([]);
+      expect(r.trades).toHaveLength(2);
+    });
+
+    it("refuses a Consideration that is not Units × Average Price", async () => {
+      // 60 × 99.87 = 5,992.20, not 5,992.30 (0.10 apart, past 60 × 0.0000005 + 0.00005).
+      const r = await read(row("Buy", "60", "99.870000", "5992.3000", "6001.80"));
+      expect(r.errors).toEqual([
+        {
+          path: "line 2.Consideration",
+          line: 2,
+          message:
+            "is 5992.3, but Units × Average Price is 5992.2 (60 × 99.87): the row's money disagrees with its trade",
+        },
+      ]);
+    });
+
+    it("refuses a Total that is not the consideration plus (a buy) or less (a sale) the brokerage", async () => {
+      // The sale's total with the brokerage added: 1,015.00 + 9.50 = 1,024.50, not 1,005.50.
+      const r = await read(row("Sell", "10", "101.5", "1015.0000", "1024.50"));
+      expect(r.errors).toEqual([
+        {
+          path: "line 2.Total",
+          line: 2,
+          message:
+            "is 1024.5, but Consideration less Brokerage is 1005.5: a sale's total is its consideration less the brokerage",
+        },
+      ]);
+    });
+
+    it("does not check the money of a row whose units or price did not read (that cell is the error)", async () => {
+      const r = await read(row("Buy", "60", "n/a", "5992.2000", "6001.70"));
+      expect(r.errors.map((e) => e.path)).toEqual(["line 2.Average Price"]);
+    });
+  });
+
   it("does not take another format's file for its own", async () => {
     for (const file of [
       "commsec-transactions.csv",

@@ -120,7 +120,7 @@ export const tradeRoutes: Endpoint[] = [
   ),
   route.get("/trade-import-formats", listTradeImportFormats, "List the formats the trade import reads", {
     description:
-      "This service's own columns (native), then each broker's export the import reads as downloaded, in the order format=auto tries them, each with the header row it is found by (docs/imports.md). The import's 400 for a file no format places lists the same headers.",
+      "This service's own columns (native), then each broker's export the import reads as downloaded, in the order format=auto tries them, each with the header row it is found by (docs/imports.md). The import's 400 for a file no format places lists each broker format with the same header.",
     response: z.array(TradeImportFormatResponse),
   }),
   route.get("/portfolios/:portfolioId/trades/export", exportTrades, "Export the portfolio's trades as a file", {

@@ -1,5 +1,6 @@
+import { Decimal } from "../../../lib/money";
 import { tabularAsxTrade, type AsxColumns, type AsxLayout } from "./asx-trade";
-import { detector, eachRow, type BrokerFormat } from "./format";
+import { detector, eachRow, type BrokerFormat, type BrokerTrade, type RowReader } from "./format";
 
 /**
  * SelfWealth's Movements export (docs/data.md §4): one movement a row, dates as
@@ -59,6 +60,46 @@ export const selfwealth: BrokerFormat = {
         });
         return;
       }
-      out.trades.push(tabularAsxTrade(row, LAYOUT, side === "buy" ? "Buy" : "Sell"));
+      const errors = out.errors.length;
+      const trade = tabularAsxTrade(row, LAYOUT, side === "buy" ? "Buy" : "Sell");
+      // The money is checked against a trade whose cells all read: a cell that did not is its own error.
+      if (out.errors.length === errors) checkMoney(row, trade);
+      out.trades.push(trade);
     }),
 };
+
+/** Half a unit in the last decimal of each: Average Price has 6, Consideration 4, Total 2. */
+const PRICE_ROUNDING = new Decimal("0.0000005");
+const CONSIDERATION_ROUNDING = new Decimal("0.00005");
+const CENT = new Decimal("0.005");
+
+/**
+ * A row's money must agree with its trade, as SelfWealth writes it: Consideration is the units
+ * times the Average Price (rounded to 6 decimals, so to within half a millionth a unit), Total
+ * the consideration plus the brokerage for a buy, less it for a sale. The import stores units,
+ * price and brokerage: a row whose money says otherwise (a cell edited or shifted in a
+ * spreadsheet) is refused naming the column, not stored as a trade the broker did not make. An
+ * empty Consideration or Total is not checked.
+ */
+function checkMoney(row: RowReader, { raw }: BrokerTrade): void {
+  const units = new Decimal(raw.quantity);
+  const value = units.times(raw.price);
+  const consideration = row.amount("Consideration", "");
+  if (consideration !== "") {
+    const written = new Decimal(consideration).abs();
+    if (written.minus(value).abs().gt(units.times(PRICE_ROUNDING).plus(CONSIDERATION_ROUNDING)))
+      row.fail(
+        "Consideration",
+        `is ${written.toFixed()}, but Units × Average Price is ${value.toFixed()} (${raw.quantity} × ${raw.price}): the row's money disagrees with its trade`,
+      );
+  }
+  const total = row.amount("Total", "");
+  if (total === "" || consideration === "") return;
+  const buy = raw.tradeType === "Buy";
+  const expected = new Decimal(consideration).abs()[buy ? "plus" : "minus"](raw.brokerage);
+  if (new Decimal(total).abs().minus(expected).abs().gt(CENT))
+    row.fail(
+      "Total",
+      `is ${new Decimal(total).abs().toFixed()}, but Consideration ${buy ? "plus" : "less"} Brokerage is ${expected.toFixed()}: a ${buy ? "buy's" : "sale's"} total is its consideration ${buy ? "plus" : "less"} the brokerage`,
+    );
+}
