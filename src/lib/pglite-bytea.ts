@@ -16,9 +16,11 @@ const serializeBytea = (value: unknown): string => {
   return "\\x" + Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("hex");
 };
 
+/** Decoded into an array of its own, as PGlite's parser gives (a small Buffer would be a view of Node's shared pool). */
 const parseBytea = (text: string): Uint8Array => {
-  const bytes = Buffer.from(text.slice(2), "hex");
-  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const bytes = new Uint8Array((text.length - 2) >>> 1);
+  Buffer.from(bytes.buffer).write(text.slice(2), "hex");
+  return bytes;
 };
 
 /** The parsers of each set the adapter passes (one object, given with every query), bytea's replaced. */

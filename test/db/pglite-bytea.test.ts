@@ -38,6 +38,8 @@ describePglite("bytea on the embedded database", () => {
     expect(ours.rows.map((r) => r.data)).toEqual(theirs.rows.map((r) => r.data));
     expect(ours.rows[0].data).toBeInstanceOf(Uint8Array);
     expect(Buffer.compare(Buffer.from(ours.rows[0].data!), Buffer.from(every))).toBe(0);
+    // Each value owns its bytes (a small Buffer would be a view of Node's shared pool).
+    for (const { data } of ours.rows.slice(0, 2)) expect(data!.buffer.byteLength).toBe(data!.byteLength);
     expect(ours.rows[1].data).toHaveLength(0);
     expect(ours.rows[2].data).toBeNull();
   });
