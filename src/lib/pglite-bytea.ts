@@ -35,7 +35,8 @@ function options(given: QueryOptions | undefined): QueryOptions {
   return {
     ...given,
     parsers: merged as QueryOptions["parsers"],
-    serializers: { ...given?.serializers, ...SERIALIZERS },
+    // The adapter passes none: the one object serves every query.
+    serializers: given?.serializers ? { ...given.serializers, ...SERIALIZERS } : SERIALIZERS,
   };
 }
 

@@ -1,5 +1,9 @@
 import { useState } from "preact/hooks";
-import { ImportTrades, type ImportTradesMutation } from "../../../generated/graphql/web-operations";
+import {
+  ImportTrades,
+  type ImportTradesMutation,
+  type MarketDataStatusQuery,
+} from "../../../generated/graphql/web-operations";
 import { ApiError, gql } from "../api";
 import { ErrorNote, Section, Warnings } from "../ui";
 
@@ -11,7 +15,7 @@ import { ErrorNote, Section, Warnings } from "../ui";
 type ImportResult = ImportTradesMutation["importTrades"];
 
 /** A format the import reads, as the API lists it (Query.tradeImportFormats). */
-type Format = { id: string; name: string; media: string };
+type Format = MarketDataStatusQuery["tradeImportFormats"][number];
 
 /**
  * An import's refusal in the page's words: the advice to give the format points to the Format

@@ -84,22 +84,22 @@ const CENT = new Decimal("0.005");
 function checkMoney(row: RowReader, { raw }: BrokerTrade): void {
   const units = new Decimal(raw.quantity);
   const value = units.times(raw.price);
-  const consideration = row.amount("Consideration", "");
-  if (consideration !== "") {
-    const written = new Decimal(consideration).abs();
-    if (written.minus(value).abs().gt(units.times(PRICE_ROUNDING).plus(CONSIDERATION_ROUNDING)))
-      row.fail(
-        "Consideration",
-        `is ${written.toFixed()}, but Units × Average Price is ${value.toFixed()} (${raw.quantity} × ${raw.price}): the row's money disagrees with its trade`,
-      );
-  }
-  const total = row.amount("Total", "");
-  if (total === "" || consideration === "") return;
+  const considerationCell = row.amount("Consideration", "");
+  if (considerationCell === "") return;
+  const consideration = new Decimal(considerationCell).abs();
+  if (consideration.minus(value).abs().gt(units.times(PRICE_ROUNDING).plus(CONSIDERATION_ROUNDING)))
+    row.fail(
+      "Consideration",
+      `is ${consideration.toFixed()}, but Units × Average Price is ${value.toFixed()} (${raw.quantity} × ${raw.price}): the row's money disagrees with its trade`,
+    );
+  const totalCell = row.amount("Total", "");
+  if (totalCell === "") return;
+  const total = new Decimal(totalCell).abs();
   const buy = raw.tradeType === "Buy";
-  const expected = new Decimal(consideration).abs()[buy ? "plus" : "minus"](raw.brokerage);
-  if (new Decimal(total).abs().minus(expected).abs().gt(CENT))
+  const expected = consideration[buy ? "plus" : "minus"](raw.brokerage);
+  if (total.minus(expected).abs().gt(CENT))
     row.fail(
       "Total",
-      `is ${new Decimal(total).abs().toFixed()}, but Consideration ${buy ? "plus" : "less"} Brokerage is ${expected.toFixed()}: a ${buy ? "buy's" : "sale's"} total is its consideration ${buy ? "plus" : "less"} the brokerage`,
+      `is ${total.toFixed()}, but Consideration ${buy ? "plus" : "less"} Brokerage is ${expected.toFixed()}: a ${buy ? "buy's" : "sale's"} total is its consideration ${buy ? "plus" : "less"} the brokerage`,
     );
 }
